@@ -1,0 +1,36 @@
+import { cors } from 'hono/cors';
+import { mountDocs } from './docs';
+import { createRouter } from './lib/create-app';
+import { notFound, onError } from './lib/error-handler';
+import { resolveAuth } from './middleware/auth';
+import { idempotency } from './middleware/idempotency';
+import { requestContext } from './middleware/request-context';
+import { routers } from './routes';
+import { demoRouter } from './routes/demo/demo.index';
+
+export function createApp() {
+  const app = createRouter();
+  app.use('*', requestContext);
+  app.use(
+    '*',
+    cors({
+      origin: (origin, c) => (c.get('settings').corsOrigins.includes(origin) ? origin : null),
+      allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'],
+      allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+      exposeHeaders: ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Idempotent-Replayed'],
+      maxAge: 600,
+      credentials: true,
+    }),
+  );
+  app.use('/v1/*', resolveAuth);
+  app.use('/v1/*', idempotency);
+  for (const router of routers) app.route('/', router);
+  app.route('/', demoRouter);
+  mountDocs(app);
+  app.get('/', (c) => c.json({ service: 'shiftmarket', docs: '/v1/docs', openapi: '/v1/openapi.json' }));
+  app.notFound(notFound);
+  app.onError(onError);
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,6 @@
+export * from './reference';
+export * from './users';
+export * from './profiles';
+export * from './connections';
+export * from './shifts';
+export * from './platform';

@@ -1,0 +1,83 @@
+import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+
+/** Stored first responses of POSTs sent with an Idempotency-Key (kept 24 hours). */
+export const idempotencyKeys = sqliteTable(
+  'idempotency_keys',
+  {
+    id: text('id').primaryKey(),
+    scope: text('scope').notNull(), // the caller: user id, or anon:<ip>
+    idem_key: text('idem_key').notNull(),
+    method: text('method').notNull(),
+    path: text('path').notNull(),
+    request_hash: text('request_hash').notNull(),
+    state: text('state', { enum: ['processing', 'done'] }).notNull(),
+    status_code: integer('status_code'),
+    response_body: text('response_body'),
+    response_content_type: text('response_content_type'),
+    created_at: integer('created_at').notNull(),
+    expires_at: integer('expires_at').notNull(),
+  },
+  (t) => [uniqueIndex('idempotency_scope_key').on(t.scope, t.idem_key), index('idempotency_expires_idx').on(t.expires_at)],
+);
+
+/** Who did what. Written in the same batch as the change it describes. */
+export const auditLog = sqliteTable(
+  'audit_log',
+  {
+    id: text('id').primaryKey(),
+    actor_kind: text('actor_kind').notNull(),
+    actor_user_id: text('actor_user_id'),
+    actor_ref: text('actor_ref'), // api key id, token id, partner id, job name
+    action: text('action').notNull(),
+    subject_type: text('subject_type').notNull(),
+    subject_id: text('subject_id').notNull(),
+    request_id: text('request_id'),
+    data: text('data'), // JSON
+    created_at: integer('created_at').notNull(),
+  },
+  (t) => [index('audit_subject_idx').on(t.subject_type, t.subject_id), index('audit_actor_idx').on(t.actor_user_id)],
+);
+
+/** Local mail stand-in and delivery record: every email is written here before it is sent. */
+export const emailOutbox = sqliteTable(
+  'email_outbox',
+  {
+    id: text('id').primaryKey(),
+    to_address: text('to_address').notNull(),
+    subject: text('subject').notNull(),
+    text_body: text('text_body').notNull(),
+    template: text('template').notNull(),
+    provider: text('provider').notNull(), // 'outbox' locally, the provider's name otherwise
+    status: text('status', { enum: ['queued', 'sent', 'failed'] }).notNull(),
+    created_at: integer('created_at').notNull(),
+    sent_at: integer('sent_at'),
+  },
+  (t) => [index('email_outbox_to_idx').on(t.to_address, t.created_at)],
+);
+
+/** Notifications recorded by the notifications queue consumer; dedupe_key makes delivery idempotent. */
+export const notifications = sqliteTable(
+  'notifications',
+  {
+    id: text('id').primaryKey(),
+    dedupe_key: text('dedupe_key').notNull().unique(),
+    user_id: text('user_id').notNull(),
+    kind: text('kind').notNull(),
+    title: text('title').notNull(),
+    body: text('body').notNull(),
+    data: text('data'),
+    read_at: integer('read_at'),
+    created_at: integer('created_at').notNull(),
+  },
+  (t) => [index('notifications_user_idx').on(t.user_id, t.created_at)],
+);
+
+/** Messages that exhausted their retries, kept for an operator to inspect and replay. */
+export const deadLetters = sqliteTable('dead_letters', {
+  id: text('id').primaryKey(),
+  queue: text('queue').notNull(),
+  message_id: text('message_id').notNull().unique(),
+  body: text('body').notNull(),
+  attempts: integer('attempts').notNull(),
+  created_at: integer('created_at').notNull(),
+});

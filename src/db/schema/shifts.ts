@@ -1,0 +1,67 @@
+import { type AnySQLiteColumn, index, integer, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { bool, timestamps } from './columns';
+import { businesses, shifters } from './profiles';
+import { currencies, shiftRoles } from './reference';
+import { users } from './users';
+
+/**
+ * A shift request. shift_date/shift_in/shift_out are wall-clock values in the business's zone;
+ * starts_at/ends_at are the real instants (epoch ms) computed from them once, at write time, so
+ * conflicts, expiry and durations compare instants (DST and overnight shifts included).
+ * Status values: see src/services/shifts/status.ts.
+ */
+export const shiftRequests = sqliteTable(
+  'shift_requests',
+  {
+    id: text('id').primaryKey(), // sr_…
+    business_id: text('business_id')
+      .notNull()
+      .references(() => businesses.id, { onDelete: 'cascade' }),
+    shifter_id: text('shifter_id').references(() => shifters.id),
+    created_by_user_id: text('created_by_user_id').references(() => users.id),
+    shift_date: text('shift_date').notNull(),
+    shift_in: text('shift_in').notNull(),
+    shift_out: text('shift_out').notNull(),
+    starts_at: integer('starts_at').notNull(),
+    ends_at: integer('ends_at').notNull(),
+    shiftrole_id: integer('shiftrole_id')
+      .notNull()
+      .references(() => shiftRoles.id),
+    hourly_rate_minor: integer('hourly_rate_minor').notNull(),
+    currency: text('currency')
+      .notNull()
+      .references(() => currencies.code),
+    is_broadcast: bool('is_broadcast').notNull().default(false),
+    is_flexible: bool('is_flexible').notNull().default(false),
+    request_status: integer('request_status').notNull().default(1),
+    parent_id: text('parent_id').references((): AnySQLiteColumn => shiftRequests.id),
+    template_id: text('template_id'),
+    note: text('note'),
+    accepted_at: integer('accepted_at'),
+    shift_start_at: integer('shift_start_at'),
+    shift_start_by_id: text('shift_start_by_id'),
+    clock_in_lat: real('clock_in_lat'),
+    clock_in_lon: real('clock_in_lon'),
+    clock_in_distance_m: real('clock_in_distance_m'),
+    clock_in_photo_url: text('clock_in_photo_url'),
+    clock_in_override: bool('clock_in_override'),
+    shift_end_at: integer('shift_end_at'),
+    shift_end_by_id: text('shift_end_by_id'),
+    clock_out_lat: real('clock_out_lat'),
+    clock_out_lon: real('clock_out_lon'),
+    clock_out_distance_m: real('clock_out_distance_m'),
+    clock_out_photo_url: text('clock_out_photo_url'),
+    is_noshow: bool('is_noshow').notNull().default(false),
+    cancelled_at: integer('cancelled_at'),
+    cancelled_by: text('cancelled_by', { enum: ['business', 'shifter', 'system'] }),
+    cancel_reason: text('cancel_reason'),
+    ...timestamps,
+  },
+  (t) => [
+    index('shift_requests_business_idx').on(t.business_id, t.starts_at),
+    index('shift_requests_shifter_idx').on(t.shifter_id, t.request_status, t.starts_at),
+    index('shift_requests_open_idx').on(t.request_status, t.is_broadcast, t.starts_at),
+    index('shift_requests_parent_idx').on(t.parent_id),
+    index('shift_requests_template_idx').on(t.template_id, t.shift_date),
+  ],
+);

@@ -1,0 +1,47 @@
+import { DurableObject } from 'cloudflare:workers';
+
+export interface RateLimitResult {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Epoch seconds at which the current window ends. */
+  reset: number;
+  /** Seconds to wait before retrying (0 when allowed). */
+  retryAfter: number;
+}
+
+interface WindowState {
+  start: number;
+  count: number;
+  prevCount: number;
+}
+
+/**
+ * One instance per limited subject (a personal key, a partner key, an IP on the sign-in routes).
+ * Sliding-window counter: the previous window's count is weighted by how much of it still overlaps
+ * the sliding window, which avoids the double burst a fixed window allows at its edge. State lives in
+ * the object's SQLite-backed storage so an eviction does not reset the count.
+ */
+export class RateLimiter extends DurableObject<Env> {
+  hit(limit: number, windowSeconds: number, nowMs: number = Date.now()): RateLimitResult {
+    const windowMs = windowSeconds * 1000;
+    const start = Math.floor(nowMs / windowMs) * windowMs;
+    const stored = this.ctx.storage.kv.get<WindowState>('w');
+    let state: WindowState;
+    if (!stored || stored.start < start - windowMs) state = { start, count: 0, prevCount: 0 };
+    else if (stored.start < start) state = { start, count: 0, prevCount: stored.count };
+    else state = stored;
+
+    const overlap = 1 - (nowMs - start) / windowMs;
+    const used = Math.floor(state.prevCount * overlap) + state.count;
+    const reset = Math.ceil((start + windowMs) / 1000);
+    if (used >= limit) {
+      // Earliest moment enough weight of the previous window has slid out, or the window ends.
+      const retryAfter = Math.max(1, reset - Math.floor(nowMs / 1000));
+      return { allowed: false, limit, remaining: 0, reset, retryAfter };
+    }
+    state.count += 1;
+    this.ctx.storage.kv.put('w', state);
+    return { allowed: true, limit, remaining: Math.max(0, limit - used - 1), reset, retryAfter: 0 };
+  }
+}

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+
+/**
+ * Operator settings, parsed once per Env object at the entry point. Worker vars arrive as strings;
+ * everything downstream reads the typed `Settings`, never `env.X` directly.
+ */
+const boolString = z
+  .enum(['true', 'false', '1', '0', ''])
+  .default('false')
+  .transform((v) => v === 'true' || v === '1');
+const intString = (fallback: number, min = 0) =>
+  z.coerce.number().int().min(min).default(fallback).catch(fallback);
+
+export const settingsSchema = z.object({
+  DEMO_MODE: boolString,
+  DEMO_SEED_TOKEN: z.string().optional(),
+  APP_ORIGIN: z.string().default('http://localhost:5173'),
+  APP_URL: z.string().optional(),
+  SHIFT_CLOCK_GEOFENCE_HARD_FAIL: boolString,
+  GOING_RATE_MIN_SAMPLE: intString(10, 1),
+  GOING_RATE_WINDOW_DAYS: intString(90, 1),
+  AUTO_FILL_MIN_LEAD_MINUTES: intString(120),
+  MILEAGE_RATE_CENTS: intString(67),
+  API_KEY_RATE_LIMIT: intString(600, 1),
+  API_KEY_RATE_WINDOW_SECONDS: intString(300, 1),
+  MAIL_PROVIDER_API_KEY: z.string().optional(),
+  MAIL_FROM: z.string().default('Shiftmarket <no-reply@shiftmarket.local>'),
+});
+
+export type Settings = z.infer<typeof settingsSchema> & {
+  /** Origins allowed by CORS (APP_ORIGIN is a comma-separated list). */
+  corsOrigins: string[];
+};
+
+export type AppBindings = Env & {
+  DEMO_SEED_TOKEN?: string;
+  APP_URL?: string;
+  MAIL_PROVIDER_API_KEY?: string;
+  MAIL_FROM?: string;
+};
+
+const cache = new WeakMap<object, Settings>();
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export function getSettings(env: AppBindings): Settings {
+  const hit = cache.get(env);
+  if (hit) return hit;
+  const missing = (['DB', 'UPLOADS', 'RATE_LIMITER', 'NOTIFICATIONS_QUEUE', 'WEBHOOKS_QUEUE'] as const).filter(
+    (b) => !env[b],
+  );
+  if (missing.length) throw new ConfigError(`missing bindings: ${missing.join(', ')}`);
+  const parsed = settingsSchema.safeParse(env);
+  if (!parsed.success) throw new ConfigError(`invalid settings: ${parsed.error.message}`);
+  const settings: Settings = {
+    ...parsed.data,
+    corsOrigins: parsed.data.APP_ORIGIN.split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
+  };
+  cache.set(env, settings);
+  return settings;
+}

@@ -1,0 +1,16 @@
+import { createApp } from './app';
+import type { AppBindings } from './env';
+import { handleScheduled } from './jobs/scheduled';
+import { handleQueue } from './queues/consumer';
+
+export { RateLimiter } from './durable-objects/rate-limiter';
+
+const app = createApp();
+
+export default {
+  fetch: app.fetch,
+  queue: handleQueue,
+  scheduled: async (controller, env, ctx) => {
+    await handleScheduled(controller, env, ctx);
+  },
+} satisfies ExportedHandler<AppBindings>;

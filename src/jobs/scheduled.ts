@@ -1,0 +1,38 @@
+import type { AppBindings } from '../env';
+import { errorFields } from '../lib/log';
+import { resetDemoData } from '../services/demo/seed';
+import { systemContext } from '../services/system-context';
+import { pruneIdempotencyKeys, sweepEmailOutbox } from './maintenance';
+
+export const CRON = { frequent: '*/5 * * * *', nightly: '0 3 * * *' } as const;
+
+type Job = (ctx: ReturnType<typeof systemContext>) => Promise<unknown>;
+
+const JOBS: Record<string, Record<string, Job>> = {
+  [CRON.frequent]: {
+    prune_idempotency_keys: pruneIdempotencyKeys,
+    sweep_email_outbox: sweepEmailOutbox,
+  },
+  [CRON.nightly]: {
+    reset_demo_data: async (ctx) => (ctx.settings.DEMO_MODE ? resetDemoData(ctx) : 'skipped: DEMO_MODE off'),
+  },
+};
+
+/** Runs every job of the cron expression; one failing job does not stop the others. */
+export async function handleScheduled(controller: ScheduledController, env: AppBindings, exec: ExecutionContext) {
+  const jobs = JOBS[controller.cron] ?? {};
+  const results: Record<string, unknown> = {};
+  let failed = false;
+  for (const [name, job] of Object.entries(jobs)) {
+    const ctx = systemContext(env, exec, `cron:${name}`);
+    try {
+      results[name] = await job(ctx);
+      ctx.log.info('job done', { result: results[name] as never });
+    } catch (err) {
+      failed = true;
+      ctx.log.error('job failed', errorFields(err));
+    }
+  }
+  if (failed) throw new Error(`some jobs of ${controller.cron} failed`);
+  return results;
+}

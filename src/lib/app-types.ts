@@ -1,0 +1,15 @@
+import type { Db } from '../db/client';
+import type { AppBindings, Settings } from '../env';
+import type { Actor } from '../services/context';
+import type { Logger } from './log';
+
+export interface AppEnv {
+  Bindings: AppBindings;
+  Variables: {
+    requestId: string;
+    log: Logger;
+    settings: Settings;
+    db: Db;
+    actor: Actor;
+  };
+}

@@ -1,0 +1,107 @@
+import { z } from '@hono/zod-openapi';
+
+/**
+ * The one code-to-status table. Route docs, the error handler and the tests all read it, so a
+ * code cannot be documented with one status and answered with another.
+ */
+export const ERROR_CODES = {
+  'VALIDATION-ERR': { status: 400, description: 'The request is malformed or a field is invalid.' },
+  'AUTH-REQ-ERR': { status: 401, description: 'Credentials are missing, malformed, unknown or revoked.' },
+  'LOGIN-FAILED-ERR': { status: 401, description: 'Email or password is wrong.' },
+  'FORBIDDEN-ERR': { status: 403, description: 'Authenticated, but not allowed to do this.' },
+  'EMAIL-UNVERIFIED-ERR': { status: 403, description: 'The email address is not verified yet.' },
+  'NOT-FOUND-ERR': { status: 404, description: 'No such route or resource (or the caller may not know it exists).' },
+  'USER-NOT-FND-ERR': { status: 404, description: 'No such user.' },
+  'SHIFTER-NOT-FND-ERR': { status: 404, description: 'No such shifter profile.' },
+  'BUSINESS-NOT-FND-ERR': { status: 404, description: 'No such business.' },
+  'CONFLICT-ERR': { status: 409, description: 'The request conflicts with the current state.' },
+  'EMAIL-TAKEN-ERR': { status: 409, description: 'An account with this email already exists.' },
+  'PROFILE-EXISTS-ERR': { status: 409, description: 'The user already has this profile.' },
+  'VERIFY-CODE-ERR': { status: 400, description: 'The verification code is wrong, used or expired.' },
+  'IDEMPOTENCY-MISMATCH-ERR': {
+    status: 409,
+    description: 'This Idempotency-Key was used before with a different request.',
+  },
+  'IDEMPOTENCY-IN-PROGRESS-ERR': {
+    status: 409,
+    description: 'A request with this Idempotency-Key is still being processed; retry shortly.',
+  },
+  'PAYLOAD-TOO-LARGE-ERR': { status: 413, description: 'The body or upload is too large.' },
+  'UNSUPPORTED-MEDIA-ERR': { status: 415, description: 'The body or upload type is not accepted.' },
+  'RATE-LIMIT-ERR': { status: 429, description: 'Too many requests; see Retry-After.' },
+  'INTERNAL-ERR': { status: 500, description: 'Unexpected error. The request id identifies it in the logs.' },
+} as const satisfies Record<string, { status: number; description: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+export type ErrorStatus = (typeof ERROR_CODES)[ErrorCode]['status'];
+
+export class AppError extends Error {
+  override name = 'AppError';
+  readonly status: ErrorStatus;
+  constructor(
+    readonly code: ErrorCode,
+    message?: string,
+    readonly details?: unknown,
+    /** Extra response headers, e.g. Retry-After. */
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message ?? ERROR_CODES[code].description);
+    this.status = ERROR_CODES[code].status;
+  }
+}
+
+export const errorBodySchema = z
+  .object({
+    error: z.object({
+      code: z.string().openapi({ example: 'VALIDATION-ERR' }),
+      message: z.string(),
+      details: z.unknown().optional(),
+    }),
+    request_id: z.string(),
+  })
+  .openapi('Error');
+
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+export function errorBody(code: string, message: string, requestId: string, details?: unknown): ErrorBody {
+  return { error: { code, message, ...(details === undefined ? {} : { details }) }, request_id: requestId };
+}
+
+/** Codes every authenticated route can answer with. */
+export const AUTH_ERRORS = ['VALIDATION-ERR', 'AUTH-REQ-ERR', 'FORBIDDEN-ERR', 'RATE-LIMIT-ERR', 'INTERNAL-ERR'] as const;
+/** Codes every public route can answer with. */
+export const PUBLIC_ERRORS = ['VALIDATION-ERR', 'RATE-LIMIT-ERR', 'INTERNAL-ERR'] as const;
+
+/** The error body schema for one response, with `code` narrowed to the codes that status carries. */
+function errorSchemaFor(codes: [ErrorCode, ...ErrorCode[]]) {
+  return z.object({
+    error: z.object({
+      code: z.enum(codes),
+      message: z.string(),
+      details: z.unknown().optional(),
+    }),
+    request_id: z.string(),
+  });
+}
+
+/**
+ * OpenAPI `responses` entries for the given codes, grouped by status; each response's schema lists
+ * exactly the codes it can carry. Spread into a route's responses.
+ */
+export function errorResponses(...codes: ErrorCode[]) {
+  const byStatus = new Map<number, [ErrorCode, ...ErrorCode[]]>();
+  for (const code of new Set(codes)) {
+    const status = ERROR_CODES[code].status;
+    const list = byStatus.get(status);
+    if (list) list.push(code);
+    else byStatus.set(status, [code]);
+  }
+  const out: Record<number, { description: string; content: { 'application/json': { schema: ReturnType<typeof errorSchemaFor> } } }> = {};
+  for (const [status, list] of byStatus) {
+    out[status] = {
+      description: list.map((c) => `${c}: ${ERROR_CODES[c].description}`).join(' '),
+      content: { 'application/json': { schema: errorSchemaFor(list) } },
+    };
+  }
+  return out;
+}

@@ -1,0 +1,32 @@
+import { customAlphabet } from 'nanoid';
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const body = customAlphabet(BASE62, 20);
+
+/** Prefixed random ids (Stripe-style) so a shifter id can never be mistaken for a user id. */
+export const ID_PREFIX = {
+  user: 'usr',
+  shifter: 'shf',
+  business: 'biz',
+  teammate: 'tm',
+  apiKey: 'key',
+  session: 'ses',
+  verification: 'ver',
+  connection: 'con',
+  shiftRequest: 'sr',
+  template: 'tpl',
+  idempotency: 'idem',
+  audit: 'aud',
+  email: 'eml',
+  notification: 'ntf',
+  deadLetter: 'dlq',
+} as const;
+
+export function newId(kind: keyof typeof ID_PREFIX): string {
+  return `${ID_PREFIX[kind]}_${body()}`;
+}
+
+/** Random base62 string of `length` characters (each carries log2(62) ≈ 5.95 bits). */
+export function randomBase62(length: number): string {
+  return customAlphabet(BASE62, length)();
+}

@@ -1,0 +1,36 @@
+import { createRoute, type RouteConfig, type z } from '@hono/zod-openapi';
+import { requireAuth } from '../middleware/auth';
+import { AUTH_ERRORS, type ErrorCode, errorResponses, PUBLIC_ERRORS } from './errors';
+
+export function jsonContent<T extends z.ZodType>(schema: T, description: string) {
+  return { description, content: { 'application/json': { schema } } };
+}
+
+export function jsonBody<T extends z.ZodType>(schema: T, description?: string) {
+  return { required: true, description, content: { 'application/json': { schema } } } as const;
+}
+
+type Extra = { errors?: ErrorCode[] };
+
+/**
+ * A route that needs a signed-in caller (personal API key or session). Adds the bearer security
+ * requirement, the auth middleware and the documented auth/validation/rate-limit errors.
+ */
+export function authRoute<const R extends RouteConfig>(config: R & Extra) {
+  const { errors = [], ...rest } = config;
+  return createRoute({
+    ...rest,
+    security: [{ bearerAuth: [] }],
+    middleware: [requireAuth],
+    responses: { ...rest.responses, ...errorResponses(...AUTH_ERRORS, ...errors) },
+  } as unknown as R);
+}
+
+/** A route open to anyone. */
+export function publicRoute<const R extends RouteConfig>(config: R & Extra) {
+  const { errors = [], ...rest } = config;
+  return createRoute({
+    ...rest,
+    responses: { ...rest.responses, ...errorResponses(...PUBLIC_ERRORS, ...errors) },
+  } as unknown as R);
+}

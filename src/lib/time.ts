@@ -1,0 +1,19 @@
+import { Temporal } from 'temporal-polyfill';
+
+/** True when `tz` is an IANA zone name the runtime knows. */
+export function isValidTimeZone(tz: string): boolean {
+  try {
+    Temporal.Now.zonedDateTimeISO(tz);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function toIso(ms: number): string;
+export function toIso(ms: number | null | undefined): string | null;
+export function toIso(ms: number | null | undefined): string | null {
+  return ms === null || ms === undefined ? null : new Date(ms).toISOString();
+}
+
+export { Temporal };

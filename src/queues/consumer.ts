@@ -1,0 +1,72 @@
+import { deadLetters } from '../db/schema';
+import type { AppBindings } from '../env';
+import { newId } from '../lib/ids';
+import { errorFields } from '../lib/log';
+import { deliverEmail } from '../services/mail';
+import { recordNotification } from '../services/notifications/record';
+import { systemContext } from '../services/system-context';
+import { notificationsMessageSchema } from './messages';
+
+/** Exponential backoff for retried messages: 2, 4, 8 … seconds, capped at 10 minutes. */
+export function retryDelaySeconds(attempts: number): number {
+  return Math.min(600, 2 ** Math.max(1, attempts));
+}
+
+export const QUEUES = {
+  notifications: 'shiftmarket-notifications',
+  webhooks: 'shiftmarket-webhooks',
+  notificationsDlq: 'shiftmarket-notifications-dlq',
+  webhooksDlq: 'shiftmarket-webhooks-dlq',
+} as const;
+
+async function handleNotifications(batch: MessageBatch, env: AppBindings, exec: ExecutionContext) {
+  const ctx = systemContext(env, exec, 'queue:notifications');
+  for (const msg of batch.messages) {
+    const parsed = notificationsMessageSchema.safeParse(msg.body);
+    if (!parsed.success) {
+      // A malformed message will never succeed: keep it for inspection instead of retrying it.
+      ctx.log.error('malformed notifications message', { message_id: msg.id });
+      await storeDeadLetter(env, batch.queue, msg);
+      msg.ack();
+      continue;
+    }
+    try {
+      if (parsed.data.type === 'email.send') await deliverEmail(ctx, parsed.data.outbox_id);
+      else await recordNotification(ctx, parsed.data);
+      msg.ack();
+    } catch (err) {
+      ctx.log.warn('notifications message failed; retrying', { message_id: msg.id, attempts: msg.attempts, ...errorFields(err) });
+      msg.retry({ delaySeconds: retryDelaySeconds(msg.attempts) });
+    }
+  }
+}
+
+async function storeDeadLetter(env: AppBindings, queue: string, msg: Message) {
+  await systemContext(env, { waitUntil: () => undefined }, 'queue:dlq')
+    .db.insert(deadLetters)
+    .values({ id: newId('deadLetter'), queue, message_id: msg.id, body: JSON.stringify(msg.body), attempts: msg.attempts, created_at: Date.now() })
+    .onConflictDoNothing();
+}
+
+async function handleDeadLetters(batch: MessageBatch, env: AppBindings) {
+  for (const msg of batch.messages) {
+    await storeDeadLetter(env, batch.queue, msg);
+    msg.ack();
+  }
+}
+
+export async function handleQueue(batch: MessageBatch, env: AppBindings, exec: ExecutionContext): Promise<void> {
+  switch (batch.queue) {
+    case QUEUES.notifications:
+      return handleNotifications(batch, env, exec);
+    case QUEUES.notificationsDlq:
+    case QUEUES.webhooksDlq:
+      return handleDeadLetters(batch, env);
+    case QUEUES.webhooks:
+      // Partner webhook delivery arrives with the partner API; until then nothing produces here.
+      for (const msg of batch.messages) msg.retry({ delaySeconds: 60 });
+      return;
+    default:
+      throw new Error(`no consumer for queue ${batch.queue}`);
+  }
+}

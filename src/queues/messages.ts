@@ -1,0 +1,18 @@
+import { z } from 'zod';
+
+/** Messages on the notifications queue. Every handler is idempotent: queues deliver at least once. */
+export const notificationsMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('email.send'), outbox_id: z.string() }),
+  z.object({
+    type: z.literal('notify'),
+    /** Same key → delivered once per user, however often the message is retried or re-sent. */
+    dedupe_key: z.string(),
+    user_ids: z.array(z.string()).min(1),
+    kind: z.string(),
+    title: z.string(),
+    body: z.string(),
+    data: z.record(z.string(), z.unknown()).optional(),
+  }),
+]);
+export type NotificationsMessage = z.infer<typeof notificationsMessageSchema>;
+export type NotifyMessage = Extract<NotificationsMessage, { type: 'notify' }>;

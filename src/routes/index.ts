@@ -1,0 +1,8 @@
+import { adminRouter } from './admin/admin.index';
+import { authRouter } from './auth/auth.index';
+import { businessRouter } from './business/business.index';
+import { shifterRouter } from './shifter/shifter.index';
+import { userRouter } from './user/user.index';
+
+/** Every API router; app.ts mounts them all at the root (their paths carry /v1/). */
+export const routers = [authRouter, userRouter, shifterRouter, businessRouter, adminRouter];

@@ -1,0 +1,19 @@
+import { createRouter, serviceCtx } from '../../lib/create-app';
+import { AppError } from '../../lib/errors';
+import { toIso } from '../../lib/time';
+import { getApiKeyInfo, regenerateApiKey } from '../../services/accounts/api-keys';
+import { getUserDetails } from '../../services/accounts/reads';
+import * as routes from './user.routes';
+
+export const userRouter = createRouter()
+  .openapi(routes.details, async (c) => c.json(await getUserDetails(serviceCtx(c), c.req.valid('query').user_id), 200))
+  .openapi(routes.apiKeyInfo, async (c) => {
+    const info = await getApiKeyInfo(serviceCtx(c));
+    if (!info) throw new AppError('NOT-FOUND-ERR', 'This account has no live API key; regenerate one.');
+    return c.json({ prefix: info.prefix, created_at: toIso(info.created_at), last_used_at: toIso(info.last_used_at) }, 200);
+  })
+  .openapi(routes.regenerateApiKey, async (c) => {
+    const k = await regenerateApiKey(serviceCtx(c));
+    c.header('Cache-Control', 'no-store');
+    return c.json({ key: k.key, prefix: k.prefix, created_at: toIso(k.created_at) }, 201);
+  });

@@ -1,0 +1,18 @@
+import { eq } from 'drizzle-orm';
+import { runBatch } from '../../db/client';
+import { admins, users } from '../../db/schema';
+import { AppError } from '../../lib/errors';
+import { auditInsert } from '../audit';
+import { type ServiceContext, requirePerson } from '../context';
+
+/** An admin makes another user an admin. The first admin comes from the seed or an operator's SQL. */
+export async function grantAdmin(ctx: ServiceContext, userId: string) {
+  const actor = requirePerson(ctx);
+  if (!actor.isAdmin) throw new AppError('FORBIDDEN-ERR', 'Only an admin may grant admin rights.');
+  const [user] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.id, userId)).limit(1);
+  if (!user) throw new AppError('USER-NOT-FND-ERR');
+  await runBatch(ctx.db, [
+    ctx.db.insert(admins).values({ user_id: userId, granted_by_user_id: actor.userId, created_at: ctx.now() }).onConflictDoNothing(),
+    auditInsert(ctx, 'admin.grant', { type: 'user', id: userId }),
+  ]);
+}

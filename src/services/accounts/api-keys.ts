@@ -1,0 +1,47 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import { isUniqueViolation, runBatch } from '../../db/client';
+import { apiKeys, sessions } from '../../db/schema';
+import { AppError } from '../../lib/errors';
+import { auditInsert } from '../audit';
+import { type ServiceContext, requirePerson } from '../context';
+import { mintApiKey } from './credentials';
+
+/** The caller's live key as it may be shown after creation: prefix only. */
+export async function getApiKeyInfo(ctx: ServiceContext) {
+  const actor = requirePerson(ctx);
+  const [row] = await ctx.db
+    .select({ prefix: apiKeys.prefix, created_at: apiKeys.created_at, last_used_at: apiKeys.last_used_at })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.user_id, actor.userId), eq(apiKeys.kind, 'personal'), isNull(apiKeys.revoked_at)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Revokes the live key at once and issues a new one, returned in full this one time. */
+export async function regenerateApiKey(ctx: ServiceContext) {
+  const actor = requirePerson(ctx);
+  const now = ctx.now();
+  const { key, row } = await mintApiKey(actor.userId, now);
+  try {
+    await runBatch(ctx.db, [
+      ctx.db
+        .update(apiKeys)
+        .set({ revoked_at: now })
+        .where(and(eq(apiKeys.user_id, actor.userId), eq(apiKeys.kind, 'personal'), isNull(apiKeys.revoked_at))),
+      ctx.db.insert(apiKeys).values(row),
+      auditInsert(ctx, 'api_key.regenerate', { type: 'api_key', id: row.id }),
+    ]);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new AppError('CONFLICT-ERR', 'Another regeneration ran at the same moment; try again.');
+    throw err;
+  }
+  return { key, prefix: row.prefix, created_at: now };
+}
+
+export async function logout(ctx: ServiceContext) {
+  const actor = requirePerson(ctx);
+  if (actor.kind !== 'user' || actor.via !== 'session') {
+    throw new AppError('VALIDATION-ERR', 'Only a session token can be signed out; regenerate an API key instead.');
+  }
+  await ctx.db.update(sessions).set({ revoked_at: ctx.now() }).where(eq(sessions.id, actor.credentialId));
+}

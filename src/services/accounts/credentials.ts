@@ -1,0 +1,87 @@
+import { and, eq, gt, isNull, lt, or } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { admins, apiKeys, sessions, users } from '../../db/schema';
+import { sha256Hex } from '../../lib/crypto';
+import { newId, randomBase62 } from '../../lib/ids';
+
+/** `smk_` + 32 base62 characters ≈ 190 bits of entropy. */
+export const API_KEY_PREFIX = 'smk_';
+export const API_KEY_BODY_LENGTH = 32;
+export const API_KEY_DISPLAY_LENGTH = 12;
+/** Session tokens: `sms_` + 40 base62 characters. */
+export const SESSION_PREFIX = 'sms_';
+export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
+const LAST_USED_GRANULARITY_MS = 60_000;
+
+export interface ResolvedCredential {
+  userId: string;
+  isAdmin: boolean;
+  credentialId: string;
+  via: 'api_key' | 'session';
+}
+
+export function looksLikeApiKey(token: string): boolean {
+  return token.startsWith(API_KEY_PREFIX) && /^smk_[0-9A-Za-z]{32}$/.test(token);
+}
+export function looksLikeSession(token: string): boolean {
+  return /^sms_[0-9A-Za-z]{40}$/.test(token);
+}
+
+/** A new personal key: the full key (shown once), its display prefix and the row to insert. */
+export async function mintApiKey(userId: string, now: number) {
+  const key = `${API_KEY_PREFIX}${randomBase62(API_KEY_BODY_LENGTH)}`;
+  const row = {
+    id: newId('apiKey'),
+    user_id: userId,
+    kind: 'personal' as const,
+    prefix: key.slice(0, API_KEY_DISPLAY_LENGTH),
+    key_hash: await sha256Hex(key),
+    created_at: now,
+  };
+  return { key, row };
+}
+
+export async function mintSession(userId: string, now: number) {
+  const token = `${SESSION_PREFIX}${randomBase62(40)}`;
+  const row = {
+    id: newId('session'),
+    user_id: userId,
+    token_hash: await sha256Hex(token),
+    created_at: now,
+    expires_at: now + SESSION_TTL_MS,
+  };
+  return { token, row };
+}
+
+export async function resolveApiKey(db: Db, key: string, now: number): Promise<ResolvedCredential | null> {
+  const rows = await db
+    .select({ id: apiKeys.id, userId: apiKeys.user_id, admin: admins.user_id, lastUsed: apiKeys.last_used_at })
+    .from(apiKeys)
+    .innerJoin(users, eq(users.id, apiKeys.user_id))
+    .leftJoin(admins, eq(admins.user_id, apiKeys.user_id))
+    .where(and(eq(apiKeys.key_hash, await sha256Hex(key)), isNull(apiKeys.revoked_at)))
+    .limit(1);
+  const row = rows[0];
+  if (!row) return null;
+  return { userId: row.userId, isAdmin: row.admin !== null, credentialId: row.id, via: 'api_key' };
+}
+
+/** Records use at most once a minute per key, so hot keys do not write on every request. */
+export function touchApiKey(db: Db, keyId: string, now: number) {
+  return db
+    .update(apiKeys)
+    .set({ last_used_at: now })
+    .where(and(eq(apiKeys.id, keyId), or(isNull(apiKeys.last_used_at), lt(apiKeys.last_used_at, now - LAST_USED_GRANULARITY_MS))));
+}
+
+export async function resolveSession(db: Db, token: string, now: number): Promise<ResolvedCredential | null> {
+  const rows = await db
+    .select({ id: sessions.id, userId: sessions.user_id, admin: admins.user_id })
+    .from(sessions)
+    .leftJoin(admins, eq(admins.user_id, sessions.user_id))
+    .where(and(eq(sessions.token_hash, await sha256Hex(token)), isNull(sessions.revoked_at), gt(sessions.expires_at, now)))
+    .limit(1);
+  const row = rows[0];
+  if (!row) return null;
+  return { userId: row.userId, isAdmin: row.admin !== null, credentialId: row.id, via: 'session' };
+}

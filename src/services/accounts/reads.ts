@@ -1,0 +1,128 @@
+import { and, asc, desc, eq } from 'drizzle-orm';
+import { admins, businesses, cities, shifters, teammates, users } from '../../db/schema';
+import { AppError } from '../../lib/errors';
+import { toIso } from '../../lib/time';
+import { fromMinor } from '../../lib/money';
+import { type ServiceContext, assertSelfOrAdmin, requirePerson } from '../context';
+
+type UserRow = typeof users.$inferSelect;
+type ShifterRow = typeof shifters.$inferSelect;
+type BusinessRow = typeof businesses.$inferSelect;
+
+export function shifterView(s: ShifterRow, cityName: string | null) {
+  return {
+    id: s.id,
+    slug: s.slug,
+    user_id: s.user_id,
+    display_name: s.display_name,
+    headline: s.headline,
+    bio: s.bio,
+    photo_url: s.photo_url,
+    city_id: s.city_id,
+    city: cityName,
+    timezone: s.timezone,
+    accept_shift_req: s.accept_shift_req,
+    /** Shown as a "Paused" badge on the public profile. */
+    is_paused: !s.accept_shift_req,
+    monthly_earnings_goal: s.monthly_earnings_goal_minor === null ? null : fromMinor(s.monthly_earnings_goal_minor, s.currency),
+    currency: s.currency,
+    // Filled from reviews once they exist.
+    ratings: { average: null as number | null, count: 0 },
+    created_at: toIso(s.created_at),
+  };
+}
+
+export function businessView(b: BusinessRow) {
+  return {
+    id: b.id,
+    slug: b.slug,
+    user_id: b.user_id,
+    name: b.name,
+    is_default: b.is_default,
+    timezone: b.timezone,
+    address: b.address,
+    city_id: b.city_id,
+    state_id: b.state_id,
+    country_id: b.country_id,
+    latitude: b.latitude,
+    longitude: b.longitude,
+    geofence_radius_m: b.geofence_radius_m,
+    require_clock_photo: b.require_clock_photo,
+    weekly_labor_budget: b.weekly_labor_budget_minor === null ? null : fromMinor(b.weekly_labor_budget_minor, b.currency),
+    currency: b.currency,
+    auto_fill_on_cancel: b.auto_fill_on_cancel,
+    created_at: toIso(b.created_at),
+  };
+}
+
+async function loadUser(ctx: ServiceContext, userId: string): Promise<UserRow> {
+  const [user] = await ctx.db.select().from(users).where(eq(users.id, userId)).limit(1);
+  if (!user) throw new AppError('USER-NOT-FND-ERR');
+  return user;
+}
+
+/** Account profile, dual-profile flags and verification state (spec 4.1). */
+export async function getUserDetails(ctx: ServiceContext, userId?: string) {
+  const actor = requirePerson(ctx);
+  const id = userId ?? actor.userId;
+  assertSelfOrAdmin(actor, id);
+  const user = await loadUser(ctx, id);
+  const [shifter, owned, teams, admin] = await Promise.all([
+    ctx.db.select({ id: shifters.id }).from(shifters).where(eq(shifters.user_id, id)).limit(1),
+    ctx.db.select({ id: businesses.id, is_default: businesses.is_default }).from(businesses).where(eq(businesses.user_id, id)),
+    ctx.db
+      .select({ business_id: teammates.business_id })
+      .from(teammates)
+      .where(and(eq(teammates.user_id, id), eq(teammates.status, 1))),
+    ctx.db.select({ id: admins.user_id }).from(admins).where(eq(admins.user_id, id)).limit(1),
+  ]);
+  const hasShifter = shifter.length > 0;
+  const hasBusiness = owned.length > 0;
+  return {
+    id: user.id,
+    email: user.email,
+    display_name: user.display_name,
+    phone: user.phone,
+    email_verified: user.email_verified_at !== null,
+    email_verified_at: toIso(user.email_verified_at),
+    is_admin: admin.length > 0,
+    is_demo: user.is_demo,
+    has_shifter_profile: hasShifter,
+    has_business_profile: hasBusiness,
+    is_dual_profile: hasShifter && hasBusiness,
+    shifter_id: shifter[0]?.id ?? null,
+    default_business_id: owned.find((b) => b.is_default)?.id ?? owned[0]?.id ?? null,
+    business_ids: owned.map((b) => b.id),
+    teammate_of_business_ids: teams.map((t) => t.business_id),
+    two_factor_enabled: false,
+    created_at: toIso(user.created_at),
+  };
+}
+
+export async function getShifterOfUser(ctx: ServiceContext, userId?: string) {
+  const actor = requirePerson(ctx);
+  const id = userId ?? actor.userId;
+  assertSelfOrAdmin(actor, id);
+  const [row] = await ctx.db
+    .select({ s: shifters, city: cities.name })
+    .from(shifters)
+    .leftJoin(cities, eq(cities.id, shifters.city_id))
+    .where(eq(shifters.user_id, id))
+    .limit(1);
+  if (!row) throw new AppError('SHIFTER-NOT-FND-ERR', 'This user has no shifter profile.');
+  return shifterView(row.s, row.city);
+}
+
+/** Every business the user owns, default first. */
+export async function getBusinessesOfUser(ctx: ServiceContext, userId?: string) {
+  const actor = requirePerson(ctx);
+  const id = userId ?? actor.userId;
+  assertSelfOrAdmin(actor, id);
+  await loadUser(ctx, id);
+  const rows = await ctx.db
+    .select()
+    .from(businesses)
+    .where(eq(businesses.user_id, id))
+    .orderBy(desc(businesses.is_default), asc(businesses.created_at));
+  return rows.map(businessView);
+}

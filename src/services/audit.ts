@@ -1,0 +1,22 @@
+import { auditLog } from '../db/schema';
+import { newId } from '../lib/ids';
+import { actorAudit, type ServiceContext } from './context';
+
+/** An audit insert to put in the same db.batch as the change it records. */
+export function auditInsert(
+  ctx: ServiceContext,
+  action: string,
+  subject: { type: string; id: string },
+  data?: Record<string, unknown>,
+) {
+  return ctx.db.insert(auditLog).values({
+    id: newId('audit'),
+    ...actorAudit(ctx.actor),
+    action,
+    subject_type: subject.type,
+    subject_id: subject.id,
+    request_id: ctx.requestId,
+    data: data ? JSON.stringify(data) : null,
+    created_at: ctx.now(),
+  });
+}

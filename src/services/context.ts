@@ -1,0 +1,58 @@
+import type { Db } from '../db/client';
+import type { AppBindings, Settings } from '../env';
+import { AppError } from '../lib/errors';
+import type { Logger } from '../lib/log';
+
+/**
+ * Who is acting. Every service takes one, so a REST handler, an MCP tool, a queue consumer and a
+ * cron job run the same rules.
+ */
+export type Actor =
+  | { kind: 'user'; userId: string; isAdmin: boolean; via: 'api_key' | 'session'; credentialId: string }
+  | { kind: 'agent'; userId: string; isAdmin: boolean; tokenId: string; scopes: string[] }
+  | { kind: 'partner'; partnerId: string }
+  | { kind: 'system'; job: string }
+  | { kind: 'anonymous' };
+
+export type PersonActor = Extract<Actor, { kind: 'user' | 'agent' }>;
+
+export interface ServiceContext {
+  env: AppBindings;
+  db: Db;
+  settings: Settings;
+  actor: Actor;
+  requestId: string;
+  log: Logger;
+  now(): number;
+  /** Keeps background work (queue sends that must not block the answer) alive after responding. */
+  waitUntil(p: Promise<unknown>): void;
+}
+
+export function requirePerson(ctx: ServiceContext): PersonActor {
+  const a = ctx.actor;
+  if (a.kind === 'user' || a.kind === 'agent') return a;
+  throw new AppError('AUTH-REQ-ERR');
+}
+
+/** Allows the caller's own user id, or any id for an admin; anything else is 403. */
+export function assertSelfOrAdmin(actor: PersonActor, userId: string): void {
+  if (actor.userId !== userId && !actor.isAdmin) {
+    throw new AppError('FORBIDDEN-ERR', 'You may only read your own account.');
+  }
+}
+
+/** Fields for an audit row describing the actor. */
+export function actorAudit(actor: Actor): { actor_kind: string; actor_user_id: string | null; actor_ref: string | null } {
+  switch (actor.kind) {
+    case 'user':
+      return { actor_kind: `user:${actor.via}`, actor_user_id: actor.userId, actor_ref: actor.credentialId };
+    case 'agent':
+      return { actor_kind: 'agent', actor_user_id: actor.userId, actor_ref: actor.tokenId };
+    case 'partner':
+      return { actor_kind: 'partner', actor_user_id: null, actor_ref: actor.partnerId };
+    case 'system':
+      return { actor_kind: 'system', actor_user_id: null, actor_ref: actor.job };
+    case 'anonymous':
+      return { actor_kind: 'anonymous', actor_user_id: null, actor_ref: null };
+  }
+}

@@ -1,0 +1,30 @@
+import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
+import { defineConfig } from 'vitest/config';
+
+// Tests run inside workerd against the real local bindings (D1, R2, Durable Objects, Queues),
+// with the same SQL migrations wrangler applies. Storage is isolated per test file.
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations('migrations');
+  return {
+    plugins: [
+      cloudflareTest({
+        wrangler: { configPath: './wrangler.toml' },
+        miniflare: {
+          bindings: {
+            MIGRATIONS: migrations,
+            DEMO_MODE: 'true',
+            DEMO_SEED_TOKEN: 'test-seed-token',
+            APP_ORIGIN: 'https://app.shiftmarket.test',
+          },
+        },
+      }),
+    ],
+    test: {
+      setupFiles: ['./test/setup.ts'],
+      include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+      silent: 'passed-only',
+      testTimeout: 30_000,
+      hookTimeout: 30_000,
+    },
+  };
+});
