@@ -22,7 +22,7 @@ export default defineConfig(async () => {
     test: {
       setupFiles: ['./test/setup.ts'],
       include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-      silent: 'passed-only',
+      silent: 'passed-only' as const,
       testTimeout: 30_000,
       hookTimeout: 30_000,
     },

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { call, type CallOptions, expectError } from './api';
+import { type ApiResult, call, type CallOptions, expectError } from './api';
 import { makeUser } from './factory';
 
 export interface SecuredRoute {
@@ -48,7 +48,7 @@ export function itRejectsBadCredentials(route: SecuredRoute | (() => Promise<Sec
  * Another user's key must neither read nor change what it does not own: the route answers 403 or
  * 404 (404 when the caller may not even know the resource exists), never 2xx.
  */
-export async function expectDenied(res: Awaited<ReturnType<typeof call>>, allowed: Array<403 | 404> = [403, 404]) {
+export async function expectDenied(res: ApiResult, allowed: Array<403 | 404> = [403, 404]) {
   expect(allowed, `expected ${allowed.join('/')} but got ${res.status} ${JSON.stringify(res.body)}`).toContain(res.status);
   expect(res.body?.error?.code).toMatch(/-ERR$|^MSG-NOT-PARTICIPANT$/);
 }
