@@ -1,0 +1,36 @@
+import { and, eq, inArray, isNotNull, type SQL } from 'drizzle-orm';
+import { shiftRequests } from '../../db/schema';
+
+/** request_status values (DECISIONS.md "Shift request status values"). */
+export const SHIFT_STATUS = {
+  pending: 1,
+  accepted: 2,
+  declined: 3,
+  superseded: 4,
+  completed: 5,
+  expired: 6,
+  cancelled: 7,
+} as const;
+export type ShiftStatus = (typeof SHIFT_STATUS)[keyof typeof SHIFT_STATUS];
+export const SHIFT_STATUS_NAME: Record<number, keyof typeof SHIFT_STATUS> = Object.fromEntries(
+  Object.entries(SHIFT_STATUS).map(([k, v]) => [v, k as keyof typeof SHIFT_STATUS]),
+);
+
+/** States no transition leaves (apart from a worked 2 → 5 on payment). */
+export const FINAL_STATUSES = [SHIFT_STATUS.declined, SHIFT_STATUS.superseded, SHIFT_STATUS.completed, SHIFT_STATUS.expired, SHIFT_STATUS.cancelled] as const;
+
+/**
+ * The one "worked" predicate: status 2 or 5, shift_end_at set, not a no-show. Earnings, labor costs,
+ * crew analytics, invoices, going rate and shift-pinned reviews all use this and nothing else.
+ */
+export function workedShiftSql(): SQL {
+  return and(
+    inArray(shiftRequests.request_status, [SHIFT_STATUS.accepted, SHIFT_STATUS.completed]),
+    isNotNull(shiftRequests.shift_end_at),
+    eq(shiftRequests.is_noshow, false),
+  )!;
+}
+
+export function isWorked(row: { request_status: number; shift_end_at: number | null; is_noshow: boolean }): boolean {
+  return (row.request_status === SHIFT_STATUS.accepted || row.request_status === SHIFT_STATUS.completed) && row.shift_end_at !== null && !row.is_noshow;
+}
