@@ -20,6 +20,8 @@ export const ID_PREFIX = {
   email: 'eml',
   notification: 'ntf',
   deadLetter: 'dlq',
+  outbox: 'evt',
+  upload: 'upl',
 } as const;
 
 export function newId(kind: keyof typeof ID_PREFIX): string {

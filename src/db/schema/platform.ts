@@ -81,3 +81,20 @@ export const deadLetters = sqliteTable('dead_letters', {
   attempts: integer('attempts').notNull(),
   created_at: integer('created_at').notNull(),
 });
+
+/**
+ * Transactional outbox for queue messages: written in the same batch as the change that causes
+ * them, sent after commit, and re-sent by the cron sweep while sent_at is null. Consumers are
+ * idempotent, so a re-send is harmless.
+ */
+export const outboxEvents = sqliteTable(
+  'outbox_events',
+  {
+    id: text('id').primaryKey(),
+    topic: text('topic', { enum: ['notifications', 'webhooks'] }).notNull(),
+    body: text('body').notNull(),
+    created_at: integer('created_at').notNull(),
+    sent_at: integer('sent_at'),
+  },
+  (t) => [index('outbox_events_unsent_idx').on(t.sent_at, t.created_at)],
+);

@@ -55,6 +55,8 @@ export const shiftRequests = sqliteTable(
     cancelled_at: integer('cancelled_at'),
     cancelled_by: text('cancelled_by', { enum: ['business', 'shifter', 'system'] }),
     cancel_reason: text('cancel_reason'),
+    /** Id of the last state-changing operation; follow-up inserts in the same batch are conditional on it. */
+    last_op_id: text('last_op_id'),
     ...timestamps,
   },
   (t) => [
@@ -64,4 +66,37 @@ export const shiftRequests = sqliteTable(
     index('shift_requests_parent_idx').on(t.parent_id),
     index('shift_requests_template_idx').on(t.template_id, t.shift_date),
   ],
+);
+
+/** A weekly recurring shift pattern; `generate` turns it into pending shift requests. */
+export const shiftTemplates = sqliteTable(
+  'shift_templates',
+  {
+    id: text('id').primaryKey(), // tpl_…
+    business_id: text('business_id')
+      .notNull()
+      .references(() => businesses.id, { onDelete: 'cascade' }),
+    label: text('label').notNull(),
+    /** Comma-separated ISO weekdays, 1 = Monday … 7 = Sunday, e.g. "1,3,5". */
+    days_of_week: text('days_of_week').notNull(),
+    shift_in: text('shift_in').notNull(),
+    shift_out: text('shift_out').notNull(),
+    shiftrole_id: integer('shiftrole_id')
+      .notNull()
+      .references(() => shiftRoles.id),
+    hourly_rate_minor: integer('hourly_rate_minor').notNull(),
+    currency_id: text('currency_id')
+      .notNull()
+      .references(() => currencies.code),
+    is_flexible: bool('is_flexible').notNull().default(false),
+    is_broadcast: bool('is_broadcast').notNull().default(true),
+    default_shifter_id: text('default_shifter_id').references(() => shifters.id, { onDelete: 'set null' }),
+    note: text('note'),
+    is_active: bool('is_active').notNull().default(true),
+    /** Reserved; no behaviour yet. */
+    frequency: text('frequency'),
+    created_by_user_id: text('created_by_user_id'),
+    ...timestamps,
+  },
+  (t) => [index('shift_templates_business_idx').on(t.business_id)],
 );
