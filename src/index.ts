@@ -3,6 +3,7 @@ import type { AppBindings } from './env';
 import { handleScheduled } from './jobs/scheduled';
 import { handleQueue } from './queues/consumer';
 
+export { ClaimLock } from './durable-objects/claim-lock';
 export { RateLimiter } from './durable-objects/rate-limiter';
 
 const app = createApp();

@@ -1,6 +1,8 @@
 import type { AppBindings } from '../env';
 import { errorFields } from '../lib/log';
 import { resetDemoData } from '../services/demo/seed';
+import { sweepOutbox } from '../services/events/outbox';
+import { expirePendingShifts } from '../services/shifts/transitions';
 import { systemContext } from '../services/system-context';
 import { pruneIdempotencyKeys, sweepEmailOutbox } from './maintenance';
 
@@ -12,6 +14,8 @@ const JOBS: Record<string, Record<string, Job>> = {
   [CRON.frequent]: {
     prune_idempotency_keys: pruneIdempotencyKeys,
     sweep_email_outbox: sweepEmailOutbox,
+    sweep_event_outbox: sweepOutbox,
+    expire_pending_shifts: expirePendingShifts,
   },
   [CRON.nightly]: {
     reset_demo_data: async (ctx) => (ctx.settings.DEMO_MODE ? resetDemoData(ctx) : 'skipped: DEMO_MODE off'),

@@ -1,4 +1,5 @@
 import { createRoute, type RouteConfig, type z } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
 import { requireAuth } from '../middleware/auth';
 import { AUTH_ERRORS, type ErrorCode, errorResponses, PUBLIC_ERRORS } from './errors';
 
@@ -21,7 +22,7 @@ export function authRoute<const R extends RouteConfig>(config: R & Extra) {
   return createRoute({
     ...rest,
     security: [{ bearerAuth: [] }],
-    middleware: [requireAuth],
+    middleware: [requireAuth, ...((rest.middleware as MiddlewareHandler[] | undefined) ?? [])],
     responses: { ...rest.responses, ...errorResponses(...AUTH_ERRORS, ...errors) },
   } as unknown as R);
 }

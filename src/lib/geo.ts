@@ -1,0 +1,10 @@
+const EARTH_RADIUS_M = 6_371_008.8;
+const rad = (d: number) => (d * Math.PI) / 180;
+
+/** Great-circle distance in metres (Haversine). */
+export function haversineMeters(lat1: number, lon1: number, lat2: number, lon2: number): number {
+  const dLat = rad(lat2 - lat1);
+  const dLon = rad(lon2 - lon1);
+  const a = Math.sin(dLat / 2) ** 2 + Math.cos(rad(lat1)) * Math.cos(rad(lat2)) * Math.sin(dLon / 2) ** 2;
+  return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(a)));
+}

@@ -1,0 +1,178 @@
+import { z } from '@hono/zod-openapi';
+import type { ErrorCode } from '../../lib/errors';
+import { authRoute, jsonBody, jsonContent } from '../../lib/openapi';
+import { fileField, uploadGuard } from '../../lib/uploads';
+import { CLOCK_PHOTO_MAX_BYTES } from '../../services/shifts/clock';
+import { sendRequestInput } from '../../services/shifts/schemas';
+import {
+  cancelBody,
+  changeRequestBody,
+  clockBody,
+  conflictsQuery,
+  idParam,
+  listBroadcastsBody,
+  listRequestsBody,
+  shiftListSchema,
+  shiftRequestSchema,
+} from './shift-requests.schemas';
+
+const tags = ['Shift requests'];
+const one = (d: string) => jsonContent(shiftRequestSchema, d);
+const FINAL: ErrorCode[] = ['SHFT-COMPLETED-ERR', 'SHFT-EXPIRED-ERR', 'SHFT-DECLINED-ERR', 'SHFT-SUPERSEDED-ERR', 'SHFT-CANCELLED-ERR', 'SHFT-STATE-ERR'];
+
+export const sendRequest = authRoute({
+  method: 'post',
+  path: '/v1/shift_request/send_request',
+  tags,
+  summary: 'Post one shift: targeted to a connected shifter, or broadcast to the crew',
+  request: { body: jsonBody(sendRequestInput) },
+  responses: { 201: one('The created request (status 1, pending).') },
+  errors: ['BUSINESS-NOT-FND-ERR', 'SHFT-NOT-CONNECTED-ERR', 'SHIFTER-PAUSED-ERR', 'IDEMPOTENCY-MISMATCH-ERR', 'IDEMPOTENCY-IN-PROGRESS-ERR'],
+});
+
+export const listRequests = authRoute({
+  method: 'post',
+  path: '/v1/shift_request/list_of_requests',
+  tags,
+  summary: "The caller's shift requests (either side), newest first",
+  request: { body: jsonBody(listRequestsBody) },
+  responses: { 200: jsonContent(shiftListSchema, 'A page of requests.') },
+  errors: ['BUSINESS-NOT-FND-ERR'],
+});
+
+export const listBroadcasts = authRoute({
+  method: 'post',
+  path: '/v1/shift_request/list_of_broadcast_requests',
+  tags,
+  summary: 'Open broadcasts the caller may claim or manages; optionally ranked by relevance',
+  description:
+    'Newest first. With sort_by_relevance and shifter_id, best fit first with relevance_score (0–100) on each row, from role history, pay against the shifter’s usual rate, distance, past shifts with the business and conflicts with accepted shifts (see docs/decisions.md).',
+  request: { body: jsonBody(listBroadcastsBody) },
+  responses: { 200: jsonContent(shiftListSchema, 'A page of open broadcasts.') },
+});
+
+export const conflicts = authRoute({
+  method: 'get',
+  path: '/v1/shift_request/conflicts',
+  tags,
+  summary: "The shifter's accepted shifts overlapping a window",
+  description: 'Half-open windows [in, out) on real instants; an overnight shift from the day before that runs into the window counts.',
+  request: { query: conflictsQuery },
+  responses: {
+    200: jsonContent(
+      z.object({ window: z.object({ starts_at: z.string(), ends_at: z.string(), timezone: z.string() }), data: z.array(shiftRequestSchema) }),
+      'Overlapping accepted shifts.',
+    ),
+  },
+  errors: ['SHIFTER-NOT-FND-ERR', 'BUSINESS-NOT-FND-ERR'],
+});
+
+export const getOne = authRoute({
+  method: 'get',
+  path: '/v1/shift_request/{id}',
+  tags,
+  summary: 'One shift request (parties only)',
+  request: { params: idParam },
+  responses: { 200: one('The request.') },
+  errors: ['SHFT-NOT-FND-ERR'],
+});
+
+const transition = (path: string, summary: string, errors: ErrorCode[]) =>
+  authRoute({
+    method: 'post',
+    path: `/v1/shift_request/{id}/${path}`,
+    tags,
+    summary,
+    request: { params: idParam },
+    responses: { 200: one('The request after the change.') },
+    errors: ['SHFT-NOT-FND-ERR', ...errors],
+  });
+
+export const accept = transition('accept', 'The targeted shifter accepts (pending → accepted)', [...FINAL, 'SHFT-CONFLICT-ERR']);
+export const decline = authRoute({
+  method: 'post',
+  path: '/v1/shift_request/{id}/decline',
+  tags,
+  summary: 'The targeted shifter declines (pending → declined)',
+  request: { params: idParam, body: { ...jsonBody(z.object({ reason: z.string().trim().max(500).nullish() })), required: false } },
+  responses: { 200: one('The request after the change.') },
+  errors: ['SHFT-NOT-FND-ERR', ...FINAL],
+});
+export const claim = transition('claim', 'Claim an open broadcast: the first claim wins', [...FINAL, 'CLAIM-LOST-ERR', 'SHFT-CONFLICT-ERR']);
+export const noShow = transition('no_show', 'The business marks an accepted shift as a no-show after its start', FINAL);
+
+export const cancel = authRoute({
+  method: 'post',
+  path: '/v1/shift_request/{id}/cancel',
+  tags,
+  summary: 'Cancel (either party); a shifter cancel may re-broadcast the shift (auto-fill)',
+  request: { params: idParam, body: jsonBody(cancelBody) },
+  responses: {
+    200: jsonContent(
+      z.object({ shift_request: shiftRequestSchema, auto_fill_shift_request_id: z.string().nullable() }),
+      'Cancelled (status 7); the id of the re-broadcast when auto-fill ran.',
+    ),
+  },
+  errors: ['SHFT-NOT-FND-ERR', ...FINAL, 'SHFT-WORKED-ERR', 'SHFT-STARTED-ERR'],
+});
+
+export const changeRequest = authRoute({
+  method: 'put',
+  path: '/v1/shift_request/change_request',
+  tags,
+  summary: 'Change a pending request: the original becomes superseded (4) and a pending child replaces it',
+  request: { body: jsonBody(changeRequestBody) },
+  responses: {
+    201: jsonContent(z.object({ superseded: shiftRequestSchema, shift_request: shiftRequestSchema }), 'The superseded original and its pending child.'),
+  },
+  errors: ['SHFT-NOT-FND-ERR', ...FINAL, 'SHFT-NOT-CONNECTED-ERR', 'SHIFTER-PAUSED-ERR'],
+});
+
+const clockRoute = (path: 'clock_in' | 'clock_out', summary: string, errors: ErrorCode[]) =>
+  authRoute({
+    method: 'post',
+    path: `/v1/shift_request/{id}/${path}`,
+    tags,
+    summary,
+    description:
+      'Idempotent: repeating it returns the stored result. The shifter calls it, or the business as a kiosk passing the shifter id as actor_id. Every body field is optional; a client that sends none keeps working without geofence enforcement.',
+    request: { params: idParam, body: { ...jsonBody(clockBody), required: false } },
+    responses: { 200: one('The shift with its clock record.') },
+    errors: ['SHFT-NOT-FND-ERR', ...FINAL, 'SHFT-PHOTO-REQ-ERR', ...errors],
+  });
+
+export const clockIn = clockRoute('clock_in', 'Clock in (shift start)', ['GEOFENCE-ERR', 'SHFT-CLOCK-WINDOW-ERR']);
+export const clockOut = clockRoute('clock_out', 'Clock out (shift end): the shift is then worked', []);
+
+export const clockPhoto = authRoute({
+  method: 'post',
+  path: '/v1/shift_request/{id}/clock_photo',
+  tags,
+  summary: 'Upload a clock photo (multipart field "file"; JPEG, PNG, GIF, WebP or HEIC; at most 8 MB)',
+  request: {
+    params: idParam,
+    query: z.object({ side: z.enum(['in', 'out']) }),
+    body: { required: true, content: { 'multipart/form-data': { schema: z.object({ file: fileField }) } } },
+  },
+  middleware: [uploadGuard(CLOCK_PHOTO_MAX_BYTES, 'clock photo')],
+  responses: {
+    201: jsonContent(z.object({ url: z.string(), content_type: z.string(), size: z.number() }), 'Pass url back as photo_url to clock_in/clock_out.'),
+  },
+  errors: ['SHFT-NOT-FND-ERR', ...FINAL, 'PAYLOAD-TOO-LARGE-ERR', 'UNSUPPORTED-MEDIA-ERR'],
+});
+
+export const readClockPhoto = authRoute({
+  method: 'get',
+  path: '/v1/uploads/clock-photos/{shift_request_id}/{side}/{file}',
+  tags,
+  summary: 'A clock photo (parties of the shift only)',
+  request: {
+    params: z.object({
+      shift_request_id: z.string().openapi({ param: { name: 'shift_request_id', in: 'path' } }),
+      side: z.enum(['in', 'out']).openapi({ param: { name: 'side', in: 'path' } }),
+      file: z.string().openapi({ param: { name: 'file', in: 'path' } }),
+    }),
+  },
+  responses: { 200: { description: 'The image.', content: { 'image/*': { schema: z.any().openapi({ type: 'string', format: 'binary' }) } } } },
+  errors: ['SHFT-NOT-FND-ERR', 'UPLOAD-NOT-FND-ERR'],
+});

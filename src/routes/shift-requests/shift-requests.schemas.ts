@@ -1,0 +1,121 @@
+import { z } from '@hono/zod-openapi';
+import { paginationInput } from '../../lib/pagination';
+import { dateSchema, flagSchema, timeSchema } from '../../services/shifts/schemas';
+
+export const shiftRequestSchema = z
+  .object({
+    id: z.string(),
+    business_id: z.string(),
+    business_name: z.string().nullable(),
+    business_slug: z.string().nullable(),
+    timezone: z.string().nullable().openapi({ description: "The business's zone: shift_date/shift_in/shift_out are wall-clock there." }),
+    shifter_id: z.string().nullable(),
+    shifter_name: z.string().nullable(),
+    shift_date: z.string(),
+    shift_in: z.string(),
+    shift_out: z.string(),
+    starts_at: z.string(),
+    ends_at: z.string(),
+    duration_minutes: z.number(),
+    shiftrole_id: z.number(),
+    role: z.string().nullable(),
+    hourly_rate: z.number(),
+    currency: z.string(),
+    is_broadcast: z.number(),
+    is_flexible: z.number(),
+    request_status: z.number().openapi({ description: '1 pending, 2 accepted, 3 declined, 4 superseded, 5 completed, 6 expired, 7 cancelled.' }),
+    status: z.string(),
+    parent_id: z.string().nullable(),
+    template_id: z.string().nullable(),
+    note: z.string().nullable(),
+    accepted_at: z.string().nullable(),
+    shift_start_at: z.string().nullable(),
+    shift_start_by_id: z.string().nullable(),
+    clock_in_distance_m: z.number().nullable(),
+    clock_in_photo_url: z.string().nullable(),
+    clock_in_override: z.boolean(),
+    shift_end_at: z.string().nullable(),
+    shift_end_by_id: z.string().nullable(),
+    clock_out_distance_m: z.number().nullable(),
+    clock_out_photo_url: z.string().nullable(),
+    is_noshow: z.number(),
+    cancelled_at: z.string().nullable(),
+    cancelled_by: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+    relevance_score: z.number().int().min(0).max(100).optional().openapi({ description: 'Present only when relevance sorting is on.' }),
+  })
+  .openapi('ShiftRequest');
+
+export const shiftListSchema = z.object({ data: z.array(shiftRequestSchema), next_cursor: z.string().nullable() });
+
+const statusValue = z.number().int().min(1).max(7);
+
+export const listRequestsBody = z
+  .object({
+    as: z.enum(['business', 'shifter']).optional().openapi({ description: 'Only one side of a dual-profile account.' }),
+    business_id: z.string().optional(),
+    shifter_id: z.string().optional(),
+    counterparty_id: z.string().optional().openapi({ description: 'The other party: a business id or a shifter id.' }),
+    status: z.union([statusValue, z.array(statusValue).min(1)]).optional(),
+    shiftrole_id: z.number().int().positive().optional(),
+    date_from: dateSchema.optional(),
+    date_to: dateSchema.optional(),
+    is_broadcast: flagSchema.optional(),
+    ...paginationInput,
+  })
+  .openapi('ListShiftRequests');
+
+export const listBroadcastsBody = z
+  .object({
+    shifter_id: z.string().optional().openapi({ description: "The caller's shifter id; needed for relevance sorting." }),
+    sort_by_relevance: z.boolean().default(false),
+    shift_date: dateSchema.optional(),
+    date_from: dateSchema.optional(),
+    date_to: dateSchema.optional(),
+    shiftrole_id: z.number().int().positive().optional(),
+    business_id: z.string().optional(),
+    min_rate: z.number().positive().optional(),
+    ...paginationInput,
+  })
+  .openapi('ListBroadcasts');
+
+export const conflictsQuery = z.object({
+  shifter_id: z.string().min(1),
+  date: dateSchema,
+  shift_in: timeSchema,
+  shift_out: timeSchema,
+  exclude_shift_request_id: z.string().optional(),
+  business_id: z.string().optional().openapi({ description: "Read the window in this business's zone (default: the shifter's zone)." }),
+});
+
+export const changeRequestBody = z
+  .object({
+    shift_request_id: z.string().min(1),
+    shift_date: dateSchema.optional(),
+    shift_in: timeSchema.optional(),
+    shift_out: timeSchema.optional(),
+    shiftrole_id: z.number().int().positive().optional(),
+    hourly_rate: z.number().positive().max(10_000).optional(),
+    is_flexible: flagSchema.optional(),
+    note: z.string().trim().max(1000).nullish(),
+  })
+  .openapi('ChangeRequest');
+
+export const cancelBody = z.object({
+  as: z.enum(['business', 'shifter']).optional().openapi({ description: 'Needed only when the caller is both parties.' }),
+  reason: z.string().trim().max(500).nullish(),
+});
+
+export const clockBody = z
+  .object({
+    lat: z.number().min(-90).max(90).optional(),
+    lon: z.number().min(-180).max(180).optional(),
+    photo_url: z.string().max(500).optional().openapi({ description: 'The url returned by clock_photo.' }),
+    im_here: z.boolean().optional().openapi({ description: '"I\'m here" override for an out-of-geofence clock-in in hard mode.' }),
+    actor_id: z.string().optional().openapi({ description: "Kiosk mode: the business's device passes the shifter's id; recorded as shift_start_by_id." }),
+  })
+  .refine((b) => (b.lat === undefined) === (b.lon === undefined), { message: 'send lat and lon together', path: ['lat'] })
+  .openapi('ClockRequest');
+
+export const idParam = z.object({ id: z.string().min(1).openapi({ param: { name: 'id', in: 'path' } }) });

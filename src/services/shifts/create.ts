@@ -1,0 +1,144 @@
+import { and, eq } from 'drizzle-orm';
+import { runBatch } from '../../db/client';
+import { businesses, currencies, shiftRequests, shiftRoles, shifters } from '../../db/schema';
+import { AppError } from '../../lib/errors';
+import { newId } from '../../lib/ids';
+import { toMinor } from '../../lib/money';
+import { shiftInstants } from '../../lib/shift-time';
+import { auditInsert } from '../audit';
+import { accessBusiness, type BusinessRow } from '../businesses/access';
+import { crewOf, isConnected } from '../connections/crew';
+import { type ServiceContext, requirePerson } from '../context';
+import { draftEvent, publishOutbox } from '../events/outbox';
+import type { SendRequestInput } from './schemas';
+import { SHIFT_STATUS } from './status';
+
+export const MAX_SHIFT_MINUTES = 24 * 60;
+
+const invalid = (field: string, message: string) => new AppError('VALIDATION-ERR', `${field}: ${message}`, [{ field, message }]);
+
+/** The business the caller posts for: the given one (owner or active teammate), else their default. */
+export async function postingBusiness(ctx: ServiceContext, businessId: string | undefined): Promise<BusinessRow> {
+  const actor = requirePerson(ctx);
+  if (businessId) return (await accessBusiness(ctx, businessId, ['owner', 'teammate', 'admin'])).business;
+  const [b] = await ctx.db
+    .select()
+    .from(businesses)
+    .where(and(eq(businesses.user_id, actor.userId), eq(businesses.is_default, true)))
+    .limit(1);
+  if (!b) throw invalid('business_id', 'required: the caller has no default business');
+  return b;
+}
+
+export interface ShiftFields {
+  shift_date: string;
+  shift_in: string;
+  shift_out: string;
+  shiftrole_id: number;
+  hourly_rate: number;
+  currency?: string | undefined;
+  shifter_id: string | null;
+  is_broadcast: boolean;
+  is_flexible: boolean;
+  note?: string | null | undefined;
+}
+
+/**
+ * Validates a shift for a business and returns the row to insert: formats, role, rate, currency,
+ * the window (positive, at most 24 h, starting in the future) and, for a targeted shift, that the
+ * shifter is connected and accepting requests. Shared by send_request, change_request and templates.
+ */
+export async function buildShiftRow(ctx: ServiceContext, business: BusinessRow, f: ShiftFields, extra: Partial<typeof shiftRequests.$inferInsert> = {}) {
+  if (f.is_broadcast && f.shifter_id) throw invalid('shifter_id', 'must be blank for a broadcast');
+  if (!f.is_broadcast && !f.shifter_id) throw invalid('shifter_id', 'required for a targeted request (or send is_broadcast=1)');
+  const [role] = await ctx.db.select().from(shiftRoles).where(eq(shiftRoles.id, f.shiftrole_id)).limit(1);
+  if (!role || !role.is_active) throw invalid('shiftrole_id', 'unknown role');
+  const currency = f.currency ?? business.currency;
+  const [cur] = await ctx.db.select().from(currencies).where(eq(currencies.code, currency)).limit(1);
+  if (!cur) throw invalid('currency', 'unsupported currency');
+  const rateMinor = toMinor(f.hourly_rate, currency);
+  if (rateMinor <= 0) throw invalid('hourly_rate', 'must be positive');
+
+  const { startsAt, endsAt, minutes } = shiftInstants(f.shift_date, f.shift_in, f.shift_out, business.timezone);
+  if (minutes <= 0 || minutes > MAX_SHIFT_MINUTES) throw invalid('shift_out', 'the shift must last between 1 minute and 24 hours');
+  if (startsAt <= ctx.now()) throw invalid('shift_date', 'the shift must start in the future');
+
+  if (f.shifter_id) {
+    const [s] = await ctx.db.select().from(shifters).where(eq(shifters.id, f.shifter_id)).limit(1);
+    if (!s || !(await isConnected(ctx, business.id, s.id))) {
+      throw new AppError('SHFT-NOT-CONNECTED-ERR', 'The shifter is not connected to this business.');
+    }
+    if (!s.accept_shift_req) throw new AppError('SHIFTER-PAUSED-ERR');
+  }
+  const now = ctx.now();
+  const actor = requirePerson(ctx);
+  return {
+    id: newId('shiftRequest'),
+    business_id: business.id,
+    shifter_id: f.shifter_id,
+    created_by_user_id: actor.userId,
+    shift_date: f.shift_date,
+    shift_in: f.shift_in,
+    shift_out: f.shift_out,
+    starts_at: startsAt,
+    ends_at: endsAt,
+    shiftrole_id: f.shiftrole_id,
+    hourly_rate_minor: rateMinor,
+    currency,
+    is_broadcast: f.is_broadcast,
+    is_flexible: f.is_flexible,
+    request_status: SHIFT_STATUS.pending,
+    note: f.note ?? null,
+    created_at: now,
+    updated_at: now,
+    ...extra,
+  } satisfies typeof shiftRequests.$inferInsert;
+}
+
+export type NewShiftRow = Awaited<ReturnType<typeof buildShiftRow>>;
+
+/** Notification + partner event for a new request: the target shifter, or the whole crew. */
+export async function newShiftEvents(ctx: ServiceContext, row: NewShiftRow, business: BusinessRow) {
+  const recipients = row.shifter_id
+    ? await ctx.db.select({ userId: shifters.user_id }).from(shifters).where(eq(shifters.id, row.shifter_id))
+    : (await crewOf(ctx, business.id)).filter((c) => c.acceptShiftReq);
+  const userIds = [...new Set(recipients.map((r) => r.userId))];
+  const kind = row.is_broadcast ? 'open_shift' : 'shift_request';
+  const events = [];
+  if (userIds.length) {
+    events.push(
+      draftEvent(ctx, 'notifications', {
+        type: 'notify',
+        dedupe_key: `${kind}:${row.id}`,
+        user_ids: userIds,
+        kind,
+        title: row.is_broadcast ? `Open shift at ${business.name}` : `New shift request from ${business.name}`,
+        body: `${row.shift_date} ${row.shift_in}–${row.shift_out}`,
+        data: { shift_request_id: row.id, business_id: business.id },
+      }),
+    );
+  }
+  events.push(
+    draftEvent(ctx, 'webhooks', {
+      type: row.is_broadcast ? 'broadcast.created' : 'shift_request.created',
+      business_id: business.id,
+      shift_request_id: row.id,
+      occurred_at: new Date(ctx.now()).toISOString(),
+    }),
+  );
+  return events;
+}
+
+/** POST /v1/shift_request/send_request: one shift per call, targeted or broadcast. */
+export async function sendRequest(ctx: ServiceContext, input: SendRequestInput) {
+  const business = await postingBusiness(ctx, input.business_id);
+  const row = await buildShiftRow(ctx, business, input);
+  const events = await newShiftEvents(ctx, row, business);
+  await runBatch(ctx.db, [
+    ctx.db.insert(shiftRequests).values(row),
+    auditInsert(ctx, row.is_broadcast ? 'broadcast.create' : 'shift_request.create', { type: 'shift_request', id: row.id }),
+    ...events.map((e) => e.statement),
+  ]);
+  await publishOutbox(ctx, events.map((e) => e.id));
+  return row.id;
+}

@@ -1,0 +1,179 @@
+import { and, desc, eq, gt, gte, inArray, lt, lte, or, type SQL, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/sqlite-core';
+import { businesses, requestAuthorizations, shiftRequests, shiftRoles, shifters, teammates } from '../../db/schema';
+import { AppError } from '../../lib/errors';
+import { decodeCursor, encodeCursor, isKeysetCursor, isOffsetCursor } from '../../lib/pagination';
+import { type ServiceContext, requirePerson } from '../context';
+import { relevanceScore } from './relevance';
+import { loadShifterSignals } from './relevance-signals';
+import { SHIFT_STATUS } from './status';
+import { shiftRequestView } from './view';
+
+/** Businesses the user acts for: owned, or active teammate (status 1). */
+export async function actingBusinessIds(ctx: ServiceContext, userId: string): Promise<string[]> {
+  const [owned, teams] = await Promise.all([
+    ctx.db.select({ id: businesses.id }).from(businesses).where(eq(businesses.user_id, userId)),
+    ctx.db.select({ id: teammates.business_id }).from(teammates).where(and(eq(teammates.user_id, userId), eq(teammates.status, 1))),
+  ]);
+  return [...new Set([...owned, ...teams].map((r) => r.id))];
+}
+
+export async function ownShifterId(ctx: ServiceContext, userId: string): Promise<string | null> {
+  const [row] = await ctx.db.select({ id: shifters.id }).from(shifters).where(eq(shifters.user_id, userId)).limit(1);
+  return row?.id ?? null;
+}
+
+const shifterAlias = alias(shifters, 'target_shifter');
+
+function selectJoined(ctx: ServiceContext) {
+  return ctx.db
+    .select({
+      row: shiftRequests,
+      business_name: businesses.name,
+      business_slug: businesses.slug,
+      business_timezone: businesses.timezone,
+      business_lat: businesses.latitude,
+      business_lon: businesses.longitude,
+      role_label: shiftRoles.label,
+      shifter_name: shifterAlias.display_name,
+      shifter_slug: shifterAlias.slug,
+    })
+    .from(shiftRequests)
+    .innerJoin(businesses, eq(businesses.id, shiftRequests.business_id))
+    .leftJoin(shiftRoles, eq(shiftRoles.id, shiftRequests.shiftrole_id))
+    .leftJoin(shifterAlias, eq(shifterAlias.id, shiftRequests.shifter_id));
+}
+
+type JoinedRow = Awaited<ReturnType<ReturnType<typeof selectJoined>['execute']>>[number];
+const toView = (r: JoinedRow, score?: number) => shiftRequestView(r.row, r, score === undefined ? {} : { relevance_score: score });
+
+function keysetAfter(cursor: string | null | undefined): SQL | undefined {
+  if (!cursor) return undefined;
+  const [createdAt, id] = decodeCursor(cursor, isKeysetCursor);
+  return or(lt(shiftRequests.created_at, createdAt), and(eq(shiftRequests.created_at, createdAt), lt(shiftRequests.id, id)));
+}
+
+export interface ListFilters {
+  as?: 'business' | 'shifter' | undefined;
+  business_id?: string | undefined;
+  shifter_id?: string | undefined;
+  counterparty_id?: string | undefined;
+  status?: number | number[] | undefined;
+  shiftrole_id?: number | undefined;
+  date_from?: string | undefined;
+  date_to?: string | undefined;
+  is_broadcast?: boolean | undefined;
+  limit: number;
+  cursor?: string | null | undefined;
+}
+
+/** The caller's shift requests (either side), newest first, keyset-paginated. */
+export async function listRequests(ctx: ServiceContext, f: ListFilters) {
+  const actor = requirePerson(ctx);
+  const conds: SQL[] = [];
+  if (!actor.isAdmin) {
+    const [bizIds, myShifter] = await Promise.all([actingBusinessIds(ctx, actor.userId), ownShifterId(ctx, actor.userId)]);
+    const scopes: SQL[] = [];
+    if (f.as !== 'shifter' && bizIds.length) scopes.push(inArray(shiftRequests.business_id, bizIds));
+    if (f.as !== 'business' && myShifter) scopes.push(eq(shiftRequests.shifter_id, myShifter));
+    if (!scopes.length) return { data: [], next_cursor: null };
+    conds.push(or(...scopes)!);
+    if (f.business_id && !bizIds.includes(f.business_id) && f.as === 'business') throw new AppError('BUSINESS-NOT-FND-ERR');
+  }
+  if (f.business_id) conds.push(eq(shiftRequests.business_id, f.business_id));
+  if (f.shifter_id) conds.push(eq(shiftRequests.shifter_id, f.shifter_id));
+  if (f.counterparty_id) conds.push(or(eq(shiftRequests.business_id, f.counterparty_id), eq(shiftRequests.shifter_id, f.counterparty_id))!);
+  if (f.status !== undefined) conds.push(inArray(shiftRequests.request_status, Array.isArray(f.status) ? f.status : [f.status]));
+  if (f.shiftrole_id !== undefined) conds.push(eq(shiftRequests.shiftrole_id, f.shiftrole_id));
+  if (f.date_from) conds.push(gte(shiftRequests.shift_date, f.date_from));
+  if (f.date_to) conds.push(lte(shiftRequests.shift_date, f.date_to));
+  if (f.is_broadcast !== undefined) conds.push(eq(shiftRequests.is_broadcast, f.is_broadcast));
+  const after = keysetAfter(f.cursor);
+  if (after) conds.push(after);
+  const rows = await selectJoined(ctx)
+    .where(and(...conds))
+    .orderBy(desc(shiftRequests.created_at), desc(shiftRequests.id))
+    .limit(f.limit + 1);
+  const page = rows.slice(0, f.limit);
+  const last = page.at(-1);
+  return { data: page.map((r) => toView(r)), next_cursor: rows.length > f.limit && last ? encodeCursor([last.row.created_at, last.row.id]) : null };
+}
+
+export interface BroadcastFilters {
+  shifter_id?: string | undefined;
+  sort_by_relevance?: boolean | undefined;
+  shift_date?: string | undefined;
+  date_from?: string | undefined;
+  date_to?: string | undefined;
+  shiftrole_id?: number | undefined;
+  business_id?: string | undefined;
+  min_rate?: number | undefined;
+  limit: number;
+  cursor?: string | null | undefined;
+}
+
+/**
+ * Open broadcasts (status 1, is_broadcast 1, start in the future) the caller may see: those of
+ * businesses their shifter profile is connected to, and their own businesses'. Newest first; with
+ * sort_by_relevance and shifter_id, best fit first with relevance_score on each row.
+ */
+export async function listBroadcasts(ctx: ServiceContext, f: BroadcastFilters) {
+  const actor = requirePerson(ctx);
+  const myShifter = await ownShifterId(ctx, actor.userId);
+  if (f.shifter_id && f.shifter_id !== myShifter && !actor.isAdmin) throw new AppError('FORBIDDEN-ERR', 'shifter_id must be your own shifter profile.');
+  const viewer = f.shifter_id ?? myShifter;
+  const conds: SQL[] = [
+    eq(shiftRequests.request_status, SHIFT_STATUS.pending),
+    eq(shiftRequests.is_broadcast, true),
+    gt(shiftRequests.starts_at, ctx.now()),
+  ];
+  if (!actor.isAdmin || f.shifter_id) {
+    const scopes: SQL[] = [];
+    if (viewer) {
+      scopes.push(
+        inArray(
+          shiftRequests.business_id,
+          ctx.db
+            .select({ id: requestAuthorizations.business_id })
+            .from(requestAuthorizations)
+            .where(and(eq(requestAuthorizations.shifter_id, viewer), eq(requestAuthorizations.status, 'accepted'))),
+        ),
+      );
+    }
+    if (!f.shifter_id) {
+      const bizIds = await actingBusinessIds(ctx, actor.userId);
+      if (bizIds.length) scopes.push(inArray(shiftRequests.business_id, bizIds));
+    }
+    if (!scopes.length) return { data: [], next_cursor: null };
+    conds.push(or(...scopes)!);
+  }
+  if (f.shift_date) conds.push(eq(shiftRequests.shift_date, f.shift_date));
+  if (f.date_from) conds.push(gte(shiftRequests.shift_date, f.date_from));
+  if (f.date_to) conds.push(lte(shiftRequests.shift_date, f.date_to));
+  if (f.shiftrole_id !== undefined) conds.push(eq(shiftRequests.shiftrole_id, f.shiftrole_id));
+  if (f.business_id) conds.push(eq(shiftRequests.business_id, f.business_id));
+  if (f.min_rate !== undefined) conds.push(sql`${shiftRequests.hourly_rate_minor} >= ${Math.round(f.min_rate * 100)}`);
+
+  if (!(f.sort_by_relevance && f.shifter_id)) {
+    const after = keysetAfter(f.cursor);
+    const rows = await selectJoined(ctx)
+      .where(and(...conds, ...(after ? [after] : [])))
+      .orderBy(desc(shiftRequests.created_at), desc(shiftRequests.id))
+      .limit(f.limit + 1);
+    const page = rows.slice(0, f.limit);
+    const last = page.at(-1);
+    return { data: page.map((r) => toView(r)), next_cursor: rows.length > f.limit && last ? encodeCursor([last.row.created_at, last.row.id]) : null };
+  }
+
+  const [rows, signals] = await Promise.all([selectJoined(ctx).where(and(...conds)), loadShifterSignals(ctx, f.shifter_id)]);
+  const withMarket = signals.withMarket(rows.map((r) => r.row));
+  const scored = rows
+    .map((r) => ({ r, score: relevanceScore({ ...r.row, business_lat: r.business_lat, business_lon: r.business_lon }, withMarket) }))
+    .sort((a, b) => b.score - a.score || a.r.row.starts_at - b.r.row.starts_at || b.r.row.created_at - a.r.row.created_at);
+  const offset = f.cursor ? decodeCursor(f.cursor, isOffsetCursor).o : 0;
+  const page = scored.slice(offset, offset + f.limit);
+  return {
+    data: page.map((x) => toView(x.r, x.score)),
+    next_cursor: offset + f.limit < scored.length ? encodeCursor({ o: offset + f.limit }) : null,
+  };
+}

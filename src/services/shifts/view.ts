@@ -1,0 +1,64 @@
+import { fromMinor } from '../../lib/money';
+import { toIso } from '../../lib/time';
+import type { shiftRequests } from '../../db/schema';
+import { SHIFT_STATUS_NAME } from './status';
+
+export type ShiftRow = typeof shiftRequests.$inferSelect;
+
+export interface ShiftJoin {
+  business_name?: string | null;
+  business_slug?: string | null;
+  business_timezone?: string | null;
+  role_label?: string | null;
+  shifter_name?: string | null;
+  shifter_slug?: string | null;
+}
+
+/** The API shape of a shift request (REST, MCP tools and widgets all render through this). */
+export function shiftRequestView(r: ShiftRow, j: ShiftJoin = {}, extra: { relevance_score?: number } = {}) {
+  const minutes = Math.round((r.ends_at - r.starts_at) / 60_000);
+  return {
+    id: r.id,
+    business_id: r.business_id,
+    business_name: j.business_name ?? null,
+    business_slug: j.business_slug ?? null,
+    timezone: j.business_timezone ?? null,
+    shifter_id: r.shifter_id,
+    shifter_name: j.shifter_name ?? null,
+    shift_date: r.shift_date,
+    shift_in: r.shift_in,
+    shift_out: r.shift_out,
+    starts_at: toIso(r.starts_at),
+    ends_at: toIso(r.ends_at),
+    duration_minutes: minutes,
+    shiftrole_id: r.shiftrole_id,
+    role: j.role_label ?? null,
+    hourly_rate: fromMinor(r.hourly_rate_minor, r.currency),
+    currency: r.currency,
+    is_broadcast: r.is_broadcast ? 1 : 0,
+    is_flexible: r.is_flexible ? 1 : 0,
+    request_status: r.request_status,
+    status: SHIFT_STATUS_NAME[r.request_status] ?? 'unknown',
+    parent_id: r.parent_id,
+    template_id: r.template_id,
+    note: r.note,
+    accepted_at: toIso(r.accepted_at),
+    shift_start_at: toIso(r.shift_start_at),
+    shift_start_by_id: r.shift_start_by_id,
+    clock_in_distance_m: r.clock_in_distance_m,
+    clock_in_photo_url: r.clock_in_photo_url,
+    clock_in_override: r.clock_in_override ?? false,
+    shift_end_at: toIso(r.shift_end_at),
+    shift_end_by_id: r.shift_end_by_id,
+    clock_out_distance_m: r.clock_out_distance_m,
+    clock_out_photo_url: r.clock_out_photo_url,
+    is_noshow: r.is_noshow ? 1 : 0,
+    cancelled_at: toIso(r.cancelled_at),
+    cancelled_by: r.cancelled_by,
+    created_at: toIso(r.created_at),
+    updated_at: toIso(r.updated_at),
+    ...(extra.relevance_score === undefined ? {} : { relevance_score: extra.relevance_score }),
+  };
+}
+
+export type ShiftRequestView = ReturnType<typeof shiftRequestView>;
