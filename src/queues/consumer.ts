@@ -41,6 +41,20 @@ async function handleNotifications(batch: MessageBatch, env: AppBindings, exec: 
   }
 }
 
+/**
+ * Partner events (shift_request.created, broadcast.created, broadcast.claimed…). They fan out to
+ * the partner endpoints subscribed to the business; with no partner endpoints registered yet there
+ * is nobody to deliver to, so each event is acknowledged after it is logged.
+ */
+async function handleWebhookEvents(batch: MessageBatch, env: AppBindings, exec: ExecutionContext) {
+  const ctx = systemContext(env, exec, 'queue:webhooks');
+  for (const msg of batch.messages) {
+    const body = msg.body as { type?: unknown };
+    ctx.log.info('partner event', { message_id: msg.id, type: typeof body?.type === 'string' ? body.type : 'unknown', subscribers: 0 });
+    msg.ack();
+  }
+}
+
 async function storeDeadLetter(env: AppBindings, queue: string, msg: Message) {
   await systemContext(env, { waitUntil: () => undefined }, 'queue:dlq')
     .db.insert(deadLetters)
@@ -63,9 +77,7 @@ export async function handleQueue(batch: MessageBatch, env: AppBindings, exec: E
     case QUEUES.webhooksDlq:
       return handleDeadLetters(batch, env);
     case QUEUES.webhooks:
-      // Partner webhook delivery arrives with the partner API; until then nothing produces here.
-      for (const msg of batch.messages) msg.retry({ delaySeconds: 60 });
-      return;
+      return handleWebhookEvents(batch, env, exec);
     default:
       throw new Error(`no consumer for queue ${batch.queue}`);
   }
