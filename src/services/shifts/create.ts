@@ -59,6 +59,7 @@ export async function buildShiftRow(ctx: ServiceContext, business: BusinessRow, 
   const rateMinor = toMinor(f.hourly_rate, currency);
   if (rateMinor <= 0) throw invalid('hourly_rate', 'must be positive');
 
+  if (f.shift_in === f.shift_out) throw invalid('shift_out', 'must differ from shift_in');
   const { startsAt, endsAt, minutes } = shiftInstants(f.shift_date, f.shift_in, f.shift_out, business.timezone);
   if (minutes <= 0 || minutes > MAX_SHIFT_MINUTES) throw invalid('shift_out', 'the shift must last between 1 minute and 24 hours');
   if (startsAt <= ctx.now()) throw invalid('shift_date', 'the shift must start in the future');
