@@ -22,6 +22,9 @@ export const ID_PREFIX = {
   deadLetter: 'dlq',
   outbox: 'evt',
   upload: 'upl',
+  mileage: 'mil',
+  counterRule: 'cr',
+  credential: 'crd',
 } as const;
 
 export function newId(kind: keyof typeof ID_PREFIX): string {

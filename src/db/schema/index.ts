@@ -4,3 +4,4 @@ export * from './profiles';
 export * from './connections';
 export * from './shifts';
 export * from './platform';
+export * from './shifter-records';
