@@ -1,0 +1,147 @@
+import { and, eq, gte, lt } from 'drizzle-orm';
+import { businesses, shiftRequests, shifters } from '../../db/schema';
+import { AppError } from '../../lib/errors';
+import { fromMinor, toMinor } from '../../lib/money';
+import { monthBounds, startOfDay, todayIn } from '../../lib/shift-time';
+import { Temporal } from '../../lib/time';
+import { auditInsert } from '../audit';
+import { runBatch } from '../../db/client';
+import { type ServiceContext, requirePerson } from '../context';
+import { hours, scheduledMinutes, shiftPayMinor } from '../shifts/pay';
+import { workedShiftSql } from '../shifts/status';
+
+export const PROJECTION_MIN_DAYS = 3;
+export const TYPICAL_WINDOW_DAYS = 90;
+
+/** The shifter profile, for its owner only (admins read other figures, not a person's earnings). */
+async function ownShifter(ctx: ServiceContext, shifterId: string) {
+  const actor = requirePerson(ctx);
+  const [s] = await ctx.db.select().from(shifters).where(eq(shifters.id, shifterId)).limit(1);
+  if (!s) throw new AppError('SHIFTER-NOT-FND-ERR');
+  if (s.user_id !== actor.userId) {
+    if (actor.isAdmin) throw new AppError('FORBIDDEN-ERR', 'Earnings are visible to their owner only.');
+    throw new AppError('SHIFTER-NOT-FND-ERR');
+  }
+  return s;
+}
+
+/**
+ * GET /v1/shifter/{id}/earnings?year&month. Worked shifts, bucketed by the month of their start in
+ * the shifter's own zone, in the shifter's currency (other currencies are listed apart). Formulas:
+ * DECISIONS.md "Computed values".
+ */
+export async function earnings(ctx: ServiceContext, shifterId: string, q: { year?: number | undefined; month?: number | undefined }) {
+  const s = await ownShifter(ctx, shifterId);
+  const tz = s.timezone;
+  const today = Temporal.PlainDate.from(todayIn(tz, ctx.now()));
+  const year = q.year ?? today.year;
+  const month = q.month ?? today.month;
+  const m = monthBounds(year, month);
+  const trendFirst = Temporal.PlainDate.from(m.first).subtract({ months: 11 });
+  const yearStart = `${year}-01-01`;
+  const rangeStart = trendFirst.toString() < yearStart ? trendFirst.toString() : yearStart;
+  const rangeEnd = Temporal.PlainDate.from(m.next).toString() > `${year + 1}-01-01` ? m.next : `${year + 1}-01-01`;
+  const now = ctx.now();
+  const typicalFrom = now - TYPICAL_WINDOW_DAYS * 86_400_000;
+  const queryFrom = Math.min(startOfDay(rangeStart, tz), typicalFrom);
+  const queryTo = Math.max(startOfDay(rangeEnd, tz), now);
+
+  const rows = await ctx.db
+    .select({
+      starts_at: shiftRequests.starts_at,
+      ends_at: shiftRequests.ends_at,
+      hourly_rate_minor: shiftRequests.hourly_rate_minor,
+      currency: shiftRequests.currency,
+      business_id: shiftRequests.business_id,
+      business_name: businesses.name,
+    })
+    .from(shiftRequests)
+    .innerJoin(businesses, eq(businesses.id, shiftRequests.business_id))
+    .where(and(eq(shiftRequests.shifter_id, s.id), workedShiftSql(), gte(shiftRequests.starts_at, queryFrom), lt(shiftRequests.starts_at, queryTo)));
+
+  const cur = s.currency;
+  const monthKey = (ms: number) => Temporal.Instant.fromEpochMilliseconds(ms).toZonedDateTimeISO(tz).toPlainDate().toString().slice(0, 7);
+  const asked = m.first.slice(0, 7);
+  const trend = new Map<string, { minor: number; shifts: number }>();
+  for (let i = 0; i < 12; i++) trend.set(trendFirst.add({ months: i }).toString().slice(0, 7), { minor: 0, shifts: 0 });
+  const byBusiness = new Map<string, { name: string; minor: number; shifts: number; minutes: number }>();
+  const others = new Map<string, number>();
+  let grossMinor = 0;
+  let monthShifts = 0;
+  let typicalRateSum = 0;
+  let typicalMinutes = 0;
+  let typicalCount = 0;
+  for (const r of rows) {
+    const key = monthKey(r.starts_at);
+    const pay = shiftPayMinor(r);
+    if (r.currency !== cur) {
+      if (key === asked) others.set(r.currency, (others.get(r.currency) ?? 0) + pay);
+      continue;
+    }
+    if (key === asked) {
+      grossMinor += pay;
+      monthShifts += 1;
+    }
+    const t = trend.get(key);
+    if (t) {
+      t.minor += pay;
+      t.shifts += 1;
+    }
+    if (key.startsWith(`${year}-`)) {
+      const b = byBusiness.get(r.business_id) ?? { name: r.business_name, minor: 0, shifts: 0, minutes: 0 };
+      b.minor += pay;
+      b.shifts += 1;
+      b.minutes += scheduledMinutes(r);
+      byBusiness.set(r.business_id, b);
+    }
+    if (r.starts_at >= typicalFrom && r.starts_at <= now) {
+      typicalRateSum += r.hourly_rate_minor;
+      typicalMinutes += scheduledMinutes(r);
+      typicalCount += 1;
+    }
+  }
+
+  const isCurrent = year === today.year && month === today.month;
+  const isPast = m.next <= today.toString();
+  const elapsed = isCurrent ? today.day : isPast ? m.days : 0;
+  const projected = elapsed >= PROJECTION_MIN_DAYS ? Math.round((grossMinor / elapsed) * m.days) : null;
+  const typicalRate = typicalCount ? typicalRateSum / typicalCount : null;
+  const typicalHours = typicalCount ? typicalMinutes / 60 / typicalCount : null;
+  const goal = s.monthly_earnings_goal_minor;
+  let shiftsToGoal: number | null = null;
+  if (goal !== null && grossMinor >= goal) shiftsToGoal = 0;
+  else if (goal !== null && typicalRate && typicalHours) shiftsToGoal = Math.ceil((goal - grossMinor) / (typicalRate * typicalHours));
+  const money = (minor: number) => fromMinor(Math.round(minor), cur);
+  return {
+    shifter_id: s.id,
+    currency: cur,
+    timezone: tz,
+    year,
+    month,
+    days_in_month: m.days,
+    elapsed_days: elapsed,
+    gross: money(grossMinor),
+    shifts: monthShifts,
+    projected_end_of_month: projected === null ? null : money(projected),
+    typical_hourly_rate: typicalRate === null ? null : money(typicalRate),
+    typical_shift_hours: typicalHours === null ? null : Math.round(typicalHours * 100) / 100,
+    monthly_earnings_goal: goal === null ? null : money(goal),
+    shifts_to_goal: shiftsToGoal,
+    by_business: [...byBusiness]
+      .map(([id, b]) => ({ business_id: id, business_name: b.name, gross: money(b.minor), shifts: b.shifts, hours: hours(b.minutes) }))
+      .sort((a, b) => b.gross - a.gross),
+    trend_12_months: [...trend].map(([k, t]) => ({ month: k, gross: money(t.minor), shifts: t.shifts })),
+    other_currencies: [...others].map(([currency, minor]) => ({ currency, gross: fromMinor(minor, currency) })),
+  };
+}
+
+/** PUT /v1/shifter/{id}/earnings_goal: a number in the shifter's currency, or null to clear. */
+export async function setEarningsGoal(ctx: ServiceContext, shifterId: string, goal: number | null) {
+  const s = await ownShifter(ctx, shifterId);
+  const minor = goal === null ? null : toMinor(goal, s.currency);
+  await runBatch(ctx.db, [
+    ctx.db.update(shifters).set({ monthly_earnings_goal_minor: minor, updated_at: ctx.now() }).where(eq(shifters.id, s.id)),
+    auditInsert(ctx, 'shifter.earnings_goal', { type: 'shifter', id: s.id }, { goal }),
+  ]);
+  return { shifter_id: s.id, monthly_earnings_goal: goal, currency: s.currency };
+}

@@ -1,0 +1,113 @@
+import { and, eq, gte, lte, type SQL, sql } from 'drizzle-orm';
+import { businesses, shiftRequests } from '../../db/schema';
+import { AppError } from '../../lib/errors';
+import { fromMinor } from '../../lib/money';
+import { toIso } from '../../lib/time';
+import type { ServiceContext } from '../context';
+import { requirePerson } from '../context';
+import { workedShiftSql } from '../shifts/status';
+
+export interface GoingRateQuery {
+  city_id?: number | undefined;
+  state_id?: number | undefined;
+  country_id?: number | undefined;
+  shiftrole_id?: number | undefined;
+  currency?: string | undefined;
+}
+
+/** Type-7 percentile positions (0-based) for n sorted values. */
+export function percentilePositions(n: number, p: number): { lo: number; hi: number; frac: number } {
+  const h = (n - 1) * p;
+  return { lo: Math.floor(h), hi: Math.ceil(h), frac: h - Math.floor(h) };
+}
+
+/**
+ * GET /v1/going_rate: hourly rates of worked shifts in the window whose business lies in the asked
+ * city/state/country (optionally one role), in one currency (the slice's most common unless asked).
+ * Computed in SQL: one aggregate query (count, min, max, mean, currency) and one ranked query that
+ * returns only the rows at the percentile positions — the slice itself never leaves the database.
+ */
+export async function goingRate(ctx: ServiceContext, q: GoingRateQuery) {
+  requirePerson(ctx);
+  if (q.city_id === undefined && q.state_id === undefined && q.country_id === undefined) {
+    throw new AppError('VALIDATION-ERR', 'Send city_id, state_id or country_id.', [{ field: 'query.city_id', message: 'a location is required' }]);
+  }
+  const windowDays = ctx.settings.GOING_RATE_WINDOW_DAYS;
+  const minSample = ctx.settings.GOING_RATE_MIN_SAMPLE;
+  const to = ctx.now();
+  const from = to - windowDays * 86_400_000;
+  const conds: SQL[] = [workedShiftSql(), gte(shiftRequests.starts_at, from), lte(shiftRequests.starts_at, to)];
+  if (q.city_id !== undefined) conds.push(eq(businesses.city_id, q.city_id));
+  if (q.state_id !== undefined) conds.push(eq(businesses.state_id, q.state_id));
+  if (q.country_id !== undefined) conds.push(eq(businesses.country_id, q.country_id));
+  if (q.shiftrole_id !== undefined) conds.push(eq(shiftRequests.shiftrole_id, q.shiftrole_id));
+
+  let currency = q.currency ?? null;
+  if (!currency) {
+    const [top] = await ctx.db
+      .select({ currency: shiftRequests.currency, n: sql<number>`count(*)` })
+      .from(shiftRequests)
+      .innerJoin(businesses, eq(businesses.id, shiftRequests.business_id))
+      .where(and(...conds))
+      .groupBy(shiftRequests.currency)
+      .orderBy(sql`count(*) desc`, shiftRequests.currency)
+      .limit(1);
+    currency = top?.currency ?? null;
+  }
+  const base = {
+    currency,
+    window_days: windowDays,
+    window: { from: toIso(from), to: toIso(to) },
+    min_sample: minSample,
+    filters: { city_id: q.city_id ?? null, state_id: q.state_id ?? null, country_id: q.country_id ?? null, shiftrole_id: q.shiftrole_id ?? null },
+  };
+  const empty = { min: null, p25: null, median: null, p75: null, max: null, mean: null, sample_size: 0, sufficient_data: false, ...base };
+  if (!currency) return empty;
+  conds.push(eq(shiftRequests.currency, currency));
+  const where = and(...conds);
+
+  const [agg] = await ctx.db
+    .select({
+      n: sql<number>`count(*)`,
+      min: sql<number | null>`min(${shiftRequests.hourly_rate_minor})`,
+      max: sql<number | null>`max(${shiftRequests.hourly_rate_minor})`,
+      mean: sql<number | null>`avg(${shiftRequests.hourly_rate_minor})`,
+    })
+    .from(shiftRequests)
+    .innerJoin(businesses, eq(businesses.id, shiftRequests.business_id))
+    .where(where);
+  const n = Number(agg?.n ?? 0);
+  if (n === 0) return { ...empty, currency };
+
+  const ps = [0.25, 0.5, 0.75].map((p) => percentilePositions(n, p));
+  const wanted = [...new Set(ps.flatMap((p) => [p.lo, p.hi]))];
+  const ranked = ctx.db.$with('ranked').as(
+    ctx.db
+      .select({
+        r: sql<number>`${shiftRequests.hourly_rate_minor}`.as('r'),
+        i: sql<number>`row_number() over (order by ${shiftRequests.hourly_rate_minor}) - 1`.as('i'),
+      })
+      .from(shiftRequests)
+      .innerJoin(businesses, eq(businesses.id, shiftRequests.business_id))
+      .where(where),
+  );
+  const picked = await ctx.db
+    .with(ranked)
+    .select({ i: ranked.i, r: ranked.r })
+    .from(ranked)
+    .where(sql`${ranked.i} in (${sql.join(wanted.map((w) => sql`${w}`), sql`, `)})`);
+  const at = new Map(picked.map((p) => [Number(p.i), Number(p.r)]));
+  const value = (p: { lo: number; hi: number; frac: number }) => at.get(p.lo)! + (at.get(p.hi)! - at.get(p.lo)!) * p.frac;
+  const dec = (minor: number) => Math.round(fromMinor(minor, currency!) * 100) / 100;
+  return {
+    ...base,
+    min: dec(Number(agg!.min)),
+    p25: dec(value(ps[0]!)),
+    median: dec(value(ps[1]!)),
+    p75: dec(value(ps[2]!)),
+    max: dec(Number(agg!.max)),
+    mean: dec(Number(agg!.mean)),
+    sample_size: n,
+    sufficient_data: n >= minSample,
+  };
+}
