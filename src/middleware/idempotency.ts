@@ -9,12 +9,21 @@ import { newId } from '../lib/ids';
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
+/** True for answers that must never be kept anywhere (they carry a secret). */
+function isNoStore(res: Response): boolean {
+  return /(^|,)\s*no-store\s*(,|$)/i.test(res.headers.get('Cache-Control') ?? '');
+}
+
 /**
  * Honours `Idempotency-Key` on every POST. The first request claims the key (a unique row in
  * state `processing`); its answer is stored unless it is a 5xx or a 429, which release the key so a
  * retry runs again. A later request with the same caller, key and body gets the stored answer with
  * `Idempotent-Replayed: true`; a different body or path is a 409, and so is a retry that arrives
  * while the first is still running.
+ *
+ * Exception: an answer sent with `Cache-Control: no-store` holds a secret (a new API key, a session
+ * token). It is never written to storage; the key is released like after a 5xx, so a retry runs the
+ * operation again instead of replaying the secret.
  */
 export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
   const key = c.req.header('Idempotency-Key');
@@ -73,7 +82,7 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
   const rowId = claimed[0]!.id;
   await next();
   const res = c.res;
-  if (res.status >= 500 || res.status === 429) {
+  if (res.status >= 500 || res.status === 429 || isNoStore(res)) {
     await db.delete(idempotencyKeys).where(eq(idempotencyKeys.id, rowId));
     return;
   }
