@@ -2,6 +2,8 @@ import { Temporal } from 'temporal-polyfill';
 
 /** True when `tz` is an IANA zone name the runtime knows. */
 export function isValidTimeZone(tz: string): boolean {
+  // Temporal also accepts fixed offsets ("+02:00"); a business needs a named zone with its DST rules.
+  if (/^[+\-\u2212]/.test(tz)) return false;
   try {
     Temporal.Now.zonedDateTimeISO(tz);
     return true;
