@@ -1,0 +1,210 @@
+import { $RefParser } from '@apidevtools/json-schema-ref-parser';
+// swagger-parser's entry point is CommonJS that require()s the ES-module-only ref parser, which the
+// workerd test runtime cannot load. Its validators load fine, so `validateOpenApi` below runs
+// exactly what `SwaggerParser.validate` runs for OpenAPI 3.x: dereference (circular refs ignored),
+// then the JSON-schema check against the official OpenAPI 3.0/3.1 schemas (its spec validator only
+// covers Swagger 2.0). The extra structural checks swagger-parser leaves out are asserted below.
+// @ts-expect-error: the validator module ships without type declarations
+import validateSchema from '@apidevtools/swagger-parser/lib/validators/schema.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '../src/lib/errors';
+import { call, expectError } from './helpers/api';
+
+type Json = Record<string, any>;
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+/** The only operations open without credentials. */
+const PUBLIC_OPERATIONS = new Set([
+  'POST /v1/auth/register',
+  'POST /v1/auth/verify_email',
+  'POST /v1/auth/resend_verification',
+  'POST /v1/auth/login',
+]);
+
+let doc: Json;
+
+interface Operation {
+  id: string;
+  path: string;
+  method: string;
+  op: Json;
+}
+
+function operations(d: Json): Operation[] {
+  const out: Operation[] = [];
+  for (const [path, item] of Object.entries<Json>(d.paths ?? {})) {
+    for (const method of METHODS) {
+      if (item[method]) out.push({ id: `${method.toUpperCase()} ${path}`, path, method, op: item[method] });
+    }
+  }
+  return out;
+}
+
+/** Follows a local `$ref` (`#/components/...`) to the object it names. */
+function deref(d: Json, node: Json | undefined): Json | undefined {
+  let cur = node;
+  for (let i = 0; cur?.$ref && i < 10; i++) {
+    const ref: string = cur.$ref;
+    expect(ref.startsWith('#/')).toBe(true);
+    cur = ref
+      .slice(2)
+      .split('/')
+      .reduce<Json | undefined>((o, k) => o?.[k.replaceAll('~1', '/').replaceAll('~0', '~')], d);
+  }
+  return cur;
+}
+
+/** SwaggerParser.validate for an OpenAPI 3.x object: throws on a dangling $ref or a schema violation. */
+async function validateOpenApi(api: Json): Promise<Json> {
+  const parser = new $RefParser();
+  await parser.dereference(structuredClone(api), { dereference: { circular: 'ignore' } });
+  (validateSchema as (api: unknown) => void)(parser.schema);
+  return parser.schema as Json;
+}
+
+beforeAll(async () => {
+  const res = await call('GET', '/v1/openapi.json');
+  expect(res.status).toBe(200);
+  expect(res.headers.get('Content-Type')).toMatch(/^application\/json/);
+  doc = res.body;
+});
+
+describe('the OpenAPI document', () => {
+  it('is a valid OpenAPI 3.x document', async () => {
+    expect(doc.openapi).toMatch(/^3\.[01]\.\d+$/);
+    const api = await validateOpenApi(doc);
+    expect(api.info.title).toBe('Shiftmarket API');
+  });
+
+  it('is checked by a validator that does reject broken documents', async () => {
+    const badResponses = structuredClone(doc);
+    badResponses.paths['/v1/user/details'].get.responses = { ok: 'yes' };
+    await expect(validateOpenApi(badResponses)).rejects.toThrow();
+    const danglingRef = structuredClone(doc);
+    danglingRef.paths['/v1/user/details'].get.responses['200'] = { $ref: '#/components/responses/Nope' };
+    await expect(validateOpenApi(danglingRef)).rejects.toThrow();
+  });
+
+  it('declares every path template parameter as a required path parameter, and no operation id twice', () => {
+    const ids = new Set<string>();
+    for (const { id, path, op } of operations(doc)) {
+      const declared = [...(doc.paths[path].parameters ?? []), ...(op.parameters ?? [])]
+        .map((p: Json) => deref(doc, p)!)
+        .filter((p) => p.in === 'path');
+      const templated = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+      expect(declared.map((p) => p.name).sort(), `${id}: path parameters`).toEqual(templated.sort());
+      for (const p of declared) expect(p.required, `${id}: path parameter ${p.name} must be required`).toBe(true);
+      if (op.operationId) {
+        expect(ids.has(op.operationId), `duplicate operationId ${op.operationId}`).toBe(false);
+        ids.add(op.operationId);
+      }
+    }
+  });
+
+  it('declares the bearer security scheme', () => {
+    expect(doc.components?.securitySchemes?.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+  });
+
+  it('describes the API routes and only versioned paths', () => {
+    const ids = operations(doc).map((o) => o.id);
+    for (const expected of [
+      ...PUBLIC_OPERATIONS,
+      'POST /v1/auth/logout',
+      'GET /v1/user/details',
+      'GET /v1/user/api_key',
+      'POST /v1/user/api_key/regenerate',
+      'GET /v1/shifter/of_user',
+      'POST /v1/shifter/create',
+      'GET /v1/business/of_user',
+      'POST /v1/business/create',
+      'GET /v1/business/{id}/teammates',
+      'POST /v1/business/{id}/teammates',
+      'PUT /v1/business/{id}/teammates/{user_id}',
+      'POST /v1/admin/admins',
+    ]) {
+      expect(ids).toContain(expected);
+    }
+    for (const path of Object.keys(doc.paths)) expect(path).toMatch(/^\/v1\//);
+    expect(Object.keys(doc.paths)).not.toContain('/internal/demo/seed');
+  });
+
+  it('gives every operation a summary', () => {
+    for (const { id, op } of operations(doc)) {
+      expect(typeof op.summary === 'string' && op.summary.trim().length > 0, `${id} has no summary`).toBe(true);
+    }
+  });
+
+  it('secures every operation with bearerAuth except the public sign-up and sign-in routes', () => {
+    for (const { id, op } of operations(doc)) {
+      const schemes = (op.security ?? doc.security ?? []).flatMap((req: Json) => Object.keys(req));
+      if (PUBLIC_OPERATIONS.has(id)) {
+        expect(schemes, `${id} should be public`).toEqual([]);
+      } else {
+        expect(schemes, `${id} should require bearerAuth`).toContain('bearerAuth');
+        expect(op.responses['401'], `${id} is secured but does not document 401`).toBeDefined();
+      }
+    }
+  });
+
+  it('documents 400 and 500 on every operation', () => {
+    for (const { id, op } of operations(doc)) {
+      expect(op.responses['400'], `${id} does not document 400`).toBeDefined();
+      expect(op.responses['500'], `${id} does not document 500`).toBeDefined();
+    }
+  });
+
+  it('lists, for every documented error response, exactly codes the code table answers with that status', () => {
+    let checked = 0;
+    for (const { id, op } of operations(doc)) {
+      for (const [status, response] of Object.entries<Json>(op.responses)) {
+        if (Number(status) < 400) continue;
+        const where = `${id} → ${status}`;
+        const res = deref(doc, response)!;
+        const schema = deref(doc, res.content?.['application/json']?.schema);
+        expect(schema, `${where} has no JSON schema`).toBeDefined();
+        const errorObj = deref(doc, schema!.properties?.error);
+        const code = deref(doc, errorObj?.properties?.code);
+        expect(Array.isArray(code?.enum) && code!.enum.length > 0, `${where}: error.code is not an enum`).toBe(true);
+        for (const c of code!.enum as string[]) {
+          expect(c in ERROR_CODES, `${where}: ${c} is not in the code table`).toBe(true);
+          expect(ERROR_CODES[c as keyof typeof ERROR_CODES].status, `${where}: ${c} is answered with another status`).toBe(Number(status));
+        }
+        expect(schema!.required ?? []).toEqual(expect.arrayContaining(['error', 'request_id']));
+        expect(errorObj!.required ?? []).toEqual(expect.arrayContaining(['code', 'message']));
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(0);
+  });
+
+  it('documents the auth error codes where they can occur', () => {
+    for (const { id, op } of operations(doc)) {
+      const codesOf = (status: string) => (deref(doc, deref(doc, op.responses[status])?.content?.['application/json']?.schema)?.properties?.error?.properties?.code?.enum ?? []) as string[];
+      expect(codesOf('400'), id).toContain('VALIDATION-ERR');
+      expect(codesOf('500'), id).toContain('INTERNAL-ERR');
+      if (!PUBLIC_OPERATIONS.has(id)) expect(codesOf('401'), id).toContain('AUTH-REQ-ERR');
+    }
+  });
+});
+
+describe('the references', () => {
+  it('serves the interactive reference at /v1/docs', async () => {
+    const res = await call('GET', '/v1/docs');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Content-Type')).toMatch(/^text\/html/);
+    expect(res.body).toContain('/v1/openapi.json');
+  });
+
+  it('serves the read-only reference at /v1/redoc', async () => {
+    const res = await call('GET', '/v1/redoc');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Content-Type')).toMatch(/^text\/html/);
+    expect(res.body).toContain('/v1/openapi.json');
+  });
+
+  it('no longer serves the retired root paths', async () => {
+    for (const path of ['/docs', '/redoc', '/openapi.json']) {
+      expectError(await call('GET', path), 404, 'NOT-FOUND-ERR');
+    }
+  });
+});
