@@ -82,9 +82,8 @@ export async function claimBroadcast(ctx: ServiceContext, id: string) {
     if (s.row.shifter_id !== own.id) throw new AppError('SHFT-NOT-FND-ERR');
     throw new AppError('SHFT-STATE-ERR', 'A targeted request is accepted, not claimed.');
   }
-  if (!(await isConnected(ctx, s.business.id, own.id))) {
-    if (!actor.isAdmin) throw new AppError('SHFT-NOT-FND-ERR');
-  }
+  // Only the business's crew may see or claim its broadcasts.
+  if (!(await isConnected(ctx, s.business.id, own.id))) throw new AppError('SHFT-NOT-FND-ERR');
   if (s.row.shifter_id === own.id && s.row.request_status === SHIFT_STATUS.accepted) return s;
   if (s.row.request_status !== SHIFT_STATUS.pending) {
     if (s.row.request_status === SHIFT_STATUS.accepted) throw new AppError('CLAIM-LOST-ERR');
