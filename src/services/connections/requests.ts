@@ -1,0 +1,250 @@
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { type BatchItem, isUniqueViolation, runBatch } from '../../db/client';
+import { insertWhere } from '../../db/conditional';
+import { auditLog, businesses, requestAuthorizations, shifters, teammates } from '../../db/schema';
+import { AppError } from '../../lib/errors';
+import { newId } from '../../lib/ids';
+import { auditInsert } from '../audit';
+import { accessBusiness } from '../businesses/access';
+import { actorAudit, requirePerson, type ServiceContext } from '../context';
+import { publishOutbox } from '../events/outbox';
+import { connectionNote, type Parties } from './notify';
+import type { SendConnectionInput, Side } from './schemas';
+import { type ConnectionRow, type LoadedConnection, loadConnection } from './view';
+
+/*
+ * Connection (request authorization) lifecycle, one row per business–shifter pair:
+ *
+ *   (none) ──send──▶ pending ──accept──▶ accepted
+ *                       │ └──decline──▶ declined ──send──▶ pending (reopened by the sender's side)
+ *                       └─ send from the other side = accept (a mutual request)
+ *   any ──remove (either side)──▶ removed ──send──▶ pending
+ *
+ * Every change is a guarded UPDATE (on the status and version the caller read), with its audit row
+ * and outbox events written in the same batch only if that update took effect.
+ */
+
+const other = (s: Side): Side => (s === 'business' ? 'shifter' : 'business');
+/** Attempts when a concurrent change to the same pair makes a guarded update miss. */
+const ATTEMPTS = 3;
+
+/**
+ * The sides of a connection the caller stands on: the business side as its owner, an active
+ * teammate (status 1) or an admin (the same standings accessBusiness allows), the shifter side as the
+ * shifter. Anyone else gets 404, as if the connection did not exist; so does a suspended teammate.
+ */
+export async function connectionSides(ctx: ServiceContext, c: LoadedConnection): Promise<Side[]> {
+  const actor = requirePerson(ctx);
+  const sides: Side[] = [];
+  let onBusinessSide = c.businessOwnerId === actor.userId || actor.isAdmin;
+  if (!onBusinessSide) {
+    const [tm] = await ctx.db
+      .select({ status: teammates.status })
+      .from(teammates)
+      .where(and(eq(teammates.business_id, c.row.business_id), eq(teammates.user_id, actor.userId)))
+      .limit(1);
+    onBusinessSide = tm?.status === 1;
+  }
+  if (onBusinessSide) sides.push('business');
+  if (c.shifterUserId === actor.userId) sides.push('shifter');
+  if (sides.length === 0) throw new AppError('CONNECTION-NOT-FND-ERR');
+  return sides;
+}
+
+/**
+ * True inside a batch once the connection is in this state at this version, i.e. the guarded update
+ * ran. Every change moves updated_at forward by at least 1 ms, so the version identifies the change.
+ */
+function connectionIs(id: string, status: ConnectionRow['status'], version: number): SQL {
+  return sql`EXISTS (SELECT 1 FROM ${requestAuthorizations} WHERE ${requestAuthorizations.id} = ${id} AND ${requestAuthorizations.status} = ${status} AND ${requestAuthorizations.updated_at} = ${version})`;
+}
+
+function auditIf(ctx: ServiceContext, action: string, id: string, data: Record<string, unknown>, condition: SQL) {
+  return insertWhere(
+    ctx.db,
+    auditLog,
+    {
+      id: newId('audit'),
+      ...actorAudit(ctx.actor),
+      action,
+      subject_type: 'connection',
+      subject_id: id,
+      request_id: ctx.requestId,
+      data: JSON.stringify(data),
+      created_at: ctx.now(),
+    },
+    condition,
+  );
+}
+
+/** Runs a batch whose first statement is the guarded update; publishes the events if it applied. */
+async function runGuarded(ctx: ServiceContext, statements: BatchItem[], events: Array<{ id: string } | null>): Promise<boolean> {
+  const results = (await runBatch(ctx.db, statements)) as Array<{ meta?: { changes?: number } }>;
+  const applied = (results[0]?.meta?.changes ?? 0) > 0;
+  if (applied) await publishOutbox(ctx, events.filter((e): e is { id: string } => e !== null).map((e) => e.id));
+  return applied;
+}
+
+/** A guarded move of `row` to a new state: applies only if nobody changed the row since it was read. */
+async function transition(
+  ctx: ServiceContext,
+  row: ConnectionRow,
+  to: { status: ConnectionRow['status']; initiated_by: Side; responded_at: number | null },
+  action: string,
+  note: { kind: 'connection_request' | 'connection_accepted'; to: Side; parties: Parties } | null,
+): Promise<boolean> {
+  const version = Math.max(ctx.now(), row.updated_at + 1);
+  const applied = connectionIs(row.id, to.status, version);
+  const event = note ? await connectionNote(ctx, note.kind, note.to, note.parties, row.id, version, applied) : null;
+  return runGuarded(
+    ctx,
+    [
+      ctx.db
+        .update(requestAuthorizations)
+        .set({ ...to, updated_at: version })
+        .where(
+          and(
+            eq(requestAuthorizations.id, row.id),
+            eq(requestAuthorizations.status, row.status),
+            eq(requestAuthorizations.updated_at, row.updated_at),
+          ),
+        ),
+      auditIf(ctx, action, row.id, { from: row.status, to: to.status, initiated_by: to.initiated_by }, applied),
+      ...(event ? [event.statement] : []),
+    ],
+    [event],
+  );
+}
+
+function partiesOf(c: LoadedConnection): Parties {
+  return {
+    business: { id: c.row.business_id, name: c.join.business_name },
+    shifter: { id: c.row.shifter_id, name: c.join.shifter_name, userId: c.shifterUserId },
+  };
+}
+
+/** Which side a send comes from, and the pair it is about. */
+async function resolveSender(ctx: ServiceContext, input: SendConnectionInput): Promise<{ side: Side; parties: Parties }> {
+  const actor = requirePerson(ctx);
+  const side: Side = input.as ?? (input.shifter_id ? 'business' : 'shifter');
+  if (side === 'business') {
+    if (!input.shifter_id) {
+      throw new AppError('VALIDATION-ERR', 'shifter_id: required when the business side sends', [{ field: 'shifter_id', message: 'required when the business side sends' }]);
+    }
+    const { business } = await accessBusiness(ctx, input.business_id);
+    const [s] = await ctx.db.select().from(shifters).where(eq(shifters.id, input.shifter_id)).limit(1);
+    if (!s) throw new AppError('SHIFTER-NOT-FND-ERR');
+    return { side, parties: { business: { id: business.id, name: business.name }, shifter: { id: s.id, name: s.display_name, userId: s.user_id } } };
+  }
+  const [s] = await ctx.db.select().from(shifters).where(eq(shifters.user_id, actor.userId)).limit(1);
+  if (!s) throw new AppError('SHIFTER-NOT-FND-ERR', 'The caller has no shifter profile to connect with.');
+  if (input.shifter_id && input.shifter_id !== s.id) {
+    throw new AppError('FORBIDDEN-ERR', 'A shifter sends connection requests only for their own profile.');
+  }
+  const [b] = await ctx.db.select({ id: businesses.id, name: businesses.name }).from(businesses).where(eq(businesses.id, input.business_id)).limit(1);
+  if (!b) throw new AppError('BUSINESS-NOT-FND-ERR');
+  return { side, parties: { business: b, shifter: { id: s.id, name: s.display_name, userId: s.user_id } } };
+}
+
+/**
+ * POST /v1/request_authorization/send. A new pair starts pending from the sender's side. An existing
+ * pair: accepted, or pending from the same side, is 409 CONNECTION-EXISTS-ERR; pending from the other
+ * side is accepted (both want it); declined or removed is reopened as pending from the sender's side.
+ * Returns the connection id. A concurrent change to the pair makes it re-read and decide again.
+ */
+export async function sendConnection(ctx: ServiceContext, input: SendConnectionInput): Promise<string> {
+  const { side, parties } = await resolveSender(ctx, input);
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const [row] = await ctx.db
+      .select()
+      .from(requestAuthorizations)
+      .where(and(eq(requestAuthorizations.business_id, parties.business.id), eq(requestAuthorizations.shifter_id, parties.shifter.id)))
+      .limit(1);
+
+    if (!row) {
+      const now = ctx.now();
+      const id = newId('connection');
+      const note = await connectionNote(ctx, 'connection_request', other(side), parties, id, now);
+      try {
+        await runBatch(ctx.db, [
+          ctx.db.insert(requestAuthorizations).values({
+            id,
+            business_id: parties.business.id,
+            shifter_id: parties.shifter.id,
+            initiated_by: side,
+            status: 'pending',
+            responded_at: null,
+            created_at: now,
+            updated_at: now,
+          }),
+          auditInsert(ctx, 'connection.request', { type: 'connection', id }, { initiated_by: side }),
+          ...(note ? [note.statement] : []),
+        ]);
+      } catch (err) {
+        if (isUniqueViolation(err)) continue; // the other side (or a double click) created the pair first
+        throw err;
+      }
+      if (note) await publishOutbox(ctx, [note.id]);
+      return id;
+    }
+
+    if (row.status === 'accepted') throw new AppError('CONNECTION-EXISTS-ERR', 'These parties are already connected.');
+    if (row.status === 'pending' && row.initiated_by === side) {
+      throw new AppError('CONNECTION-EXISTS-ERR', 'A connection request from this side is already pending.');
+    }
+    const applied =
+      row.status === 'pending'
+        ? await transition(ctx, row, { status: 'accepted', initiated_by: row.initiated_by, responded_at: ctx.now() }, 'connection.accept', {
+            kind: 'connection_accepted',
+            to: row.initiated_by,
+            parties,
+          })
+        : await transition(ctx, row, { status: 'pending', initiated_by: side, responded_at: null }, 'connection.request', {
+            kind: 'connection_request',
+            to: other(side),
+            parties,
+          });
+    if (applied) return row.id;
+  }
+  throw new AppError('CONFLICT-ERR', 'The connection changed while sending; try again.');
+}
+
+/** Accept or decline a pending request: only its receiving side may. */
+export async function respondToConnection(ctx: ServiceContext, id: string, decision: 'accept' | 'decline'): Promise<string> {
+  const c = await loadConnection(ctx, id);
+  const sides = await connectionSides(ctx, c);
+  const row = c.row;
+  if (row.status !== 'pending') {
+    throw new AppError('CONFLICT-ERR', `Only a pending request can be ${decision}ed; this one is ${row.status}.`, { status: row.status });
+  }
+  const receiving = other(row.initiated_by);
+  if (!sides.includes(receiving)) {
+    throw new AppError('FORBIDDEN-ERR', `Only the ${receiving} side may ${decision} this request.`);
+  }
+  const applied =
+    decision === 'accept'
+      ? await transition(ctx, row, { status: 'accepted', initiated_by: row.initiated_by, responded_at: ctx.now() }, 'connection.accept', {
+          kind: 'connection_accepted',
+          to: row.initiated_by,
+          parties: partiesOf(c),
+        })
+      : await transition(ctx, row, { status: 'declined', initiated_by: row.initiated_by, responded_at: ctx.now() }, 'connection.decline', null);
+  if (!applied) throw new AppError('CONFLICT-ERR', 'The request changed meanwhile; reload it.');
+  return id;
+}
+
+/**
+ * DELETE /v1/request_authorization/{id}: either side ends the connection, or withdraws or refuses a
+ * pending request. Removing a removed connection changes nothing and succeeds (DELETE is idempotent).
+ */
+export async function removeConnection(ctx: ServiceContext, id: string): Promise<string> {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const c = await loadConnection(ctx, id);
+    await connectionSides(ctx, c);
+    const row = c.row;
+    if (row.status === 'removed') return id;
+    const to = { status: 'removed' as const, initiated_by: row.initiated_by, responded_at: row.responded_at };
+    if (await transition(ctx, row, to, 'connection.remove', null)) return id;
+  }
+  throw new AppError('CONFLICT-ERR', 'The connection changed while removing; try again.');
+}

@@ -1,0 +1,146 @@
+import { asc, eq } from 'drizzle-orm';
+import { runBatch } from '../../db/client';
+import { currencies, shiftRoles, shiftTemplates } from '../../db/schema';
+import { AppError } from '../../lib/errors';
+import { newId } from '../../lib/ids';
+import { fromMinor, toMinor } from '../../lib/money';
+import { auditInsert } from '../audit';
+import { accessBusiness, type BusinessRow } from '../businesses/access';
+import { isConnected } from '../connections/crew';
+import { requirePerson, type ServiceContext } from '../context';
+import type { CreateTemplateInput, UpdateTemplateInput } from './schemas';
+import type { TemplateRow } from './view';
+
+const invalid = (field: string, message: string) => new AppError('VALIDATION-ERR', `${field}: ${message}`, [{ field, message }]);
+
+/**
+ * Loads a template for the business side: its owner, an active teammate or an admin. Anyone else
+ * (a suspended teammate included) gets 404, as if the template did not exist.
+ */
+export async function templateFor(ctx: ServiceContext, id: string): Promise<{ template: TemplateRow; business: BusinessRow }> {
+  const [template] = await ctx.db.select().from(shiftTemplates).where(eq(shiftTemplates.id, id)).limit(1);
+  if (!template) throw new AppError('TEMPLATE-NOT-FND-ERR');
+  try {
+    const { business } = await accessBusiness(ctx, template.business_id);
+    return { template, business };
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'BUSINESS-NOT-FND-ERR') throw new AppError('TEMPLATE-NOT-FND-ERR');
+    throw err;
+  }
+}
+
+type TemplateFields = Pick<
+  TemplateRow,
+  'shiftrole_id' | 'currency_id' | 'hourly_rate_minor' | 'is_broadcast' | 'default_shifter_id'
+>;
+
+/**
+ * The rules a template must keep whatever was changed: a known active role and currency, a positive
+ * rate, a broadcast without a target or a targeted template with one. The target must be connected
+ * when it is set or changed (a later disconnect is caught when generating).
+ */
+async function checkTemplate(ctx: ServiceContext, business: BusinessRow, t: TemplateFields, checkTarget: boolean) {
+  const [role] = await ctx.db.select().from(shiftRoles).where(eq(shiftRoles.id, t.shiftrole_id)).limit(1);
+  if (!role || !role.is_active) throw invalid('shiftrole_id', 'unknown role');
+  const [cur] = await ctx.db.select().from(currencies).where(eq(currencies.code, t.currency_id)).limit(1);
+  if (!cur) throw invalid('currency_id', 'unsupported currency');
+  if (t.hourly_rate_minor <= 0) throw invalid('hourly_rate', 'must be positive');
+  if (t.is_broadcast && t.default_shifter_id) throw invalid('default_shifter_id', 'must be blank for a broadcast template (send null, or is_broadcast=0)');
+  if (!t.is_broadcast && !t.default_shifter_id) throw invalid('default_shifter_id', 'required for a targeted template (or send is_broadcast=1)');
+  if (checkTarget && t.default_shifter_id && !(await isConnected(ctx, business.id, t.default_shifter_id))) {
+    throw new AppError('SHFT-NOT-CONNECTED-ERR', 'The default shifter is not connected to this business.');
+  }
+}
+
+/** GET /v1/shift_templates/by_business/{id} */
+export async function listTemplates(ctx: ServiceContext, businessId: string): Promise<TemplateRow[]> {
+  await accessBusiness(ctx, businessId);
+  return ctx.db
+    .select()
+    .from(shiftTemplates)
+    .where(eq(shiftTemplates.business_id, businessId))
+    .orderBy(asc(shiftTemplates.label), asc(shiftTemplates.created_at), asc(shiftTemplates.id));
+}
+
+/** POST /v1/shift_templates/create */
+export async function createTemplate(ctx: ServiceContext, input: CreateTemplateInput): Promise<TemplateRow> {
+  const actor = requirePerson(ctx);
+  const { business } = await accessBusiness(ctx, input.business_id);
+  const currency = input.currency_id ?? business.currency;
+  const defaultShifterId = input.default_shifter_id ?? null;
+  const now = ctx.now();
+  const row: TemplateRow = {
+    id: newId('template'),
+    business_id: business.id,
+    label: input.label,
+    days_of_week: input.days_of_week,
+    shift_in: input.shift_in,
+    shift_out: input.shift_out,
+    shiftrole_id: input.shiftrole_id,
+    hourly_rate_minor: toMinor(input.hourly_rate, currency),
+    currency_id: currency,
+    is_flexible: input.is_flexible,
+    is_broadcast: input.is_broadcast ?? defaultShifterId === null,
+    default_shifter_id: defaultShifterId,
+    note: input.note ?? null,
+    is_active: input.is_active,
+    frequency: input.frequency ?? null,
+    created_by_user_id: actor.userId,
+    created_at: now,
+    updated_at: now,
+  };
+  await checkTemplate(ctx, business, row, true);
+  await runBatch(ctx.db, [
+    ctx.db.insert(shiftTemplates).values(row),
+    auditInsert(ctx, 'template.create', { type: 'shift_template', id: row.id }, { business_id: business.id }),
+  ]);
+  return row;
+}
+
+/** PUT /v1/shift_templates/{id}: only the fields sent change; the result must still be a valid template. */
+export async function updateTemplate(ctx: ServiceContext, id: string, input: UpdateTemplateInput): Promise<TemplateRow> {
+  const { template: t, business } = await templateFor(ctx, id);
+  const currency = input.currency_id ?? t.currency_id;
+  // A new currency without a new rate keeps the amount, re-expressed in the new currency's minor unit.
+  const rateMinor =
+    input.hourly_rate !== undefined
+      ? toMinor(input.hourly_rate, currency)
+      : currency !== t.currency_id
+        ? toMinor(fromMinor(t.hourly_rate_minor, t.currency_id), currency)
+        : t.hourly_rate_minor;
+  const next: TemplateRow = {
+    ...t,
+    label: input.label ?? t.label,
+    days_of_week: input.days_of_week ?? t.days_of_week,
+    shift_in: input.shift_in ?? t.shift_in,
+    shift_out: input.shift_out ?? t.shift_out,
+    shiftrole_id: input.shiftrole_id ?? t.shiftrole_id,
+    hourly_rate_minor: rateMinor,
+    currency_id: currency,
+    is_flexible: input.is_flexible ?? t.is_flexible,
+    is_broadcast: input.is_broadcast ?? t.is_broadcast,
+    default_shifter_id: input.default_shifter_id === undefined ? t.default_shifter_id : input.default_shifter_id,
+    note: input.note === undefined ? t.note : input.note,
+    is_active: input.is_active ?? t.is_active,
+    frequency: input.frequency === undefined ? t.frequency : input.frequency,
+    updated_at: ctx.now(),
+  };
+  const targetChanged = next.default_shifter_id !== t.default_shifter_id || next.is_broadcast !== t.is_broadcast;
+  await checkTemplate(ctx, business, next, targetChanged);
+  const { id: _id, business_id: _b, created_by_user_id: _c, created_at: _ca, ...changes } = next;
+  const sent = Object.keys(input).filter((k) => input[k as keyof UpdateTemplateInput] !== undefined);
+  await runBatch(ctx.db, [
+    ctx.db.update(shiftTemplates).set(changes).where(eq(shiftTemplates.id, id)),
+    auditInsert(ctx, 'template.update', { type: 'shift_template', id }, { fields: sent }),
+  ]);
+  return next;
+}
+
+/** DELETE /v1/shift_templates/{id}: a hard delete; shift requests it generated stay as they are. */
+export async function deleteTemplate(ctx: ServiceContext, id: string): Promise<void> {
+  const { template } = await templateFor(ctx, id);
+  await runBatch(ctx.db, [
+    ctx.db.delete(shiftTemplates).where(eq(shiftTemplates.id, id)),
+    auditInsert(ctx, 'template.delete', { type: 'shift_template', id }, { business_id: template.business_id, label: template.label }),
+  ]);
+}

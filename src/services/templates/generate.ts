@@ -1,0 +1,229 @@
+import { and, between, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { type BatchItem, runBatch } from '../../db/client';
+import { insertWhere } from '../../db/conditional';
+import { auditLog, businesses, shiftRequests, shiftRoles, shifters } from '../../db/schema';
+import { AppError } from '../../lib/errors';
+import { newId } from '../../lib/ids';
+import { fromMinor } from '../../lib/money';
+import { todayIn } from '../../lib/shift-time';
+import type { BusinessRow } from '../businesses/access';
+import { crewOf } from '../connections/crew';
+import { actorAudit, type ServiceContext } from '../context';
+import { draftEvent, publishOutbox } from '../events/outbox';
+import { buildShiftRow, type NewShiftRow } from '../shifts/create';
+import { shiftRequestView, type ShiftRequestView } from '../shifts/view';
+import { templateFor } from './crud';
+import { templateOccurrences } from './dates';
+import { clampWeeks, parseDays } from './schemas';
+
+export interface GenerateResult {
+  created: ShiftRequestView[];
+  /** Dates left out because a matching shift request already exists. */
+  skipped: string[];
+  weeks: number;
+}
+
+/**
+ * "A row already exists" for a date: a shift request of the same business, date and start time
+ * (and, for a targeted template, the same shifter), in ANY status. A declined, cancelled, expired or
+ * superseded row still counts: someone already acted on that date, and re-posting it silently would
+ * undo their decision; the business can post that date again with send_request. This also makes
+ * generate idempotent whatever happened to the rows it made before.
+ */
+function slotTaken(businessId: string, date: string, shiftIn: string, shifterId: string | null): SQL {
+  return sql`EXISTS (SELECT 1 FROM ${shiftRequests} WHERE ${shiftRequests.business_id} = ${businessId} AND ${shiftRequests.shift_date} = ${date} AND ${shiftRequests.shift_in} = ${shiftIn}${
+    shifterId ? sql` AND ${shiftRequests.shifter_id} = ${shifterId}` : sql``
+  })`;
+}
+
+/** D1 binds at most 100 parameters per query; id lists (up to 12 weeks × 7 days of rows, 2 events each) go in slices. */
+function chunks<T>(items: T[], size = 50): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+const rowExists = (id: string): SQL => sql`EXISTS (SELECT 1 FROM ${shiftRequests} WHERE ${shiftRequests.id} = ${id})`;
+
+/**
+ * The same notification and partner event send_request writes for a new request (see
+ * newShiftEvents), but each written only if its row was inserted: a concurrent generate may have
+ * taken the date, and then the row and its events must not exist.
+ */
+function generatedShiftEvents(ctx: ServiceContext, row: NewShiftRow, business: BusinessRow, userIds: string[]) {
+  const kind = row.is_broadcast ? 'open_shift' : 'shift_request';
+  const inserted = rowExists(row.id);
+  const events = [];
+  if (userIds.length) {
+    events.push(
+      draftEvent(
+        ctx,
+        'notifications',
+        {
+          type: 'notify',
+          dedupe_key: `${kind}:${row.id}`,
+          user_ids: userIds,
+          kind,
+          title: row.is_broadcast ? `Open shift at ${business.name}` : `New shift request from ${business.name}`,
+          body: `${row.shift_date} ${row.shift_in}–${row.shift_out}`,
+          data: { shift_request_id: row.id, business_id: business.id },
+        },
+        inserted,
+      ),
+    );
+  }
+  events.push(
+    draftEvent(
+      ctx,
+      'webhooks',
+      {
+        type: row.is_broadcast ? 'broadcast.created' : 'shift_request.created',
+        business_id: business.id,
+        shift_request_id: row.id,
+        occurred_at: new Date(ctx.now()).toISOString(),
+      },
+      inserted,
+    ),
+  );
+  return events;
+}
+
+/** Who hears about the new rows: the targeted shifter, or the crew members accepting requests. */
+async function recipientsFor(ctx: ServiceContext, business: BusinessRow, shifterId: string | null): Promise<string[]> {
+  const rows = shifterId
+    ? await ctx.db.select({ userId: shifters.user_id }).from(shifters).where(eq(shifters.id, shifterId))
+    : (await crewOf(ctx, business.id)).filter((c) => c.acceptShiftReq);
+  return [...new Set(rows.map((r) => r.userId))];
+}
+
+/**
+ * POST /v1/shift_templates/{id}/generate: pending shift requests for the template's weekdays from
+ * today (in the business's zone) over `weeks` weeks, skipping dates that already have a matching row
+ * and starts already past. The template is validated once (role, currency, rate, and a targeted
+ * template's shifter still connected and accepting) through buildShiftRow, as send_request does;
+ * each date then gets its own instants in the business's zone.
+ *
+ * Concurrency: every row is an INSERT … SELECT … WHERE NOT EXISTS (same slot) in one batch, so two
+ * generate calls at once cannot both insert a date; the audit row and events of each shift are
+ * written only if that shift's insert happened.
+ */
+export async function generateFromTemplate(ctx: ServiceContext, id: string, weeksAsked: number | undefined): Promise<GenerateResult> {
+  const { template: t, business } = await templateFor(ctx, id);
+  const weeks = clampWeeks(weeksAsked);
+  if (!t.is_active) throw new AppError('TEMPLATE-INACTIVE-ERR');
+  const target = t.is_broadcast ? null : t.default_shifter_id;
+  if (!t.is_broadcast && !target) {
+    throw new AppError('VALIDATION-ERR', 'default_shifter_id: the template targets no shifter; set one or make it a broadcast', [
+      { field: 'default_shifter_id', message: 'required for a targeted template' },
+    ]);
+  }
+
+  const now = ctx.now();
+  const occurrences = templateOccurrences(
+    { days: parseDays(t.days_of_week), shift_in: t.shift_in, shift_out: t.shift_out },
+    business.timezone,
+    todayIn(business.timezone, now),
+    weeks,
+    now,
+  );
+  const [first] = occurrences;
+  const last = occurrences[occurrences.length - 1];
+  if (!first || !last) return { created: [], skipped: [], weeks };
+
+  const base = await buildShiftRow(
+    ctx,
+    business,
+    {
+      shift_date: first.date,
+      shift_in: t.shift_in,
+      shift_out: t.shift_out,
+      shiftrole_id: t.shiftrole_id,
+      hourly_rate: fromMinor(t.hourly_rate_minor, t.currency_id),
+      currency: t.currency_id,
+      shifter_id: target,
+      is_broadcast: t.is_broadcast,
+      is_flexible: t.is_flexible,
+      note: t.note,
+    },
+    { template_id: t.id },
+  );
+
+  const existing = await ctx.db
+    .select({ date: shiftRequests.shift_date })
+    .from(shiftRequests)
+    .where(
+      and(
+        eq(shiftRequests.business_id, business.id),
+        between(shiftRequests.shift_date, first.date, last.date),
+        eq(shiftRequests.shift_in, t.shift_in),
+        target ? eq(shiftRequests.shifter_id, target) : undefined,
+      ),
+    );
+  const taken = new Set(existing.map((r) => r.date));
+  const planned: NewShiftRow[] = occurrences
+    .filter((o) => !taken.has(o.date))
+    .map((o) => ({ ...base, id: newId('shiftRequest'), shift_date: o.date, starts_at: o.startsAt, ends_at: o.endsAt }));
+
+  if (planned.length) {
+    const userIds = await recipientsFor(ctx, business, target);
+    const statements: BatchItem[] = [];
+    const eventIds: string[] = [];
+    for (const row of planned) {
+      statements.push(insertWhere(ctx.db, shiftRequests, row, sql`NOT ${slotTaken(business.id, row.shift_date, row.shift_in, target)}`));
+      statements.push(
+        insertWhere(
+          ctx.db,
+          auditLog,
+          {
+            id: newId('audit'),
+            ...actorAudit(ctx.actor),
+            action: row.is_broadcast ? 'broadcast.create' : 'shift_request.create',
+            subject_type: 'shift_request',
+            subject_id: row.id,
+            request_id: ctx.requestId,
+            data: JSON.stringify({ template_id: t.id }),
+            created_at: now,
+          },
+          rowExists(row.id),
+        ),
+      );
+      for (const e of generatedShiftEvents(ctx, row, business, userIds)) {
+        statements.push(e.statement);
+        eventIds.push(e.id);
+      }
+    }
+    await runBatch(ctx.db, statements);
+    for (const ids of chunks(eventIds)) await publishOutbox(ctx, ids);
+  }
+
+  const createdRows = [];
+  for (const ids of chunks(planned.map((r) => r.id))) {
+    createdRows.push(
+      ...(await ctx.db
+        .select({ row: shiftRequests, roleLabel: shiftRoles.label, shifterName: shifters.display_name, shifterSlug: shifters.slug, businessName: businesses.name, businessSlug: businesses.slug })
+        .from(shiftRequests)
+        .innerJoin(businesses, eq(businesses.id, shiftRequests.business_id))
+        .leftJoin(shifters, eq(shifters.id, shiftRequests.shifter_id))
+        .leftJoin(shiftRoles, eq(shiftRoles.id, shiftRequests.shiftrole_id))
+        .where(inArray(shiftRequests.id, ids))),
+    );
+  }
+  createdRows.sort((a, b) => a.row.starts_at - b.row.starts_at);
+  const createdDates = new Set(createdRows.map((r) => r.row.shift_date));
+  // Dates lost to a concurrent generate count as skipped too: a row for them exists now.
+  const skipped = occurrences.map((o) => o.date).filter((d) => !createdDates.has(d));
+  return {
+    created: createdRows.map((r) =>
+      shiftRequestView(r.row, {
+        business_name: r.businessName,
+        business_slug: r.businessSlug,
+        business_timezone: business.timezone,
+        role_label: r.roleLabel,
+        shifter_name: r.shifterName,
+        shifter_slug: r.shifterSlug,
+      }),
+    ),
+    skipped,
+    weeks,
+  };
+}

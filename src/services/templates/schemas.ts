@@ -1,0 +1,86 @@
+import { z } from '@hono/zod-openapi';
+import { currencySchema, flagSchema, rateSchema, timeSchema } from '../shifts/schemas';
+
+/** Canonical form of a weekday set: ISO weekdays (1 = Monday … 7 = Sunday), unique, ascending, comma-separated. */
+export function canonicalDays(days: readonly number[]): string {
+  return [...new Set(days)].sort((a, b) => a - b).join(',');
+}
+
+export function parseDays(daysOfWeek: string): number[] {
+  return daysOfWeek
+    .split(',')
+    .map((d) => Number(d.trim()))
+    .filter((d) => Number.isInteger(d) && d >= 1 && d <= 7);
+}
+
+export const daysOfWeekSchema = z
+  .union([
+    z.string().regex(/^\s*[1-7]\s*(,\s*[1-7]\s*)*$/, 'must be ISO weekdays 1–7 separated by commas, e.g. "1,3,5"'),
+    z.array(z.number().int().min(1).max(7)).min(1).max(7),
+  ])
+  .transform((v) => canonicalDays(typeof v === 'string' ? parseDays(v) : v))
+  .openapi({ description: 'ISO weekdays, 1 = Monday … 7 = Sunday: "1,3,5" or [1, 3, 5]. Stored as a sorted comma list.', example: '1,3,5' });
+
+const fields = {
+  label: z.string().trim().min(1).max(120),
+  days_of_week: daysOfWeekSchema,
+  shift_in: timeSchema,
+  shift_out: timeSchema.openapi({ description: 'Earlier than (or equal to) shift_in: the shift ends the next day.' }),
+  shiftrole_id: z.number().int().positive(),
+  hourly_rate: rateSchema.openapi({ description: 'Per hour, in currency_id.' }),
+  currency_id: currencySchema,
+  is_flexible: flagSchema,
+  is_broadcast: flagSchema,
+  default_shifter_id: z.string().min(1).nullable().openapi({ description: 'The shifter a targeted template (is_broadcast=0) posts to; must be connected.' }),
+  note: z.string().trim().max(1000).nullable(),
+  is_active: flagSchema,
+  frequency: z.string().trim().max(40).nullable().openapi({ description: 'Reserved; stored, no behaviour yet (recurrence is weekly).' }),
+};
+
+export const createTemplateInput = z
+  .object({
+    business_id: z.string().min(1),
+    label: fields.label,
+    days_of_week: fields.days_of_week,
+    shift_in: fields.shift_in,
+    shift_out: fields.shift_out,
+    shiftrole_id: fields.shiftrole_id,
+    hourly_rate: fields.hourly_rate,
+    currency_id: fields.currency_id.optional().openapi({ description: "Defaults to the business's currency." }),
+    is_flexible: fields.is_flexible.default(false),
+    is_broadcast: fields.is_broadcast.optional().openapi({ description: 'Default: 0 when default_shifter_id is given, else 1.' }),
+    default_shifter_id: fields.default_shifter_id.optional(),
+    note: fields.note.optional(),
+    is_active: fields.is_active.default(true),
+    frequency: fields.frequency.optional(),
+  })
+  .openapi('CreateShiftTemplate');
+export type CreateTemplateInput = z.infer<typeof createTemplateInput>;
+
+/** PUT: only the fields sent change. */
+export const updateTemplateInput = z
+  .object({
+    label: fields.label.optional(),
+    days_of_week: fields.days_of_week.optional(),
+    shift_in: fields.shift_in.optional(),
+    shift_out: fields.shift_out.optional(),
+    shiftrole_id: fields.shiftrole_id.optional(),
+    hourly_rate: fields.hourly_rate.optional(),
+    currency_id: fields.currency_id.optional(),
+    is_flexible: fields.is_flexible.optional(),
+    is_broadcast: fields.is_broadcast.optional(),
+    default_shifter_id: fields.default_shifter_id.optional(),
+    note: fields.note.optional(),
+    is_active: fields.is_active.optional(),
+    frequency: fields.frequency.optional(),
+  })
+  .openapi('UpdateShiftTemplate');
+export type UpdateTemplateInput = z.infer<typeof updateTemplateInput>;
+
+export const GENERATE_WEEKS = { min: 1, max: 12, default: 4 } as const;
+
+/** weeks for generate: default 4, clamped to 1..12 (spec part 8), never refused for being out of range. */
+export function clampWeeks(weeks: number | undefined): number {
+  if (weeks === undefined) return GENERATE_WEEKS.default;
+  return Math.min(GENERATE_WEEKS.max, Math.max(GENERATE_WEEKS.min, weeks));
+}
