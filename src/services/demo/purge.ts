@@ -1,0 +1,105 @@
+import type { ServiceContext } from '../context';
+
+/**
+ * Deletes every demo user and every row that hangs off one, in one atomic D1 batch.
+ *
+ * D1 enforces foreign keys, and several of them have no ON DELETE CASCADE (shift_requests.shifter_id,
+ * created_by_user_id, parent_id, and whatever later tables point at shift requests). Rather than
+ * keep a hand-written list in step with the schema, the foreign keys are read from the database
+ * itself: every table reachable from `users` through a CASCADE / NO ACTION / RESTRICT key gets a
+ * DELETE whose WHERE clause follows the keys back to `users.is_demo = 1`, children before parents.
+ * SET NULL / SET DEFAULT keys are left to SQLite.
+ */
+interface ForeignKey {
+  from: string;
+  table: string;
+  to: string | null;
+  on_delete: string;
+}
+interface Edge {
+  child: string;
+  from: string;
+  parent: string;
+  to: string;
+}
+
+const ROOT = 'users';
+const ROOT_PREDICATE = '"is_demo" = 1';
+/** Rows keyed by user id without a foreign key (per-user records that would otherwise linger). */
+const LOOSE_USER_COLUMNS: Array<[table: string, column: string]> = [
+  ['notifications', 'user_id'],
+  ['idempotency_keys', 'scope'],
+];
+
+const q = (ident: string) => `"${ident.replaceAll('"', '""')}"`;
+
+async function readForeignKeys(d1: D1Database) {
+  const { results } = await d1
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name <> 'd1_migrations'")
+    .all<{ name: string }>();
+  const tables = results.map((r) => r.name);
+  const fkResults = await d1.batch<ForeignKey>(tables.map((t) => d1.prepare(`PRAGMA foreign_key_list(${q(t)})`)));
+  const pkResults = await d1.batch<{ name: string; pk: number }>(tables.map((t) => d1.prepare(`PRAGMA table_info(${q(t)})`)));
+  const pk = new Map(tables.map((t, i) => [t, pkResults[i]!.results.find((c) => c.pk === 1)?.name ?? 'rowid']));
+  const edges: Edge[] = [];
+  tables.forEach((child, i) => {
+    for (const fk of fkResults[i]!.results) {
+      if (!['CASCADE', 'NO ACTION', 'RESTRICT'].includes(fk.on_delete.toUpperCase())) continue;
+      edges.push({ child, from: fk.from, parent: fk.table, to: fk.to ?? pk.get(fk.table) ?? 'rowid' });
+    }
+  });
+  return { tables, edges };
+}
+
+/** The DELETE statements, children first; exported for tests. */
+export async function demoPurgeStatements(d1: D1Database): Promise<string[]> {
+  const { tables, edges } = await readForeignKeys(d1);
+
+  // Tables that can hold rows depending on a user (reverse reachability from users).
+  const affected = new Set([ROOT]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const e of edges) {
+      if (affected.has(e.parent) && !affected.has(e.child)) {
+        affected.add(e.child);
+        grew = true;
+      }
+    }
+  }
+
+  // WHERE clause selecting the demo-dependent rows of `table`; `stack` breaks cycles (self-references included).
+  const predicate = (table: string, stack: string[]): string => {
+    if (table === ROOT) return ROOT_PREDICATE;
+    const parts = edges
+      .filter((e) => e.child === table && affected.has(e.parent) && !stack.includes(e.parent))
+      .map((e) => `${q(e.from)} IN (SELECT ${q(e.to)} FROM ${q(e.parent)} WHERE ${predicate(e.parent, [...stack, table])})`);
+    return parts.length ? parts.map((p) => `(${p})`).join(' OR ') : '0';
+  };
+
+  // Children before parents: a table is deleted once every table referencing it is done.
+  const order: string[] = [];
+  const pending = new Set([...affected].filter((t) => t !== ROOT));
+  while (pending.size) {
+    const ready = [...pending].filter((t) => !edges.some((e) => e.parent === t && e.child !== t && pending.has(e.child)));
+    // A cycle between two tables: take one anyway (the batch is one transaction; the keys are checked per statement).
+    const next = ready.length ? ready : [[...pending][0]!];
+    for (const t of next) {
+      order.push(t);
+      pending.delete(t);
+    }
+  }
+
+  const statements = order.map((t) => `DELETE FROM ${q(t)} WHERE ${predicate(t, [])}`);
+  for (const [table, column] of LOOSE_USER_COLUMNS) {
+    if (tables.includes(table)) statements.push(`DELETE FROM ${q(table)} WHERE ${q(column)} IN (SELECT "id" FROM "users" WHERE ${ROOT_PREDICATE})`);
+  }
+  statements.push(`DELETE FROM ${q(ROOT)} WHERE ${ROOT_PREDICATE}`);
+  return statements;
+}
+
+export async function purgeDemoData(ctx: ServiceContext): Promise<number> {
+  const d1 = ctx.env.DB;
+  const statements = await demoPurgeStatements(d1);
+  const results = await d1.batch(statements.map((s) => d1.prepare(s)));
+  return results.reduce((n, r) => n + (r.meta.changes ?? 0), 0);
+}
