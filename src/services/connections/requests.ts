@@ -1,12 +1,11 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { type BatchItem, isUniqueViolation, runBatch } from '../../db/client';
-import { insertWhere } from '../../db/conditional';
-import { auditLog, businesses, requestAuthorizations, shifters, teammates } from '../../db/schema';
+import { businesses, requestAuthorizations, shifters, teammates } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { auditInsert } from '../audit';
 import { accessBusiness } from '../businesses/access';
-import { actorAudit, requirePerson, type ServiceContext } from '../context';
+import { requirePerson, type ServiceContext } from '../context';
 import { publishOutbox } from '../events/outbox';
 import { connectionNote, type Parties } from './notify';
 import type { SendConnectionInput, Side } from './schemas';
@@ -59,24 +58,6 @@ function connectionIs(id: string, status: ConnectionRow['status'], version: numb
   return sql`EXISTS (SELECT 1 FROM ${requestAuthorizations} WHERE ${requestAuthorizations.id} = ${id} AND ${requestAuthorizations.status} = ${status} AND ${requestAuthorizations.updated_at} = ${version})`;
 }
 
-function auditIf(ctx: ServiceContext, action: string, id: string, data: Record<string, unknown>, condition: SQL) {
-  return insertWhere(
-    ctx.db,
-    auditLog,
-    {
-      id: newId('audit'),
-      ...actorAudit(ctx.actor),
-      action,
-      subject_type: 'connection',
-      subject_id: id,
-      request_id: ctx.requestId,
-      data: JSON.stringify(data),
-      created_at: ctx.now(),
-    },
-    condition,
-  );
-}
-
 /** Runs a batch whose first statement is the guarded update; publishes the events if it applied. */
 async function runGuarded(ctx: ServiceContext, statements: BatchItem[], events: Array<{ id: string } | null>): Promise<boolean> {
   const results = (await runBatch(ctx.db, statements)) as Array<{ meta?: { changes?: number } }>;
@@ -109,7 +90,7 @@ async function transition(
             eq(requestAuthorizations.updated_at, row.updated_at),
           ),
         ),
-      auditIf(ctx, action, row.id, { from: row.status, to: to.status, initiated_by: to.initiated_by }, applied),
+      auditInsert(ctx, action, { type: 'connection', id: row.id }, { from: row.status, to: to.status, initiated_by: to.initiated_by }, applied),
       ...(event ? [event.statement] : []),
     ],
     [event],

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, type SQL } from 'drizzle-orm';
 import { runBatch } from '../../db/client';
 import { businesses, currencies, shiftRequests, shiftRoles, shifters } from '../../db/schema';
 import { AppError } from '../../lib/errors';
@@ -98,34 +98,51 @@ export async function buildShiftRow(ctx: ServiceContext, business: BusinessRow, 
 
 export type NewShiftRow = Awaited<ReturnType<typeof buildShiftRow>>;
 
-/** Notification + partner event for a new request: the target shifter, or the whole crew. */
-export async function newShiftEvents(ctx: ServiceContext, row: NewShiftRow, business: BusinessRow) {
-  const recipients = row.shifter_id
-    ? await ctx.db.select({ userId: shifters.user_id }).from(shifters).where(eq(shifters.id, row.shifter_id))
-    : (await crewOf(ctx, business.id)).filter((c) => c.acceptShiftReq);
-  const userIds = [...new Set(recipients.map((r) => r.userId))];
+/** Who hears about a new request: the targeted shifter, or the crew members accepting requests. */
+export async function newShiftRecipients(ctx: ServiceContext, businessId: string, shifterId: string | null): Promise<string[]> {
+  const rows = shifterId
+    ? await ctx.db.select({ userId: shifters.user_id }).from(shifters).where(eq(shifters.id, shifterId))
+    : (await crewOf(ctx, businessId)).filter((c) => c.acceptShiftReq);
+  return [...new Set(rows.map((r) => r.userId))];
+}
+
+/**
+ * The notification and partner event of a new request. With `onlyIf`, each is written only when
+ * that condition holds in the batch (e.g. the row's conditional insert happened).
+ */
+export function newShiftEventDrafts(ctx: ServiceContext, row: NewShiftRow, business: BusinessRow, userIds: string[], onlyIf?: SQL) {
   const kind = row.is_broadcast ? 'open_shift' : 'shift_request';
   const events = [];
   if (userIds.length) {
     events.push(
-      draftEvent(ctx, 'notifications', {
-        type: 'notify',
-        dedupe_key: `${kind}:${row.id}`,
-        user_ids: userIds,
-        kind,
-        title: row.is_broadcast ? `Open shift at ${business.name}` : `New shift request from ${business.name}`,
-        body: `${row.shift_date} ${row.shift_in}–${row.shift_out}`,
-        data: { shift_request_id: row.id, business_id: business.id },
-      }),
+      draftEvent(
+        ctx,
+        'notifications',
+        {
+          type: 'notify',
+          dedupe_key: `${kind}:${row.id}`,
+          user_ids: userIds,
+          kind,
+          title: row.is_broadcast ? `Open shift at ${business.name}` : `New shift request from ${business.name}`,
+          body: `${row.shift_date} ${row.shift_in}–${row.shift_out}`,
+          data: { shift_request_id: row.id, business_id: business.id },
+        },
+        onlyIf,
+      ),
     );
   }
   events.push(
-    draftEvent(ctx, 'webhooks', {
-      type: row.is_broadcast ? 'broadcast.created' : 'shift_request.created',
-      business_id: business.id,
-      shift_request_id: row.id,
-      occurred_at: new Date(ctx.now()).toISOString(),
-    }),
+    draftEvent(
+      ctx,
+      'webhooks',
+      {
+        type: row.is_broadcast ? 'broadcast.created' : 'shift_request.created',
+        business_id: business.id,
+        shift_request_id: row.id,
+        occurred_at: new Date(ctx.now()).toISOString(),
+      },
+      onlyIf,
+    ),
   );
   return events;
 }
@@ -134,7 +151,7 @@ export async function newShiftEvents(ctx: ServiceContext, row: NewShiftRow, busi
 export async function sendRequest(ctx: ServiceContext, input: SendRequestInput) {
   const business = await postingBusiness(ctx, input.business_id);
   const row = await buildShiftRow(ctx, business, input);
-  const events = await newShiftEvents(ctx, row, business);
+  const events = newShiftEventDrafts(ctx, row, business, await newShiftRecipients(ctx, business.id, row.shifter_id));
   await runBatch(ctx.db, [
     ctx.db.insert(shiftRequests).values(row),
     auditInsert(ctx, row.is_broadcast ? 'broadcast.create' : 'shift_request.create', { type: 'shift_request', id: row.id }),

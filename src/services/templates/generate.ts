@@ -1,16 +1,15 @@
 import { and, between, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { type BatchItem, runBatch } from '../../db/client';
 import { insertWhere } from '../../db/conditional';
-import { auditLog, businesses, shiftRequests, shiftRoles, shifters } from '../../db/schema';
+import { businesses, shiftRequests, shiftRoles, shifters } from '../../db/schema';
+import { auditInsert } from '../audit';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { fromMinor } from '../../lib/money';
 import { todayIn } from '../../lib/shift-time';
-import type { BusinessRow } from '../businesses/access';
-import { crewOf } from '../connections/crew';
-import { actorAudit, type ServiceContext } from '../context';
-import { draftEvent, publishOutbox } from '../events/outbox';
-import { buildShiftRow, type NewShiftRow } from '../shifts/create';
+import type { ServiceContext } from '../context';
+import { publishOutbox } from '../events/outbox';
+import { buildShiftRow, type NewShiftRow, newShiftEventDrafts, newShiftRecipients } from '../shifts/create';
 import { shiftRequestView, type ShiftRequestView } from '../shifts/view';
 import { templateFor } from './crud';
 import { templateOccurrences } from './dates';
@@ -44,57 +43,6 @@ function chunks<T>(items: T[], size = 50): T[][] {
 }
 
 const rowExists = (id: string): SQL => sql`EXISTS (SELECT 1 FROM ${shiftRequests} WHERE ${shiftRequests.id} = ${id})`;
-
-/**
- * The same notification and partner event send_request writes for a new request (see
- * newShiftEvents), but each written only if its row was inserted: a concurrent generate may have
- * taken the date, and then the row and its events must not exist.
- */
-function generatedShiftEvents(ctx: ServiceContext, row: NewShiftRow, business: BusinessRow, userIds: string[]) {
-  const kind = row.is_broadcast ? 'open_shift' : 'shift_request';
-  const inserted = rowExists(row.id);
-  const events = [];
-  if (userIds.length) {
-    events.push(
-      draftEvent(
-        ctx,
-        'notifications',
-        {
-          type: 'notify',
-          dedupe_key: `${kind}:${row.id}`,
-          user_ids: userIds,
-          kind,
-          title: row.is_broadcast ? `Open shift at ${business.name}` : `New shift request from ${business.name}`,
-          body: `${row.shift_date} ${row.shift_in}–${row.shift_out}`,
-          data: { shift_request_id: row.id, business_id: business.id },
-        },
-        inserted,
-      ),
-    );
-  }
-  events.push(
-    draftEvent(
-      ctx,
-      'webhooks',
-      {
-        type: row.is_broadcast ? 'broadcast.created' : 'shift_request.created',
-        business_id: business.id,
-        shift_request_id: row.id,
-        occurred_at: new Date(ctx.now()).toISOString(),
-      },
-      inserted,
-    ),
-  );
-  return events;
-}
-
-/** Who hears about the new rows: the targeted shifter, or the crew members accepting requests. */
-async function recipientsFor(ctx: ServiceContext, business: BusinessRow, shifterId: string | null): Promise<string[]> {
-  const rows = shifterId
-    ? await ctx.db.select({ userId: shifters.user_id }).from(shifters).where(eq(shifters.id, shifterId))
-    : (await crewOf(ctx, business.id)).filter((c) => c.acceptShiftReq);
-  return [...new Set(rows.map((r) => r.userId))];
-}
 
 /**
  * POST /v1/shift_templates/{id}/generate: pending shift requests for the template's weekdays from
@@ -165,29 +113,21 @@ export async function generateFromTemplate(ctx: ServiceContext, id: string, week
     .map((o) => ({ ...base, id: newId('shiftRequest'), shift_date: o.date, starts_at: o.startsAt, ends_at: o.endsAt }));
 
   if (planned.length) {
-    const userIds = await recipientsFor(ctx, business, target);
+    const userIds = await newShiftRecipients(ctx, business.id, target);
     const statements: BatchItem[] = [];
     const eventIds: string[] = [];
     for (const row of planned) {
       statements.push(insertWhere(ctx.db, shiftRequests, row, sql`NOT ${slotTaken(business.id, row.shift_date, row.shift_in, target)}`));
       statements.push(
-        insertWhere(
-          ctx.db,
-          auditLog,
-          {
-            id: newId('audit'),
-            ...actorAudit(ctx.actor),
-            action: row.is_broadcast ? 'broadcast.create' : 'shift_request.create',
-            subject_type: 'shift_request',
-            subject_id: row.id,
-            request_id: ctx.requestId,
-            data: JSON.stringify({ template_id: t.id }),
-            created_at: now,
-          },
+        auditInsert(
+          ctx,
+          row.is_broadcast ? 'broadcast.create' : 'shift_request.create',
+          { type: 'shift_request', id: row.id },
+          { template_id: t.id },
           rowExists(row.id),
         ),
       );
-      for (const e of generatedShiftEvents(ctx, row, business, userIds)) {
+      for (const e of newShiftEventDrafts(ctx, row, business, userIds, rowExists(row.id))) {
         statements.push(e.statement);
         eventIds.push(e.id);
       }
