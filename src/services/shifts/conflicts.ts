@@ -1,5 +1,5 @@
 import { and, eq, gt, inArray, lt, ne } from 'drizzle-orm';
-import { requestAuthorizations, shiftRequests, shifters } from '../../db/schema';
+import { businesses, requestAuthorizations, shiftRequests, shifters } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { shiftInstants } from '../../lib/shift-time';
 import { toIso } from '../../lib/time';
@@ -47,6 +47,13 @@ export interface ConflictQuery {
   business_id?: string | undefined;
 }
 
+/** A business whose zone the shifter may read the window in: one they are connected to, or one they act for. */
+async function counterpartBusiness(ctx: ServiceContext, businessId: string, shifterId: string) {
+  const [b] = await ctx.db.select().from(businesses).where(eq(businesses.id, businessId)).limit(1);
+  if (b && (await isConnected(ctx, b.id, shifterId))) return b;
+  return (await accessBusiness(ctx, businessId)).business;
+}
+
 /**
  * GET /v1/shift_request/conflicts. The window is wall-clock in the business's zone when business_id
  * is given, else in the shifter's own zone. Readable by the shifter, by a business the shifter is
@@ -58,7 +65,8 @@ export async function findConflicts(ctx: ServiceContext, q: ConflictQuery) {
   if (!shifter) throw new AppError('SHIFTER-NOT-FND-ERR');
   let tz = shifter.timezone;
   if (q.business_id) {
-    const { business } = await accessBusiness(ctx, q.business_id);
+    const business =
+      shifter.user_id === actor.userId ? await counterpartBusiness(ctx, q.business_id, shifter.id) : (await accessBusiness(ctx, q.business_id)).business;
     tz = business.timezone;
     if (shifter.user_id !== actor.userId && !actor.isAdmin && !(await isConnected(ctx, business.id, shifter.id))) {
       throw new AppError('SHIFTER-NOT-FND-ERR');

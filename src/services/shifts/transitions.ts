@@ -5,12 +5,13 @@ import { auditLog, shiftRequests, shifters } from '../../db/schema';
 import { AppError, type ErrorCode } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { fromMinor } from '../../lib/money';
-import { actorAudit, type ServiceContext } from '../context';
+import { actorAudit, requirePerson, type ServiceContext } from '../context';
 import { businessRecipients } from '../businesses/recipients';
-import { crewOf } from '../connections/crew';
+import { crewOf, isConnected } from '../connections/crew';
 import { draftEvent, publishOutbox } from '../events/outbox';
 import { buildShiftRow } from './create';
 import { overlappingAcceptedShifts } from './conflicts';
+import { ownShifterId } from './list';
 import { type LoadedShift, loadShift, type ShiftParty, shiftParty } from './load';
 import { SHIFT_STATUS, isWorked } from './status';
 import type { ShiftRow } from './view';
@@ -88,6 +89,16 @@ export function pickSide(p: ShiftParty, asked: Side | undefined, allowed: Side[]
   return sides[0]!;
 }
 
+/**
+ * An open broadcast is taken with claim. Its crew (who can see it) is told so (409); anyone else
+ * still gets 404 from shiftParty.
+ */
+async function refuseOpenBroadcast(ctx: ServiceContext, s: LoadedShift, message: string) {
+  if (!s.row.is_broadcast || s.row.shifter_id !== null) return;
+  const own = await ownShifterId(ctx, requirePerson(ctx).userId);
+  if (own && (await isConnected(ctx, s.business.id, own))) throw new AppError('SHFT-STATE-ERR', message);
+}
+
 async function reload(ctx: ServiceContext, id: string) {
   return loadShift(ctx, id);
 }
@@ -95,6 +106,7 @@ async function reload(ctx: ServiceContext, id: string) {
 /** Targeted request: the shifter accepts (pending → accepted), refused if it overlaps an accepted shift. */
 export async function acceptRequest(ctx: ServiceContext, id: string) {
   const s = await loadShift(ctx, id);
+  await refuseOpenBroadcast(ctx, s, 'A broadcast is taken with claim, not accept.');
   const party = await shiftParty(ctx, s);
   pickSide(party, 'shifter', ['shifter']);
   if (s.row.is_broadcast) throw new AppError('SHFT-STATE-ERR', 'A broadcast is taken with claim, not accept.');
@@ -129,6 +141,7 @@ export async function acceptRequest(ctx: ServiceContext, id: string) {
 /** Targeted request: the shifter declines (pending → declined). */
 export async function declineRequest(ctx: ServiceContext, id: string, reason?: string | null) {
   const s = await loadShift(ctx, id);
+  await refuseOpenBroadcast(ctx, s, 'A broadcast cannot be declined; just do not claim it.');
   const party = await shiftParty(ctx, s);
   pickSide(party, 'shifter', ['shifter']);
   if (s.row.is_broadcast) throw new AppError('SHFT-STATE-ERR', 'A broadcast cannot be declined; just do not claim it.');
