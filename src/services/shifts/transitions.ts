@@ -1,11 +1,12 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { runBatch } from '../../db/client';
 import { insertWhere, opApplied } from '../../db/conditional';
-import { auditLog, shiftRequests, shifters } from '../../db/schema';
+import { shiftRequests, shifters } from '../../db/schema';
 import { AppError, type ErrorCode } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { fromMinor } from '../../lib/money';
-import { actorAudit, requirePerson, type ServiceContext } from '../context';
+import { auditInsert } from '../audit';
+import { requirePerson, type ServiceContext } from '../context';
 import { businessRecipients } from '../businesses/recipients';
 import { crewOf, isConnected } from '../connections/crew';
 import { draftEvent, publishOutbox } from '../events/outbox';
@@ -20,21 +21,7 @@ type Side = 'business' | 'shifter';
 
 /** A conditional audit row: written only if the operation's guarded update took effect. */
 export function auditIfOp(ctx: ServiceContext, shiftId: string, opId: string, action: string, data?: Record<string, unknown>) {
-  return insertWhere(
-    ctx.db,
-    auditLog,
-    {
-      id: newId('audit'),
-      ...actorAudit(ctx.actor),
-      action,
-      subject_type: 'shift_request',
-      subject_id: shiftId,
-      request_id: ctx.requestId,
-      data: data ? JSON.stringify(data) : null,
-      created_at: ctx.now(),
-    },
-    opApplied(shiftId, opId),
-  );
+  return auditInsert(ctx, action, { type: 'shift_request', id: shiftId }, data, opApplied(shiftId, opId));
 }
 
 /** Notification to users, written only if the operation took effect. */
