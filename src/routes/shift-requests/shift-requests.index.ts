@@ -1,4 +1,5 @@
 import { createRouter, serviceCtx } from '../../lib/create-app';
+import { counterSuggestionsFor } from '../../services/shifter-records/counter-suggest';
 import { claimBroadcast } from '../../services/shifts/claim';
 import { clockIn, clockOut, readClockPhoto, uploadClockPhoto } from '../../services/shifts/clock';
 import { findConflicts } from '../../services/shifts/conflicts';
@@ -24,8 +25,9 @@ export const shiftRequestsRouter = createRouter()
   .openapi(routes.getOne, async (c) => {
     const ctx = serviceCtx(c);
     const s = await loadShift(ctx, c.req.valid('param').id);
-    await shiftParty(ctx, s);
-    return c.json(viewLoaded(s), 200);
+    const party = await shiftParty(ctx, s);
+    const counters = await counterSuggestionsFor(ctx, party.callerShifterId, [{ row: s.row, business_lat: s.business.latitude, business_lon: s.business.longitude }]);
+    return c.json({ ...viewLoaded(s), ...counters.get(s.row.id) }, 200);
   })
   .openapi(routes.accept, async (c) => c.json(viewLoaded(await acceptRequest(serviceCtx(c), c.req.valid('param').id)), 200))
   .openapi(routes.decline, async (c) =>

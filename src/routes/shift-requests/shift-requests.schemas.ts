@@ -44,6 +44,15 @@ export const shiftRequestSchema = z
     created_at: z.string(),
     updated_at: z.string(),
     relevance_score: z.number().int().min(0).max(100).optional().openapi({ description: 'Present only when relevance sorting is on.' }),
+    suggested_counter_rate: z
+      .number()
+      .nullable()
+      .optional()
+      .openapi({
+        description:
+          "Only for the targeted shifter of a pending, targeted request: the counter-offer their counter rules suggest (in currency), or null when no rule asks for more than hourly_rate.",
+      }),
+    counter_rule_id: z.string().nullable().optional().openapi({ description: 'The counter rule behind suggested_counter_rate; present with it.' }),
   })
   .openapi('ShiftRequest');
 

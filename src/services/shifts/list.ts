@@ -4,6 +4,7 @@ import { businesses, requestAuthorizations, shiftRequests, shiftRoles, shifters,
 import { AppError } from '../../lib/errors';
 import { decodeCursor, encodeCursor, isKeysetCursor, isOffsetCursor } from '../../lib/pagination';
 import { type ServiceContext, requirePerson } from '../context';
+import { counterSuggestionsForUser } from '../shifter-records/counter-suggest';
 import { relevanceScore } from './relevance';
 import { loadShifterSignals } from './relevance-signals';
 import { SHIFT_STATUS } from './status';
@@ -96,7 +97,12 @@ export async function listRequests(ctx: ServiceContext, f: ListFilters) {
     .limit(f.limit + 1);
   const page = rows.slice(0, f.limit);
   const last = page.at(-1);
-  return { data: page.map((r) => toView(r)), next_cursor: rows.length > f.limit && last ? encodeCursor([last.row.created_at, last.row.id]) : null };
+  // The targeted shifter sees a suggested counter-offer on each incoming request (counter rules).
+  const counters = f.as === 'business' ? null : await counterSuggestionsForUser(ctx, actor.userId, page);
+  return {
+    data: page.map((r) => ({ ...toView(r), ...counters?.get(r.row.id) })),
+    next_cursor: rows.length > f.limit && last ? encodeCursor([last.row.created_at, last.row.id]) : null,
+  };
 }
 
 export interface BroadcastFilters {

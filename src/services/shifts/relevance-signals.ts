@@ -1,19 +1,20 @@
 import { and, eq, gt, sql } from 'drizzle-orm';
-import { shiftRequests, shifters } from '../../db/schema';
+import { counterRules, shiftRequests, shifters } from '../../db/schema';
 import type { ServiceContext } from '../context';
-import { median, type ShifterSignals } from './relevance';
+import { counterFloor, distanceKm } from '../shifter-records/counter-suggest';
+import { type Candidate, median, type ShifterSignals } from './relevance';
 import { SHIFT_STATUS, workedShiftSql } from './status';
 
 const DAY = 86_400_000;
 
 /**
- * Everything the relevance score needs about one shifter, in four grouped queries (not one per
+ * Everything the relevance score needs about one shifter, in five grouped queries (not one per
  * broadcast), so ranking 10,000 broadcasts is a single pass in memory.
  */
 export async function loadShifterSignals(ctx: ServiceContext, shifterId: string) {
   const now = ctx.now();
   const [me] = await ctx.db.select().from(shifters).where(eq(shifters.id, shifterId)).limit(1);
-  const [roles, history, rates, busy] = await Promise.all([
+  const [roles, history, rates, busy, rules] = await Promise.all([
     ctx.db
       .select({ role: shiftRequests.shiftrole_id, n: sql<number>`count(*)` })
       .from(shiftRequests)
@@ -37,6 +38,7 @@ export async function loadShifterSignals(ctx: ServiceContext, shifterId: string)
       .select({ startsAt: shiftRequests.starts_at, endsAt: shiftRequests.ends_at })
       .from(shiftRequests)
       .where(and(eq(shiftRequests.shifter_id, shifterId), eq(shiftRequests.request_status, SHIFT_STATUS.accepted), eq(shiftRequests.is_noshow, false), gt(shiftRequests.ends_at, now))),
+    ctx.db.select().from(counterRules).where(and(eq(counterRules.shifter_id, shifterId), eq(counterRules.is_active, true))),
   ]);
   const roleRate = new Map(rates.map((r) => [`${r.role}:${r.currency}`, r.mean]));
   const overall = new Map<string, number[]>();
@@ -47,8 +49,9 @@ export async function loadShifterSignals(ctx: ServiceContext, shifterId: string)
     lon: me?.longitude ?? null,
     roleCounts: new Map(roles.map((r) => [r.role, Number(r.n)])),
     businessHistory: new Map(history.map((h) => [h.business, { worked: Number(h.worked), bad: Number(h.bad) }])),
-    // Counter-rule floors plug in here once counter rules exist.
-    rateFloor: () => null,
+    // The least the shifter's counter rules accept for this shift (null without a matching rule).
+    rateFloor: (c: Candidate) =>
+      counterFloor(rules, c, { distanceKm: distanceKm(me?.latitude ?? null, me?.longitude ?? null, c.business_lat, c.business_lon) })?.rate_minor ?? null,
     busy,
   };
 

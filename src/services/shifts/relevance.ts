@@ -6,13 +6,16 @@ import { haversineMeters } from '../../lib/geo';
  * | signal        | points | how                                                                   |
  * |---------------|--------|-----------------------------------------------------------------------|
  * | role fit      | 25     | worked shifts in this role in the last year: 0 → 0, 1 → 12, ≥5 → 25      |
- * | pay           | 25     | rate ÷ the shifter's reference rate for the role: ≤0.7 → 0, 1.0 → 12.5, ≥1.3 → 25; below a counter-rule floor → 0 |
+ * | pay           | 25     | rate ÷ the shifter's reference rate for the role: ≤0.7 → 0, 1.0 → 12.5, ≥1.3 → 25; below the shifter's counter-rule floor for the shift → 0 |
  * | distance      | 20     | ≤2 km → 20, linear to 0 at 50 km; unknown position → 10                   |
  * | familiarity   | 20     | worked shifts with this business: 0 → 0, then 8 + 3 per shift, max 20; −5 per no-show or own cancel |
  * | availability  | 10     | no overlap with an accepted shift → 10; an overlap caps the whole score at 10 |
  *
  * Reference rate: the shifter's mean rate for the role over 90 days, else their overall mean, else
  * the median rate of the open broadcasts for that role (so a newcomer is ranked against the market).
+ * Counter-rule floor: the highest floor of the shifter's active rules matching the shift's role,
+ * currency, weekday and start (plus a rule's distance premium when far), as for counter-offers
+ * (services/shifter-records/counter-suggest.ts).
  */
 export interface ShifterSignals {
   lat: number | null;
@@ -20,7 +23,7 @@ export interface ShifterSignals {
   roleCounts: Map<number, number>;
   businessHistory: Map<string, { worked: number; bad: number }>;
   referenceRate: (roleId: number, currency: string) => number | null;
-  rateFloor: (roleId: number, currency: string) => number | null;
+  rateFloor: (c: Candidate) => number | null;
   busy: Array<{ startsAt: number; endsAt: number }>;
 }
 
@@ -33,6 +36,9 @@ export interface Candidate {
   ends_at: number;
   business_lat: number | null;
   business_lon: number | null;
+  /** Wall-clock date and start in the business zone, for counter rules with a weekday or start band. */
+  shift_date?: string | undefined;
+  shift_in?: string | undefined;
 }
 
 const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
@@ -42,7 +48,7 @@ export function relevanceScore(c: Candidate, s: ShifterSignals): number {
   const role = count === 0 ? 0 : clamp(12 + ((count - 1) * 13) / 4, 0, 25);
 
   let pay = 12.5;
-  const floor = s.rateFloor(c.shiftrole_id, c.currency);
+  const floor = s.rateFloor(c);
   const ref = s.referenceRate(c.shiftrole_id, c.currency);
   if (floor !== null && c.hourly_rate_minor < floor) pay = 0;
   else if (ref) pay = clamp(12.5 + ((c.hourly_rate_minor / ref - 1) / 0.3) * 12.5, 0, 25);

@@ -1,0 +1,132 @@
+import { z } from '@hono/zod-openapi';
+import type { ErrorCode } from '../../lib/errors';
+import { authRoute, jsonBody, jsonContent } from '../../lib/openapi';
+import { fileField, uploadGuard } from '../../lib/uploads';
+import { CREDENTIAL_DOC_MAX_BYTES } from '../../services/shifter-records/credentials';
+import { createCredentialInput, updateCredentialInput } from '../../services/shifter-records/schemas';
+import { shifterParam } from './mileage.routes';
+
+const tags = ['Shifter records'];
+const pathParam = (name: string) => z.string().min(1).openapi({ param: { name, in: 'path' } });
+const credentialParam = z.object({ id: pathParam('id'), credential_id: pathParam('credential_id') });
+
+export const credentialSchema = z
+  .object({
+    id: z.string(),
+    shifter_id: z.string(),
+    label: z.string(),
+    issuer: z.string().nullable(),
+    issued_on: z.string().nullable(),
+    expires_on: z.string().nullable(),
+    notes: z.string().nullable(),
+    is_visible: z.boolean(),
+    expiring: z.boolean().openapi({ description: "expires_on is today or within the next 30 days (the shifter's zone)." }),
+    expired: z.boolean().openapi({ description: 'expires_on has passed.' }),
+    has_document: z.boolean(),
+    document_type: z.string().nullable().openapi({ description: 'The sniffed type: application/pdf or image/*.' }),
+    document_size: z.number().int().nullable(),
+    document_url: z.string().nullable().openapi({ description: 'GET it with the same credentials; served to those who may see the row.' }),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .openapi('Credential');
+
+const one = (d: string) => jsonContent(credentialSchema, d);
+const CRED_ERRORS: ErrorCode[] = ['SHIFTER-NOT-FND-ERR', 'CREDENTIAL-NOT-FND-ERR'];
+
+export const listCredentials = authRoute({
+  method: 'get',
+  path: '/v1/shifter/{id}/credentials',
+  tags,
+  summary: "A shifter's credentials: every row for the owner or an admin, visible rows for anyone else",
+  request: { params: shifterParam },
+  responses: {
+    200: jsonContent(
+      z.object({ shifter_id: z.string(), data: z.array(credentialSchema), next_cursor: z.string().nullable() }).openapi('CredentialList'),
+      'Soonest expiry first (no expiry last), at most 100.',
+    ),
+  },
+  errors: ['SHIFTER-NOT-FND-ERR'],
+});
+
+export const createCredential = authRoute({
+  method: 'post',
+  path: '/v1/shifter/{id}/credentials',
+  tags,
+  summary: 'Add a credential (the owning shifter only)',
+  request: { params: shifterParam, body: jsonBody(createCredentialInput) },
+  responses: { 201: one('The credential.') },
+  errors: ['SHIFTER-NOT-FND-ERR', 'CONFLICT-ERR', 'IDEMPOTENCY-MISMATCH-ERR', 'IDEMPOTENCY-IN-PROGRESS-ERR'],
+});
+
+export const getCredential = authRoute({
+  method: 'get',
+  path: '/v1/shifter/{id}/credentials/{credential_id}',
+  tags,
+  summary: 'One credential (hidden rows: owner and admins only)',
+  request: { params: credentialParam },
+  responses: { 200: one('The credential.') },
+  errors: CRED_ERRORS,
+});
+
+export const updateCredential = authRoute({
+  method: 'patch',
+  path: '/v1/shifter/{id}/credentials/{credential_id}',
+  tags,
+  summary: 'Change a credential; only the fields sent change (the owning shifter only)',
+  request: { params: credentialParam, body: jsonBody(updateCredentialInput) },
+  responses: { 200: one('The credential after the change.') },
+  errors: CRED_ERRORS,
+});
+
+export const deleteCredential = authRoute({
+  method: 'delete',
+  path: '/v1/shifter/{id}/credentials/{credential_id}',
+  tags,
+  summary: 'Delete a credential and its document (the owning shifter only)',
+  request: { params: credentialParam },
+  responses: { 200: jsonContent(z.object({ id: z.string(), deleted: z.literal(true) }).openapi('CredentialDeleted'), 'Deleted.') },
+  errors: CRED_ERRORS,
+});
+
+export const uploadDocument = authRoute({
+  method: 'post',
+  path: '/v1/shifter/{id}/credentials/{credential_id}/document',
+  tags,
+  summary: 'Attach or replace the document (multipart field "file"; PDF or image by content; at most 8 MB; owner only)',
+  request: {
+    params: credentialParam,
+    body: { required: true, content: { 'multipart/form-data': { schema: z.object({ file: fileField }) } } },
+  },
+  middleware: [uploadGuard(CREDENTIAL_DOC_MAX_BYTES, 'credential document')],
+  responses: { 201: one('The credential with its new document reference.') },
+  errors: ['SHIFTER-NOT-FND-ERR', 'CREDENTIAL-NOT-FND-ERR', 'CONFLICT-ERR', 'PAYLOAD-TOO-LARGE-ERR', 'UNSUPPORTED-MEDIA-ERR', 'IDEMPOTENCY-MISMATCH-ERR', 'IDEMPOTENCY-IN-PROGRESS-ERR'],
+});
+
+export const readDocument = authRoute({
+  method: 'get',
+  path: '/v1/shifter/{id}/credentials/{credential_id}/document',
+  tags,
+  summary: 'The document (to those who may see the credential)',
+  request: { params: credentialParam },
+  responses: {
+    200: {
+      description: 'The file, with its sniffed type.',
+      content: {
+        'application/pdf': { schema: z.any().openapi({ type: 'string', format: 'binary' }) },
+        'image/*': { schema: z.any().openapi({ type: 'string', format: 'binary' }) },
+      },
+    },
+  },
+  errors: ['SHIFTER-NOT-FND-ERR', 'CREDENTIAL-NOT-FND-ERR', 'UPLOAD-NOT-FND-ERR'],
+});
+
+export const deleteDocument = authRoute({
+  method: 'delete',
+  path: '/v1/shifter/{id}/credentials/{credential_id}/document',
+  tags,
+  summary: 'Remove the document, keep the credential (owner only)',
+  request: { params: credentialParam },
+  responses: { 200: one('The credential without a document.') },
+  errors: ['SHIFTER-NOT-FND-ERR', 'CREDENTIAL-NOT-FND-ERR', 'UPLOAD-NOT-FND-ERR', 'CONFLICT-ERR'],
+});
