@@ -72,6 +72,18 @@ describe('POST /v1/shift_request/list_of_broadcast_requests', () => {
     expect(second.body.next_cursor).toBeNull();
   });
 
+  it('reads min_rate in each row’s own currency (JPY has no minor unit)', async () => {
+    const { biz: usd, sh } = await makePair();
+    const jpy = await makeUser({ business: { timezone: 'Asia/Tokyo', currency: 'JPY', city_id: null, state_id: null, country_id: null } });
+    await connect(jpy.businessId!, sh.shifterId!);
+    const cheap = await postShift(usd.key, { is_broadcast: 1, hourly_rate: 15 });
+    const yen = await postShift(jpy.key, { is_broadcast: 1, shift_date: dateAhead(3, 'Asia/Tokyo'), hourly_rate: 1500 });
+    expect(yen.hourly_rate).toBe(1500);
+    expect(ids(await list(sh.key, { min_rate: 16 }))).toEqual([yen.id]);
+    expect(ids(await list(sh.key, { min_rate: 1501 }))).toEqual([]);
+    expect(ids(await list(sh.key, { min_rate: 14 })).sort()).toEqual([cheap.id, yen.id].sort());
+  });
+
   it("refuses someone else's shifter_id (403)", async () => {
     const { sh } = await makePair();
     const other = await makeUser({ shifter: true });

@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, gte, inArray, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
-import { businesses, requestAuthorizations, shiftRequests, shiftRoles, shifters, teammates } from '../../db/schema';
+import { businesses, currencies, requestAuthorizations, shiftRequests, shiftRoles, shifters, teammates } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { decodeCursor, encodeCursor, isKeysetCursor, isOffsetCursor } from '../../lib/pagination';
 import { type ServiceContext, requirePerson } from '../context';
@@ -158,7 +158,13 @@ export async function listBroadcasts(ctx: ServiceContext, f: BroadcastFilters) {
   if (f.date_to) conds.push(lte(shiftRequests.shift_date, f.date_to));
   if (f.shiftrole_id !== undefined) conds.push(eq(shiftRequests.shiftrole_id, f.shiftrole_id));
   if (f.business_id) conds.push(eq(shiftRequests.business_id, f.business_id));
-  if (f.min_rate !== undefined) conds.push(sql`${shiftRequests.hourly_rate_minor} >= ${Math.round(f.min_rate * 100)}`);
+  if (f.min_rate !== undefined) {
+    // min_rate is a decimal in each row's own currency: scale it by that currency's exponent (JPY 0, USD 2, BHD 3).
+    const scaled = (e: number) => Math.round(f.min_rate! * 10 ** e);
+    conds.push(
+      sql`${shiftRequests.hourly_rate_minor} >= CASE (SELECT ${currencies.minor_unit} FROM ${currencies} WHERE ${currencies.code} = ${shiftRequests.currency}) WHEN 0 THEN ${scaled(0)} WHEN 3 THEN ${scaled(3)} ELSE ${scaled(2)} END`,
+    );
+  }
 
   if (!(f.sort_by_relevance && f.shifter_id)) {
     const after = keysetAfter(f.cursor);
