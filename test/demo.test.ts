@@ -1,15 +1,21 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from 'cloudflare:test';
-import { env } from 'cloudflare:workers';
+import { env, exports } from 'cloudflare:workers';
 import { and, eq, inArray } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { businesses, requestAuthorizations, shiftRequests, shifters, teammates, users } from '../src/db/schema';
+import { businesses, counterRules, credentials, mileageEntries, requestAuthorizations, shiftRequests, shifters, teammates, users } from '../src/db/schema';
+import { getSettings } from '../src/env';
 import { handleScheduled } from '../src/jobs/scheduled';
 import { addDays, shiftInstants, todayIn, wallClockToInstant } from '../src/lib/shift-time';
 import worker from '../src/index';
 import { buildShiftHistory } from '../src/services/demo/history';
+import { demoPurgeStatements } from '../src/services/demo/purge';
+import { buildShifterRecords, demoPdf } from '../src/services/demo/records';
+import { COUNTER_RULES } from '../src/services/demo/cast';
+import { FLOOR_ASK } from '../src/services/demo/plans';
+import { suggestCounter } from '../src/services/shifter-records/counter-suggest';
 import { chunkedInserts, DEMO_PASSWORD, MAX_PARAMS } from '../src/services/demo/seed';
 import { SHIFT_STATUS } from '../src/services/shifts/status';
-import { call, expectError } from './helpers/api';
+import { BASE, call, expectError } from './helpers/api';
 import { connect, db, makeUser } from './helpers/factory';
 
 // Tests in this file share one D1 (storage is isolated per file, not per test) and run in order:
@@ -31,6 +37,22 @@ interface Account {
 
 async function demoUserIds() {
   return (await db().select({ id: users.id }).from(users).where(eq(users.is_demo, true))).map((r) => r.id);
+}
+
+async function demoShifters() {
+  return db().select().from(shifters).where(inArray(shifters.user_id, await demoUserIds()));
+}
+
+/** The R2 keys under `prefix`, every page. */
+async function r2Keys(prefix: string) {
+  const keys: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await env.UPLOADS.list({ prefix, ...(cursor ? { cursor } : {}) });
+    keys.push(...page.objects.map((o) => o.key));
+    cursor = page.truncated ? page.cursor : undefined;
+  } while (cursor);
+  return keys;
 }
 
 async function runNightly(e: typeof env = env) {
@@ -158,6 +180,108 @@ describe('POST /internal/demo/seed', () => {
     }
   });
 
+  it('gives demo shifters mileage, counter rules and credentials', async () => {
+    const shf = await demoShifters();
+    const ids = shf.map((s) => s.id);
+    const miles = await db().select().from(mileageEntries).where(inArray(mileageEntries.shifter_id, ids));
+    const rules = await db().select().from(counterRules).where(inArray(counterRules.shifter_id, ids));
+    const creds = await db().select().from(credentials).where(inArray(credentials.shifter_id, ids));
+
+    // Mileage: every shifter, within the last ~100 days and some in the previous calendar year, at the operator rate.
+    const rate = getSettings(env).MILEAGE_RATE_CENTS;
+    for (const s of shf) {
+      const today = todayIn(s.timezone);
+      const year = Number(today.slice(0, 4));
+      const mine = miles.filter((m) => m.shifter_id === s.id);
+      expect(mine.length, s.display_name).toBeGreaterThanOrEqual(5);
+      expect(mine.some((m) => m.log_date >= `${year}-01-01`)).toBe(true);
+      expect(mine.filter((m) => m.log_date.startsWith(`${year - 1}-`)).length).toBeGreaterThanOrEqual(2);
+      expect(mine.filter((m) => m.log_date >= addDays(today, -105)).length).toBeGreaterThanOrEqual(5);
+      expect(mine.every((m) => m.log_date <= today && m.miles > 0 && m.rate_per_mile_cents === rate)).toBe(true);
+    }
+
+    // Counter rules: at least two shifters, a role + weekday band rule and a distance premium.
+    expect(new Set(rules.map((r) => r.shifter_id)).size).toBeGreaterThanOrEqual(2);
+    expect(rules.some((r) => r.is_active && r.shiftrole_id !== null && r.weekdays !== null && r.start_from !== null)).toBe(true);
+    expect(rules.some((r) => r.is_active && r.distance_threshold_km !== null && r.distance_premium_minor !== null)).toBe(true);
+
+    // Credentials: shown and hidden ones, and a PDF stored where docs/storage.md says, described as an upload would be.
+    expect(new Set(creds.map((c) => c.is_visible))).toEqual(new Set([true, false]));
+    const withDoc = creds.filter((c) => c.document_key !== null);
+    expect(withDoc.length).toBeGreaterThanOrEqual(1);
+    for (const c of withDoc) {
+      expect(c.document_key).toMatch(new RegExp(`^credentials/${c.shifter_id}/${c.id}/upl_[0-9A-Za-z]{20}\\.pdf$`));
+      expect(c.document_type).toBe('application/pdf');
+      const obj = await env.UPLOADS.get(c.document_key!);
+      expect(obj).not.toBeNull();
+      const bytes = new Uint8Array(await obj!.arrayBuffer());
+      expect(bytes.byteLength).toBe(c.document_size);
+      expect(new TextDecoder().decode(bytes.slice(0, 5))).toBe('%PDF-');
+      expect(obj!.httpMetadata?.contentType).toBe('application/pdf');
+      expect(obj!.customMetadata).toMatchObject({ shifter_id: c.shifter_id, credential_id: c.id, uploaded_by: shf.find((s) => s.id === c.shifter_id)!.user_id });
+    }
+  });
+
+  it('shows the records through the API to the demo shifters', async () => {
+    const accounts = first.body.accounts;
+    const shf = await demoShifters();
+    const keyOf = (shifterId: string) => accounts.find((a) => a.user_id === shf.find((s) => s.id === shifterId)!.user_id)!.api_key;
+
+    // Every demo shifter's own mileage rollup for this year (their zone) is non-zero, and last year's has entries.
+    for (const s of shf) {
+      const res = await call('GET', `/v1/shifter/${s.id}/mileage`, { key: keyOf(s.id) });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.rollup.year).toBe(Number(todayIn(s.timezone).slice(0, 4)));
+      expect(res.body.rollup.entries).toBeGreaterThan(0);
+      expect(res.body.rollup.total_miles).toBeGreaterThan(0);
+      expect(res.body.rollup.total_amount_cents).toBeGreaterThan(0);
+      const prev = await call('GET', `/v1/shifter/${s.id}/mileage`, { key: keyOf(s.id), query: { year: res.body.rollup.year - 1 } });
+      expect(prev.body.rollup.entries).toBeGreaterThanOrEqual(2);
+    }
+
+    // A rule's owner sees a counter-offer suggested on at least one pending targeted request.
+    const ruleOwners = [...new Set((await db().select().from(counterRules).where(inArray(counterRules.shifter_id, shf.map((s) => s.id)))).map((r) => r.shifter_id))];
+    const suggested: any[] = [];
+    for (const id of ruleOwners) {
+      const list = await call('POST', '/v1/shift_request/list_of_requests', { key: keyOf(id), body: { as: 'shifter', status: 1, limit: 100 } });
+      expect(list.status, JSON.stringify(list.body)).toBe(200);
+      suggested.push(...list.body.data.filter((r: any) => r.suggested_counter_rate !== null && r.suggested_counter_rate !== undefined));
+    }
+    expect(suggested.length).toBeGreaterThan(0);
+    for (const r of suggested) {
+      expect(r).toMatchObject({ request_status: 1, is_broadcast: 0 });
+      expect(r.counter_rule_id).toMatch(/^cr_/);
+      expect(r.suggested_counter_rate).toBeGreaterThan(r.hourly_rate);
+    }
+
+    // Credentials: the owner sees the expiry flags and downloads the document; a business sees the shown ones only.
+    const creds = await db().select().from(credentials).where(inArray(credentials.shifter_id, shf.map((s) => s.id)));
+    const views: any[] = [];
+    for (const id of new Set(creds.map((c) => c.shifter_id))) {
+      const res = await call('GET', `/v1/shifter/${id}/credentials`, { key: keyOf(id) });
+      expect(res.status).toBe(200);
+      views.push(...res.body.data);
+    }
+    expect(views).toHaveLength(creds.length);
+    expect(views.some((v) => v.expiring && v.is_visible)).toBe(true);
+    expect(views.some((v) => v.expired)).toBe(true);
+    const doc = views.find((v) => v.has_document)!;
+    expect(doc).toMatchObject({ document_type: 'application/pdf', document_url: `/v1/shifter/${doc.shifter_id}/credentials/${doc.id}/document` });
+    const file = await exports.default.fetch(new Request(new URL(doc.document_url, BASE), { headers: { Authorization: `Bearer ${keyOf(doc.shifter_id)}` } }));
+    expect(file.status).toBe(200);
+    expect(file.headers.get('Content-Type')).toBe('application/pdf');
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    expect(bytes.byteLength).toBe(doc.document_size);
+    expect(new TextDecoder().decode(bytes.slice(0, 5))).toBe('%PDF-');
+
+    const owner = accounts.find((a) => a.role === 'business')!;
+    const seen = await call('GET', `/v1/shifter/${doc.shifter_id}/credentials`, { key: owner.api_key });
+    expect(seen.status).toBe(200);
+    const own = creds.filter((c) => c.shifter_id === doc.shifter_id);
+    expect(seen.body.data.map((v: any) => v.id).sort()).toEqual(own.filter((c) => c.is_visible).map((c) => c.id).sort());
+    expect(own.some((c) => !c.is_visible)).toBe(true);
+  });
+
   it('does nothing the second time without force', async () => {
     const before = await demoUserIds();
     const again = await seed();
@@ -187,6 +311,70 @@ describe('demo seed internals', () => {
     const statements = chunkedInserts(db(), shiftRequests, rows) as unknown as Array<{ toSQL(): { params: unknown[] } }>;
     expect(statements.length).toBeLessThan(rows.length);
     for (const st of statements) expect(st.toSQL().params.length).toBeLessThanOrEqual(MAX_PARAMS);
+
+    const records = buildShifterRecords(
+      Date.now(),
+      crew.map((k) => ({ key: k, id: `shf_${k}`, user_id: `usr_${k}`, name: k, timezone: 'America/New_York' })),
+      67,
+    );
+    const recordStatements = [
+      ...chunkedInserts(db(), mileageEntries, records.mileage),
+      ...chunkedInserts(db(), counterRules, records.counterRules),
+      ...chunkedInserts(db(), credentials, records.credentials),
+    ] as unknown as Array<{ toSQL(): { params: unknown[] } }>;
+    expect(records.mileage.length).toBeGreaterThan(crew.length * 5);
+    for (const st of recordStatements) expect(st.toSQL().params.length).toBeLessThanOrEqual(MAX_PARAMS);
+  });
+
+  it('always sends one pending request below a counter-rule floor, whatever the date', () => {
+    const crew = ['jordan', 'alex', 'taylor', 'chris'];
+    const shifterMap = new Map(crew.map((k) => [k, { id: `shf_${k}`, user_id: `usr_${k}`, accept_shift_req: k !== 'chris' }]));
+    const bistro = {
+      key: 'bistro',
+      id: 'biz_bistro',
+      timezone: 'America/New_York',
+      currency: 'USD' as const,
+      latitude: 40.7033,
+      longitude: -74.017,
+      geofence_radius_m: 150,
+      creators: ['usr_owner'],
+      crew,
+    };
+    // Only the weekday-band rules: a catch-all floor could be met by chance.
+    const rules = COUNTER_RULES.filter((r) => r.shifter === FLOOR_ASK.shifter && r.weekdays !== null).map(({ shifter, ...r }, i) => ({ ...r, id: `cr_${i}` }));
+    expect(rules.length).toBeGreaterThan(0);
+    const start = Date.UTC(2026, 0, 1, 15);
+    for (let day = 0; day < 365; day += 23) {
+      const rows = buildShiftHistory(start + day * 86_400_000, [bistro], shifterMap);
+      const incoming = rows.filter((r) => r.shifter_id === `shf_${FLOOR_ASK.shifter}` && r.request_status === SHIFT_STATUS.pending && !r.is_broadcast);
+      const countered = incoming.filter((r) => suggestCounter(rules, { ...r, hourly_rate_minor: r.hourly_rate_minor!, currency: r.currency! }, { distanceKm: 1.4 }));
+      expect(countered.length, `day ${day}`).toBeGreaterThan(0);
+    }
+  });
+
+  it('writes a well-formed PDF: every cross-reference offset points at its object', () => {
+    const text = new TextDecoder().decode(demoPdf(['Food Protection Certificate', 'Holder: Jordan Rivera (NYC)', 'Café \\ back']));
+    expect(text.startsWith('%PDF-1.4\n')).toBe(true);
+    expect(text.endsWith('%%EOF\n')).toBe(true);
+    const startxref = Number(text.match(/startxref\n(\d+)\n/)![1]);
+    expect(text.slice(startxref, startxref + 5)).toBe('xref\n');
+    const offsets = [...text.slice(startxref).matchAll(/^(\d{10}) 00000 n $/gm)].map((m) => Number(m[1]));
+    expect(offsets).toHaveLength(5);
+    offsets.forEach((o, i) => expect(text.slice(o, o + `${i + 1} 0 obj`.length)).toBe(`${i + 1} 0 obj`));
+    const stream = text.match(/<< \/Length (\d+) >>\nstream\n([\s\S]*?)\nendstream/)!;
+    expect(stream[2]!.length).toBe(Number(stream[1]));
+    expect(text).toContain('(Holder: Jordan Rivera \\(NYC\\)) Tj');
+    expect(/^[\x00-\x7f]*$/.test(text)).toBe(true);
+  });
+
+  it('purges the shifter-record tables by their foreign keys', async () => {
+    const statements = await demoPurgeStatements(env.DB);
+    for (const table of ['mileage_entries', 'counter_rules', 'credentials']) {
+      const i = statements.findIndex((st) => st.startsWith(`DELETE FROM "${table}" `));
+      expect(i, table).toBeGreaterThanOrEqual(0);
+      expect(statements[i]).toContain('"shifters"');
+      expect(i).toBeLessThan(statements.findIndex((st) => st.startsWith('DELETE FROM "shifters" ')));
+    }
   });
 });
 
@@ -223,6 +411,14 @@ describe('nightly demo reset', () => {
     const old = await seed({ force: true });
     expect(old.body.seeded).toBe(true);
     const oldIds = await demoUserIds();
+    const oldDocs = (await db().select().from(credentials).where(inArray(credentials.shifter_id, (await demoShifters()).map((s) => s.id)))).flatMap(
+      (c) => (c.document_key ? [c.document_key] : []),
+    );
+    expect(oldDocs.length).toBeGreaterThan(0);
+    for (const k of oldDocs) expect(await env.UPLOADS.head(k)).not.toBeNull();
+    // A real shifter's document stays.
+    const realDoc = `credentials/${realShifter.shifterId}/crd_realdoc00000000000001/upl_realdoc00000000000001.pdf`;
+    await env.UPLOADS.put(realDoc, new TextEncoder().encode('%PDF-1.4\n%%EOF\n'));
 
     await runNightly();
 
@@ -236,7 +432,11 @@ describe('nightly demo reset', () => {
     expect(demoBiz.length).toBeGreaterThanOrEqual(2);
     const { results } = await env.DB.prepare('SELECT COUNT(*) AS n FROM shift_requests WHERE business_id IN (SELECT b.id FROM businesses b JOIN users u ON u.id = b.user_id WHERE u.is_demo = 1)').all<{ n: number }>();
     expect(results[0]!.n).toBeGreaterThan(200);
-    // Nothing of the old demo world is left behind.
+    // Nothing of the old demo world is left behind, in R2 either: only the new rows' documents remain.
+    for (const k of oldDocs) expect(await env.UPLOADS.head(k), k).toBeNull();
+    const newDocs = (await db().select().from(credentials)).flatMap((c) => (c.document_key ? [c.document_key] : []));
+    expect(newDocs.length).toBe(oldDocs.length);
+    expect((await r2Keys('credentials/')).sort()).toEqual([...newDocs, realDoc].sort());
     const { results: orphans } = await env.DB.prepare('SELECT COUNT(*) AS n FROM shifters WHERE user_id NOT IN (SELECT id FROM users)').all<{ n: number }>();
     expect(orphans[0]!.n).toBe(0);
 

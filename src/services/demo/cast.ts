@@ -162,3 +162,100 @@ export const TEAMMATES = [
   { business: 'bistro', person: 'sam', status: 1 },
   { business: 'bistro', person: 'riley', status: 0 },
 ];
+
+/**
+ * Counter rules: the least a shifter takes for shifts like these (see shifter-records/counter-suggest.ts).
+ * Jordan's weekend line-cook floor sits above every line-cook rate the bistro pays, and plans.ts
+ * FLOOR_ASK puts such a request in his inbox, so a suggested counter-offer always shows. Oliver's
+ * premium applies because Camden Lock Coffee is about 4 km from his place.
+ */
+export interface DemoCounterRule {
+  shifter: string;
+  label: string;
+  shiftrole_id: number | null;
+  weekdays: string | null; // sorted ISO weekdays, as the service stores them
+  start_from: string | null;
+  start_to: string | null;
+  min_hourly_rate_minor: number;
+  currency: 'USD' | 'GBP';
+  distance_threshold_km: number | null;
+  distance_premium_minor: number | null;
+  is_active: boolean;
+}
+
+const anyShift = { shiftrole_id: null, weekdays: null, start_from: null, start_to: null, distance_threshold_km: null, distance_premium_minor: null };
+
+export const COUNTER_RULES: DemoCounterRule[] = [
+  {
+    shifter: 'jordan',
+    label: 'Weekend dinner service on the line',
+    shiftrole_id: 3,
+    weekdays: '5,6,7',
+    start_from: '16:00',
+    start_to: '19:00',
+    min_hourly_rate_minor: 2800,
+    currency: 'USD',
+    distance_threshold_km: null,
+    distance_premium_minor: null,
+    is_active: true,
+  },
+  { shifter: 'jordan', label: 'Anything else', ...anyShift, min_hourly_rate_minor: 1900, currency: 'USD', is_active: true },
+  {
+    shifter: 'oliver',
+    label: 'Across town',
+    ...anyShift,
+    min_hourly_rate_minor: 1300,
+    currency: 'GBP',
+    distance_threshold_km: 3,
+    distance_premium_minor: 200,
+    is_active: true,
+  },
+  { shifter: 'amelia', label: 'Overnight bakes', ...anyShift, shiftrole_id: 15, start_from: '22:00', start_to: '02:00', min_hourly_rate_minor: 1650, currency: 'GBP', is_active: true },
+  // Switched off: kept to show the state, never suggests anything.
+  { shifter: 'taylor', label: 'Overnight security', ...anyShift, shiftrole_id: 11, start_from: '22:00', start_to: '06:00', min_hourly_rate_minor: 2800, currency: 'USD', is_active: false },
+];
+
+/**
+ * Credentials, with dates as days from the shifter's today so the expiry flags hold whatever the
+ * date: Jordan's allergen training is expiring, Taylor's first aid has expired, and Jordan's food
+ * protection certificate carries a one-page PDF stored in R2.
+ */
+export interface DemoCredential {
+  shifter: string;
+  label: string;
+  issuer: string | null;
+  issued: number | null;
+  expires: number | null;
+  visible: boolean;
+  notes?: string;
+  document?: boolean;
+}
+
+export const CREDENTIALS: DemoCredential[] = [
+  { shifter: 'jordan', label: 'Food Protection Certificate', issuer: 'NYC Department of Health and Mental Hygiene', issued: -620, expires: 1205, visible: true, document: true },
+  { shifter: 'jordan', label: 'Allergen Awareness Training', issuer: 'ServSafe', issued: -1075, expires: 18, visible: true, notes: 'Renewal course booked.' },
+  { shifter: 'jordan', label: 'Photo ID check', issuer: 'Shiftmarket onboarding', issued: -118, expires: null, visible: false },
+  { shifter: 'alex', label: 'TIPS Alcohol Server Certification', issuer: 'Health Communications, Inc.', issued: -410, expires: 685, visible: true },
+  { shifter: 'alex', label: 'Photo ID check', issuer: 'Shiftmarket onboarding', issued: -117, expires: null, visible: false },
+  { shifter: 'taylor', label: 'Security Guard Registration', issuer: 'New York State Department of State', issued: -500, expires: 230, visible: true },
+  { shifter: 'taylor', label: 'First Aid and CPR', issuer: 'American Red Cross', issued: -740, expires: -9, visible: true, notes: 'Recertification class next month.' },
+  { shifter: 'chris', label: 'Food Protection Certificate', issuer: 'NYC Department of Health and Mental Hygiene', issued: -300, expires: 1525, visible: true },
+  { shifter: 'chris', label: 'Forklift Operator Licence', issuer: 'Hudson Safety Training', issued: -1130, expires: -35, visible: false, notes: 'From a warehouse job; not renewing.' },
+  { shifter: 'oliver', label: 'Level 2 Food Hygiene Certificate', issuer: 'Highfield Qualifications', issued: -400, expires: 695, visible: true },
+  { shifter: 'oliver', label: 'Right to work check', issuer: 'Shiftmarket onboarding', issued: -116, expires: null, visible: false },
+  { shifter: 'amelia', label: 'Level 3 Food Safety', issuer: 'Royal Society for Public Health', issued: -1000, expires: 95, visible: true },
+  { shifter: 'noah', label: 'Level 2 Food Hygiene Certificate', issuer: 'Highfield Qualifications', issued: -200, expires: 895, visible: true },
+  { shifter: 'noah', label: 'Right to work check', issuer: 'Shiftmarket onboarding', issued: -115, expires: null, visible: false },
+  { shifter: 'priya', label: 'Personal Licence (alcohol)', issuer: 'London Borough of Camden', issued: -1500, expires: null, visible: true },
+];
+
+/** What the mileage log says trips were for. */
+export const TRIP_PURPOSES = [
+  'Supplies run for the kitchen',
+  'Between venues on a split shift',
+  'Catering drop-off',
+  'Late finish, no transit home',
+  'Food safety training session',
+  'Uniform pick-up',
+  null,
+];

@@ -2,14 +2,15 @@ import type { shiftRequests } from '../../db/schema';
 import { newId } from '../../lib/ids';
 import { addDays, dateInZone, shiftInstants, timeInZone, todayIn, wallClockToInstant, weekdayOf } from '../../lib/shift-time';
 import { SHIFT_STATUS } from '../shifts/status';
-import { ALL, CANCEL_REASONS, NOTES, PLANS, RATES, type Slot } from './plans';
+import { ALL, CANCEL_REASONS, FLOOR_ASK, NOTES, PLANS, RATES, type Slot } from './plans';
 
 /**
  * Demo shift history and schedule: 100 days of past shifts (mostly worked, with the usual
  * cancellations, no-shows, declines and expiries), a shift in progress when the hour allows, and
- * the next 14 days of accepted shifts, pending requests and open broadcasts. Times are wall-clock
- * in each business's zone and converted with shiftInstants, so overnight and DST shifts are real.
- * A fixed-seed generator keeps the shape stable from one seed to the next.
+ * the next 14 days of accepted shifts, pending requests (one always below its shifter's counter-rule
+ * floor, see plans.ts FLOOR_ASK) and open broadcasts. Times are wall-clock in each business's zone
+ * and converted with shiftInstants, so overnight and DST shifts are real. A fixed-seed generator
+ * keeps the shape stable from one seed to the next.
  */
 export type ShiftRow = typeof shiftRequests.$inferInsert;
 
@@ -279,6 +280,22 @@ export function buildShiftHistory(now: number, businesses: HistoryBusiness[], sh
       }
     }
   }
+  // However the dice fell, one incoming request sits below its shifter's counter-rule floor.
+  const askBiz = businesses.find((b) => b.key === FLOOR_ASK.business);
+  const asked = shifters.get(FLOOR_ASK.shifter);
+  if (askBiz && asked?.accept_shift_req && askBiz.crew.includes(FLOOR_ASK.shifter)) {
+    const { slot } = FLOOR_ASK;
+    const today = todayIn(askBiz.timezone, now);
+    const dates = Array.from({ length: SCHEDULE_DAYS }, (_, i) => addDays(today, i + 1)).filter((d) => slot.days.includes(weekdayOf(d)));
+    const times = (d: string) => shiftInstants(d, slot.in, slot.out, askBiz.timezone);
+    // A free evening if there is one; otherwise the first, as a conflict the shifter would see.
+    const date = dates.find((d) => isFree(FLOOR_ASK.shifter, times(d).startsAt, times(d).endsAt)) ?? dates[0];
+    if (date) {
+      occupy(FLOOR_ASK.shifter, times(date).startsAt, times(date).endsAt);
+      rows.push(base(askBiz, slot, date, FLOOR_ASK.shifter, now - between(2, 20) * HOUR, askBiz.creators[0]!));
+    }
+  }
+
   // However the dice fell, the market has open work to show.
   for (let i = 0; openBroadcasts < MIN_OPEN_BROADCASTS && businesses[0]; i++, openBroadcasts++) {
     const b = businesses[0];

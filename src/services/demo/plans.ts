@@ -53,3 +53,14 @@ export const RATES: Record<number, Record<'USD' | 'GBP', [number, number]>> = {
 
 export const NOTES = ['Black shirt and black trousers.', 'Non-slip shoes, please.', 'Ask for Sam at the pass.', 'Private party of 80.', 'Staff meal included.'];
 export const CANCEL_REASONS = ['Event postponed by the client.', 'Feeling unwell.', 'Quiet night forecast, fewer hands needed.', 'Family emergency.'];
+
+/**
+ * One pending request always sent below its shifter's floor: a weekend dinner shift on the bistro's
+ * line for Jordan, at his usual line-cook rate, which his "Weekend dinner service on the line" rule
+ * (cast.ts COUNTER_RULES) outbids, so the incoming request carries a suggested counter-offer.
+ */
+export const FLOOR_ASK: { business: string; shifter: string; slot: Slot } = {
+  business: 'bistro',
+  shifter: 'jordan',
+  slot: { days: [5, 6, 7], in: '16:00', out: '23:00', role: 3, prob: 1, pool: ['jordan'] },
+};

@@ -9,6 +9,11 @@ import type { ServiceContext } from '../context';
  * itself: every table reachable from `users` through a CASCADE / NO ACTION / RESTRICT key gets a
  * DELETE whose WHERE clause follows the keys back to `users.is_demo = 1`, children before parents.
  * SET NULL / SET DEFAULT keys are left to SQLite.
+ *
+ * Objects outside SQL go too: the R2 credential documents of demo shifters (everything under
+ * credentials/<shifter_id>/, docs/storage.md) are deleted before the rows, so no object outlives
+ * the row that would name it. Should the batch then fail, the rows only point at missing documents
+ * (a 404 on download) until the next purge removes them.
  */
 interface ForeignKey {
   from: string;
@@ -97,8 +102,33 @@ export async function demoPurgeStatements(d1: D1Database): Promise<string[]> {
   return statements;
 }
 
+/** R2 list and delete both take at most 1,000 keys per call. */
+const R2_PAGE = 1000;
+
+/** Deletes every stored credential document of the demo shifters; returns how many objects went. */
+export async function purgeDemoDocuments(ctx: ServiceContext): Promise<number> {
+  const { results } = await ctx.env.DB.prepare(
+    `SELECT "id" FROM "shifters" WHERE "user_id" IN (SELECT "id" FROM "users" WHERE ${ROOT_PREDICATE})`,
+  ).all<{ id: string }>();
+  const keys: string[] = [];
+  await Promise.all(
+    results.map(async ({ id }) => {
+      let cursor: string | undefined;
+      do {
+        const page = await ctx.env.UPLOADS.list({ prefix: `credentials/${id}/`, limit: R2_PAGE, ...(cursor ? { cursor } : {}) });
+        keys.push(...page.objects.map((o) => o.key));
+        cursor = page.truncated ? page.cursor : undefined;
+      } while (cursor);
+    }),
+  );
+  for (let i = 0; i < keys.length; i += R2_PAGE) await ctx.env.UPLOADS.delete(keys.slice(i, i + R2_PAGE));
+  return keys.length;
+}
+
 export async function purgeDemoData(ctx: ServiceContext): Promise<number> {
   const d1 = ctx.env.DB;
+  const objects = await purgeDemoDocuments(ctx);
+  if (objects) ctx.log.info('demo credential documents deleted', { objects });
   const statements = await demoPurgeStatements(d1);
   const results = await d1.batch(statements.map((s) => d1.prepare(s)));
   return results.reduce((n, r) => n + (r.meta.changes ?? 0), 0);

@@ -1,7 +1,19 @@
 import { sql } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { type BatchItem, type Db, runBatch } from '../../db/client';
-import { admins, apiKeys, businesses, requestAuthorizations, shifters, shiftRequests, teammates, users } from '../../db/schema';
+import {
+  admins,
+  apiKeys,
+  businesses,
+  counterRules,
+  credentials,
+  mileageEntries,
+  requestAuthorizations,
+  shifters,
+  shiftRequests,
+  teammates,
+  users,
+} from '../../db/schema';
 import { hashPassword } from '../../lib/crypto';
 import { newId } from '../../lib/ids';
 import { makeSlug } from '../../lib/slug';
@@ -10,6 +22,7 @@ import type { ServiceContext } from '../context';
 import { BUSINESSES, CONNECTIONS, DEMO_PASSWORD, type DemoRole, demoEmail, PEOPLE, SHIFTERS, TEAMMATES } from './cast';
 import { buildShiftHistory, type HistoryBusiness, type HistoryShifter } from './history';
 import { purgeDemoData } from './purge';
+import { buildShifterRecords } from './records';
 
 export { DEMO_PASSWORD } from './cast';
 
@@ -28,6 +41,10 @@ export interface DemoCounts {
   teammates: number;
   connections: number;
   shift_requests: number;
+  mileage_entries: number;
+  counter_rules: number;
+  credentials: number;
+  credential_documents: number;
 }
 
 export interface SeedResult {
@@ -60,10 +77,11 @@ export function chunkedInserts<T extends SQLiteTable>(db: Db, table: T, rows: T[
 }
 
 /**
- * Seeds the demo world (see cast.ts and history.ts) and returns the demo accounts, each with a
- * freshly minted personal key. Without `force` it only seeds an empty database (no users at all);
- * with `force` it first removes every demo row and everything hanging off it, and leaves real
- * accounts alone. The plaintext keys exist only in the returned value; the database keeps hashes.
+ * Seeds the demo world (see cast.ts, history.ts and records.ts) and returns the demo accounts, each
+ * with a freshly minted personal key. Without `force` it only seeds an empty database (no users at
+ * all); with `force` it first removes every demo row and everything hanging off it (demo credential
+ * documents in R2 included), and leaves real accounts alone. The plaintext keys exist only in the
+ * returned value; the database keeps hashes.
  */
 export async function seedDemoData(ctx: ServiceContext, opts: { force: boolean }): Promise<SeedResult> {
   const { db } = ctx;
@@ -156,6 +174,17 @@ export async function seedDemoData(ctx: ServiceContext, opts: { force: boolean }
     SHIFTERS.map((s) => [s.person, { id: shifterIds.get(s.person)!, user_id: uid(s.person), accept_shift_req: s.accept_shift_req }]),
   );
   const shiftRows = buildShiftHistory(now, historyBusinesses, historyShifters);
+  const records = buildShifterRecords(
+    now,
+    SHIFTERS.map((s) => ({
+      key: s.person,
+      id: shifterIds.get(s.person)!,
+      user_id: uid(s.person),
+      name: PEOPLE.find((p) => p.key === s.person)!.name,
+      timezone: s.timezone,
+    })),
+    ctx.settings.MILEAGE_RATE_CENTS,
+  );
 
   const statements: BatchItem[] = [
     ...chunkedInserts(db, users, userRows),
@@ -166,12 +195,20 @@ export async function seedDemoData(ctx: ServiceContext, opts: { force: boolean }
     ...chunkedInserts(db, teammates, teammateRows),
     ...chunkedInserts(db, requestAuthorizations, connectionRows),
     ...chunkedInserts(db, shiftRequests, shiftRows),
+    ...chunkedInserts(db, mileageEntries, records.mileage),
+    ...chunkedInserts(db, counterRules, records.counterRules),
+    ...chunkedInserts(db, credentials, records.credentials),
   ];
   // Parents are inserted before children, batch after batch. Should a batch fail, the next forced
   // seed (or the nightly reset) removes the partial demo rows first.
   for (let i = 0; i < statements.length; i += BATCH_SIZE) {
     await runBatch(db, statements.slice(i, i + BATCH_SIZE));
   }
+  // Credential documents go to R2 once their rows exist, so every stored object has a demo shifter
+  // whose prefix the next purge clears, even when a put fails halfway.
+  await Promise.all(
+    records.documents.map((d) => ctx.env.UPLOADS.put(d.key, d.bytes, { httpMetadata: d.httpMetadata, customMetadata: d.customMetadata })),
+  );
 
   const counts: DemoCounts = {
     users: userRows.length,
@@ -180,6 +217,10 @@ export async function seedDemoData(ctx: ServiceContext, opts: { force: boolean }
     teammates: teammateRows.length,
     connections: connectionRows.length,
     shift_requests: shiftRows.length,
+    mileage_entries: records.mileage.length,
+    counter_rules: records.counterRules.length,
+    credentials: records.credentials.length,
+    credential_documents: records.documents.length,
   };
   ctx.log.info('demo data seeded', { removed_rows: removed, statements: statements.length, ...counts });
   return { seeded: true, accounts, counts };
