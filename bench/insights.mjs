@@ -1,0 +1,59 @@
+// Insights on 100,000 worked shift rows: GET /v1/going_rate for the city of the big business (it
+// aggregates every worked shift of the city in the 90-day window) and GET /v1/business/{id}/labor_costs
+// for that business (it reads eight weeks of its worked shifts). Latency over a fixed number of
+// requests at concurrency 1 (and throughput at 4).
+import { call, describe, ms, printTable, runFixed, summarize } from './common.mjs';
+
+export async function benchInsights(base, manifest, { requests = 100, concurrencies = [1, 4], warmup = 3 } = {}) {
+  const key = manifest.keys.bigOwner;
+  const goingRatePath = `/v1/going_rate?city_id=${manifest.ids.bigCity}`;
+  const laborPath = `/v1/business/${manifest.ids.bigBusiness}/labor_costs?week=${manifest.week}`;
+  const endpoints = [
+    { name: 'going_rate', path: goingRatePath, ok: (b) => typeof b?.sample_size === 'number' && b.sample_size > 0 },
+    { name: 'labor_costs', path: laborPath, ok: (b) => Array.isArray(b?.last_8_weeks) },
+  ];
+  const failures = [];
+  const rows = [];
+  const answers = {};
+  for (const e of endpoints) {
+    const check = (r) => (r.status === 200 && e.ok(r.body) ? { ok: true, status: 200 } : { ok: false, status: r.status, detail: describe(r) });
+    for (let i = 0; i < warmup; i++) {
+      const r = await call(base, 'GET', e.path, key);
+      if (i === 0) answers[e.name] = r.body;
+      const c = check(r);
+      if (!c.ok) failures.push(`${e.name} warm-up: ${c.detail}`);
+    }
+    for (const concurrency of concurrencies) {
+      const run = await runFixed(requests, concurrency, async () => check(await call(base, 'GET', e.path, key)));
+      rows.push({ endpoint: e.name, path: e.path, concurrency, requests, rps: run.rps, latency: summarize(run.latencies), failed: run.failures.length });
+      for (const f of run.failures.slice(0, 5)) failures.push(`${e.name} c=${concurrency}: ${f.detail}`);
+    }
+  }
+  const g = answers.going_rate ?? {};
+  const l = answers.labor_costs ?? {};
+  const coverage = {
+    going_rate: { city_id: manifest.ids.bigCity, sample_size: g.sample_size ?? null, currency: g.currency ?? null, window_days: g.window_days ?? null, median: g.median ?? null },
+    labor_costs: {
+      business_id: manifest.ids.bigBusiness,
+      week_start: l.week_start ?? null,
+      this_week_shifts: l.this_week_shifts ?? null,
+      shifts_in_8_weeks: Array.isArray(l.last_8_weeks) ? l.last_8_weeks.reduce((a, w) => a + w.shifts, 0) : null,
+    },
+  };
+  return { totalRows: manifest.counts.insightRows, rowsByCity: manifest.counts.insightRowsByCity, rows, coverage, failures };
+}
+
+export function printInsights(res) {
+  printTable(
+    `Insights — ${res.totalRows.toLocaleString('en-US')} worked shift rows (latency in ms)`,
+    ['endpoint', 'conc', 'requests', 'req/s', 'p50', 'p95', 'p99', 'mean', 'max', 'failed'],
+    res.rows.map((r) => [r.endpoint, r.concurrency, r.requests, r.rps.toFixed(1), ms(r.latency.p50), ms(r.latency.p95), ms(r.latency.p99), ms(r.latency.mean), ms(r.latency.max), r.failed]),
+  );
+  const g = res.coverage.going_rate;
+  const l = res.coverage.labor_costs;
+  console.log(
+    `going_rate city ${g.city_id}: sample_size ${g.sample_size} worked shifts in the ${g.window_days}-day window ` +
+      `(${res.rowsByCity[g.city_id]} seeded in the city over 120 days), median ${g.median} ${g.currency}`,
+  );
+  console.log(`labor_costs week of ${l.week_start}: ${l.this_week_shifts} shifts this week, ${l.shifts_in_8_weeks} shifts over the 8 weeks it reads`);
+}

@@ -1,0 +1,397 @@
+// Benchmark data: generated as SQL files and loaded with `wrangler d1 execute --local --file`
+// into the benchmark's own state directory (never the default .wrangler/state).
+//
+// What is seeded (all instants are epoch ms; wall-clock dates and times are in the business's zone,
+// converted with Temporal exactly as src/lib/shift-time.ts does):
+// - the bench shifter, connected (accepted) to 40 "market" businesses in four cities, with about
+//   250 past shifts at those businesses (worked, no-shows, own cancels) and 15 accepted future shifts,
+//   so every relevance signal has data;
+// - 10,000 open broadcasts at the market businesses (status 1, is_broadcast 1, no shifter, start
+//   tomorrow or later), all visible to the bench shifter;
+// - a "claims" business with 51 connected claimer shifters and its own open broadcasts: one
+//   non-overlapping series for the uncontended claimer, one per contended round;
+// - 30 "insights" businesses (one big one in New York) with 100,000 worked shifts over 120 days
+//   and a pool of 300 shifters who worked them.
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Temporal } from 'temporal-polyfill';
+import { rng, runWrangler } from './common.mjs';
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const DAY = 86_400_000;
+const ROWS_PER_INSERT = 500;
+const ROWS_PER_FILE = 20_000;
+/** Local D1 refuses statements over 100 kB (SQLITE_TOOBIG), so an INSERT also stops short of that. */
+const MAX_STATEMENT_CHARS = 90_000;
+
+export const SIZES = {
+  openBroadcasts: 10_000,
+  marketBusinesses: 40,
+  insightRows: 100_000,
+  insightBusinesses: 30,
+  bigBusinessShare: 0.35,
+  historyDays: 120,
+  workerPool: 300,
+  contenders: 50,
+};
+
+/** Cities from migrations/0001_reference_data.sql that the benchmark uses. */
+const CITIES = {
+  newYork: { id: 1, state: 1, country: 1, tz: 'America/New_York', lat: 40.7128, lon: -74.006, currency: 'USD', base: 2200 },
+  losAngeles: { id: 3, state: 2, country: 1, tz: 'America/Los_Angeles', lat: 34.0522, lon: -118.2437, currency: 'USD', base: 2100 },
+  chicago: { id: 5, state: 3, country: 1, tz: 'America/Chicago', lat: 41.8781, lon: -87.6298, currency: 'USD', base: 1900 },
+  london: { id: 10, state: 8, country: 3, tz: 'Europe/London', lat: 51.5074, lon: -0.1278, currency: 'GBP', base: 1500 },
+};
+
+const sqlValue = (v) => {
+  if (v === null || v === undefined) return 'NULL';
+  if (typeof v === 'number') return Number.isFinite(v) ? String(v) : 'NULL';
+  if (typeof v === 'boolean') return v ? '1' : '0';
+  return `'${String(v).replaceAll("'", "''")}'`;
+};
+
+/** Collects rows per table and writes them as multi-row INSERTs, at most ROWS_PER_FILE rows a file. */
+class SqlWriter {
+  constructor(dir) {
+    this.dir = dir;
+    this.files = [];
+    this.parts = [];
+    this.rowsInFile = 0;
+    this.total = 0;
+  }
+  add(table, rows) {
+    if (!rows.length) return;
+    const colSet = new Set();
+    for (const row of rows) for (const k of Object.keys(row)) colSet.add(k);
+    const cols = [...colSet];
+    const head = `INSERT INTO ${table} (${cols.join(', ')}) VALUES\n`;
+    let chunk = [];
+    let size = head.length;
+    const emit = () => {
+      if (!chunk.length) return;
+      if (this.rowsInFile + chunk.length > ROWS_PER_FILE) this.flush();
+      this.parts.push(`${head}${chunk.join(',\n')};`);
+      this.rowsInFile += chunk.length;
+      this.total += chunk.length;
+      chunk = [];
+      size = head.length;
+    };
+    for (const row of rows) {
+      const tuple = `(${cols.map((c) => sqlValue(row[c])).join(',')})`;
+      if (chunk.length >= ROWS_PER_INSERT || size + tuple.length + 2 > MAX_STATEMENT_CHARS) emit();
+      chunk.push(tuple);
+      size += tuple.length + 2;
+    }
+    emit();
+  }
+  flush() {
+    if (!this.parts.length) return;
+    const file = join(this.dir, `${String(this.files.length + 1).padStart(2, '0')}.sql`);
+    writeFileSync(file, `${this.parts.join('\n')}\n`);
+    this.files.push({ file, rows: this.rowsInFile });
+    this.parts = [];
+    this.rowsInFile = 0;
+  }
+}
+
+/** Wall-clock ↔ instant, as in src/lib/shift-time.ts (cached: the data reuses few date/time pairs). */
+const instantCache = new Map();
+function wallClockToInstant(date, time, tz) {
+  const key = `${tz} ${date} ${time}`;
+  let v = instantCache.get(key);
+  if (v === undefined) {
+    v = Temporal.PlainDateTime.from(`${date}T${time}`).toZonedDateTime(tz, { disambiguation: 'compatible' }).toInstant().epochMilliseconds;
+    instantCache.set(key, v);
+  }
+  return v;
+}
+const addDays = (date, days) => Temporal.PlainDate.from(date).add({ days }).toString();
+const todayIn = (tz, now) => Temporal.Instant.fromEpochMilliseconds(now).toZonedDateTimeISO(tz).toPlainDate().toString();
+function shiftInstants(date, shiftIn, shiftOut, tz) {
+  const startsAt = wallClockToInstant(date, shiftIn, tz);
+  const endDate = shiftOut <= shiftIn ? addDays(date, 1) : date;
+  return { startsAt, endsAt: wallClockToInstant(endDate, shiftOut, tz) };
+}
+const hhmm = (minutes) => `${String(Math.floor(minutes / 60) % 24).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+
+/** A personal API key in the service's format and the sha256 hex the api_keys table stores. */
+function mintKey() {
+  const bytes = randomBytes(64);
+  let body = '';
+  for (const b of bytes) {
+    if (b < 248) body += BASE62[b % 62];
+    if (body.length === 32) break;
+  }
+  while (body.length < 32) body += BASE62[randomBytes(1)[0] % 62];
+  const key = `smk_${body}`;
+  return { key, hash: createHash('sha256').update(key).digest('hex'), prefix: key.slice(0, 12) };
+}
+
+/**
+ * Generates every row and writes the SQL files under `dir`. Returns the manifest the benchmarks
+ * need (keys, ids, expected counts) and the list of SQL files in load order.
+ */
+export function generate(dir, { now = Date.now(), uncontendedClaims = 200, contendedRounds = 20, warmupClaims = 10 } = {}) {
+  mkdirSync(dir, { recursive: true });
+  const r = rng(20261117);
+  let seq = 0;
+  const id = (prefix) => {
+    seq++;
+    let s = '';
+    for (let i = 0; i < 14; i++) s += BASE62[r.int(0, 61)];
+    return `${prefix}_${s}${seq.toString(36).padStart(6, '0')}`;
+  };
+  const out = new SqlWriter(dir);
+  const created = now - 200 * DAY;
+
+  const users = [];
+  const apiKeys = [];
+  const businesses = [];
+  const shifters = [];
+  const connections = [];
+  const manifest = { now, keys: {}, ids: {}, counts: {} };
+
+  function user(label, withKey) {
+    const u = {
+      id: id('usr'),
+      email: `${label}@bench.shiftmarket.local`,
+      password_hash: 'pbkdf2_sha256$1$bench$bench',
+      display_name: label,
+      email_verified_at: created,
+      is_demo: 0,
+      created_at: created,
+      updated_at: created,
+    };
+    users.push(u);
+    let key = null;
+    if (withKey) {
+      const k = mintKey();
+      apiKeys.push({ id: id('key'), user_id: u.id, kind: 'personal', prefix: k.prefix, key_hash: k.hash, created_at: created });
+      key = k.key;
+    }
+    return { user: u, key };
+  }
+  function business(label, city, { withKey = false } = {}) {
+    const { user: owner, key } = user(`owner-${label}`, withKey);
+    const b = {
+      id: id('biz'),
+      user_id: owner.id,
+      slug: `bench-${label}`,
+      name: `Bench ${label}`,
+      is_default: 1,
+      timezone: city.tz,
+      city_id: city.id,
+      state_id: city.state,
+      country_id: city.country,
+      latitude: city.lat + (r.next() - 0.5) * 0.3,
+      longitude: city.lon + (r.next() - 0.5) * 0.3,
+      currency: city.currency,
+      weekly_labor_budget_minor: 5_000_000,
+      created_at: created,
+      updated_at: created,
+    };
+    businesses.push(b);
+    return { b, city, owner, key };
+  }
+  function shifter(label, city, { withKey = false } = {}) {
+    const { user: u, key } = user(`shifter-${label}`, withKey);
+    const s = {
+      id: id('shf'),
+      user_id: u.id,
+      slug: `bench-${label}`,
+      display_name: `Shifter ${label}`,
+      city_id: city.id,
+      latitude: city.lat + (r.next() - 0.5) * 0.1,
+      longitude: city.lon + (r.next() - 0.5) * 0.1,
+      timezone: city.tz,
+      accept_shift_req: 1,
+      currency: city.currency,
+      created_at: created,
+      updated_at: created,
+    };
+    shifters.push(s);
+    return { s, key };
+  }
+  function connect(b, s) {
+    connections.push({ id: id('con'), business_id: b.id, shifter_id: s.id, initiated_by: 'business', status: 'accepted', responded_at: created, created_at: created, updated_at: created });
+  }
+
+  const shiftRows = [];
+  /** One shift_requests row; `extra` overrides the status columns. */
+  function shift(biz, date, shiftIn, shiftOut, role, rate, extra) {
+    const { startsAt, endsAt } = shiftInstants(date, shiftIn, shiftOut, biz.b.timezone);
+    const createdAt = Math.min(now - 1000, startsAt - r.int(1, 14) * DAY);
+    const row = {
+      id: id('sr'),
+      business_id: biz.b.id,
+      shifter_id: null,
+      created_by_user_id: biz.owner.id,
+      shift_date: date,
+      shift_in: shiftIn,
+      shift_out: shiftOut,
+      starts_at: startsAt,
+      ends_at: endsAt,
+      shiftrole_id: role,
+      hourly_rate_minor: rate,
+      currency: biz.b.currency,
+      is_broadcast: 1,
+      request_status: 1,
+      accepted_at: null,
+      shift_start_at: null,
+      shift_end_at: null,
+      is_noshow: 0,
+      cancelled_at: null,
+      cancelled_by: null,
+      created_at: createdAt,
+      updated_at: createdAt,
+      ...extra,
+    };
+    shiftRows.push(row);
+    return row;
+  }
+  const worked = (shifterId, startsAt, endsAt, status = 5) => ({
+    shifter_id: shifterId,
+    request_status: status,
+    accepted_at: startsAt - 2 * DAY,
+    shift_start_at: startsAt + r.int(-5, 5) * 60_000,
+    shift_end_at: endsAt + r.int(-5, 10) * 60_000,
+    updated_at: endsAt + 60_000,
+  });
+
+  const cityList = Object.values(CITIES);
+  const STARTS = [360, 420, 480, 540, 600, 660, 720, 900, 960, 1020, 1080, 1320]; // 22:00 runs overnight
+  const ROLES = [1, 1, 1, 2, 2, 3, 3, 4, 5, 6, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+  const rateFor = (city, role) => city.base + role * 40 + r.int(-400, 900);
+
+  // --- the bench shifter and the market it sees -------------------------------------------------
+  const me = shifter('relevance', CITIES.newYork, { withKey: true });
+  const market = [];
+  for (let i = 0; i < SIZES.marketBusinesses; i++) {
+    const city = cityList[i % cityList.length];
+    const biz = business(`market-${i}`, city);
+    connect(biz.b, me.s);
+    market.push(biz);
+  }
+  // History: two shifts a day over 120 days at the market businesses, mostly in a few roles.
+  const myRoles = [1, 1, 1, 2, 2, 3, 6];
+  let historyRows = 0;
+  for (let d = SIZES.historyDays; d >= 1; d--) {
+    for (const startMin of [480, 1080]) {
+      if (!r.chance(0.55)) continue;
+      const biz = market[r.int(0, 11)]; // a dozen regular businesses, so familiarity varies
+      const date = addDays(todayIn(biz.b.timezone, now), -d);
+      const shiftIn = hhmm(startMin);
+      const shiftOut = hhmm(startMin + 60 * r.int(4, 8));
+      const role = r.pick(myRoles);
+      const { startsAt, endsAt } = shiftInstants(date, shiftIn, shiftOut, biz.b.timezone);
+      let extra = worked(me.s.id, startsAt, endsAt);
+      if (r.chance(0.05)) extra = { shifter_id: me.s.id, request_status: 2, accepted_at: startsAt - DAY, is_noshow: 1 };
+      else if (r.chance(0.05))
+        extra = { shifter_id: me.s.id, request_status: 7, accepted_at: startsAt - 3 * DAY, cancelled_at: startsAt - DAY, cancelled_by: 'shifter' };
+      shift(biz, date, shiftIn, shiftOut, role, rateFor(biz.city, role), { ...extra, is_broadcast: r.chance(0.5) ? 1 : 0 });
+      historyRows++;
+    }
+  }
+  // Accepted future shifts: they overlap some broadcasts, so the availability signal bites.
+  for (let k = 0; k < 15; k++) {
+    const biz = market[r.int(0, 11)];
+    const date = addDays(todayIn(biz.b.timezone, now), 1 + k * 2);
+    shift(biz, date, '09:00', '17:00', r.pick(myRoles), rateFor(biz.city, 1), { shifter_id: me.s.id, request_status: 2, is_broadcast: 0, accepted_at: now - DAY });
+    historyRows++;
+  }
+  // The open broadcasts.
+  for (let i = 0; i < SIZES.openBroadcasts; i++) {
+    const biz = market[i % market.length];
+    const date = addDays(todayIn(biz.b.timezone, now), r.int(1, 28));
+    const startMin = r.pick(STARTS);
+    const role = r.pick(ROLES);
+    shift(biz, date, hhmm(startMin), hhmm(startMin + 60 * r.int(4, 10)), role, rateFor(biz.city, role), {});
+  }
+  manifest.keys.relevance = me.key;
+  manifest.ids.relevanceShifter = me.s.id;
+  manifest.counts.openBroadcasts = SIZES.openBroadcasts;
+  manifest.counts.relevanceHistory = historyRows;
+
+  // --- claims: one business, its crew, and broadcasts that never overlap for one claimer ----------
+  const claimsBiz = business('claims', CITIES.newYork);
+  const claimers = [];
+  for (let i = 0; i <= SIZES.contenders; i++) {
+    const c = shifter(`claimer-${i}`, CITIES.newYork, { withKey: true });
+    connect(claimsBiz.b, c.s);
+    claimers.push(c);
+  }
+  // Slot n: day 2 + floor(n / 2), 02:00–10:00 or 14:00–22:00 in the business's zone.
+  const claimDay0 = addDays(todayIn(claimsBiz.b.timezone, now), 2);
+  const slot = (n, label) => {
+    const date = addDays(claimDay0, Math.floor(n / 2));
+    const [i, o] = n % 2 ? ['14:00', '22:00'] : ['02:00', '10:00'];
+    return shift(claimsBiz, date, i, o, 1, 2500, { note: label }).id;
+  };
+  const uncontended = Array.from({ length: warmupClaims + uncontendedClaims }, (_, n) => slot(n, 'bench uncontended'));
+  const contended = Array.from({ length: 2 + contendedRounds }, (_, n) => slot(n, 'bench contended'));
+  manifest.ids.claimsBusiness = claimsBiz.b.id;
+  manifest.claims = {
+    soloKey: claimers[0].key,
+    soloShifter: claimers[0].s.id,
+    contenderKeys: claimers.slice(1).map((c) => c.key),
+    warmup: uncontended.slice(0, warmupClaims),
+    uncontended: uncontended.slice(warmupClaims),
+    contendedWarmup: contended.slice(0, 2),
+    contended: contended.slice(2),
+  };
+
+  // --- insights: 100,000 worked shifts over 120 days, one big business in New York ----------------
+  const pool = Array.from({ length: SIZES.workerPool }, (_, i) => shifter(`pool-${i}`, cityList[i % cityList.length]).s);
+  const big = business('big-ny', CITIES.newYork, { withKey: true });
+  const others = [];
+  const spread = [CITIES.newYork, CITIES.losAngeles, CITIES.chicago, CITIES.london];
+  for (let i = 0; i < SIZES.insightBusinesses - 1; i++) others.push(business(`insights-${i}`, spread[i % spread.length]));
+  const rowsByCity = new Map();
+  for (let i = 0; i < SIZES.insightRows; i++) {
+    const biz = r.chance(SIZES.bigBusinessShare) ? big : r.pick(others);
+    let d = r.int(1, SIZES.historyDays);
+    const startMin = r.pick(STARTS);
+    const shiftIn = hhmm(startMin);
+    const shiftOut = hhmm(startMin + 60 * r.int(4, 10));
+    let date = addDays(todayIn(biz.b.timezone, now), -d);
+    let t = shiftInstants(date, shiftIn, shiftOut, biz.b.timezone);
+    if (t.endsAt > now - 60 * 60_000) {
+      d += 1;
+      date = addDays(date, -1);
+      t = shiftInstants(date, shiftIn, shiftOut, biz.b.timezone);
+    }
+    const role = r.pick(ROLES);
+    const who = pool[r.int(0, pool.length - 1)];
+    shift(biz, date, shiftIn, shiftOut, role, rateFor(biz.city, role), { ...worked(who.id, t.startsAt, t.endsAt, r.chance(0.8) ? 5 : 2), is_broadcast: r.chance(0.3) ? 1 : 0 });
+    rowsByCity.set(biz.city.id, (rowsByCity.get(biz.city.id) ?? 0) + 1);
+  }
+  manifest.keys.bigOwner = big.key;
+  manifest.ids.bigBusiness = big.b.id;
+  manifest.ids.bigCity = CITIES.newYork.id;
+  manifest.week = todayIn(big.b.timezone, now);
+  manifest.counts.insightRows = SIZES.insightRows;
+  manifest.counts.insightRowsByCity = Object.fromEntries(rowsByCity);
+
+  out.add('users', users);
+  out.add('api_keys', apiKeys);
+  out.add('businesses', businesses);
+  out.add('shifters', shifters);
+  out.add('request_authorizations', connections);
+  out.add('shift_requests', shiftRows);
+  out.flush();
+  manifest.counts.shiftRequests = shiftRows.length;
+  manifest.counts.rows = out.total;
+  writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2));
+  return { manifest, files: out.files };
+}
+
+/** Applies the migrations and loads the generated files into the local D1 under `persistTo`. */
+export async function load(persistTo, files, logFile, onProgress = () => {}) {
+  await runWrangler(['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persistTo], logFile);
+  onProgress('migrations applied');
+  for (const [i, f] of files.entries()) {
+    await runWrangler(['d1', 'execute', 'DB', '--local', '--persist-to', persistTo, '--file', f.file, '--yes'], logFile);
+    onProgress(`file ${i + 1}/${files.length} loaded (${f.rows} rows)`);
+  }
+}

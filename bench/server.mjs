@@ -1,0 +1,85 @@
+// Starts and stops the `wrangler dev` the benchmarks measure: its own port, its own state
+// directory, in its own process group so stopping it also stops workerd.
+//
+// The Worker is bundled once before the server starts (`wrangler deploy --dry-run --outdir`) and
+// served with `wrangler dev --no-bundle`: `wrangler dev` on src/ rebuilds and restarts the Worker
+// whenever a source file changes, which in a shared work tree can happen mid-measurement (the
+// requests in flight then fail with 503 "Your worker restarted mid-request").
+import { spawn } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { join } from 'node:path';
+import { childEnv, freePort, ROOT, runWrangler, sleep, track, WRANGLER } from './common.mjs';
+
+/** Settings passed with --var: demo data off, and a rate limit no benchmark reaches. */
+export const BENCH_VARS = { DEMO_MODE: 'false', API_KEY_RATE_LIMIT: '1000000' };
+
+/** Bundles the Worker as it is in the work tree now; returns the entry file. */
+export async function buildSnapshot(outdir, logFile) {
+  await runWrangler(['deploy', '--dry-run', '--outdir', outdir], logFile);
+  return join(outdir, 'index.js');
+}
+
+export async function startServer({ port, persistTo, logFile, script }) {
+  const inspectorPort = await freePort();
+  const args = ['dev', script, '--no-bundle', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', persistTo, '--inspector-port', String(inspectorPort)];
+  for (const [k, v] of Object.entries(BENCH_VARS)) args.push('--var', `${k}:${v}`);
+  const child = track(spawn(WRANGLER, args, { cwd: ROOT, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true }));
+  const log = createWriteStream(logFile, { flags: 'a' });
+  log.write(`\n$ wrangler ${args.join(' ')}\n`);
+  let tail = '';
+  let up = false;
+  let reloads = 0;
+  const keep = (d) => {
+    log.write(d);
+    tail = (tail + d).slice(-3000);
+    if (up && String(d).includes('Reloading local server')) reloads++;
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
+  child.once('exit', () => log.end());
+
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  while (!up && Date.now() < deadline && child.exitCode === null && child.signalCode === null) {
+    try {
+      await fetch(`${base}/`, { signal: AbortSignal.timeout(2000) });
+      up = true;
+    } catch {
+      await sleep(300);
+    }
+  }
+
+  /** SIGTERM to the whole group, then SIGKILL if it lingers; resolves once wrangler has exited. */
+  async function stop() {
+    if (child.exitCode === null && child.signalCode === null) {
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        /* already gone */
+      }
+      const timer = setTimeout(() => {
+        try {
+          process.kill(-child.pid, 'SIGKILL');
+        } catch {
+          /* already gone */
+        }
+      }, 8_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    // workerd may outlive wrangler by a moment; make sure nothing of the group is left.
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      /* the group is empty */
+    }
+  }
+
+  if (!up) {
+    await stop();
+    throw new Error(`wrangler dev did not answer on ${base} within 120 s\n${tail}`);
+  }
+  /** Restarts of the Worker after it first answered (a changed wrangler.toml still causes one). */
+  return { base, pid: child.pid, stop, tail: () => tail, reloads: () => reloads };
+}
