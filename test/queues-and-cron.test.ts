@@ -9,7 +9,7 @@ import {
 import { env } from 'cloudflare:workers';
 import { eq, inArray } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { deadLetters, emailOutbox, notifications } from '../src/db/schema';
+import { deadLetters, emailOutbox, notifications, outboxEvents } from '../src/db/schema';
 import type { AppBindings } from '../src/env';
 import worker from '../src/index';
 import { newId } from '../src/lib/ids';
@@ -263,6 +263,31 @@ describe('the */5 cron: email outbox sweep', () => {
     await runCron('*/5 * * * *');
     const again = sendBatch.mock.calls.flatMap(([msgs]) => [...msgs].map((m) => (m.body as { outbox_id?: string }).outbox_id));
     expect(again).not.toContain(stale.id);
+  });
+});
+
+describe('the */5 cron: event outbox sweep', () => {
+  it('re-sends every event left unsent for over a minute, beyond one statement’s parameter limit', async () => {
+    const now = Date.now();
+    const stale = Array.from({ length: 120 }, (_, i) => ({
+      id: newId('outbox'),
+      topic: (i % 3 === 0 ? 'webhooks' : 'notifications') as 'webhooks' | 'notifications',
+      body: JSON.stringify(
+        i % 3 === 0
+          ? { type: 'broadcast.created', business_id: 'biz_x', shift_request_id: `sr_${i}` }
+          : { type: 'notify', dedupe_key: `sweep:${i}`, user_ids: ['usr_x'], kind: 'test', title: 't', body: 'b' },
+      ),
+      created_at: now - 5 * 60_000,
+    }));
+    const fresh = { id: newId('outbox'), topic: 'notifications' as const, body: '{}', created_at: now };
+    for (let i = 0; i < stale.length; i += 20) await db().insert(outboxEvents).values(stale.slice(i, i + 20));
+    await db().insert(outboxEvents).values(fresh);
+
+    await runCron('*/5 * * * *');
+    const rows = await db().select().from(outboxEvents);
+    const sent = new Set(rows.filter((r) => r.sent_at !== null).map((r) => r.id));
+    expect(stale.every((r) => sent.has(r.id))).toBe(true);
+    expect(sent.has(fresh.id)).toBe(false);
   });
 });
 

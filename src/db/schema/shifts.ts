@@ -65,6 +65,16 @@ export const shiftRequests = sqliteTable(
     index('shift_requests_open_idx').on(t.request_status, t.is_broadcast, t.starts_at),
     index('shift_requests_parent_idx').on(t.parent_id),
     index('shift_requests_template_idx').on(t.template_id, t.shift_date),
+    // Covers the worked-shift aggregates (going rate, labor costs) without reading table rows.
+    index('shift_requests_worked_cover_idx').on(
+      t.business_id,
+      t.starts_at,
+      t.request_status,
+      t.is_noshow,
+      t.currency,
+      t.hourly_rate_minor,
+      t.shift_end_at,
+    ),
   ],
 );
 

@@ -1,6 +1,7 @@
 import { and, inArray, isNull, lt, type SQL } from 'drizzle-orm';
 import { insertWhere } from '../../db/conditional';
 import { outboxEvents } from '../../db/schema';
+import { chunk } from '../../lib/chunk';
 import { newId } from '../../lib/ids';
 import type { NotificationsMessage } from '../../queues/messages';
 import type { ServiceContext } from '../context';
@@ -27,7 +28,13 @@ function queueFor(ctx: ServiceContext, topic: string): Queue {
  * insert did not happen simply are not there. A failure leaves rows unsent for the cron sweep.
  */
 export async function publishOutbox(ctx: ServiceContext, ids: string[]): Promise<number> {
-  if (ids.length === 0) return 0;
+  let sent = 0;
+  // D1 binds at most 100 parameters per statement.
+  for (const slice of chunk(ids, 50)) sent += await publishSlice(ctx, slice);
+  return sent;
+}
+
+async function publishSlice(ctx: ServiceContext, ids: string[]): Promise<number> {
   const rows = await ctx.db
     .select()
     .from(outboxEvents)

@@ -2,6 +2,7 @@ import { and, desc, eq, gt, gte, inArray, lt, lte, or, type SQL, sql } from 'dri
 import { alias } from 'drizzle-orm/sqlite-core';
 import { businesses, currencies, requestAuthorizations, shiftRequests, shiftRoles, shifters, teammates } from '../../db/schema';
 import { AppError } from '../../lib/errors';
+import { chunk } from '../../lib/chunk';
 import { decodeCursor, encodeCursor, isKeysetCursor, isOffsetCursor } from '../../lib/pagination';
 import { type ServiceContext, requirePerson } from '../context';
 import { counterSuggestionsForUser } from '../shifter-records/counter-suggest';
@@ -177,15 +178,42 @@ export async function listBroadcasts(ctx: ServiceContext, f: BroadcastFilters) {
     return { data: page.map((r) => toView(r)), next_cursor: rows.length > f.limit && last ? encodeCursor([last.row.created_at, last.row.id]) : null };
   }
 
-  const [rows, signals] = await Promise.all([selectJoined(ctx).where(and(...conds)), loadShifterSignals(ctx, f.shifter_id)]);
-  const withMarket = signals.withMarket(rows.map((r) => r.row));
-  const scored = rows
-    .map((r) => ({ r, score: relevanceScore({ ...r.row, business_lat: r.business_lat, business_lon: r.business_lon }, withMarket) }))
-    .sort((a, b) => b.score - a.score || a.r.row.starts_at - b.r.row.starts_at || b.r.row.created_at - a.r.row.created_at);
+  // Score on the few columns the score needs; load full rows only for the page.
+  const [candidates, signals] = await Promise.all([
+    ctx.db
+      .select({
+        id: shiftRequests.id,
+        business_id: shiftRequests.business_id,
+        shiftrole_id: shiftRequests.shiftrole_id,
+        hourly_rate_minor: shiftRequests.hourly_rate_minor,
+        currency: shiftRequests.currency,
+        starts_at: shiftRequests.starts_at,
+        ends_at: shiftRequests.ends_at,
+        created_at: shiftRequests.created_at,
+        shift_date: shiftRequests.shift_date,
+        shift_in: shiftRequests.shift_in,
+        business_lat: businesses.latitude,
+        business_lon: businesses.longitude,
+      })
+      .from(shiftRequests)
+      .innerJoin(businesses, eq(businesses.id, shiftRequests.business_id))
+      .where(and(...conds)),
+    loadShifterSignals(ctx, f.shifter_id),
+  ]);
+  const withMarket = signals.withMarket(candidates);
+  const scored = candidates
+    .map((c) => ({ c, score: relevanceScore(c, withMarket) }))
+    .sort((a, b) => b.score - a.score || a.c.starts_at - b.c.starts_at || b.c.created_at - a.c.created_at);
   const offset = f.cursor ? decodeCursor(f.cursor, isOffsetCursor).o : 0;
   const page = scored.slice(offset, offset + f.limit);
+  // D1 binds at most 100 parameters per statement: fetch the page in slices.
+  const full = (await Promise.all(chunk(page.map((p) => p.c.id), 50).map((ids) => selectJoined(ctx).where(inArray(shiftRequests.id, ids))))).flat();
+  const byId = new Map(full.map((r) => [r.row.id, r]));
   return {
-    data: page.map((x) => toView(x.r, x.score)),
+    data: page.flatMap((p) => {
+      const r = byId.get(p.c.id);
+      return r ? [toView(r, p.score)] : [];
+    }),
     next_cursor: offset + f.limit < scored.length ? encodeCursor({ o: offset + f.limit }) : null,
   };
 }

@@ -4,6 +4,7 @@ import { insertWhere } from '../../db/conditional';
 import { businesses, shiftRequests, shiftRoles, shifters } from '../../db/schema';
 import { auditInsert } from '../audit';
 import { AppError } from '../../lib/errors';
+import { chunk } from '../../lib/chunk';
 import { newId } from '../../lib/ids';
 import { fromMinor } from '../../lib/money';
 import { todayIn } from '../../lib/shift-time';
@@ -33,13 +34,6 @@ function slotTaken(businessId: string, date: string, shiftIn: string, shifterId:
   return sql`EXISTS (SELECT 1 FROM ${shiftRequests} WHERE ${shiftRequests.business_id} = ${businessId} AND ${shiftRequests.shift_date} = ${date} AND ${shiftRequests.shift_in} = ${shiftIn}${
     shifterId ? sql` AND ${shiftRequests.shifter_id} = ${shifterId}` : sql``
   })`;
-}
-
-/** D1 binds at most 100 parameters per query; id lists (up to 12 weeks × 7 days of rows, 2 events each) go in slices. */
-function chunks<T>(items: T[], size = 50): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
 }
 
 const rowExists = (id: string): SQL => sql`EXISTS (SELECT 1 FROM ${shiftRequests} WHERE ${shiftRequests.id} = ${id})`;
@@ -133,11 +127,11 @@ export async function generateFromTemplate(ctx: ServiceContext, id: string, week
       }
     }
     await runBatch(ctx.db, statements);
-    for (const ids of chunks(eventIds)) await publishOutbox(ctx, ids);
+    await publishOutbox(ctx, eventIds);
   }
 
   const createdRows = [];
-  for (const ids of chunks(planned.map((r) => r.id))) {
+  for (const ids of chunk(planned.map((r) => r.id), 50)) {
     createdRows.push(
       ...(await ctx.db
         .select({ row: shiftRequests, roleLabel: shiftRoles.label, shifterName: shifters.display_name, shifterSlug: shifters.slug, businessName: businesses.name, businessSlug: businesses.slug })

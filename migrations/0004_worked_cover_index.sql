@@ -1,0 +1,1 @@
+CREATE INDEX `shift_requests_worked_cover_idx` ON `shift_requests` (`business_id`,`starts_at`,`request_status`,`is_noshow`,`currency`,`hourly_rate_minor`,`shift_end_at`);
