@@ -4,7 +4,8 @@ import { and, desc, eq, like } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { businesses, emailOutbox, idempotencyKeys, users } from '../src/db/schema';
 import { newId } from '../src/lib/ids';
-import { IDEMPOTENCY_TTL_MS } from '../src/middleware/idempotency';
+import { sha256Hex } from '../src/lib/crypto';
+import { ABANDONED_AFTER_MS, IDEMPOTENCY_TTL_MS } from '../src/middleware/idempotency';
 import worker from '../src/index';
 import { call, expectError } from './helpers/api';
 import { db, makeUser } from './helpers/factory';
@@ -143,6 +144,35 @@ describe('Idempotency-Key on creating POSTs', () => {
     expect(res.status).toBe(201);
     expect(res.headers.get('Idempotent-Replayed')).toBeNull();
     expect(res.body.name).toBe(body.name);
+  });
+
+  it('lets a retry take over a key whose first attempt died while processing', async () => {
+    const u = await makeUser();
+    const key = idemKey();
+    const body = businessBody();
+    const now = Date.now();
+    const abandoned = {
+      scope: u.userId,
+      idem_key: key,
+      method: 'POST',
+      path: '/v1/business/create',
+      request_hash: await sha256Hex(`POST /v1/business/create\n${JSON.stringify(body)}`),
+      state: 'processing' as const,
+      expires_at: now + IDEMPOTENCY_TTL_MS,
+    };
+    // Still within its time: a retry waits.
+    await db().insert(idempotencyKeys).values({ ...abandoned, id: newId('idempotency'), created_at: now - 10_000 });
+    expectError(await call('POST', '/v1/business/create', { key: u.key, body, headers: { 'Idempotency-Key': key } }), 409, 'IDEMPOTENCY-IN-PROGRESS-ERR');
+    // Past ABANDONED_AFTER_MS: the key is freed, and the next retry runs the request once.
+    await db().update(idempotencyKeys).set({ created_at: now - ABANDONED_AFTER_MS - 1000 }).where(eq(idempotencyKeys.idem_key, key));
+    const freed = await call('POST', '/v1/business/create', { key: u.key, body, headers: { 'Idempotency-Key': key } });
+    expectError(freed, 409, 'IDEMPOTENCY-IN-PROGRESS-ERR');
+    expect(freed.headers.get('Retry-After')).toBe('1');
+    const retried = await call('POST', '/v1/business/create', { key: u.key, body, headers: { 'Idempotency-Key': key } });
+    expect(retried.status).toBe(201);
+    const replay = await call('POST', '/v1/business/create', { key: u.key, body, headers: { 'Idempotency-Key': key } });
+    expect(replay.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(await db().select().from(businesses).where(eq(businesses.user_id, u.userId))).toHaveLength(1);
   });
 
   it('replays an anonymous registration instead of answering EMAIL-TAKEN', async () => {

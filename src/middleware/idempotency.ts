@@ -7,6 +7,8 @@ import { AppError } from '../lib/errors';
 import { newId } from '../lib/ids';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
+/** A key still `processing` after this long belongs to an attempt that died; a retry may take it over. */
+export const ABANDONED_AFTER_MS = 2 * 60 * 1000;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 /** True for answers that must never be kept anywhere (they carry a secret). */
@@ -69,6 +71,10 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
     const [row] = await db.select().from(idempotencyKeys).where(where).limit(1);
     if (row && row.request_hash !== requestHash) {
       throw new AppError('IDEMPOTENCY-MISMATCH-ERR', 'This Idempotency-Key was already used with a different request.');
+    }
+    if (row && row.state === 'processing' && row.created_at < now - ABANDONED_AFTER_MS) {
+      // The first attempt died without answering (its Worker was stopped): free the key for the retry.
+      await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.id, row.id), eq(idempotencyKeys.state, 'processing')));
     }
     if (!row || row.state === 'processing' || row.status_code === null) {
       throw new AppError('IDEMPOTENCY-IN-PROGRESS-ERR', undefined, undefined, { 'Retry-After': '1' });

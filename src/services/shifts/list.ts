@@ -20,6 +20,14 @@ export async function actingBusinessIds(ctx: ServiceContext, userId: string): Pr
   return [...new Set([...owned, ...teams].map((r) => r.id))];
 }
 
+/**
+ * SQL: the shift's business is one the user acts for. A subquery rather than a bound id list, so a
+ * user acting for many businesses never meets D1's 100-parameter limit.
+ */
+export function actsForBusinessSql(userId: string): SQL {
+  return sql`${shiftRequests.business_id} IN (SELECT ${businesses.id} FROM ${businesses} WHERE ${businesses.user_id} = ${userId} UNION SELECT ${teammates.business_id} FROM ${teammates} WHERE ${teammates.user_id} = ${userId} AND ${teammates.status} = 1)`;
+}
+
 export async function ownShifterId(ctx: ServiceContext, userId: string): Promise<string | null> {
   const [row] = await ctx.db.select({ id: shifters.id }).from(shifters).where(eq(shifters.user_id, userId)).limit(1);
   return row?.id ?? null;
@@ -76,7 +84,7 @@ export async function listRequests(ctx: ServiceContext, f: ListFilters) {
   if (!actor.isAdmin) {
     const [bizIds, myShifter] = await Promise.all([actingBusinessIds(ctx, actor.userId), ownShifterId(ctx, actor.userId)]);
     const scopes: SQL[] = [];
-    if (f.as !== 'shifter' && bizIds.length) scopes.push(inArray(shiftRequests.business_id, bizIds));
+    if (f.as !== 'shifter' && bizIds.length) scopes.push(actsForBusinessSql(actor.userId));
     if (f.as !== 'business' && myShifter) scopes.push(eq(shiftRequests.shifter_id, myShifter));
     if (!scopes.length) return { data: [], next_cursor: null };
     conds.push(or(...scopes)!);
@@ -149,7 +157,7 @@ export async function listBroadcasts(ctx: ServiceContext, f: BroadcastFilters) {
     }
     if (!f.shifter_id) {
       const bizIds = await actingBusinessIds(ctx, actor.userId);
-      if (bizIds.length) scopes.push(inArray(shiftRequests.business_id, bizIds));
+      if (bizIds.length) scopes.push(actsForBusinessSql(actor.userId));
     }
     if (!scopes.length) return { data: [], next_cursor: null };
     conds.push(or(...scopes)!);
