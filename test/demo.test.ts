@@ -416,6 +416,12 @@ describe('nightly demo reset', () => {
     );
     expect(oldDocs.length).toBeGreaterThan(0);
     for (const k of oldDocs) expect(await env.UPLOADS.head(k)).not.toBeNull();
+    // A clock photo of a demo shift goes with the demo world too.
+    const { results: acceptedDemo } = await env.DB.prepare(
+      'SELECT sr.id FROM shift_requests sr JOIN businesses b ON b.id = sr.business_id JOIN users u ON u.id = b.user_id WHERE u.is_demo = 1 AND sr.accepted_at IS NOT NULL LIMIT 1',
+    ).all<{ id: string }>();
+    const demoPhoto = `clock-photos/${acceptedDemo[0]!.id}/in/upl_demophoto000000000001.png`;
+    await env.UPLOADS.put(demoPhoto, new Uint8Array([0x89, 0x50, 0x4e, 0x47]));
     // A real shifter's document stays.
     const realDoc = `credentials/${realShifter.shifterId}/crd_realdoc00000000000001/upl_realdoc00000000000001.pdf`;
     await env.UPLOADS.put(realDoc, new TextEncoder().encode('%PDF-1.4\n%%EOF\n'));
@@ -434,6 +440,7 @@ describe('nightly demo reset', () => {
     expect(results[0]!.n).toBeGreaterThan(200);
     // Nothing of the old demo world is left behind, in R2 either: only the new rows' documents remain.
     for (const k of oldDocs) expect(await env.UPLOADS.head(k), k).toBeNull();
+    expect(await env.UPLOADS.head(demoPhoto)).toBeNull();
     const newDocs = (await db().select().from(credentials)).flatMap((c) => (c.document_key ? [c.document_key] : []));
     expect(newDocs.length).toBe(oldDocs.length);
     expect((await r2Keys('credentials/')).sort()).toEqual([...newDocs, realDoc].sort());

@@ -105,22 +105,40 @@ export async function demoPurgeStatements(d1: D1Database): Promise<string[]> {
 /** R2 list and delete both take at most 1,000 keys per call. */
 const R2_PAGE = 1000;
 
-/** Deletes every stored credential document of the demo shifters; returns how many objects went. */
-export async function purgeDemoDocuments(ctx: ServiceContext): Promise<number> {
-  const { results } = await ctx.env.DB.prepare(
-    `SELECT "id" FROM "shifters" WHERE "user_id" IN (SELECT "id" FROM "users" WHERE ${ROOT_PREDICATE})`,
-  ).all<{ id: string }>();
+/** Every key under the given prefixes (R2 lists by prefix, a page at a time). */
+async function keysUnder(bucket: R2Bucket, prefixes: string[]): Promise<string[]> {
   const keys: string[] = [];
   await Promise.all(
-    results.map(async ({ id }) => {
+    prefixes.map(async (prefix) => {
       let cursor: string | undefined;
       do {
-        const page = await ctx.env.UPLOADS.list({ prefix: `credentials/${id}/`, limit: R2_PAGE, ...(cursor ? { cursor } : {}) });
+        const page = await bucket.list({ prefix, limit: R2_PAGE, ...(cursor ? { cursor } : {}) });
         keys.push(...page.objects.map((o) => o.key));
         cursor = page.truncated ? page.cursor : undefined;
       } while (cursor);
     }),
   );
+  return keys;
+}
+
+/**
+ * Deletes the demo users' R2 objects: credential documents of demo shifters and clock photos of
+ * shifts at demo businesses or worked by demo shifters (docs/storage.md). Returns how many went.
+ */
+export async function purgeDemoDocuments(ctx: ServiceContext): Promise<number> {
+  const demoUsers = `SELECT "id" FROM "users" WHERE ${ROOT_PREDICATE}`;
+  const [shifterRows, shiftRows] = await Promise.all([
+    ctx.env.DB.prepare(`SELECT "id" FROM "shifters" WHERE "user_id" IN (${demoUsers})`).all<{ id: string }>(),
+    // Clock photos can only be uploaded for shifts that were accepted at some point.
+    ctx.env.DB.prepare(
+      `SELECT "id" FROM "shift_requests" WHERE "accepted_at" IS NOT NULL AND ("business_id" IN (SELECT "id" FROM "businesses" WHERE "user_id" IN (${demoUsers}))
+         OR "shifter_id" IN (SELECT "id" FROM "shifters" WHERE "user_id" IN (${demoUsers})))`,
+    ).all<{ id: string }>(),
+  ]);
+  const keys = await keysUnder(ctx.env.UPLOADS, [
+    ...shifterRows.results.map(({ id }) => `credentials/${id}/`),
+    ...shiftRows.results.map(({ id }) => `clock-photos/${id}/`),
+  ]);
   for (let i = 0; i < keys.length; i += R2_PAGE) await ctx.env.UPLOADS.delete(keys.slice(i, i + R2_PAGE));
   return keys.length;
 }
@@ -128,7 +146,7 @@ export async function purgeDemoDocuments(ctx: ServiceContext): Promise<number> {
 export async function purgeDemoData(ctx: ServiceContext): Promise<number> {
   const d1 = ctx.env.DB;
   const objects = await purgeDemoDocuments(ctx);
-  if (objects) ctx.log.info('demo credential documents deleted', { objects });
+  if (objects) ctx.log.info('demo uploads deleted', { objects });
   const statements = await demoPurgeStatements(d1);
   const results = await d1.batch(statements.map((s) => d1.prepare(s)));
   return results.reduce((n, r) => n + (r.meta.changes ?? 0), 0);
