@@ -15,6 +15,8 @@ export default defineConfig(async () => {
             DEMO_MODE: 'true',
             DEMO_SEED_TOKEN: 'test-seed-token',
             APP_ORIGIN: 'https://app.shiftmarket.test',
+            // Quiet request logs; warnings and errors still print.
+            LOG_LEVEL: 'warn',
           },
         },
       }),

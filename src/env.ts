@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LOG_LEVELS } from './lib/log';
 
 /**
  * Operator settings, parsed once per Env object at the entry point. Worker vars arrive as strings;
@@ -25,6 +26,7 @@ export const settingsSchema = z.object({
   API_KEY_RATE_WINDOW_SECONDS: intString(300, 1),
   MAIL_PROVIDER_API_KEY: z.string().optional(),
   MAIL_FROM: z.string().default('Shiftmarket <no-reply@shiftmarket.local>'),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info').catch('info'),
 });
 
 export type Settings = z.infer<typeof settingsSchema> & {

@@ -1,5 +1,7 @@
 /** Structured JSON logs; every line carries the request id when there is one. */
 export type LogFields = Record<string, unknown>;
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export interface Logger {
   info(msg: string, fields?: LogFields): void;
@@ -8,8 +10,11 @@ export interface Logger {
   child(fields: LogFields): Logger;
 }
 
-export function createLogger(base: LogFields = {}): Logger {
-  const write = (level: string, msg: string, fields?: LogFields) => {
+/** A logger writing lines at `minLevel` and above (operator setting LOG_LEVEL, default info). */
+export function createLogger(base: LogFields = {}, minLevel: LogLevel = 'info'): Logger {
+  const floor = LOG_LEVELS.indexOf(minLevel);
+  const write = (level: LogLevel, msg: string, fields?: LogFields) => {
+    if (LOG_LEVELS.indexOf(level) < floor) return;
     const line = JSON.stringify({ level, msg, time: new Date().toISOString(), ...base, ...fields });
     if (level === 'error') console.error(line);
     else if (level === 'warn') console.warn(line);
@@ -19,7 +24,7 @@ export function createLogger(base: LogFields = {}): Logger {
     info: (m, f) => write('info', m, f),
     warn: (m, f) => write('warn', m, f),
     error: (m, f) => write('error', m, f),
-    child: (f) => createLogger({ ...base, ...f }),
+    child: (f) => createLogger({ ...base, ...f }, minLevel),
   };
 }
 

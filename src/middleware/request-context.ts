@@ -10,11 +10,12 @@ const CLIENT_REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
 export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   const incoming = c.req.header('X-Request-Id');
   const requestId = incoming && CLIENT_REQUEST_ID.test(incoming) ? incoming : `req_${crypto.randomUUID().replaceAll('-', '')}`;
-  const log = createLogger({ request_id: requestId });
+  const settings = getSettings(c.env);
+  const log = createLogger({ request_id: requestId }, settings.LOG_LEVEL);
   c.set('requestId', requestId);
   c.set('log', log);
   c.set('actor', { kind: 'anonymous' });
-  c.set('settings', getSettings(c.env));
+  c.set('settings', settings);
   c.set('db', createDb(c.env.DB));
   const started = Date.now();
   await next();
