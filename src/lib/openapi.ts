@@ -1,4 +1,4 @@
-import { createRoute, type RouteConfig, type z } from '@hono/zod-openapi';
+import { createRoute, type RouteConfig, z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { requireAuth } from '../middleware/auth';
 import { AUTH_ERRORS, type ErrorCode, errorResponses, PUBLIC_ERRORS } from './errors';
@@ -35,3 +35,9 @@ export function publicRoute<const R extends RouteConfig>(config: R & Extra) {
     responses: { ...rest.responses, ...errorResponses(...PUBLIC_ERRORS, ...errors) },
   } as unknown as R);
 }
+
+/** A required path parameter, documented under its own name. */
+export const pathParam = (name: string) => z.string().min(1).openapi({ param: { name, in: 'path' } });
+
+/** The `{id}` path parameter most routes take. */
+export const idParam = z.object({ id: pathParam('id') });

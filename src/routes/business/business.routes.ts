@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { authRoute, jsonBody, jsonContent } from '../../lib/openapi';
+import { authRoute, idParam, jsonBody, jsonContent, pathParam } from '../../lib/openapi';
 import { businessProfileInput, emailSchema } from '../../services/accounts/schemas';
 import { userIdQuery } from '../user/user.routes';
 
@@ -41,7 +41,7 @@ export const teammateSchema = z
   })
   .openapi('Teammate');
 
-const businessIdParam = z.object({ id: z.string().min(1).openapi({ param: { name: 'id', in: 'path' } }) });
+const businessIdParam = idParam;
 
 export const ofUser = authRoute({
   method: 'get',
@@ -88,7 +88,7 @@ export const setTeammateStatus = authRoute({
   tags,
   summary: 'Activate (1) or suspend (0) a teammate (owner or admin)',
   request: {
-    params: businessIdParam.extend({ user_id: z.string().min(1).openapi({ param: { name: 'user_id', in: 'path' } }) }),
+    params: businessIdParam.extend({ user_id: pathParam('user_id') }),
     body: jsonBody(z.object({ status: z.union([z.literal(0), z.literal(1)]) })),
   },
   responses: { 200: jsonContent(teammateSchema, 'The teammate.') },

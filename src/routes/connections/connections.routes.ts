@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { authRoute, jsonBody, jsonContent } from '../../lib/openapi';
+import { authRoute, idParam, jsonBody, jsonContent } from '../../lib/openapi';
 import { CONNECTION_STATUSES, listConnectionsInput, sendConnectionInput } from '../../services/connections/schemas';
 
 const tags = ['Connections'];
@@ -34,7 +34,6 @@ export const connectionListsSchema = z
   })
   .openapi('ConnectionLists');
 
-const idParam = z.object({ id: z.string().min(1).openapi({ param: { name: 'id', in: 'path' } }) });
 const one = (d: string) => jsonContent(connectionSchema, d);
 
 export const send = authRoute({

@@ -1,12 +1,11 @@
 import { z } from '@hono/zod-openapi';
-import { authRoute, jsonBody, jsonContent } from '../../lib/openapi';
+import { authRoute, idParam, jsonBody, jsonContent, pathParam } from '../../lib/openapi';
 import { timezoneSchema } from '../../services/accounts/schemas';
 import { dateSchema } from '../../services/shifts/schemas';
 import { businessSchema } from '../business/business.routes';
 
 const money = z.number();
-const idParam = z.object({ id: z.string().min(1).openapi({ param: { name: 'id', in: 'path' } }) });
-const businessIdParam = z.object({ business_id: z.string().min(1).openapi({ param: { name: 'business_id', in: 'path' } }) });
+const businessIdParam = z.object({ business_id: pathParam('business_id') });
 
 export const settingsBody = z
   .object({

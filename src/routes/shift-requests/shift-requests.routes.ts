@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import type { ErrorCode } from '../../lib/errors';
-import { authRoute, jsonBody, jsonContent } from '../../lib/openapi';
+import { authRoute, idParam, jsonBody, jsonContent, pathParam } from '../../lib/openapi';
 import { fileField, uploadGuard } from '../../lib/uploads';
 import { CLOCK_PHOTO_MAX_BYTES } from '../../services/shifts/clock';
 import { sendRequestInput } from '../../services/shifts/schemas';
@@ -9,7 +9,6 @@ import {
   changeRequestBody,
   clockBody,
   conflictsQuery,
-  idParam,
   listBroadcastsBody,
   listRequestsBody,
   shiftListSchema,
@@ -168,9 +167,9 @@ export const readClockPhoto = authRoute({
   summary: 'A clock photo (parties of the shift only)',
   request: {
     params: z.object({
-      shift_request_id: z.string().openapi({ param: { name: 'shift_request_id', in: 'path' } }),
+      shift_request_id: pathParam('shift_request_id'),
       side: z.enum(['in', 'out']).openapi({ param: { name: 'side', in: 'path' } }),
-      file: z.string().openapi({ param: { name: 'file', in: 'path' } }),
+      file: pathParam('file'),
     }),
   },
   responses: { 200: { description: 'The image.', content: { 'image/*': { schema: z.any().openapi({ type: 'string', format: 'binary' }) } } } },

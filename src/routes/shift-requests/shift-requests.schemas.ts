@@ -127,4 +127,3 @@ export const clockBody = z
   .refine((b) => (b.lat === undefined) === (b.lon === undefined), { message: 'send lat and lon together', path: ['lat'] })
   .openapi('ClockRequest');
 
-export const idParam = z.object({ id: z.string().min(1).openapi({ param: { name: 'id', in: 'path' } }) });

@@ -1,11 +1,10 @@
 import { z } from '@hono/zod-openapi';
 import type { ErrorCode } from '../../lib/errors';
-import { authRoute, jsonBody, jsonContent } from '../../lib/openapi';
+import { authRoute, jsonBody, jsonContent, pathParam } from '../../lib/openapi';
 import { createCounterRuleInput, updateCounterRuleInput } from '../../services/shifter-records/schemas';
 import { shifterParam } from './mileage.routes';
 
 const tags = ['Shifter records'];
-const pathParam = (name: string) => z.string().min(1).openapi({ param: { name, in: 'path' } });
 const ruleParam = z.object({ id: pathParam('id'), rule_id: pathParam('rule_id') });
 
 export const counterRuleSchema = z

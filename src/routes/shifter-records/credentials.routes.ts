@@ -1,13 +1,12 @@
 import { z } from '@hono/zod-openapi';
 import type { ErrorCode } from '../../lib/errors';
-import { authRoute, jsonBody, jsonContent } from '../../lib/openapi';
+import { authRoute, jsonBody, jsonContent, pathParam } from '../../lib/openapi';
 import { fileField, uploadGuard } from '../../lib/uploads';
 import { CREDENTIAL_DOC_MAX_BYTES } from '../../services/shifter-records/credentials';
 import { createCredentialInput, updateCredentialInput } from '../../services/shifter-records/schemas';
 import { shifterParam } from './mileage.routes';
 
 const tags = ['Shifter records'];
-const pathParam = (name: string) => z.string().min(1).openapi({ param: { name, in: 'path' } });
 const credentialParam = z.object({ id: pathParam('id'), credential_id: pathParam('credential_id') });
 
 export const credentialSchema = z

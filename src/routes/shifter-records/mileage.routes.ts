@@ -1,10 +1,9 @@
 import { z } from '@hono/zod-openapi';
 import { MAX_LIMIT, DEFAULT_LIMIT } from '../../lib/pagination';
-import { authRoute, jsonBody, jsonContent } from '../../lib/openapi';
+import { authRoute, jsonBody, jsonContent, pathParam } from '../../lib/openapi';
 import { createMileageInput, updateMileageInput } from '../../services/shifter-records/schemas';
 
 const tags = ['Shifter records'];
-const pathParam = (name: string) => z.string().min(1).openapi({ param: { name, in: 'path' } });
 export const shifterParam = z.object({ id: pathParam('id') });
 const entryParam = z.object({ id: pathParam('id'), entry_id: pathParam('entry_id') });
 

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { authRoute, jsonBody, jsonContent } from '../../lib/openapi';
+import { authRoute, idParam, jsonBody, jsonContent } from '../../lib/openapi';
 import { createTemplateInput, GENERATE_WEEKS, updateTemplateInput } from '../../services/templates/schemas';
 import { shiftRequestSchema } from '../shift-requests/shift-requests.schemas';
 
@@ -28,7 +28,6 @@ export const templateSchema = z
   })
   .openapi('ShiftTemplate');
 
-const idParam = z.object({ id: z.string().min(1).openapi({ param: { name: 'id', in: 'path' } }) });
 const one = (d: string) => jsonContent(templateSchema, d);
 
 export const byBusiness = authRoute({

@@ -1,12 +1,12 @@
 import { and, eq, gte, lt } from 'drizzle-orm';
 import { businesses, shiftRequests, shifters } from '../../db/schema';
-import { AppError } from '../../lib/errors';
 import { fromMinor, toMinor } from '../../lib/money';
 import { monthBounds, startOfDay, todayIn } from '../../lib/shift-time';
 import { Temporal } from '../../lib/time';
 import { auditInsert } from '../audit';
 import { runBatch } from '../../db/client';
-import { type ServiceContext, requirePerson } from '../context';
+import type { ServiceContext } from '../context';
+import { privateRecords } from '../shifter-records/access';
 import { hours, scheduledMinutes, shiftPayMinor } from '../shifts/pay';
 import { workedShiftSql } from '../shifts/status';
 
@@ -15,14 +15,7 @@ export const TYPICAL_WINDOW_DAYS = 90;
 
 /** The shifter profile, for its owner only (admins read other figures, not a person's earnings). */
 async function ownShifter(ctx: ServiceContext, shifterId: string) {
-  const actor = requirePerson(ctx);
-  const [s] = await ctx.db.select().from(shifters).where(eq(shifters.id, shifterId)).limit(1);
-  if (!s) throw new AppError('SHIFTER-NOT-FND-ERR');
-  if (s.user_id !== actor.userId) {
-    if (actor.isAdmin) throw new AppError('FORBIDDEN-ERR', 'Earnings are visible to their owner only.');
-    throw new AppError('SHIFTER-NOT-FND-ERR');
-  }
-  return s;
+  return (await privateRecords(ctx, shifterId, 'see their earnings', { adminAllowed: false })).shifter;
 }
 
 /**
