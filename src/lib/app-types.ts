@@ -1,6 +1,6 @@
 import type { Db } from '../db/client';
 import type { AppBindings, Settings } from '../env';
-import type { Actor } from '../services/context';
+import type { Actor, IdempotencyScope } from '../services/context';
 import type { Logger } from './log';
 
 export interface AppEnv {
@@ -11,5 +11,6 @@ export interface AppEnv {
     settings: Settings;
     db: Db;
     actor: Actor;
+    idempotency: IdempotencyScope | undefined;
   };
 }

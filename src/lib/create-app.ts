@@ -37,5 +37,6 @@ export function serviceCtx(c: Context<AppEnv>): ServiceContext {
     log: c.get('log'),
     now: () => Date.now(),
     waitUntil: (p) => c.executionCtx.waitUntil(p),
+    idempotency: c.get('idempotency'),
   };
 }

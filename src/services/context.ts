@@ -26,6 +26,17 @@ export interface ServiceContext {
   now(): number;
   /** Keeps background work (queue sends that must not block the answer) alive after responding. */
   waitUntil(p: Promise<unknown>): void;
+  /**
+   * The request's Idempotency-Key record, when the caller sent one. The guarded-write primitive marks
+   * it committed in the same batch as the change; `committed` is set when a retry arrives after the
+   * change committed but before an answer was stored, so the write is not run a second time.
+   */
+  idempotency?: IdempotencyScope | undefined;
+}
+
+export interface IdempotencyScope {
+  recordId: string;
+  committed: { type: string; id: string } | null;
 }
 
 export function requirePerson(ctx: ServiceContext): PersonActor {
