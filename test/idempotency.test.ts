@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { businesses, emailOutbox, idempotencyKeys, users } from '../src/db/schema';
 import { newId } from '../src/lib/ids';
 import { sha256Hex } from '../src/lib/crypto';
-import { ABANDONED_AFTER_MS, IDEMPOTENCY_TTL_MS } from '../src/middleware/idempotency';
+import { ABANDONED_AFTER_MS, IDEMPOTENCY_TTL_MS } from '../src/http/middleware/idempotency';
 import worker from '../src/index';
 import { call, expectError } from './helpers/api';
 import { db, makeUser } from './helpers/factory';

@@ -1,4 +1,4 @@
-import { createRouter, serviceCtx } from '../../lib/create-app';
+import { createRouter, serviceCtx } from '../../http/create-app';
 import { grantAdmin } from '../../services/accounts/admins';
 import * as routes from './admin.routes';
 

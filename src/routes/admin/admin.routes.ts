@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { authRoute, jsonBody, jsonContent } from '../../lib/openapi';
+import { authRoute, jsonBody, jsonContent } from '../../http/openapi';
 
 export const grantAdmin = authRoute({
   method: 'post',

@@ -1,4 +1,4 @@
-import { createRouter, serviceCtx } from '../../lib/create-app';
+import { createRouter, serviceCtx } from '../../http/create-app';
 import { toIso } from '../../lib/time';
 import { logout } from '../../services/accounts/api-keys';
 import { login, registerAccount, resendVerification, VERIFY_CODE_TTL_MS, verifyEmail } from '../../services/accounts/register';

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { authRoute, jsonBody, jsonContent, publicRoute } from '../../lib/openapi';
+import { authRoute, jsonBody, jsonContent, publicRoute } from '../../http/openapi';
 import { businessProfileInput, emailSchema, shifterProfileInput } from '../../services/accounts/schemas';
 
 const tags = ['Accounts'];

@@ -1,10 +1,14 @@
 import { eq } from 'drizzle-orm';
 import { businesses } from '../../db/schema';
-import { createRouter, serviceCtx } from '../../lib/create-app';
+import { createRouter, serviceCtx } from '../../http/create-app';
 import { createBusiness } from '../../services/accounts/profiles';
 import { businessView, getBusinessesOfUser } from '../../services/accounts/reads';
 import { addTeammate, listTeammates, setTeammateStatus } from '../../services/businesses/teammates';
+import { setWeeklyBudget, updateSettings } from '../../services/businesses/settings';
+import { crewAnalytics } from '../../services/insights/crew-analytics';
+import { laborCosts } from '../../services/insights/labor-costs';
 import * as routes from './business.routes';
+import * as settings from './settings.routes';
 
 export const businessRouter = createRouter()
   .openapi(routes.ofUser, async (c) => c.json({ data: await getBusinessesOfUser(serviceCtx(c), c.req.valid('query').user_id) }, 200))
@@ -21,4 +25,10 @@ export const businessRouter = createRouter()
   .openapi(routes.setTeammateStatus, async (c) => {
     const { id, user_id } = c.req.valid('param');
     return c.json(await setTeammateStatus(serviceCtx(c), id, user_id, c.req.valid('json').status), 200);
-  });
+  })
+  .openapi(settings.updateSettings, async (c) => c.json(await updateSettings(serviceCtx(c), c.req.valid('json')), 200))
+  .openapi(settings.laborCosts, async (c) => c.json(await laborCosts(serviceCtx(c), c.req.valid('param').id, c.req.valid('query').week), 200))
+  .openapi(settings.weeklyBudget, async (c) =>
+    c.json(await setWeeklyBudget(serviceCtx(c), c.req.valid('param').id, c.req.valid('json').weekly_labor_budget), 200),
+  )
+  .openapi(settings.crewAnalytics, async (c) => c.json(await crewAnalytics(serviceCtx(c), c.req.valid('param').business_id), 200));

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { authRoute, idParam, jsonBody, jsonContent, pathParam } from '../../lib/openapi';
+import { authRoute, idParam, jsonBody, jsonContent, pathParam } from '../../http/openapi';
 import { businessProfileInput, emailSchema } from '../../services/accounts/schemas';
 import { userIdQuery } from '../user/user.routes';
 

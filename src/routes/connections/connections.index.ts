@@ -1,4 +1,4 @@
-import { createRouter, serviceCtx } from '../../lib/create-app';
+import { createRouter, serviceCtx } from '../../http/create-app';
 import type { ServiceContext } from '../../services/context';
 import { listConnections } from '../../services/connections/list';
 import { removeConnection, respondToConnection, sendConnection } from '../../services/connections/requests';

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { authRoute, idParam, jsonBody, jsonContent } from '../../lib/openapi';
+import { authRoute, idParam, jsonBody, jsonContent } from '../../http/openapi';
 import { CONNECTION_STATUSES, listConnectionsInput, sendConnectionInput } from '../../services/connections/schemas';
 
 const tags = ['Connections'];

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
-import type { AppEnv } from '../../lib/app-types';
-import { serviceCtx } from '../../lib/create-app';
+import type { AppEnv } from '../../http/app-types';
+import { serviceCtx } from '../../http/create-app';
 import { timingSafeEqualStr } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
 import { seedDemoData } from '../../services/demo/seed';

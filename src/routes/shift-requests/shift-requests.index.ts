@@ -1,4 +1,4 @@
-import { createRouter, serviceCtx } from '../../lib/create-app';
+import { createRouter, serviceCtx } from '../../http/create-app';
 import { counterSuggestionsFor } from '../../services/shifter-records/counter-suggest';
 import { claimBroadcast } from '../../services/shifts/claim';
 import { clockIn, clockOut, readClockPhoto, uploadClockPhoto } from '../../services/shifts/clock';

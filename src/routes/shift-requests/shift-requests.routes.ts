@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import type { ErrorCode } from '../../lib/errors';
-import { authRoute, idParam, jsonBody, jsonContent, pathParam } from '../../lib/openapi';
+import { authRoute, idParam, jsonBody, jsonContent, pathParam } from '../../http/openapi';
 import { fileField, uploadGuard } from '../../lib/uploads';
 import { CLOCK_PHOTO_MAX_BYTES } from '../../services/shifts/clock';
 import { sendRequestInput } from '../../services/shifts/schemas';

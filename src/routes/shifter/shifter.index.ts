@@ -1,6 +1,8 @@
-import { createRouter, serviceCtx } from '../../lib/create-app';
+import { createRouter, serviceCtx } from '../../http/create-app';
 import { createShifterProfile } from '../../services/accounts/profiles';
 import { getShifterOfUser } from '../../services/accounts/reads';
+import { earnings, setEarningsGoal } from '../../services/insights/earnings';
+import * as earn from './earnings.routes';
 import * as routes from './shifter.routes';
 
 export const shifterRouter = createRouter()
@@ -9,4 +11,8 @@ export const shifterRouter = createRouter()
     const ctx = serviceCtx(c);
     await createShifterProfile(ctx, c.req.valid('json'));
     return c.json(await getShifterOfUser(ctx), 201);
-  });
+  })
+  .openapi(earn.earnings, async (c) => c.json(await earnings(serviceCtx(c), c.req.valid('param').id, c.req.valid('query')), 200))
+  .openapi(earn.earningsGoal, async (c) =>
+    c.json(await setEarningsGoal(serviceCtx(c), c.req.valid('param').id, c.req.valid('json').monthly_earnings_goal), 200),
+  );

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { authRoute, jsonBody, jsonContent } from '../../lib/openapi';
+import { authRoute, jsonBody, jsonContent } from '../../http/openapi';
 import { shifterProfileInput } from '../../services/accounts/schemas';
 import { userIdQuery } from '../user/user.routes';
 

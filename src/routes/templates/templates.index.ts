@@ -1,4 +1,4 @@
-import { createRouter, serviceCtx } from '../../lib/create-app';
+import { createRouter, serviceCtx } from '../../http/create-app';
 import { createTemplate, deleteTemplate, listTemplates, updateTemplate } from '../../services/templates/crud';
 import { generateFromTemplate } from '../../services/templates/generate';
 import { templateView } from '../../services/templates/view';

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { authRoute, idParam, jsonBody, jsonContent } from '../../lib/openapi';
+import { authRoute, idParam, jsonBody, jsonContent } from '../../http/openapi';
 import { createTemplateInput, GENERATE_WEEKS, updateTemplateInput } from '../../services/templates/schemas';
 import { shiftRequestSchema } from '../shift-requests/shift-requests.schemas';
 

@@ -1,4 +1,4 @@
-import { createRouter, serviceCtx } from '../../lib/create-app';
+import { createRouter, serviceCtx } from '../../http/create-app';
 import { AppError } from '../../lib/errors';
 import { toIso } from '../../lib/time';
 import { getApiKeyInfo, regenerateApiKey } from '../../services/accounts/api-keys';

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { authRoute, jsonContent } from '../../lib/openapi';
+import { authRoute, jsonContent } from '../../http/openapi';
 import { apiKeyFullSchema } from '../auth/auth.routes';
 
 const tags = ['Accounts'];

@@ -2,8 +2,8 @@ import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from './app-types';
-import { AppError, ERROR_CODES, type ErrorCode, errorBody } from './errors';
-import { createLogger, errorFields } from './log';
+import { AppError, ERROR_CODES, type ErrorCode, errorBody } from '../lib/errors';
+import { createLogger, errorFields } from '../lib/log';
 
 const HTTP_EXCEPTION_CODES: Record<number, ErrorCode> = {
   400: 'VALIDATION-ERR',

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import type { ErrorCode } from '../../lib/errors';
-import { authRoute, jsonBody, jsonContent, pathParam } from '../../lib/openapi';
+import { authRoute, jsonBody, jsonContent, pathParam } from '../../http/openapi';
 import { fileField, uploadGuard } from '../../lib/uploads';
 import { CREDENTIAL_DOC_MAX_BYTES } from '../../services/shifter-records/credentials';
 import { createCredentialInput, updateCredentialInput } from '../../services/shifter-records/schemas';

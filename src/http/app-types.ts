@@ -1,7 +1,7 @@
 import type { Db } from '../db/client';
 import type { AppBindings, Settings } from '../env';
 import type { Actor, IdempotencyScope } from '../services/context';
-import type { Logger } from './log';
+import type { Logger } from '../lib/log';
 
 export interface AppEnv {
   Bindings: AppBindings;

@@ -1,7 +1,7 @@
 import { createRoute, type RouteConfig, z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
-import { requireAuth } from '../middleware/auth';
-import { AUTH_ERRORS, type ErrorCode, errorResponses, PUBLIC_ERRORS } from './errors';
+import { requireAuth } from './middleware/auth';
+import { AUTH_ERRORS, type ErrorCode, errorResponses, PUBLIC_ERRORS } from '../lib/errors';
 
 export function jsonContent<T extends z.ZodType>(schema: T, description: string) {
   return { description, content: { 'application/json': { schema } } };

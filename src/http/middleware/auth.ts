@@ -1,14 +1,14 @@
 import type { MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../lib/app-types';
-import { AppError } from '../lib/errors';
+import type { AppEnv } from '../app-types';
+import { AppError } from '../../lib/errors';
 import {
   looksLikeApiKey,
   looksLikeSession,
   resolveApiKey,
   resolveSession,
   touchApiKey,
-} from '../services/accounts/credentials';
-import { consumeRateLimit, rateLimitHeaders } from '../services/rate-limit';
+} from '../../services/accounts/credentials';
+import { consumeRateLimit, rateLimitHeaders } from '../../services/rate-limit';
 
 /**
  * Resolves `Authorization: Bearer …` when present. A present but malformed, unknown or revoked

@@ -1,4 +1,4 @@
-import { createRouter, serviceCtx } from '../../lib/create-app';
+import { createRouter, serviceCtx } from '../../http/create-app';
 import * as rules from '../../services/shifter-records/counter-rules';
 import * as creds from '../../services/shifter-records/credentials';
 import * as mileage from '../../services/shifter-records/mileage';

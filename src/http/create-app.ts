@@ -4,7 +4,7 @@ import { createDb } from '../db/client';
 import { getSettings } from '../env';
 import type { ServiceContext } from '../services/context';
 import type { AppEnv } from './app-types';
-import { AppError } from './errors';
+import { AppError } from '../lib/errors';
 
 /**
  * Every router is built here so all of them share the validation hook: a failed zod check becomes

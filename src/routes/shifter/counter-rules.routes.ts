@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import type { ErrorCode } from '../../lib/errors';
-import { authRoute, jsonBody, jsonContent, pathParam } from '../../lib/openapi';
+import { authRoute, jsonBody, jsonContent, pathParam } from '../../http/openapi';
 import { createCounterRuleInput, updateCounterRuleInput } from '../../services/shifter-records/schemas';
 import { shifterParam } from './mileage.routes';
 

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { MAX_LIMIT, DEFAULT_LIMIT } from '../../lib/pagination';
-import { authRoute, jsonBody, jsonContent, pathParam } from '../../lib/openapi';
+import { authRoute, jsonBody, jsonContent, pathParam } from '../../http/openapi';
 import { createMileageInput, updateMileageInput } from '../../services/shifter-records/schemas';
 
 const tags = ['Shifter records'];

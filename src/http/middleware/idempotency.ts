@@ -1,10 +1,10 @@
 import { and, eq, lt } from 'drizzle-orm';
 import type { MiddlewareHandler } from 'hono';
-import { idempotencyKeys } from '../db/schema';
-import type { AppEnv } from '../lib/app-types';
-import { sha256Hex } from '../lib/crypto';
-import { AppError } from '../lib/errors';
-import { newId } from '../lib/ids';
+import { idempotencyKeys } from '../../db/schema';
+import type { AppEnv } from '../app-types';
+import { sha256Hex } from '../../lib/crypto';
+import { AppError } from '../../lib/errors';
+import { newId } from '../../lib/ids';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 /** A key still `processing` after this long belongs to an attempt that died; a retry may take it over. */

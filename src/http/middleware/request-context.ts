@@ -1,8 +1,8 @@
 import type { MiddlewareHandler } from 'hono';
-import { createDb } from '../db/client';
-import { getSettings } from '../env';
-import type { AppEnv } from '../lib/app-types';
-import { createLogger } from '../lib/log';
+import { createDb } from '../../db/client';
+import { getSettings } from '../../env';
+import type { AppEnv } from '../app-types';
+import { createLogger } from '../../lib/log';
 
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
 
