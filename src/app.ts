@@ -1,10 +1,10 @@
 import { cors } from 'hono/cors';
 import { mountDocs } from './docs';
-import { createRouter } from './lib/create-app';
-import { notFound, onError } from './lib/error-handler';
-import { resolveAuth } from './middleware/auth';
-import { idempotency } from './middleware/idempotency';
-import { requestContext } from './middleware/request-context';
+import { createRouter } from './http/create-app';
+import { notFound, onError } from './http/error-handler';
+import { resolveAuth } from './http/middleware/auth';
+import { idempotency } from './http/middleware/idempotency';
+import { requestContext } from './http/middleware/request-context';
 import { routers } from './routes';
 import { demoRouter } from './routes/demo/demo.index';
 

@@ -1,7 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { Scalar } from '@scalar/hono-api-reference';
 import { html } from 'hono/html';
-import type { AppEnv } from './lib/app-types';
+import type { AppEnv } from './http/app-types';
 
 export const OPENAPI_PATH = '/v1/openapi.json';
 
