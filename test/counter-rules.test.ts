@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { counterFloor, inStartBand, type RuleLike, suggestCounter } from '../src/services/shifter-records/counter-suggest';
+import { counterFloor, inStartBand, type RuleLike, suggestCounter } from '../src/services/shifts/counter-suggest';
 import { call, expectError } from './helpers/api';
 import { connect, makeUser } from './helpers/factory';
 import { daysFromToday, insertShift } from './helpers/rows';

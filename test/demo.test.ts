@@ -12,7 +12,7 @@ import { demoPurgeStatements } from '../src/services/demo/purge';
 import { buildShifterRecords, demoPdf } from '../src/services/demo/records';
 import { COUNTER_RULES } from '../src/services/demo/cast';
 import { FLOOR_ASK } from '../src/services/demo/plans';
-import { suggestCounter } from '../src/services/shifter-records/counter-suggest';
+import { suggestCounter } from '../src/services/shifts/counter-suggest';
 import { chunkedInserts, DEMO_PASSWORD, MAX_PARAMS } from '../src/services/demo/seed';
 import { SHIFT_STATUS } from '../src/services/shifts/status';
 import { BASE, call, expectError } from './helpers/api';

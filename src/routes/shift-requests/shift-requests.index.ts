@@ -1,11 +1,12 @@
 import { createRouter, serviceCtx } from '../../http/create-app';
-import { counterSuggestionsFor } from '../../services/shifter-records/counter-suggest';
+import { counterSuggestionsFor } from '../../services/shifts/counter-suggest';
 import { claimBroadcast } from '../../services/shifts/claim';
 import { clockIn, clockOut, readClockPhoto, uploadClockPhoto } from '../../services/shifts/clock';
 import { findConflicts } from '../../services/shifts/conflicts';
 import { sendRequest } from '../../services/shifts/create';
 import { listBroadcasts, listRequests } from '../../services/shifts/list';
-import { loadShift, shiftParty, viewLoaded } from '../../services/shifts/load';
+import { shiftParty } from '../../services/access';
+import { loadShift, viewLoaded } from '../../services/shifts/load';
 import { acceptRequest, cancelShift, changeRequest, declineRequest, markNoShow } from '../../services/shifts/transitions';
 import * as routes from './shift-requests.routes';
 

@@ -3,6 +3,7 @@ import { admins, businesses, cities, shifters, teammates, users } from '../../db
 import { AppError } from '../../lib/errors';
 import { toIso } from '../../lib/time';
 import { fromMinor } from '../../lib/money';
+import { TEAMMATE_STATUS } from '../access';
 import { type ServiceContext, assertSelfOrAdmin, requirePerson } from '../context';
 
 type UserRow = typeof users.$inferSelect;
@@ -73,7 +74,7 @@ export async function getUserDetails(ctx: ServiceContext, userId?: string) {
     ctx.db
       .select({ business_id: teammates.business_id })
       .from(teammates)
-      .where(and(eq(teammates.user_id, id), eq(teammates.status, 1))),
+      .where(and(eq(teammates.user_id, id), eq(teammates.status, TEAMMATE_STATUS.active))),
     ctx.db.select({ id: admins.user_id }).from(admins).where(eq(admins.user_id, id)).limit(1),
   ]);
   const hasShifter = shifter.length > 0;

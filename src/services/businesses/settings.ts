@@ -6,9 +6,8 @@ import { shiftInstants } from '../../lib/shift-time';
 import { auditInsert } from '../audit';
 import type { ServiceContext } from '../context';
 import { businessView } from '../accounts/reads';
-import { postingBusiness } from '../shifts/create';
 import { SHIFT_STATUS } from '../shifts/status';
-import { accessBusiness } from './access';
+import { accessBusiness, postingBusiness } from '../access';
 
 export interface SettingsInput {
   business_id?: string | undefined;

@@ -6,10 +6,8 @@ import { newId } from '../../lib/ids';
 import { toIso } from '../../lib/time';
 import { auditInsert } from '../audit';
 import type { ServiceContext } from '../context';
-import { accessBusiness } from './access';
+import { accessBusiness, TEAMMATE_STATUS } from '../access';
 
-export const TEAMMATE_ACTIVE = 1;
-export const TEAMMATE_SUSPENDED = 0;
 
 function view(t: typeof teammates.$inferSelect, u: { email: string; display_name: string }) {
   return {
@@ -19,7 +17,7 @@ function view(t: typeof teammates.$inferSelect, u: { email: string; display_name
     email: u.email,
     display_name: u.display_name,
     status: t.status,
-    is_active: t.status === TEAMMATE_ACTIVE,
+    is_active: t.status === TEAMMATE_STATUS.active,
     created_at: toIso(t.created_at),
   };
 }
@@ -41,7 +39,7 @@ export async function addTeammate(ctx: ServiceContext, businessId: string, email
   if (!user || user.email_verified_at === null) throw new AppError('USER-NOT-FND-ERR', 'No verified account has this email.');
   if (user.id === business.user_id) throw new AppError('CONFLICT-ERR', 'The owner is not a teammate of their own business.');
   const now = ctx.now();
-  const row = { id: newId('teammate'), business_id: businessId, user_id: user.id, status: TEAMMATE_ACTIVE, created_at: now, updated_at: now };
+  const row = { id: newId('teammate'), business_id: businessId, user_id: user.id, status: TEAMMATE_STATUS.active, created_at: now, updated_at: now };
   try {
     await runBatch(ctx.db, [
       ctx.db.insert(teammates).values(row),

@@ -1,7 +1,7 @@
-import { and, desc, eq, inArray, or, type SQL } from 'drizzle-orm';
-import { businesses, requestAuthorizations, shifters, teammates } from '../../db/schema';
+import { and, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import { businesses, requestAuthorizations, shifters } from '../../db/schema';
 import { AppError } from '../../lib/errors';
-import { accessBusiness } from '../businesses/access';
+import { accessBusiness, actsForBusinessSql, shifterIdOf } from '../access';
 import { requirePerson, type ServiceContext } from '../context';
 import type { ListConnectionsInput, Side } from './schemas';
 import { connectionJoinColumns, connectionView, type ConnectionView } from './view';
@@ -49,22 +49,13 @@ export async function listConnections(ctx: ServiceContext, input: ListConnection
       await accessBusiness(ctx, input.business_id);
       where = eq(requestAuthorizations.business_id, input.business_id);
     } else {
-      where = or(
-        inArray(requestAuthorizations.business_id, ctx.db.select({ id: businesses.id }).from(businesses).where(eq(businesses.user_id, actor.userId))),
-        inArray(
-          requestAuthorizations.business_id,
-          ctx.db
-            .select({ id: teammates.business_id })
-            .from(teammates)
-            .where(and(eq(teammates.user_id, actor.userId), eq(teammates.status, 1))),
-        ),
-      )!;
+      where = actsForBusinessSql(actor.userId, requestAuthorizations.business_id);
     }
     listed.push(...(await rowsOf(ctx, 'business', where, input.status)));
   }
   if (sides.includes('shifter')) {
-    const [own] = await ctx.db.select({ id: shifters.id }).from(shifters).where(eq(shifters.user_id, actor.userId)).limit(1);
-    if (own) listed.push(...(await rowsOf(ctx, 'shifter', eq(requestAuthorizations.shifter_id, own.id), input.status)));
+    const own = await shifterIdOf(ctx, actor.userId);
+    if (own) listed.push(...(await rowsOf(ctx, 'shifter', eq(requestAuthorizations.shifter_id, own), input.status)));
   }
 
   const out: ConnectionLists = { incoming: [], outgoing: [], accepted: [], closed: [] };

@@ -1,5 +1,5 @@
 import type { SQL } from 'drizzle-orm';
-import { businessRecipients } from '../businesses/recipients';
+import { businessRecipients } from '../access';
 import { requirePerson, type ServiceContext } from '../context';
 import { draftEvent } from '../events/outbox';
 import type { Side } from './schemas';

@@ -1,10 +1,10 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { type BatchItem, isUniqueViolation, runBatch } from '../../db/client';
-import { businesses, requestAuthorizations, shifters, teammates } from '../../db/schema';
+import { businesses, requestAuthorizations, shifters } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { auditInsert } from '../audit';
-import { accessBusiness } from '../businesses/access';
+import { accessBusiness, standingToward } from '../access';
 import { requirePerson, type ServiceContext } from '../context';
 import { publishOutbox } from '../events/outbox';
 import { connectionNote, type Parties } from './notify';
@@ -35,16 +35,7 @@ const ATTEMPTS = 3;
 export async function connectionSides(ctx: ServiceContext, c: LoadedConnection): Promise<Side[]> {
   const actor = requirePerson(ctx);
   const sides: Side[] = [];
-  let onBusinessSide = c.businessOwnerId === actor.userId || actor.isAdmin;
-  if (!onBusinessSide) {
-    const [tm] = await ctx.db
-      .select({ status: teammates.status })
-      .from(teammates)
-      .where(and(eq(teammates.business_id, c.row.business_id), eq(teammates.user_id, actor.userId)))
-      .limit(1);
-    onBusinessSide = tm?.status === 1;
-  }
-  if (onBusinessSide) sides.push('business');
+  if (await standingToward(ctx, { id: c.row.business_id, user_id: c.businessOwnerId })) sides.push('business');
   if (c.shifterUserId === actor.userId) sides.push('shifter');
   if (sides.length === 0) throw new AppError('CONNECTION-NOT-FND-ERR');
   return sides;

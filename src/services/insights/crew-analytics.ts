@@ -2,7 +2,7 @@ import { and, eq, gte, lte } from 'drizzle-orm';
 import { requestAuthorizations, shiftRequests, shifters } from '../../db/schema';
 import { fromMinor } from '../../lib/money';
 import { toIso } from '../../lib/time';
-import { accessBusiness } from '../businesses/access';
+import { accessBusiness } from '../access';
 import type { ServiceContext } from '../context';
 import { hours, scheduledMinutes, shiftPayMinor } from '../shifts/pay';
 import { isWorked } from '../shifts/status';

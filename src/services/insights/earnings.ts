@@ -6,7 +6,7 @@ import { Temporal } from '../../lib/time';
 import { auditInsert } from '../audit';
 import { runBatch } from '../../db/client';
 import type { ServiceContext } from '../context';
-import { privateRecords } from '../shifter-records/access';
+import { privateRecords } from '../access';
 import { hours, scheduledMinutes, shiftPayMinor } from '../shifts/pay';
 import { workedShiftSql } from '../shifts/status';
 

@@ -2,7 +2,7 @@ import { and, eq, gte, lt } from 'drizzle-orm';
 import { shiftRequests, shiftRoles, shifters } from '../../db/schema';
 import { fromMinor } from '../../lib/money';
 import { addDays, mondayOf, startOfDay, todayIn } from '../../lib/shift-time';
-import { accessBusiness } from '../businesses/access';
+import { accessBusiness } from '../access';
 import type { ServiceContext } from '../context';
 import { hours, scheduledMinutes, shiftPayMinor } from '../shifts/pay';
 import { workedShiftSql } from '../shifts/status';

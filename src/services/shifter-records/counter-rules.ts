@@ -11,8 +11,8 @@ import { loadShift } from '../shifts/load';
 import { SHIFT_STATUS } from '../shifts/status';
 import { stateError } from '../shifts/transitions';
 import { parseDays } from '../templates/schemas';
-import { privateRecords } from './access';
-import { counterFloor, distanceKm, loadCounterContext, suggestionFields } from './counter-suggest';
+import { privateRecords } from '../access';
+import { counterFloor, distanceKm, loadCounterContext, suggestionFields } from '../shifts/counter-suggest';
 import { type CreateCounterRuleInput, invalid, type UpdateCounterRuleInput } from './schemas';
 
 /**

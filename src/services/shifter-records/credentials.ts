@@ -9,7 +9,7 @@ import { toIso } from '../../lib/time';
 import { inspectFile } from '../../lib/uploads';
 import { auditInsert } from '../audit';
 import { actorAudit, type ServiceContext } from '../context';
-import { type ShifterAccess, shifterAccess } from './access';
+import { type ShifterAccess, shifterAccess } from '../access';
 import { type CreateCredentialInput, invalid, type UpdateCredentialInput } from './schemas';
 
 /**

@@ -8,7 +8,7 @@ import { todayIn } from '../../lib/shift-time';
 import { toIso } from '../../lib/time';
 import { auditInsert } from '../audit';
 import type { ServiceContext } from '../context';
-import { privateRecords } from './access';
+import { privateRecords } from '../access';
 import type { CreateMileageInput, UpdateMileageInput } from './schemas';
 
 /**

@@ -2,9 +2,9 @@ import { and, eq, gt, isNull } from 'drizzle-orm';
 import { shiftRequests } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import { businessRecipients } from '../businesses/recipients';
-import { isConnected } from '../connections/crew';
-import { type Actor, type ServiceContext, requirePerson } from '../context';
+import { businessRecipients, callerShifter } from '../access';
+import { isCrew } from '../access';
+import type { Actor, ServiceContext } from '../context';
 import { draftEvent } from '../events/outbox';
 import { overlappingAcceptedShifts } from './conflicts';
 import { loadShift } from './load';
@@ -73,9 +73,8 @@ export async function commitClaim(ctx: ServiceContext, input: ClaimInput): Promi
  * after winning returns the won shift (safe to retry).
  */
 export async function claimBroadcast(ctx: ServiceContext, id: string) {
-  const actor = requirePerson(ctx);
   const s = await loadShift(ctx, id);
-  const [own] = await ctx.db.select().from(shifters).where(eq(shifters.user_id, actor.userId)).limit(1);
+  const own = await callerShifter(ctx);
   if (!own) throw new AppError('FORBIDDEN-ERR', 'Only a shifter can claim a broadcast.');
   if (!s.row.is_broadcast) {
     // Do not reveal targeted requests to other shifters.
@@ -83,7 +82,7 @@ export async function claimBroadcast(ctx: ServiceContext, id: string) {
     throw new AppError('SHFT-STATE-ERR', 'A targeted request is accepted, not claimed.');
   }
   // Only the business's crew may see or claim its broadcasts.
-  if (!(await isConnected(ctx, s.business.id, own.id))) throw new AppError('SHFT-NOT-FND-ERR');
+  if (!(await isCrew(ctx, s.business.id, own.id))) throw new AppError('SHFT-NOT-FND-ERR');
   if (s.row.shifter_id === own.id && s.row.request_status === SHIFT_STATUS.accepted) return s;
   if (s.row.request_status !== SHIFT_STATUS.pending) {
     if (s.row.request_status === SHIFT_STATUS.accepted) throw new AppError('CLAIM-LOST-ERR');

@@ -4,9 +4,9 @@ import { AppError } from '../../lib/errors';
 import { haversineMeters } from '../../lib/geo';
 import { newId } from '../../lib/ids';
 import { inspectFile } from '../../lib/uploads';
-import { businessRecipients } from '../businesses/recipients';
+import { businessRecipients, shiftParty } from '../access';
 import type { ServiceContext } from '../context';
-import { type LoadedShift, loadShift, shiftParty } from './load';
+import { type LoadedShift, loadShift } from './load';
 import { SHIFT_STATUS } from './status';
 import { auditIfOp, notifyIfOp, runGuarded, stateError } from './transitions';
 

@@ -3,10 +3,8 @@ import { businesses, requestAuthorizations, shiftRequests, shifters } from '../.
 import { AppError } from '../../lib/errors';
 import { shiftInstants } from '../../lib/shift-time';
 import { toIso } from '../../lib/time';
-import { accessBusiness } from '../businesses/access';
-import { isConnected } from '../connections/crew';
+import { accessBusiness, actingBusinessIds, isCrew } from '../access';
 import { type ServiceContext, requirePerson } from '../context';
-import { actingBusinessIds } from './list';
 import { loadShift, viewLoaded } from './load';
 import { SHIFT_STATUS } from './status';
 
@@ -50,7 +48,7 @@ export interface ConflictQuery {
 /** A business whose zone the shifter may read the window in: one they are connected to, or one they act for. */
 async function counterpartBusiness(ctx: ServiceContext, businessId: string, shifterId: string) {
   const [b] = await ctx.db.select().from(businesses).where(eq(businesses.id, businessId)).limit(1);
-  if (b && (await isConnected(ctx, b.id, shifterId))) return b;
+  if (b && (await isCrew(ctx, b.id, shifterId))) return b;
   return (await accessBusiness(ctx, businessId)).business;
 }
 
@@ -68,7 +66,7 @@ export async function findConflicts(ctx: ServiceContext, q: ConflictQuery) {
     const business =
       shifter.user_id === actor.userId ? await counterpartBusiness(ctx, q.business_id, shifter.id) : (await accessBusiness(ctx, q.business_id)).business;
     tz = business.timezone;
-    if (shifter.user_id !== actor.userId && !actor.isAdmin && !(await isConnected(ctx, business.id, shifter.id))) {
+    if (shifter.user_id !== actor.userId && !actor.isAdmin && !(await isCrew(ctx, business.id, shifter.id))) {
       throw new AppError('SHIFTER-NOT-FND-ERR');
     }
   } else if (shifter.user_id !== actor.userId && !actor.isAdmin) {

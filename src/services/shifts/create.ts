@@ -1,13 +1,12 @@
-import { and, eq, type SQL } from 'drizzle-orm';
+import { eq, type SQL } from 'drizzle-orm';
 import { runBatch } from '../../db/client';
-import { businesses, currencies, shiftRequests, shiftRoles, shifters } from '../../db/schema';
+import { currencies, shiftRequests, shiftRoles, shifters } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { toMinor } from '../../lib/money';
 import { shiftInstants } from '../../lib/shift-time';
 import { auditInsert } from '../audit';
-import { accessBusiness, type BusinessRow } from '../businesses/access';
-import { crewOf, isConnected } from '../connections/crew';
+import { type BusinessRow, crewOf, isCrew, postingBusiness } from '../access';
 import { type ServiceContext, requirePerson } from '../context';
 import { draftEvent, publishOutbox } from '../events/outbox';
 import type { SendRequestInput } from './schemas';
@@ -16,19 +15,6 @@ import { SHIFT_STATUS } from './status';
 export const MAX_SHIFT_MINUTES = 24 * 60;
 
 const invalid = (field: string, message: string) => new AppError('VALIDATION-ERR', `${field}: ${message}`, [{ field, message }]);
-
-/** The business the caller posts for: the given one (owner or active teammate), else their default. */
-export async function postingBusiness(ctx: ServiceContext, businessId: string | undefined): Promise<BusinessRow> {
-  const actor = requirePerson(ctx);
-  if (businessId) return (await accessBusiness(ctx, businessId, ['owner', 'teammate', 'admin'])).business;
-  const [b] = await ctx.db
-    .select()
-    .from(businesses)
-    .where(and(eq(businesses.user_id, actor.userId), eq(businesses.is_default, true)))
-    .limit(1);
-  if (!b) throw invalid('business_id', 'required: the caller has no default business');
-  return b;
-}
 
 export interface ShiftFields {
   shift_date: string;
@@ -66,7 +52,7 @@ export async function buildShiftRow(ctx: ServiceContext, business: BusinessRow, 
 
   if (f.shifter_id) {
     const [s] = await ctx.db.select().from(shifters).where(eq(shifters.id, f.shifter_id)).limit(1);
-    if (!s || !(await isConnected(ctx, business.id, s.id))) {
+    if (!s || !(await isCrew(ctx, business.id, s.id))) {
       throw new AppError('SHFT-NOT-CONNECTED-ERR', 'The shifter is not connected to this business.');
     }
     if (!s.accept_shift_req) throw new AppError('SHIFTER-PAUSED-ERR');

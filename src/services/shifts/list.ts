@@ -1,37 +1,16 @@
 import { and, desc, eq, gt, gte, inArray, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
-import { businesses, currencies, requestAuthorizations, shiftRequests, shiftRoles, shifters, teammates } from '../../db/schema';
+import { businesses, currencies, shiftRequests, shiftRoles, shifters } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { chunk } from '../../lib/chunk';
 import { decodeCursor, encodeCursor, isKeysetCursor, isOffsetCursor } from '../../lib/pagination';
+import { actingBusinessIds, actsForBusinessSql, crewBusinessSql, shifterIdOf } from '../access';
 import { type ServiceContext, requirePerson } from '../context';
-import { counterSuggestionsForUser } from '../shifter-records/counter-suggest';
+import { counterSuggestionsForUser } from './counter-suggest';
 import { relevanceScore } from './relevance';
 import { loadShifterSignals } from './relevance-signals';
 import { SHIFT_STATUS } from './status';
 import { shiftRequestView } from './view';
-
-/** Businesses the user acts for: owned, or active teammate (status 1). */
-export async function actingBusinessIds(ctx: ServiceContext, userId: string): Promise<string[]> {
-  const [owned, teams] = await Promise.all([
-    ctx.db.select({ id: businesses.id }).from(businesses).where(eq(businesses.user_id, userId)),
-    ctx.db.select({ id: teammates.business_id }).from(teammates).where(and(eq(teammates.user_id, userId), eq(teammates.status, 1))),
-  ]);
-  return [...new Set([...owned, ...teams].map((r) => r.id))];
-}
-
-/**
- * SQL: the shift's business is one the user acts for. A subquery rather than a bound id list, so a
- * user acting for many businesses never meets D1's 100-parameter limit.
- */
-export function actsForBusinessSql(userId: string): SQL {
-  return sql`${shiftRequests.business_id} IN (SELECT ${businesses.id} FROM ${businesses} WHERE ${businesses.user_id} = ${userId} UNION SELECT ${teammates.business_id} FROM ${teammates} WHERE ${teammates.user_id} = ${userId} AND ${teammates.status} = 1)`;
-}
-
-export async function ownShifterId(ctx: ServiceContext, userId: string): Promise<string | null> {
-  const [row] = await ctx.db.select({ id: shifters.id }).from(shifters).where(eq(shifters.user_id, userId)).limit(1);
-  return row?.id ?? null;
-}
 
 const shifterAlias = alias(shifters, 'target_shifter');
 
@@ -82,9 +61,9 @@ export async function listRequests(ctx: ServiceContext, f: ListFilters) {
   const actor = requirePerson(ctx);
   const conds: SQL[] = [];
   if (!actor.isAdmin) {
-    const [bizIds, myShifter] = await Promise.all([actingBusinessIds(ctx, actor.userId), ownShifterId(ctx, actor.userId)]);
+    const [bizIds, myShifter] = await Promise.all([actingBusinessIds(ctx, actor.userId), shifterIdOf(ctx, actor.userId)]);
     const scopes: SQL[] = [];
-    if (f.as !== 'shifter' && bizIds.length) scopes.push(actsForBusinessSql(actor.userId));
+    if (f.as !== 'shifter' && bizIds.length) scopes.push(actsForBusinessSql(actor.userId, shiftRequests.business_id));
     if (f.as !== 'business' && myShifter) scopes.push(eq(shiftRequests.shifter_id, myShifter));
     if (!scopes.length) return { data: [], next_cursor: null };
     conds.push(or(...scopes)!);
@@ -134,7 +113,7 @@ export interface BroadcastFilters {
  */
 export async function listBroadcasts(ctx: ServiceContext, f: BroadcastFilters) {
   const actor = requirePerson(ctx);
-  const myShifter = await ownShifterId(ctx, actor.userId);
+  const myShifter = await shifterIdOf(ctx, actor.userId);
   if (f.shifter_id && f.shifter_id !== myShifter && !actor.isAdmin) throw new AppError('FORBIDDEN-ERR', 'shifter_id must be your own shifter profile.');
   const viewer = f.shifter_id ?? myShifter;
   const conds: SQL[] = [
@@ -145,19 +124,11 @@ export async function listBroadcasts(ctx: ServiceContext, f: BroadcastFilters) {
   if (!actor.isAdmin || f.shifter_id) {
     const scopes: SQL[] = [];
     if (viewer) {
-      scopes.push(
-        inArray(
-          shiftRequests.business_id,
-          ctx.db
-            .select({ id: requestAuthorizations.business_id })
-            .from(requestAuthorizations)
-            .where(and(eq(requestAuthorizations.shifter_id, viewer), eq(requestAuthorizations.status, 'accepted'))),
-        ),
-      );
+      scopes.push(crewBusinessSql(viewer, shiftRequests.business_id));
     }
     if (!f.shifter_id) {
       const bizIds = await actingBusinessIds(ctx, actor.userId);
-      if (bizIds.length) scopes.push(actsForBusinessSql(actor.userId));
+      if (bizIds.length) scopes.push(actsForBusinessSql(actor.userId, shiftRequests.business_id));
     }
     if (!scopes.length) return { data: [], next_cursor: null };
     conds.push(or(...scopes)!);

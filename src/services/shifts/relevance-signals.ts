@@ -1,7 +1,7 @@
 import { and, eq, gt, sql } from 'drizzle-orm';
 import { counterRules, shiftRequests, shifters } from '../../db/schema';
 import type { ServiceContext } from '../context';
-import { counterFloor, distanceKm } from '../shifter-records/counter-suggest';
+import { counterFloor, distanceKm } from './counter-suggest';
 import { type Candidate, median, type ShifterSignals } from './relevance';
 import { SHIFT_STATUS, workedShiftSql } from './status';
 

@@ -7,13 +7,11 @@ import { newId } from '../../lib/ids';
 import { fromMinor } from '../../lib/money';
 import { auditInsert } from '../audit';
 import { requirePerson, type ServiceContext } from '../context';
-import { businessRecipients } from '../businesses/recipients';
-import { crewOf, isConnected } from '../connections/crew';
+import { businessRecipients, crewOf, isCrew, type ShiftParty, shiftParty, shifterIdOf } from '../access';
 import { draftEvent, publishOutbox } from '../events/outbox';
 import { buildShiftRow } from './create';
 import { overlappingAcceptedShifts } from './conflicts';
-import { ownShifterId } from './list';
-import { type LoadedShift, loadShift, type ShiftParty, shiftParty } from './load';
+import { type LoadedShift, loadShift } from './load';
 import { SHIFT_STATUS, isWorked } from './status';
 import type { ShiftRow } from './view';
 
@@ -82,8 +80,8 @@ export function pickSide(p: ShiftParty, asked: Side | undefined, allowed: Side[]
  */
 async function refuseOpenBroadcast(ctx: ServiceContext, s: LoadedShift, message: string) {
   if (!s.row.is_broadcast || s.row.shifter_id !== null) return;
-  const own = await ownShifterId(ctx, requirePerson(ctx).userId);
-  if (own && (await isConnected(ctx, s.business.id, own))) throw new AppError('SHFT-STATE-ERR', message);
+  const own = await shifterIdOf(ctx, requirePerson(ctx).userId);
+  if (own && (await isCrew(ctx, s.business.id, own))) throw new AppError('SHFT-STATE-ERR', message);
 }
 
 async function reload(ctx: ServiceContext, id: string) {

@@ -5,8 +5,8 @@ import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { fromMinor, toMinor } from '../../lib/money';
 import { auditInsert } from '../audit';
-import { accessBusiness, type BusinessRow } from '../businesses/access';
-import { isConnected } from '../connections/crew';
+import { accessBusiness, type BusinessRow } from '../access';
+import { isCrew } from '../access';
 import { requirePerson, type ServiceContext } from '../context';
 import type { CreateTemplateInput, UpdateTemplateInput } from './schemas';
 import type { TemplateRow } from './view';
@@ -47,7 +47,7 @@ async function checkTemplate(ctx: ServiceContext, business: BusinessRow, t: Temp
   if (t.hourly_rate_minor <= 0) throw invalid('hourly_rate', 'must be positive');
   if (t.is_broadcast && t.default_shifter_id) throw invalid('default_shifter_id', 'must be blank for a broadcast template (send null, or is_broadcast=0)');
   if (!t.is_broadcast && !t.default_shifter_id) throw invalid('default_shifter_id', 'required for a targeted template (or send is_broadcast=1)');
-  if (checkTarget && t.default_shifter_id && !(await isConnected(ctx, business.id, t.default_shifter_id))) {
+  if (checkTarget && t.default_shifter_id && !(await isCrew(ctx, business.id, t.default_shifter_id))) {
     throw new AppError('SHFT-NOT-CONNECTED-ERR', 'The default shifter is not connected to this business.');
   }
 }

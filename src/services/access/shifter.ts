@@ -5,6 +5,19 @@ import { type PersonActor, type ServiceContext, requirePerson } from '../context
 
 export type ShifterRow = typeof shifters.$inferSelect;
 
+/** The shifter profile id of a user, or null. */
+export async function shifterIdOf(ctx: ServiceContext, userId: string): Promise<string | null> {
+  const [row] = await ctx.db.select({ id: shifters.id }).from(shifters).where(eq(shifters.user_id, userId)).limit(1);
+  return row?.id ?? null;
+}
+
+/** The caller's own shifter profile, or null. */
+export async function callerShifter(ctx: ServiceContext): Promise<ShifterRow | null> {
+  const actor = requirePerson(ctx);
+  const [row] = await ctx.db.select().from(shifters).where(eq(shifters.user_id, actor.userId)).limit(1);
+  return row ?? null;
+}
+
 export interface ShifterAccess {
   shifter: ShifterRow;
   actor: PersonActor;
@@ -23,9 +36,9 @@ export async function shifterAccess(ctx: ServiceContext, shifterId: string): Pro
 }
 
 /**
- * Private records (mileage, counter rules): the owning shifter or an admin. Anyone else has no
- * standing at all and gets 404, so record ids cannot be probed. With `adminAllowed: false` an admin
- * gets 403 (they may know the records exist, but this action is the owner's).
+ * Private records (mileage, counter rules, earnings): the owning shifter or an admin. Anyone else has
+ * no standing at all and gets 404, so record ids cannot be probed. With `adminAllowed: false` an
+ * admin gets 403 (they may know the records exist, but this action is the owner's).
  */
 export async function privateRecords(ctx: ServiceContext, shifterId: string, what: string, opts: { adminAllowed: boolean } = { adminAllowed: true }) {
   const a = await shifterAccess(ctx, shifterId);

@@ -1,0 +1,115 @@
+import { and, eq, type SQL, sql } from 'drizzle-orm';
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
+import { businesses, teammates } from '../../db/schema';
+import { AppError } from '../../lib/errors';
+import { errorFields } from '../../lib/log';
+import { type PersonActor, type ServiceContext, requirePerson } from '../context';
+
+/** Teammate status values (spec 2.3: a teammate is active when its status is 1). */
+export const TEAMMATE_STATUS = { suspended: 0, active: 1 } as const;
+
+/** A caller's standing toward a business: its owner, an active teammate, or an admin. */
+export type BusinessRole = 'owner' | 'teammate' | 'admin';
+export type BusinessRow = typeof businesses.$inferSelect;
+
+/** The one rule: owner first, then an active teammate, then an admin; anyone else has no standing. */
+export function businessRole(actor: PersonActor, ownerUserId: string, teammateStatus: number | null | undefined): BusinessRole | null {
+  if (ownerUserId === actor.userId) return 'owner';
+  if (teammateStatus === TEAMMATE_STATUS.active) return 'teammate';
+  if (actor.isAdmin) return 'admin';
+  return null;
+}
+
+/** The caller's standing toward a business already loaded (one teammate lookup unless they own it). */
+export async function standingToward(ctx: ServiceContext, business: { id: string; user_id: string }): Promise<BusinessRole | null> {
+  const actor = requirePerson(ctx);
+  if (business.user_id === actor.userId) return 'owner';
+  const [tm] = await ctx.db
+    .select({ status: teammates.status })
+    .from(teammates)
+    .where(and(eq(teammates.business_id, business.id), eq(teammates.user_id, actor.userId)))
+    .limit(1);
+  return businessRole(actor, business.user_id, tm?.status);
+}
+
+/**
+ * Loads a business and the caller's standing in it. `allow` lists the standings that may go on.
+ * A caller with no standing at all gets 404, so business ids cannot be probed; a caller with a
+ * lesser standing gets 403.
+ */
+export async function accessBusiness(
+  ctx: ServiceContext,
+  businessId: string,
+  allow: BusinessRole[] = ['owner', 'teammate', 'admin'],
+): Promise<{ business: BusinessRow; role: BusinessRole; actor: PersonActor }> {
+  const actor = requirePerson(ctx);
+  const [row] = await ctx.db
+    .select({ b: businesses, tmStatus: teammates.status })
+    .from(businesses)
+    .leftJoin(teammates, and(eq(teammates.business_id, businesses.id), eq(teammates.user_id, actor.userId)))
+    .where(eq(businesses.id, businessId))
+    .limit(1);
+  const role = row ? businessRole(actor, row.b.user_id, row.tmStatus) : null;
+  if (!row || role === null) throw new AppError('BUSINESS-NOT-FND-ERR');
+  if (!allow.includes(role)) {
+    throw new AppError('FORBIDDEN-ERR', `Only the ${allow.join(' or ')} may do this for the business.`);
+  }
+  return { business: row.b, role, actor };
+}
+
+/** The business the caller acts for: the given one (owner, active teammate or admin), else their default. */
+export async function postingBusiness(ctx: ServiceContext, businessId: string | undefined | null): Promise<BusinessRow> {
+  const actor = requirePerson(ctx);
+  if (businessId) return (await accessBusiness(ctx, businessId)).business;
+  const [b] = await ctx.db
+    .select()
+    .from(businesses)
+    .where(and(eq(businesses.user_id, actor.userId), eq(businesses.is_default, true)))
+    .limit(1);
+  if (!b) {
+    throw new AppError('VALIDATION-ERR', 'business_id: required: the caller has no default business', [
+      { field: 'business_id', message: 'required: the caller has no default business' },
+    ]);
+  }
+  return b;
+}
+
+/** Ids of the businesses the user acts for: owned, or active teammate. */
+export async function actingBusinessIds(ctx: ServiceContext, userId: string): Promise<string[]> {
+  const [owned, teams] = await Promise.all([
+    ctx.db.select({ id: businesses.id }).from(businesses).where(eq(businesses.user_id, userId)),
+    ctx.db
+      .select({ id: teammates.business_id })
+      .from(teammates)
+      .where(and(eq(teammates.user_id, userId), eq(teammates.status, TEAMMATE_STATUS.active))),
+  ]);
+  return [...new Set([...owned, ...teams].map((r) => r.id))];
+}
+
+/**
+ * SQL scope: `column` (a business id column) names a business the user acts for. A subquery rather
+ * than a bound id list, so a user acting for many businesses never meets D1's parameter limit.
+ */
+export function actsForBusinessSql(userId: string, column: SQLiteColumn): SQL {
+  return sql`${column} IN (SELECT ${businesses.id} FROM ${businesses} WHERE ${businesses.user_id} = ${userId} UNION SELECT ${teammates.business_id} FROM ${teammates} WHERE ${teammates.user_id} = ${userId} AND ${teammates.status} = ${TEAMMATE_STATUS.active})`;
+}
+
+/**
+ * Who hears about a business's events: the owner and the active teammates, de-duplicated. If the
+ * teammates cannot be read, the owner is still notified (spec 6.3).
+ */
+export async function businessRecipients(ctx: ServiceContext, businessId: string, opts: { ownerOnly?: boolean } = {}): Promise<string[]> {
+  const [b] = await ctx.db.select({ owner: businesses.user_id }).from(businesses).where(eq(businesses.id, businessId)).limit(1);
+  if (!b) return [];
+  if (opts.ownerOnly) return [b.owner];
+  try {
+    const tms = await ctx.db
+      .select({ userId: teammates.user_id })
+      .from(teammates)
+      .where(and(eq(teammates.business_id, businessId), eq(teammates.status, TEAMMATE_STATUS.active)));
+    return [...new Set([b.owner, ...tms.map((t) => t.userId)])];
+  } catch (err) {
+    ctx.log.warn('could not read teammates; notifying the owner only', errorFields(err));
+    return [b.owner];
+  }
+}
