@@ -101,6 +101,29 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  it('gives every operation a stable camelCase operationId, unique across the document', () => {
+    const seen = new Map<string, string>();
+    for (const { id, op } of operations(doc)) {
+      expect(typeof op.operationId, `${id} has no operationId`).toBe('string');
+      expect(op.operationId, `${id}: operationId must be camelCase`).toMatch(/^[a-z][A-Za-z0-9]+$/);
+      expect(seen.get(op.operationId), `${id} and ${seen.get(op.operationId)} share operationId ${op.operationId}`).toBeUndefined();
+      seen.set(op.operationId, id);
+    }
+    expect(seen.size).toBe(operations(doc).length);
+  });
+
+  it('keeps the operationIds generated clients are already named from', () => {
+    const byId = new Map(operations(doc).map((o) => [o.id, o.op.operationId]));
+    expect(Object.fromEntries([...byId].filter(([id]) => id.includes('/shift_request/') || id.includes('/labor_costs')))).toMatchObject({
+      'POST /v1/shift_request/send_request': 'sendShiftRequest',
+      'POST /v1/shift_request/list_of_requests': 'listShiftRequests',
+      'POST /v1/shift_request/list_of_broadcast_requests': 'listBroadcastRequests',
+      'GET /v1/shift_request/conflicts': 'getShiftConflicts',
+      'POST /v1/shift_request/{id}/claim': 'claimShiftRequest',
+      'GET /v1/business/{id}/labor_costs': 'getLaborCosts',
+    });
+  });
+
   it('declares the bearer security scheme', () => {
     expect(doc.components?.securitySchemes?.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
@@ -168,7 +191,8 @@ describe('the OpenAPI document', () => {
     for (const { id, op } of operations(doc)) {
       const schemes = (op.security ?? doc.security ?? []).flatMap((req: Json) => Object.keys(req));
       if (PUBLIC_OPERATIONS.has(id)) {
-        expect(schemes, `${id} should be public`).toEqual([]);
+        // Declared, not inherited: generators read an absent `security` as "use the global default".
+        expect(op.security, `${id} should declare security: []`).toEqual([]);
       } else {
         expect(schemes, `${id} should require bearerAuth`).toContain('bearerAuth');
         expect(op.responses['401'], `${id} is secured but does not document 401`).toBeDefined();

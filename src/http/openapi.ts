@@ -2,6 +2,7 @@ import { createRoute, type RouteConfig, z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { requireAuth } from './middleware/auth';
 import { AUTH_ERRORS, type ErrorCode, errorResponses, PUBLIC_ERRORS } from '../lib/errors';
+import { ID_MAX_LENGTH } from '../lib/ids';
 
 export function jsonContent<T extends z.ZodType>(schema: T, description: string) {
   return { description, content: { 'application/json': { schema } } };
@@ -11,7 +12,11 @@ export function jsonBody<T extends z.ZodType>(schema: T, description?: string) {
   return { required: true, description, content: { 'application/json': { schema } } } as const;
 }
 
-type Extra = { errors?: ErrorCode[] };
+/**
+ * What every route adds to a plain RouteConfig. `operationId` is required: client generators name
+ * their methods from it, so it is part of the contract (stable, camelCase, unique; a test holds it).
+ */
+type Extra = { operationId: string; errors?: ErrorCode[] };
 
 /**
  * A route that needs a signed-in caller (personal API key or session). Adds the bearer security
@@ -27,17 +32,19 @@ export function authRoute<const R extends RouteConfig>(config: R & Extra) {
   } as unknown as R);
 }
 
-/** A route open to anyone. */
+/** A route open to anyone: declares an empty security requirement, so generators send no credentials. */
 export function publicRoute<const R extends RouteConfig>(config: R & Extra) {
   const { errors = [], ...rest } = config;
   return createRoute({
     ...rest,
+    security: [],
     responses: { ...rest.responses, ...errorResponses(...PUBLIC_ERRORS, ...errors) },
   } as unknown as R);
 }
 
-/** A required path parameter, documented under its own name. */
-export const pathParam = (name: string) => z.string().min(1).openapi({ param: { name, in: 'path' } });
+/** A required path parameter, documented under its own name; ids are short, so it is bounded. */
+export const pathParam = (name: string) =>
+  z.string().min(1).max(ID_MAX_LENGTH).openapi({ param: { name, in: 'path' } });
 
 /** The `{id}` path parameter most routes take. */
 export const idParam = z.object({ id: pathParam('id') });

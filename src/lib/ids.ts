@@ -27,6 +27,9 @@ export const ID_PREFIX = {
   credential: 'crd',
 } as const;
 
+/** The longest id the API accepts anywhere (path, query or body); real ids are a prefix + 20 characters. */
+export const ID_MAX_LENGTH = 64;
+
 export function newId(kind: keyof typeof ID_PREFIX): string {
   return `${ID_PREFIX[kind]}_${body()}`;
 }

@@ -45,6 +45,7 @@ const businessIdParam = idParam;
 
 export const ofUser = authRoute({
   method: 'get',
+  operationId: 'listBusinessesOfUser',
   path: '/v1/business/of_user',
   tags,
   summary: 'Every business the user owns, each with the default-business flag',
@@ -55,6 +56,7 @@ export const ofUser = authRoute({
 
 export const create = authRoute({
   method: 'post',
+  operationId: 'createBusiness',
   path: '/v1/business/create',
   tags,
   summary: 'Create a business owned by the caller',

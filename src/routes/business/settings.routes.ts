@@ -25,6 +25,7 @@ export const settingsBody = z
 
 export const updateSettings = authRoute({
   method: 'put',
+  operationId: 'updateBusinessSettings',
   path: '/v1/business/update_settings',
   tags: ['Businesses'],
   summary: 'Change business settings; only the fields sent change, null clears',
@@ -36,6 +37,7 @@ export const updateSettings = authRoute({
 const weekRow = z.object({ week_start: z.string(), total: money, hours: z.number(), shifts: z.number() });
 export const laborCosts = authRoute({
   method: 'get',
+  operationId: 'getLaborCosts',
   path: '/v1/business/{id}/labor_costs',
   tags: ['Businesses'],
   summary: 'Labor costs of a week, with last week, budget, breakdowns and 8 weeks of history (owner or admin)',
@@ -69,6 +71,7 @@ export const laborCosts = authRoute({
 
 export const weeklyBudget = authRoute({
   method: 'put',
+  operationId: 'setWeeklyLaborBudget',
   path: '/v1/business/{id}/weekly_labor_budget',
   tags: ['Businesses'],
   summary: 'Set or clear the weekly labor budget (owner or admin)',
@@ -79,6 +82,7 @@ export const weeklyBudget = authRoute({
 
 export const crewAnalytics = authRoute({
   method: 'get',
+  operationId: 'getCrewAnalytics',
   path: '/v1/business/{business_id}/crew/analytics',
   tags: ['Businesses'],
   summary: 'Crew analytics over 90 days (owner, active teammate or admin)',

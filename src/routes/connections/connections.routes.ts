@@ -38,6 +38,7 @@ const one = (d: string) => jsonContent(connectionSchema, d);
 
 export const send = authRoute({
   method: 'post',
+  operationId: 'sendConnectionRequest',
   path: '/v1/request_authorization/send',
   tags,
   summary: 'Ask to connect a business and a shifter (from either side)',
@@ -50,6 +51,7 @@ export const send = authRoute({
 
 export const accept = authRoute({
   method: 'post',
+  operationId: 'acceptConnectionRequest',
   path: '/v1/request_authorization/{id}/accept',
   tags,
   summary: 'Accept a pending connection request (receiving side only)',
@@ -60,6 +62,7 @@ export const accept = authRoute({
 
 export const decline = authRoute({
   method: 'post',
+  operationId: 'declineConnectionRequest',
   path: '/v1/request_authorization/{id}/decline',
   tags,
   summary: 'Decline a pending connection request (receiving side only)',
@@ -70,6 +73,7 @@ export const decline = authRoute({
 
 export const remove = authRoute({
   method: 'delete',
+  operationId: 'removeConnection',
   path: '/v1/request_authorization/{id}',
   tags,
   summary: 'Remove a connection or withdraw a request (either side)',
@@ -80,6 +84,7 @@ export const remove = authRoute({
 
 export const list = authRoute({
   method: 'post',
+  operationId: 'listConnectionRequests',
   path: '/v1/request_authorization/list_of_requests',
   tags,
   summary: "The caller's connections: incoming, outgoing and accepted",

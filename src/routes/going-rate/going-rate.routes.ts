@@ -6,6 +6,7 @@ const money = z.number();
 const idQuery = z.coerce.number().int().positive().optional();
 export const goingRate = authRoute({
   method: 'get',
+  operationId: 'getGoingRate',
   path: '/v1/going_rate',
   tags: ['Market'],
   summary: 'Going hourly rate of worked shifts in a place (and role)',

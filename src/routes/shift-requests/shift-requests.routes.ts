@@ -21,6 +21,7 @@ const FINAL: ErrorCode[] = ['SHFT-COMPLETED-ERR', 'SHFT-EXPIRED-ERR', 'SHFT-DECL
 
 export const sendRequest = authRoute({
   method: 'post',
+  operationId: 'sendShiftRequest',
   path: '/v1/shift_request/send_request',
   tags,
   summary: 'Post one shift: targeted to a connected shifter, or broadcast to the crew',
@@ -31,6 +32,7 @@ export const sendRequest = authRoute({
 
 export const listRequests = authRoute({
   method: 'post',
+  operationId: 'listShiftRequests',
   path: '/v1/shift_request/list_of_requests',
   tags,
   summary: "The caller's shift requests (either side), newest first",
@@ -41,6 +43,7 @@ export const listRequests = authRoute({
 
 export const listBroadcasts = authRoute({
   method: 'post',
+  operationId: 'listBroadcastRequests',
   path: '/v1/shift_request/list_of_broadcast_requests',
   tags,
   summary: 'Open broadcasts the caller may claim or manages; optionally ranked by relevance',
@@ -52,6 +55,7 @@ export const listBroadcasts = authRoute({
 
 export const conflicts = authRoute({
   method: 'get',
+  operationId: 'getShiftConflicts',
   path: '/v1/shift_request/conflicts',
   tags,
   summary: "The shifter's accepted shifts overlapping a window",
@@ -68,6 +72,7 @@ export const conflicts = authRoute({
 
 export const getOne = authRoute({
   method: 'get',
+  operationId: 'getShiftRequest',
   path: '/v1/shift_request/{id}',
   tags,
   summary: 'One shift request (parties only)',
@@ -76,9 +81,10 @@ export const getOne = authRoute({
   errors: ['SHFT-NOT-FND-ERR'],
 });
 
-const transition = (path: string, summary: string, errors: ErrorCode[]) =>
+const transition = (path: string, operationId: string, summary: string, errors: ErrorCode[]) =>
   authRoute({
     method: 'post',
+    operationId,
     path: `/v1/shift_request/{id}/${path}`,
     tags,
     summary,
@@ -87,9 +93,10 @@ const transition = (path: string, summary: string, errors: ErrorCode[]) =>
     errors: ['SHFT-NOT-FND-ERR', ...errors],
   });
 
-export const accept = transition('accept', 'The targeted shifter accepts (pending → accepted)', [...FINAL, 'SHFT-CONFLICT-ERR']);
+export const accept = transition('accept', 'acceptShiftRequest', 'The targeted shifter accepts (pending → accepted)', [...FINAL, 'SHFT-CONFLICT-ERR']);
 export const decline = authRoute({
   method: 'post',
+  operationId: 'declineShiftRequest',
   path: '/v1/shift_request/{id}/decline',
   tags,
   summary: 'The targeted shifter declines (pending → declined)',
@@ -97,11 +104,12 @@ export const decline = authRoute({
   responses: { 200: one('The request after the change.') },
   errors: ['SHFT-NOT-FND-ERR', ...FINAL],
 });
-export const claim = transition('claim', 'Claim an open broadcast: the first claim wins', [...FINAL, 'CLAIM-LOST-ERR', 'SHFT-CONFLICT-ERR']);
-export const noShow = transition('no_show', 'The business marks an accepted shift as a no-show after its start', FINAL);
+export const claim = transition('claim', 'claimShiftRequest', 'Claim an open broadcast: the first claim wins', [...FINAL, 'CLAIM-LOST-ERR', 'SHFT-CONFLICT-ERR']);
+export const noShow = transition('no_show', 'markShiftNoShow', 'The business marks an accepted shift as a no-show after its start', FINAL);
 
 export const cancel = authRoute({
   method: 'post',
+  operationId: 'cancelShiftRequest',
   path: '/v1/shift_request/{id}/cancel',
   tags,
   summary: 'Cancel (either party); a shifter cancel may re-broadcast the shift (auto-fill)',
@@ -117,6 +125,7 @@ export const cancel = authRoute({
 
 export const changeRequest = authRoute({
   method: 'put',
+  operationId: 'changeShiftRequest',
   path: '/v1/shift_request/change_request',
   tags,
   summary: 'Change a pending request: the original becomes superseded (4) and a pending child replaces it',
@@ -127,9 +136,10 @@ export const changeRequest = authRoute({
   errors: ['SHFT-NOT-FND-ERR', ...FINAL, 'SHFT-NOT-CONNECTED-ERR', 'SHIFTER-PAUSED-ERR'],
 });
 
-const clockRoute = (path: 'clock_in' | 'clock_out', summary: string, errors: ErrorCode[]) =>
+const clockRoute = (path: 'clock_in' | 'clock_out', operationId: 'clockIn' | 'clockOut', summary: string, errors: ErrorCode[]) =>
   authRoute({
     method: 'post',
+    operationId,
     path: `/v1/shift_request/{id}/${path}`,
     tags,
     summary,
@@ -140,11 +150,12 @@ const clockRoute = (path: 'clock_in' | 'clock_out', summary: string, errors: Err
     errors: ['SHFT-NOT-FND-ERR', ...FINAL, 'SHFT-PHOTO-REQ-ERR', ...errors],
   });
 
-export const clockIn = clockRoute('clock_in', 'Clock in (shift start)', ['GEOFENCE-ERR', 'SHFT-CLOCK-WINDOW-ERR']);
-export const clockOut = clockRoute('clock_out', 'Clock out (shift end): the shift is then worked', []);
+export const clockIn = clockRoute('clock_in', 'clockIn', 'Clock in (shift start)', ['GEOFENCE-ERR', 'SHFT-CLOCK-WINDOW-ERR']);
+export const clockOut = clockRoute('clock_out', 'clockOut', 'Clock out (shift end): the shift is then worked', []);
 
 export const clockPhoto = authRoute({
   method: 'post',
+  operationId: 'uploadClockPhoto',
   path: '/v1/shift_request/{id}/clock_photo',
   tags,
   summary: 'Upload a clock photo (multipart field "file"; JPEG, PNG, GIF, WebP or HEIC; at most 8 MB)',
@@ -162,6 +173,7 @@ export const clockPhoto = authRoute({
 
 export const readClockPhoto = authRoute({
   method: 'get',
+  operationId: 'getClockPhoto',
   path: '/v1/uploads/clock-photos/{shift_request_id}/{side}/{file}',
   tags,
   summary: 'A clock photo (parties of the shift only)',

@@ -34,6 +34,7 @@ const MATCHING =
 
 export const listCounterRules = authRoute({
   method: 'get',
+  operationId: 'listCounterRules',
   path: '/v1/shifter/{id}/counter_rules',
   tags,
   summary: "The shifter's counter rules, active first (owner or admin)",
@@ -45,6 +46,7 @@ export const listCounterRules = authRoute({
 
 export const createCounterRule = authRoute({
   method: 'post',
+  operationId: 'createCounterRule',
   path: '/v1/shifter/{id}/counter_rules',
   tags,
   summary: 'Add a counter rule (owner or admin)',
@@ -56,6 +58,7 @@ export const createCounterRule = authRoute({
 
 export const suggestCounter = authRoute({
   method: 'get',
+  operationId: 'suggestCounterRate',
   path: '/v1/shifter/{id}/counter_rules/suggest',
   tags,
   summary: 'The suggested counter-offer for one incoming (pending, targeted) request (owner only)',
@@ -84,6 +87,7 @@ export const suggestCounter = authRoute({
 
 export const getCounterRule = authRoute({
   method: 'get',
+  operationId: 'getCounterRule',
   path: '/v1/shifter/{id}/counter_rules/{rule_id}',
   tags,
   summary: 'One counter rule (owner or admin)',
@@ -94,6 +98,7 @@ export const getCounterRule = authRoute({
 
 export const updateCounterRule = authRoute({
   method: 'patch',
+  operationId: 'updateCounterRule',
   path: '/v1/shifter/{id}/counter_rules/{rule_id}',
   tags,
   summary: 'Change a counter rule; only the fields sent change (owner or admin)',
@@ -104,6 +109,7 @@ export const updateCounterRule = authRoute({
 
 export const deleteCounterRule = authRoute({
   method: 'delete',
+  operationId: 'deleteCounterRule',
   path: '/v1/shifter/{id}/counter_rules/{rule_id}',
   tags,
   summary: 'Delete a counter rule (owner or admin)',

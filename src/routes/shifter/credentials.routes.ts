@@ -35,6 +35,7 @@ const CRED_ERRORS: ErrorCode[] = ['SHIFTER-NOT-FND-ERR', 'CREDENTIAL-NOT-FND-ERR
 
 export const listCredentials = authRoute({
   method: 'get',
+  operationId: 'listCredentials',
   path: '/v1/shifter/{id}/credentials',
   tags,
   summary: "A shifter's credentials: every row for the owner or an admin, visible rows for anyone else",
@@ -50,6 +51,7 @@ export const listCredentials = authRoute({
 
 export const createCredential = authRoute({
   method: 'post',
+  operationId: 'createCredential',
   path: '/v1/shifter/{id}/credentials',
   tags,
   summary: 'Add a credential (the owning shifter only)',
@@ -60,6 +62,7 @@ export const createCredential = authRoute({
 
 export const getCredential = authRoute({
   method: 'get',
+  operationId: 'getCredential',
   path: '/v1/shifter/{id}/credentials/{credential_id}',
   tags,
   summary: 'One credential (hidden rows: owner and admins only)',
@@ -70,6 +73,7 @@ export const getCredential = authRoute({
 
 export const updateCredential = authRoute({
   method: 'patch',
+  operationId: 'updateCredential',
   path: '/v1/shifter/{id}/credentials/{credential_id}',
   tags,
   summary: 'Change a credential; only the fields sent change (the owning shifter only)',
@@ -80,6 +84,7 @@ export const updateCredential = authRoute({
 
 export const deleteCredential = authRoute({
   method: 'delete',
+  operationId: 'deleteCredential',
   path: '/v1/shifter/{id}/credentials/{credential_id}',
   tags,
   summary: 'Delete a credential and its document (the owning shifter only)',
@@ -90,6 +95,7 @@ export const deleteCredential = authRoute({
 
 export const uploadDocument = authRoute({
   method: 'post',
+  operationId: 'uploadCredentialDocument',
   path: '/v1/shifter/{id}/credentials/{credential_id}/document',
   tags,
   summary: 'Attach or replace the document (multipart field "file"; PDF or image by content; at most 8 MB; owner only)',
@@ -104,6 +110,7 @@ export const uploadDocument = authRoute({
 
 export const readDocument = authRoute({
   method: 'get',
+  operationId: 'getCredentialDocument',
   path: '/v1/shifter/{id}/credentials/{credential_id}/document',
   tags,
   summary: 'The document (to those who may see the credential)',
@@ -122,6 +129,7 @@ export const readDocument = authRoute({
 
 export const deleteDocument = authRoute({
   method: 'delete',
+  operationId: 'deleteCredentialDocument',
   path: '/v1/shifter/{id}/credentials/{credential_id}/document',
   tags,
   summary: 'Remove the document, keep the credential (owner only)',

@@ -5,6 +5,7 @@ const money = z.number();
 
 export const earnings = authRoute({
   method: 'get',
+  operationId: 'getEarnings',
   path: '/v1/shifter/{id}/earnings',
   tags: ['Shifters'],
   summary: "A month's earnings with projection, typical rate and hours, breakdowns and trend (owner only)",
@@ -43,6 +44,7 @@ export const earnings = authRoute({
 
 export const earningsGoal = authRoute({
   method: 'put',
+  operationId: 'setEarningsGoal',
   path: '/v1/shifter/{id}/earnings_goal',
   tags: ['Shifters'],
   summary: 'Set or clear the monthly earnings goal (owner only)',

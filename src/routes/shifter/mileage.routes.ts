@@ -28,6 +28,7 @@ const deleted = jsonContent(z.object({ id: z.string(), deleted: z.literal(true) 
 
 export const listMileage = authRoute({
   method: 'get',
+  operationId: 'listMileageEntries',
   path: '/v1/shifter/{id}/mileage',
   tags,
   summary: "A year's mileage entries, newest first, with the year's totals (owner or admin)",
@@ -64,6 +65,7 @@ export const listMileage = authRoute({
 
 export const createMileage = authRoute({
   method: 'post',
+  operationId: 'createMileageEntry',
   path: '/v1/shifter/{id}/mileage',
   tags,
   summary: 'Log a trip; the rate per mile is captured from the operator setting now (owner only)',
@@ -74,6 +76,7 @@ export const createMileage = authRoute({
 
 export const getMileage = authRoute({
   method: 'get',
+  operationId: 'getMileageEntry',
   path: '/v1/shifter/{id}/mileage/{entry_id}',
   tags,
   summary: 'One mileage entry (owner or admin)',
@@ -85,6 +88,7 @@ export const getMileage = authRoute({
 const update = (method: 'patch' | 'put') =>
   authRoute({
     method,
+    operationId: method === 'patch' ? 'updateMileageEntry' : 'replaceMileageEntry',
     path: '/v1/shifter/{id}/mileage/{entry_id}',
     tags,
     summary: method === 'patch' ? 'Change a mileage entry; the captured rate stays (owner only)' : 'Same as PATCH: change a mileage entry (owner only)',
@@ -97,6 +101,7 @@ export const putMileage = update('put');
 
 export const deleteMileage = authRoute({
   method: 'delete',
+  operationId: 'deleteMileageEntry',
   path: '/v1/shifter/{id}/mileage/{entry_id}',
   tags,
   summary: 'Delete a mileage entry (owner, or an admin)',

@@ -28,6 +28,7 @@ export const shifterSchema = z
 
 export const ofUser = authRoute({
   method: 'get',
+  operationId: 'getShifterOfUser',
   path: '/v1/shifter/of_user',
   tags,
   summary: "The user's shifter profile",
@@ -38,6 +39,7 @@ export const ofUser = authRoute({
 
 export const create = authRoute({
   method: 'post',
+  operationId: 'createShifterProfile',
   path: '/v1/shifter/create',
   tags,
   summary: "Add a shifter profile to the caller's account (dual profile)",

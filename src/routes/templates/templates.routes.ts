@@ -32,6 +32,7 @@ const one = (d: string) => jsonContent(templateSchema, d);
 
 export const byBusiness = authRoute({
   method: 'get',
+  operationId: 'listShiftTemplates',
   path: '/v1/shift_templates/by_business/{id}',
   tags,
   summary: "The business's shift templates (owner or active teammate)",
@@ -42,6 +43,7 @@ export const byBusiness = authRoute({
 
 export const create = authRoute({
   method: 'post',
+  operationId: 'createShiftTemplate',
   path: '/v1/shift_templates/create',
   tags,
   summary: 'Create a weekly shift template',
@@ -52,6 +54,7 @@ export const create = authRoute({
 
 export const update = authRoute({
   method: 'put',
+  operationId: 'updateShiftTemplate',
   path: '/v1/shift_templates/{id}',
   tags,
   summary: 'Change a shift template (only the fields sent change)',
@@ -62,6 +65,7 @@ export const update = authRoute({
 
 export const remove = authRoute({
   method: 'delete',
+  operationId: 'deleteShiftTemplate',
   path: '/v1/shift_templates/{id}',
   tags,
   summary: 'Delete a shift template (the shift requests it generated stay)',
@@ -80,6 +84,7 @@ const generateResultSchema = z
 
 export const generate = authRoute({
   method: 'post',
+  operationId: 'generateShiftsFromTemplate',
   path: '/v1/shift_templates/{id}/generate',
   tags,
   summary: "Create the pending shift requests for the template's weekdays",
