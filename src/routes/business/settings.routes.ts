@@ -34,13 +34,20 @@ export const updateSettings = authRoute({
   errors: ['BUSINESS-NOT-FND-ERR'],
 });
 
-const weekRow = z.object({ week_start: z.string(), total: money, hours: z.number(), shifts: z.number() });
+/** Pay in a currency other than the business's: never added to the business-currency totals, never dropped. */
+const otherCurrencies = z
+  .array(z.object({ currency: z.string(), total: money, hours: z.number(), shifts: z.number() }).openapi('OtherCurrencyTotal'))
+  .openapi({ description: "Worked shifts paid in a currency other than the business's, totalled per currency (sorted by code)." });
+const otherCurrenciesOnRow = otherCurrencies.optional().openapi({ description: "Present only when this row has shifts in a currency other than the business's; the row's own figures cover the business's currency." });
+const weekRow = z.object({ week_start: z.string(), total: money, hours: z.number(), shifts: z.number(), other_currencies: otherCurrenciesOnRow });
 export const laborCosts = authRoute({
   method: 'get',
   operationId: 'getLaborCosts',
   path: '/v1/business/{id}/labor_costs',
   tags: ['Businesses'],
   summary: 'Labor costs of a week, with last week, budget, breakdowns and 8 weeks of history (owner or admin)',
+  description:
+    "Totals, hours, shift counts, pct_change_vs_last_week and the budget figures cover shifts paid in the business's currency; shifts paid in another currency are totalled apart per currency in `other_currencies`. Amounts and percentages are rounded half-up, away from zero, at their last digit.",
   request: { params: idParam, query: z.object({ week: dateSchema.optional().openapi({ description: 'Any date of the week; default the current week (Monday start, business zone).' }) }) },
   responses: {
     200: jsonContent(
@@ -58,8 +65,9 @@ export const laborCosts = authRoute({
           pct_change_vs_last_week: z.number().nullable(),
           weekly_budget: money.nullable(),
           over_under_budget: money.nullable().openapi({ description: 'this_week_total − weekly_budget; positive is over.' }),
-          by_shifter: z.array(z.object({ shifter_id: z.string(), shifter_name: z.string().nullable(), shifts: z.number(), hours: z.number(), total: money })),
-          by_role: z.array(z.object({ shiftrole_id: z.number(), role: z.string().nullable(), shifts: z.number(), hours: z.number(), total: money })),
+          other_currencies: otherCurrencies,
+          by_shifter: z.array(z.object({ shifter_id: z.string(), shifter_name: z.string().nullable(), shifts: z.number(), hours: z.number(), total: money, other_currencies: otherCurrenciesOnRow })),
+          by_role: z.array(z.object({ shiftrole_id: z.number(), role: z.string().nullable(), shifts: z.number(), hours: z.number(), total: money, other_currencies: otherCurrenciesOnRow })),
           last_8_weeks: z.array(weekRow),
         })
         .openapi('LaborCosts'),
@@ -110,11 +118,14 @@ export const crewAnalytics = authRoute({
               accept_shift_req: z.boolean(),
               completed_shifts_90d: z.number(),
               hours_90d: z.number(),
-              total_paid_90d: money,
+              total_paid_90d: money.openapi({ description: "Pay of the worked shifts in the business's currency." }),
               no_shows_90d: z.number(),
               cancellations_90d: z.number(),
               reliability_score: z.number().nullable(),
               last_worked_at: z.string().nullable(),
+              other_currencies: otherCurrencies.optional().openapi({
+                description: "Present only when the shifter worked shifts paid in another currency: pay per currency (completed_shifts_90d and hours_90d count every worked shift).",
+              }),
             }),
           ),
         })

@@ -1,7 +1,7 @@
 import { and, eq, gt, inArray, isNull } from 'drizzle-orm';
 import { runBatch, type BatchItem } from '../../db/client';
 import { businesses, shiftRequests } from '../../db/schema';
-import { toMinor } from '../../lib/money';
+import { toMinorExact } from '../../lib/money';
 import { shiftInstants } from '../../lib/shift-time';
 import { auditInsert } from '../audit';
 import type { ServiceContext } from '../context';
@@ -33,7 +33,7 @@ export async function updateSettings(ctx: ServiceContext, input: SettingsInput) 
   const now = ctx.now();
   const patch: Partial<typeof businesses.$inferInsert> = { updated_at: now };
   if (input.weekly_labor_budget !== undefined) {
-    patch.weekly_labor_budget_minor = input.weekly_labor_budget === null ? null : toMinor(input.weekly_labor_budget, business.currency);
+    patch.weekly_labor_budget_minor = input.weekly_labor_budget === null ? null : toMinorExact(input.weekly_labor_budget, business.currency, 'weekly_labor_budget');
   }
   if (input.auto_fill_on_cancel !== undefined) patch.auto_fill_on_cancel = input.auto_fill_on_cancel;
   if (input.geofence_radius_m !== undefined) patch.geofence_radius_m = input.geofence_radius_m;

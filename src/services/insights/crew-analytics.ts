@@ -1,6 +1,6 @@
 import { and, eq, gte, lte } from 'drizzle-orm';
 import { requestAuthorizations, shiftRequests, shifters } from '../../db/schema';
-import { fromMinor } from '../../lib/money';
+import { fromMinor, percentOf, roundRatio } from '../../lib/money';
 import { toIso } from '../../lib/time';
 import { accessBusiness } from '../access';
 import type { ServiceContext } from '../context';
@@ -15,10 +15,15 @@ export const CREW_WINDOW_DAYS = 90;
  */
 export function reliabilityScore(worked: number, noShows: number, cancels: number): number | null {
   const total = worked + noShows + cancels;
-  return total === 0 ? null : Math.round((worked / total) * 100);
+  return total === 0 ? null : percentOf(worked, total, 0);
 }
 
-/** GET /v1/business/{business_id}/crew/analytics (owner, active teammate or admin). */
+/**
+ * GET /v1/business/{business_id}/crew/analytics (owner, active teammate or admin). Counts and hours
+ * cover every worked shift; `total_paid_90d` is the pay of those in the business's currency, and pay
+ * in any other currency is listed apart per shifter (`other_currencies`), never added to it or dropped.
+ * Percentages are rounded half-up at their last shown digit on the exact ratio.
+ */
 export async function crewAnalytics(ctx: ServiceContext, businessId: string) {
   const { business } = await accessBusiness(ctx, businessId);
   const to = ctx.now();
@@ -34,14 +39,25 @@ export async function crewAnalytics(ctx: ServiceContext, businessId: string) {
       .from(shiftRequests)
       .where(and(eq(shiftRequests.business_id, business.id), gte(shiftRequests.starts_at, from), lte(shiftRequests.starts_at, to))),
   ]);
-  const stats = new Map(crew.map((c) => [c.id, { worked: 0, minutes: 0, paidMinor: 0, noShows: 0, cancels: 0, lastWorked: 0 }]));
+  type Other = { minor: number; minutes: number; shifts: number };
+  const stats = new Map(
+    crew.map((c) => [c.id, { worked: 0, minutes: 0, paidMinor: 0, others: new Map<string, Other>(), noShows: 0, cancels: 0, lastWorked: 0 }]),
+  );
   for (const r of rows) {
     const s = r.shifter_id ? stats.get(r.shifter_id) : undefined;
     if (!s) continue;
     if (isWorked(r)) {
       s.worked += 1;
-      s.minutes += scheduledMinutes(r);
+      const minutes = scheduledMinutes(r);
+      s.minutes += minutes;
       if (r.currency === business.currency) s.paidMinor += shiftPayMinor(r);
+      else {
+        const o = s.others.get(r.currency) ?? { minor: 0, minutes: 0, shifts: 0 };
+        o.minor += shiftPayMinor(r);
+        o.minutes += minutes;
+        o.shifts += 1;
+        s.others.set(r.currency, o);
+      }
       s.lastWorked = Math.max(s.lastWorked, r.starts_at);
     } else if (r.is_noshow) s.noShows += 1;
     else if (r.cancelled_by === 'shifter') s.cancels += 1;
@@ -49,6 +65,9 @@ export async function crewAnalytics(ctx: ServiceContext, businessId: string) {
   const perShifter = crew
     .map((c) => {
       const s = stats.get(c.id)!;
+      const others = [...s.others]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([currency, o]) => ({ currency, total: fromMinor(o.minor, currency), hours: hours(o.minutes), shifts: o.shifts }));
       return {
         shifter_id: c.id,
         shifter_name: c.name,
@@ -61,6 +80,7 @@ export async function crewAnalytics(ctx: ServiceContext, businessId: string) {
         cancellations_90d: s.cancels,
         reliability_score: reliabilityScore(s.worked, s.noShows, s.cancels),
         last_worked_at: s.lastWorked ? toIso(s.lastWorked) : null,
+        ...(others.length ? { other_currencies: others } : {}),
       };
     })
     .sort((a, b) => b.completed_shifts_90d - a.completed_shifts_90d || a.shifter_name.localeCompare(b.shifter_name));
@@ -72,10 +92,10 @@ export async function crewAnalytics(ctx: ServiceContext, businessId: string) {
     window_days: CREW_WINDOW_DAYS,
     crew_size: size,
     total_completed_shifts_90d: perShifter.reduce((a, p) => a + p.completed_shifts_90d, 0),
-    repeat_rate: size === 0 ? null : Math.round((perShifter.filter((p) => p.completed_shifts_90d > 1).length / size) * 1000) / 10,
-    avg_reliability_score: rated.length === 0 ? null : Math.round((rated.reduce((a, p) => a + p.reliability_score!, 0) / rated.length) * 10) / 10,
+    repeat_rate: size === 0 ? null : percentOf(perShifter.filter((p) => p.completed_shifts_90d > 1).length, size, 1),
+    avg_reliability_score: rated.length === 0 ? null : roundRatio(rated.reduce((a, p) => a + p.reliability_score!, 0), rated.length, 1),
     rated_crew: rated.length,
-    accept_rate: size === 0 ? null : Math.round((perShifter.filter((p) => p.accept_shift_req).length / size) * 1000) / 10,
+    accept_rate: size === 0 ? null : percentOf(perShifter.filter((p) => p.accept_shift_req).length, size, 1),
     per_shifter: perShifter,
   };
 }

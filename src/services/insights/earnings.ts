@@ -1,6 +1,6 @@
 import { and, eq, gte, lt } from 'drizzle-orm';
 import { businesses, shiftRequests, shifters } from '../../db/schema';
-import { fromMinor, toMinor } from '../../lib/money';
+import { ceilRatio, fromMinor, fromMinorRatio, roundRatio, toMinorExact } from '../../lib/money';
 import { monthBounds, startOfDay, todayIn } from '../../lib/shift-time';
 import { Temporal } from '../../lib/time';
 import { auditInsert } from '../audit';
@@ -97,14 +97,19 @@ export async function earnings(ctx: ServiceContext, shifterId: string, q: { year
   const isCurrent = year === today.year && month === today.month;
   const isPast = m.next <= today.toString();
   const elapsed = isCurrent ? today.day : isPast ? m.days : 0;
-  const projected = elapsed >= PROJECTION_MIN_DAYS ? Math.round((grossMinor / elapsed) * m.days) : null;
-  const typicalRate = typicalCount ? typicalRateSum / typicalCount : null;
-  const typicalHours = typicalCount ? typicalMinutes / 60 / typicalCount : null;
+  // Exact ratios of integers, rounded once at the last shown digit (DECISIONS.md "Rounding").
+  const projected = elapsed >= PROJECTION_MIN_DAYS ? fromMinorRatio(grossMinor * m.days, elapsed, cur) : null;
+  const typicalRate = typicalCount ? fromMinorRatio(typicalRateSum, typicalCount, cur) : null;
+  const typicalHours = typicalCount ? roundRatio(typicalMinutes, 60 * typicalCount, 2) : null;
   const goal = s.monthly_earnings_goal_minor;
   let shiftsToGoal: number | null = null;
   if (goal !== null && grossMinor >= goal) shiftsToGoal = 0;
-  else if (goal !== null && typicalRate && typicalHours) shiftsToGoal = Math.ceil((goal - grossMinor) / (typicalRate * typicalHours));
-  const money = (minor: number) => fromMinor(Math.round(minor), cur);
+  else if (goal !== null && typicalRateSum > 0 && typicalMinutes > 0) {
+    // (goal − gross) ÷ (mean rate × mean hours) = (goal − gross) × 60 × count² ÷ (Σ rate × Σ minutes)
+    const count = BigInt(typicalCount);
+    shiftsToGoal = ceilRatio(BigInt(goal - grossMinor) * 60n * count * count, BigInt(typicalRateSum) * BigInt(typicalMinutes));
+  }
+  const money = (minor: number) => fromMinor(minor, cur);
   return {
     shifter_id: s.id,
     currency: cur,
@@ -115,9 +120,9 @@ export async function earnings(ctx: ServiceContext, shifterId: string, q: { year
     elapsed_days: elapsed,
     gross: money(grossMinor),
     shifts: monthShifts,
-    projected_end_of_month: projected === null ? null : money(projected),
-    typical_hourly_rate: typicalRate === null ? null : money(typicalRate),
-    typical_shift_hours: typicalHours === null ? null : Math.round(typicalHours * 100) / 100,
+    projected_end_of_month: projected,
+    typical_hourly_rate: typicalRate,
+    typical_shift_hours: typicalHours,
     monthly_earnings_goal: goal === null ? null : money(goal),
     shifts_to_goal: shiftsToGoal,
     by_business: [...byBusiness]
@@ -131,7 +136,7 @@ export async function earnings(ctx: ServiceContext, shifterId: string, q: { year
 /** PUT /v1/shifter/{id}/earnings_goal: a number in the shifter's currency, or null to clear. */
 export async function setEarningsGoal(ctx: ServiceContext, shifterId: string, goal: number | null) {
   const s = await ownShifter(ctx, shifterId);
-  const minor = goal === null ? null : toMinor(goal, s.currency);
+  const minor = goal === null ? null : toMinorExact(goal, s.currency, 'monthly_earnings_goal');
   await runBatch(ctx.db, [
     ctx.db.update(shifters).set({ monthly_earnings_goal_minor: minor, updated_at: ctx.now() }).where(eq(shifters.id, s.id)),
     auditInsert(ctx, 'shifter.earnings_goal', { type: 'shifter', id: s.id }, { goal }),

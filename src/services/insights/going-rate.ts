@@ -1,7 +1,7 @@
 import { and, eq, gte, lte, type SQL, sql } from 'drizzle-orm';
 import { businesses, shiftRequests } from '../../db/schema';
 import { AppError } from '../../lib/errors';
-import { fromMinor } from '../../lib/money';
+import { fromMinor, fromMinorRatio } from '../../lib/money';
 import { toIso } from '../../lib/time';
 import type { ServiceContext } from '../context';
 import { requirePerson } from '../context';
@@ -15,10 +15,19 @@ export interface GoingRateQuery {
   currency?: string | undefined;
 }
 
-/** Type-7 percentile positions (0-based) for n sorted values. */
-export function percentilePositions(n: number, p: number): { lo: number; hi: number; frac: number } {
-  const h = (n - 1) * p;
-  return { lo: Math.floor(h), hi: Math.ceil(h), frac: h - Math.floor(h) };
+/** The going-rate percentiles as exact fractions: p = num ÷ 4. */
+export const PERCENTILES = { p25: 1, median: 2, p75: 3 } as const;
+const QUARTERS = 4;
+
+/**
+ * Type-7 percentile position (0-based) for n sorted values at p = quarter ÷ 4, exactly: h = (n − 1) × p
+ * splits into the rank below (lo), the rank above (hi) and the fraction between them as quarters.
+ */
+export function percentilePositions(n: number, quarter: number): { lo: number; hi: number; fracQuarters: number } {
+  const h4 = (n - 1) * quarter;
+  const lo = Math.floor(h4 / QUARTERS);
+  const fracQuarters = h4 % QUARTERS;
+  return { lo, hi: fracQuarters === 0 ? lo : lo + 1, fracQuarters };
 }
 
 /**
@@ -71,7 +80,7 @@ export async function goingRate(ctx: ServiceContext, q: GoingRateQuery) {
       n: sql<number>`count(*)`,
       min: sql<number | null>`min(${shiftRequests.hourly_rate_minor})`,
       max: sql<number | null>`max(${shiftRequests.hourly_rate_minor})`,
-      mean: sql<number | null>`avg(${shiftRequests.hourly_rate_minor})`,
+      sum: sql<number | null>`sum(${shiftRequests.hourly_rate_minor})`,
     })
     .from(shiftRequests)
     .innerJoin(businesses, eq(businesses.id, shiftRequests.business_id))
@@ -79,7 +88,7 @@ export async function goingRate(ctx: ServiceContext, q: GoingRateQuery) {
   const n = Number(agg?.n ?? 0);
   if (n === 0) return { ...empty, currency };
 
-  const ps = [0.25, 0.5, 0.75].map((p) => percentilePositions(n, p));
+  const ps = Object.values(PERCENTILES).map((q) => percentilePositions(n, q));
   const wanted = [...new Set(ps.flatMap((p) => [p.lo, p.hi]))];
   const ranked = ctx.db.$with('ranked').as(
     ctx.db
@@ -97,16 +106,19 @@ export async function goingRate(ctx: ServiceContext, q: GoingRateQuery) {
     .from(ranked)
     .where(sql`${ranked.i} in (${sql.join(wanted.map((w) => sql`${w}`), sql`, `)})`);
   const at = new Map(picked.map((p) => [Number(p.i), Number(p.r)]));
-  const value = (p: { lo: number; hi: number; frac: number }) => at.get(p.lo)! + (at.get(p.hi)! - at.get(p.lo)!) * p.frac;
-  const dec = (minor: number) => Math.round(fromMinor(minor, currency!) * 100) / 100;
+  // lo + (hi − lo) × frac, kept as quarters of a minor unit and rounded once at the minor unit.
+  const value = (p: { lo: number; hi: number; fracQuarters: number }) => {
+    const lo = at.get(p.lo)!;
+    return fromMinorRatio(lo * QUARTERS + (at.get(p.hi)! - lo) * p.fracQuarters, QUARTERS, currency!);
+  };
   return {
     ...base,
-    min: dec(Number(agg!.min)),
-    p25: dec(value(ps[0]!)),
-    median: dec(value(ps[1]!)),
-    p75: dec(value(ps[2]!)),
-    max: dec(Number(agg!.max)),
-    mean: dec(Number(agg!.mean)),
+    min: fromMinor(Number(agg!.min), currency),
+    p25: value(ps[0]!),
+    median: value(ps[1]!),
+    p75: value(ps[2]!),
+    max: fromMinor(Number(agg!.max), currency),
+    mean: fromMinorRatio(Number(agg!.sum), n, currency),
     sample_size: n,
     sufficient_data: n >= minSample,
   };
