@@ -169,7 +169,8 @@ describe('POST /v1/shift_request/send_request', () => {
     expect(result.explicitAcks).toHaveLength(2);
     const rows = await db().select().from(notifications).where(eq(notifications.user_id, sh.userId));
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ kind: 'shift_request', dedupe_key: `shift_request:${s.id}:${sh.userId}` });
+    expect(rows[0]).toMatchObject({ kind: 'shift_request' });
+    expect(rows[0]!.dedupe_key).toMatch(new RegExp(`^shift_request:${s.id}:op_[0-9A-Za-z]+:${sh.userId}$`));
     expect(JSON.parse(rows[0]!.data!)).toMatchObject({ shift_request_id: s.id, business_id: biz.businessId });
   });
 
@@ -249,19 +250,25 @@ describe('accept and decline', () => {
     expect((await readShift(s.id))!.request_status).toBe(1);
   });
 
-  it('a broadcast is claimed, not accepted or declined (409)', async () => {
+  it('accepting a broadcast is claiming it; a broadcast cannot be declined (409)', async () => {
     const { biz, sh } = await makePair();
     const b = await postShift(biz.key, { is_broadcast: 1 });
-    expectError(await accept(b.id, sh.key), 409, 'SHFT-STATE-ERR');
     expectError(await decline(b.id, sh.key), 409, 'SHFT-STATE-ERR');
     // Someone outside the crew does not learn it exists.
     const outsider = await makeUser({ shifter: true });
     await expectDeniedWith(await accept(b.id, outsider.key), 404, 'SHFT-NOT-FND-ERR');
     expect((await readShift(b.id))!.request_status).toBe(1);
-    // Once claimed, the winner cannot accept or decline it either.
-    expect((await call('POST', `/v1/shift_request/${b.id}/claim`, { key: sh.key })).status).toBe(200);
-    expectError(await accept(b.id, sh.key), 409, 'SHFT-STATE-ERR');
+    // The crew member's accept runs the claim: the row is theirs and accepted.
+    const won = await accept(b.id, sh.key);
+    expect(won.status).toBe(200);
+    expect(won.body).toMatchObject({ id: b.id, shifter_id: sh.shifterId, request_status: 2 });
+    // Accepting again answers like claiming again: the won shift; declining stays refused.
+    expect((await accept(b.id, sh.key)).body).toMatchObject({ id: b.id, shifter_id: sh.shifterId });
     expectError(await decline(b.id, sh.key), 409, 'SHFT-STATE-ERR');
+    // A second crew member's accept loses like a claim.
+    const rival = await makeUser({ shifter: true });
+    await connect(biz.businessId!, rival.shifterId!);
+    expectError(await accept(b.id, rival.key), 409, 'CLAIM-LOST-ERR');
   });
 
   it('a request whose start passed cannot be accepted', async () => {

@@ -4,24 +4,27 @@ import { type ClaimInput, type ClaimOutcome, commitClaim } from '../services/shi
 import { systemContext } from '../services/system-context';
 
 /**
- * One instance per broadcast: the single owner of "who claimed it". The winner is recorded in
- * storage synchronously before any await, so claims that arrive while the first is writing to D1
- * lose at once; the D1 update is itself guarded, so even a claim that bypassed this object could
- * not produce a second winner.
+ * One instance per broadcast: it serializes the claims on it, and D1 stays the truth. Claims run one
+ * at a time (blockConcurrencyWhile holds every other call while one writes to D1). A claim is answered
+ * `won` only once D1 shows the row claimed by that shifter: the guarded commit is idempotent, so a
+ * winner's repeated claims re-run it and read the committed row. The winner is remembered only after
+ * its D1 write committed, so a failure between lock and write leaves nothing stuck, and later claims
+ * lose without touching D1.
  */
 export class ClaimLock extends DurableObject<AppBindings> {
   async claim(input: ClaimInput): Promise<ClaimOutcome> {
-    const winner = this.ctx.storage.kv.get<string>('winner');
-    if (winner !== undefined) return winner === input.shifterId ? 'won' : 'lost';
-    this.ctx.storage.kv.put('winner', input.shifterId);
-    try {
-      const ctx = systemContext(this.env, this.ctx, 'claim', input.actor);
-      const committed = await commitClaim({ ...ctx, requestId: input.requestId }, input);
-      if (!committed) this.ctx.storage.kv.delete('winner');
-      return committed ? 'won' : 'closed';
-    } catch (err) {
-      this.ctx.storage.kv.delete('winner');
-      throw err;
-    }
+    let outcome: ClaimOutcome = 'closed';
+    await this.ctx.blockConcurrencyWhile(async () => {
+      const winner = this.ctx.storage.kv.get<string>('winner');
+      if (winner !== undefined && winner !== input.shifterId) {
+        outcome = 'lost';
+        return;
+      }
+      const ctx = { ...systemContext(this.env, this.ctx, 'claim', input.actor), requestId: input.requestId, idempotency: input.idempotency };
+      const result = await commitClaim(ctx, input);
+      if (result.winner) this.ctx.storage.kv.put('winner', result.winner);
+      outcome = result.winner === input.shifterId ? 'won' : result.winner ? 'lost' : 'closed';
+    });
+    return outcome;
   }
 }

@@ -2,9 +2,10 @@ import type { AppBindings } from '../env';
 import { errorFields } from '../lib/log';
 import { resetDemoData } from '../services/demo/seed';
 import { sweepOutbox } from '../services/events/outbox';
-import { expirePendingShifts } from '../services/shifts/transitions';
+import { sweepEmailOutbox } from '../services/mail';
+import { expirePendingShifts } from '../services/shifts/expire';
 import { systemContext } from '../services/system-context';
-import { pruneIdempotencyKeys, sweepEmailOutbox } from './maintenance';
+import { pruneIdempotencyKeys } from './maintenance';
 
 export const CRON = { frequent: '*/5 * * * *', nightly: '0 3 * * *' } as const;
 

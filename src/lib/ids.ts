@@ -25,6 +25,8 @@ export const ID_PREFIX = {
   mileage: 'mil',
   counterRule: 'cr',
   credential: 'crd',
+  invitation: 'inv',
+  operation: 'op',
 } as const;
 
 /** The longest id the API accepts anywhere (path, query or body); real ids are a prefix + 20 characters. */

@@ -7,7 +7,11 @@ import { sendRequest } from '../../services/shifts/create';
 import { listBroadcasts, listRequests } from '../../services/shifts/list';
 import { shiftParty } from '../../services/access';
 import { loadShift, viewLoaded } from '../../services/shifts/load';
-import { acceptRequest, cancelShift, changeRequest, declineRequest, markNoShow } from '../../services/shifts/transitions';
+import { acceptRequest } from '../../services/shifts/accept';
+import { cancelShift } from '../../services/shifts/cancel';
+import { changeRequest } from '../../services/shifts/change';
+import { declineRequest } from '../../services/shifts/decline';
+import { markNoShow } from '../../services/shifts/no-show';
 import * as routes from './shift-requests.routes';
 
 export const shiftRequestsRouter = createRouter()

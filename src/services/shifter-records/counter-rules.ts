@@ -3,13 +3,13 @@ import { runBatch } from '../../db/client';
 import { counterRules, currencies, shiftRoles } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import { fromMinor, toMinor } from '../../lib/money';
+import { fromMinor, toMinorExact } from '../../lib/money';
 import { toIso } from '../../lib/time';
 import { auditInsert } from '../audit';
 import type { ServiceContext } from '../context';
 import { loadShift } from '../shifts/load';
 import { SHIFT_STATUS } from '../shifts/status';
-import { stateError } from '../shifts/transitions';
+import { stateError } from '../shifts/rules';
 import { parseDays } from '../templates/schemas';
 import { privateRecords } from '../access';
 import { counterFloor, distanceKm, loadCounterContext, suggestionFields } from '../shifts/counter-suggest';
@@ -101,10 +101,10 @@ export async function createCounterRule(ctx: ServiceContext, shifterId: string, 
     weekdays: input.weekdays ?? null,
     start_from: input.start_from ?? null,
     start_to: input.start_to ?? null,
-    min_hourly_rate_minor: toMinor(input.min_hourly_rate, currency),
+    min_hourly_rate_minor: toMinorExact(input.min_hourly_rate, currency, 'min_hourly_rate'),
     currency,
     distance_threshold_km: input.distance_threshold_km ?? null,
-    distance_premium_minor: input.distance_premium == null ? null : toMinor(input.distance_premium, currency),
+    distance_premium_minor: input.distance_premium == null ? null : toMinorExact(input.distance_premium, currency, 'distance_premium'),
     is_active: input.is_active,
     is_auto_apply: input.is_auto_apply,
     created_at: now,
@@ -126,8 +126,8 @@ export async function updateCounterRule(ctx: ServiceContext, shifterId: string, 
   const old = await ruleOf(ctx, shifter.id, ruleId);
   const currency = input.currency ?? old.currency;
   // A new currency without a new amount keeps the amount, re-expressed in the new currency's minor unit.
-  const amount = (sent: number | null | undefined, oldMinor: number | null) =>
-    sent !== undefined ? (sent === null ? null : toMinor(sent, currency)) : oldMinor === null ? null : toMinor(fromMinor(oldMinor, old.currency), currency);
+  const amount = (sent: number | null | undefined, oldMinor: number | null, field: string) =>
+    sent !== undefined ? (sent === null ? null : toMinorExact(sent, currency, field)) : oldMinor === null ? null : toMinorExact(fromMinor(oldMinor, old.currency), currency, field);
   const next: RuleRow = {
     ...old,
     label: input.label ?? old.label,
@@ -135,10 +135,10 @@ export async function updateCounterRule(ctx: ServiceContext, shifterId: string, 
     weekdays: input.weekdays === undefined ? old.weekdays : input.weekdays,
     start_from: input.start_from === undefined ? old.start_from : input.start_from,
     start_to: input.start_to === undefined ? old.start_to : input.start_to,
-    min_hourly_rate_minor: amount(input.min_hourly_rate, old.min_hourly_rate_minor)!,
+    min_hourly_rate_minor: amount(input.min_hourly_rate, old.min_hourly_rate_minor, 'min_hourly_rate')!,
     currency,
     distance_threshold_km: input.distance_threshold_km === undefined ? old.distance_threshold_km : input.distance_threshold_km,
-    distance_premium_minor: amount(input.distance_premium, old.distance_premium_minor),
+    distance_premium_minor: amount(input.distance_premium, old.distance_premium_minor, 'distance_premium'),
     is_active: input.is_active ?? old.is_active,
     is_auto_apply: input.is_auto_apply ?? old.is_auto_apply,
     updated_at: ctx.now(),

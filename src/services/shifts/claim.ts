@@ -1,54 +1,41 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
-import { shiftRequests } from '../../db/schema';
+import { shiftRequests, shifters } from '../../db/schema';
 import { AppError } from '../../lib/errors';
-import { newId } from '../../lib/ids';
-import { businessRecipients, callerShifter } from '../access';
-import { isCrew } from '../access';
-import type { Actor, ServiceContext } from '../context';
-import { draftEvent } from '../events/outbox';
-import { overlappingAcceptedShifts } from './conflicts';
+import { businessRecipients, callerShifter, isCrew } from '../access';
+import type { Actor, IdempotencyScope, ServiceContext } from '../context';
+import { committedSubject } from '../guarded-write';
+import { noOverlapSql, overlappingAcceptedShifts } from './conflicts';
 import { loadShift } from './load';
+import { shiftWhen, stateError } from './rules';
 import { SHIFT_STATUS } from './status';
-import { auditIfOp, notifyIfOp, runGuarded, stateError } from './transitions';
-import { opApplied } from '../../db/conditional';
-import { shifters } from '../../db/schema';
+import { shiftWrite } from './write';
 
 export interface ClaimInput {
   shiftRequestId: string;
   shifterId: string;
   actor: Actor;
   requestId: string;
+  idempotency?: IdempotencyScope | undefined;
 }
 
 export type ClaimOutcome = 'won' | 'lost' | 'closed';
 
 /**
- * The guarded write of a claim, run by the broadcast's ClaimLock object: the row moves 1 → 2 with
- * the shifter set only if it is still an open, unclaimed, future broadcast.
+ * The guarded write of a claim, run inside the broadcast's ClaimLock object: the row moves 1 → 2
+ * with the shifter set only if it is still an open, unclaimed, future broadcast and the shifter has
+ * no overlapping accepted shift. Safe to repeat: it then changes nothing. Returns the shifter D1
+ * holds as the claimer afterwards (null while nobody has claimed it).
  */
-export async function commitClaim(ctx: ServiceContext, input: ClaimInput): Promise<boolean> {
+export async function commitClaim(ctx: ServiceContext, input: ClaimInput): Promise<{ winner: string | null }> {
   const s = await loadShift(ctx, input.shiftRequestId);
-  const op = newId('shiftRequest');
-  const now = ctx.now();
-  const [shifter] = await ctx.db.select({ name: shifters.display_name }).from(shifters).where(eq(shifters.id, input.shifterId));
-  const note = notifyIfOp(ctx, s.row.id, op, {
-    kind: 'broadcast_claimed',
-    userIds: await businessRecipients(ctx, s.business.id),
-    title: `${shifter?.name ?? 'A shifter'} claimed an open shift`,
-    body: `${s.row.shift_date} ${s.row.shift_in}–${s.row.shift_out}`,
-  });
-  const hook = draftEvent(
-    ctx,
-    'webhooks',
-    { type: 'broadcast.claimed', business_id: s.business.id, shift_request_id: s.row.id, shifter_id: input.shifterId, occurred_at: new Date(now).toISOString() },
-    opApplied(s.row.id, op),
-  );
-  return runGuarded(
-    ctx,
-    [
-      ctx.db
+  if (s.row.request_status === SHIFT_STATUS.pending && s.row.shifter_id === null) {
+    const now = ctx.now();
+    const [shifter] = await ctx.db.select({ name: shifters.display_name }).from(shifters).where(eq(shifters.id, input.shifterId));
+    const w = shiftWrite(ctx, s.row.id);
+    await w.commit({
+      guard: ctx.db
         .update(shiftRequests)
-        .set({ shifter_id: input.shifterId, request_status: SHIFT_STATUS.accepted, accepted_at: now, last_op_id: op, updated_at: now })
+        .set({ shifter_id: input.shifterId, request_status: SHIFT_STATUS.accepted, accepted_at: now, last_op_id: w.op, updated_at: now })
         .where(
           and(
             eq(shiftRequests.id, s.row.id),
@@ -56,33 +43,53 @@ export async function commitClaim(ctx: ServiceContext, input: ClaimInput): Promi
             eq(shiftRequests.is_broadcast, true),
             isNull(shiftRequests.shifter_id),
             gt(shiftRequests.starts_at, now),
+            noOverlapSql(input.shifterId, s.row.starts_at, s.row.ends_at, s.row.id),
           ),
         ),
-      auditIfOp(ctx, s.row.id, op, 'broadcast.claim', { shifter_id: input.shifterId }),
-      ...(note ? [note.statement] : []),
-      hook.statement,
-    ],
-    [note, hook],
-  );
+      audit: { action: 'broadcast.claim', data: { shifter_id: input.shifterId } },
+      notify: [
+        {
+          kind: 'broadcast_claimed',
+          userIds: await businessRecipients(ctx, s.business.id),
+          title: `${shifter?.name ?? 'A shifter'} claimed an open shift`,
+          body: shiftWhen(s.row),
+        },
+      ],
+      events: [
+        {
+          topic: 'webhooks',
+          body: { type: 'broadcast.claimed', business_id: s.business.id, shift_request_id: s.row.id, shifter_id: input.shifterId, occurred_at: new Date(now).toISOString() },
+        },
+      ],
+    });
+  }
+  // D1 is the truth: whoever it holds now is the winner, whether this call or an earlier one wrote it.
+  const fresh = await loadShift(ctx, input.shiftRequestId);
+  const claimed = fresh.row.is_broadcast && fresh.row.shifter_id !== null && fresh.row.request_status !== SHIFT_STATUS.pending;
+  return { winner: claimed ? fresh.row.shifter_id : null };
 }
 
 /**
- * A shifter claims an open broadcast. Eligibility (connected to the business, no overlapping
- * accepted shift) is checked here; the race itself is settled by one ClaimLock Durable Object per
- * broadcast, so the first claim wins and every later one gets 409 CLAIM-LOST-ERR. Claiming again
+ * A shifter claims an open broadcast. Eligibility (crew of the business, a future start, no
+ * overlapping accepted shift) is checked here; the race is settled by one ClaimLock Durable Object
+ * per broadcast, so the first claim wins and every later one gets 409 CLAIM-LOST-ERR. Claiming again
  * after winning returns the won shift (safe to retry).
  */
 export async function claimBroadcast(ctx: ServiceContext, id: string) {
+  const done = committedSubject(ctx, 'shift_request');
+  if (done) return loadShift(ctx, done);
   const s = await loadShift(ctx, id);
   const own = await callerShifter(ctx);
   if (!own) throw new AppError('FORBIDDEN-ERR', 'Only a shifter can claim a broadcast.');
+  // Only the business's crew may see or claim its broadcasts; to anyone else they do not exist.
+  if (!(await isCrew(ctx, s.business.id, own.id))) {
+    if (!s.row.is_broadcast && s.row.shifter_id === own.id) throw new AppError('SHFT-STATE-ERR', 'A targeted request is accepted, not claimed.');
+    throw new AppError('SHFT-NOT-FND-ERR');
+  }
   if (!s.row.is_broadcast) {
-    // Do not reveal targeted requests to other shifters.
     if (s.row.shifter_id !== own.id) throw new AppError('SHFT-NOT-FND-ERR');
     throw new AppError('SHFT-STATE-ERR', 'A targeted request is accepted, not claimed.');
   }
-  // Only the business's crew may see or claim its broadcasts.
-  if (!(await isCrew(ctx, s.business.id, own.id))) throw new AppError('SHFT-NOT-FND-ERR');
   if (s.row.shifter_id === own.id && s.row.request_status === SHIFT_STATUS.accepted) return s;
   if (s.row.request_status !== SHIFT_STATUS.pending) {
     if (s.row.request_status === SHIFT_STATUS.accepted) throw new AppError('CLAIM-LOST-ERR');
@@ -93,11 +100,15 @@ export async function claimBroadcast(ctx: ServiceContext, id: string) {
   if (clashes.length) throw new AppError('SHFT-CONFLICT-ERR', undefined, { conflicting_shift_request_ids: clashes.map((c) => c.id) });
 
   const stub = ctx.env.CLAIM_LOCK.get(ctx.env.CLAIM_LOCK.idFromName(id));
-  const outcome = await stub.claim({ shiftRequestId: id, shifterId: own.id, actor: ctx.actor, requestId: ctx.requestId });
+  const outcome = await stub.claim({ shiftRequestId: id, shifterId: own.id, actor: ctx.actor, requestId: ctx.requestId, idempotency: ctx.idempotency });
   if (outcome === 'lost') throw new AppError('CLAIM-LOST-ERR');
   const fresh = await loadShift(ctx, id);
   if (outcome === 'closed') {
-    if (fresh.row.request_status === SHIFT_STATUS.accepted && fresh.row.shifter_id !== own.id) throw new AppError('CLAIM-LOST-ERR');
+    if (fresh.row.request_status === SHIFT_STATUS.pending) {
+      const now = await overlappingAcceptedShifts(ctx, own.id, fresh.row.starts_at, fresh.row.ends_at, id);
+      if (now.length) throw new AppError('SHFT-CONFLICT-ERR', undefined, { conflicting_shift_request_ids: now.map((c) => c.id) });
+      throw new AppError('SHFT-STATE-ERR', 'The shift has already started.');
+    }
     throw stateError(fresh.row, 'an open broadcast');
   }
   return fresh;

@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull } from 'drizzle-orm';
 import { shiftRequests } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { haversineMeters } from '../../lib/geo';
@@ -8,7 +8,9 @@ import { businessRecipients, shiftParty } from '../access';
 import type { ServiceContext } from '../context';
 import { type LoadedShift, loadShift } from './load';
 import { SHIFT_STATUS } from './status';
-import { auditIfOp, notifyIfOp, runGuarded, stateError } from './transitions';
+import { committedSubject } from '../guarded-write';
+import { shiftWhen, stateError } from './rules';
+import { shiftWrite } from './write';
 
 export const CLOCK_PHOTO_MAX_BYTES = 8 * 1024 * 1024;
 /** Clock-in opens this long before the start and closes at the shift's end. */
@@ -70,6 +72,8 @@ function geofence(ctx: ServiceContext, s: LoadedShift, input: ClockInput, enforc
 
 /** Clock-in: accepted → in progress. Repeating it returns the same result (idempotent). */
 export async function clockIn(ctx: ServiceContext, id: string, input: ClockInput) {
+  const done = committedSubject(ctx, 'shift_request');
+  if (done) return loadShift(ctx, done);
   const s = await loadShift(ctx, id);
   const actorId = await clockActor(ctx, s, input);
   if (s.row.shift_start_at !== null && s.row.request_status === SHIFT_STATUS.accepted) return s;
@@ -81,41 +85,47 @@ export async function clockIn(ctx: ServiceContext, id: string, input: ClockInput
   }
   checkPhoto(s, 'in', input.photo_url);
   const distance = geofence(ctx, s, input, true);
-  const op = newId('shiftRequest');
-  const note = notifyIfOp(ctx, id, op, {
-    kind: 'clock_in',
-    userIds: await businessRecipients(ctx, s.business.id),
-    title: `${s.shifter?.display_name ?? 'Your shifter'} clocked in`,
-    body: `${s.row.shift_date} ${s.row.shift_in}–${s.row.shift_out}`,
-  });
-  await runGuarded(
-    ctx,
-    [
-      ctx.db
-        .update(shiftRequests)
-        .set({
-          shift_start_at: now,
-          shift_start_by_id: actorId,
-          clock_in_lat: input.lat ?? null,
-          clock_in_lon: input.lon ?? null,
-          clock_in_distance_m: distance,
-          clock_in_photo_url: input.photo_url ?? null,
-          clock_in_override: input.im_here ?? false,
-          last_op_id: op,
-          updated_at: now,
-        })
-        .where(and(eq(shiftRequests.id, id), eq(shiftRequests.request_status, SHIFT_STATUS.accepted), isNull(shiftRequests.shift_start_at))),
-      auditIfOp(ctx, id, op, 'shift.clock_in', { distance_m: distance, override: input.im_here ?? false }),
-      ...(note ? [note.statement] : []),
+  const w = shiftWrite(ctx, id);
+  await w.commit({
+    guard: ctx.db
+      .update(shiftRequests)
+      .set({
+        shift_start_at: now,
+        shift_start_by_id: actorId,
+        clock_in_lat: input.lat ?? null,
+        clock_in_lon: input.lon ?? null,
+        clock_in_distance_m: distance,
+        clock_in_photo_url: input.photo_url ?? null,
+        clock_in_override: input.im_here ?? false,
+        last_op_id: w.op,
+        updated_at: now,
+      })
+      .where(
+        and(
+          eq(shiftRequests.id, id),
+          eq(shiftRequests.request_status, SHIFT_STATUS.accepted),
+          isNull(shiftRequests.shift_start_at),
+          eq(shiftRequests.is_noshow, false),
+        ),
+      ),
+    audit: { action: 'shift.clock_in', data: { distance_m: distance, override: input.im_here ?? false } },
+    notify: [
+      {
+        kind: 'clock_in',
+        userIds: await businessRecipients(ctx, s.business.id),
+        title: `${s.shifter?.display_name ?? 'Your shifter'} clocked in`,
+        body: shiftWhen(s.row),
+      },
     ],
-    [note],
-  );
+  });
   // Whether this call or a concurrent twin wrote it, the stored clock-in is the result.
   return loadShift(ctx, id);
 }
 
 /** Clock-out: sets shift_end_at (the shift is then worked). Repeating it returns the same result. */
 export async function clockOut(ctx: ServiceContext, id: string, input: ClockInput) {
+  const done = committedSubject(ctx, 'shift_request');
+  if (done) return loadShift(ctx, done);
   const s = await loadShift(ctx, id);
   const actorId = await clockActor(ctx, s, input);
   if (s.row.shift_end_at !== null && s.row.request_status !== SHIFT_STATUS.cancelled) return s;
@@ -124,27 +134,30 @@ export async function clockOut(ctx: ServiceContext, id: string, input: ClockInpu
   checkPhoto(s, 'out', input.photo_url);
   const distance = geofence(ctx, s, input, false);
   const now = ctx.now();
-  const op = newId('shiftRequest');
-  await runGuarded(
-    ctx,
-    [
-      ctx.db
-        .update(shiftRequests)
-        .set({
-          shift_end_at: now,
-          shift_end_by_id: actorId,
-          clock_out_lat: input.lat ?? null,
-          clock_out_lon: input.lon ?? null,
-          clock_out_distance_m: distance,
-          clock_out_photo_url: input.photo_url ?? null,
-          last_op_id: op,
-          updated_at: now,
-        })
-        .where(and(eq(shiftRequests.id, id), eq(shiftRequests.request_status, SHIFT_STATUS.accepted), isNull(shiftRequests.shift_end_at))),
-      auditIfOp(ctx, id, op, 'shift.clock_out', { distance_m: distance }),
-    ],
-    [],
-  );
+  const w = shiftWrite(ctx, id);
+  await w.commit({
+    guard: ctx.db
+      .update(shiftRequests)
+      .set({
+        shift_end_at: now,
+        shift_end_by_id: actorId,
+        clock_out_lat: input.lat ?? null,
+        clock_out_lon: input.lon ?? null,
+        clock_out_distance_m: distance,
+        clock_out_photo_url: input.photo_url ?? null,
+        last_op_id: w.op,
+        updated_at: now,
+      })
+      .where(
+        and(
+          eq(shiftRequests.id, id),
+          eq(shiftRequests.request_status, SHIFT_STATUS.accepted),
+          isNotNull(shiftRequests.shift_start_at),
+          isNull(shiftRequests.shift_end_at),
+        ),
+      ),
+    audit: { action: 'shift.clock_out', data: { distance_m: distance } },
+  });
   return loadShift(ctx, id);
 }
 

@@ -1,4 +1,5 @@
-import { and, eq, gt, inArray, lt, ne } from 'drizzle-orm';
+import { and, eq, gt, inArray, lt, ne, type SQL, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/sqlite-core';
 import { businesses, requestAuthorizations, shiftRequests, shifters } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { shiftInstants } from '../../lib/shift-time';
@@ -8,32 +9,41 @@ import { type ServiceContext, requirePerson } from '../context';
 import { loadShift, viewLoaded } from './load';
 import { SHIFT_STATUS } from './status';
 
+const OTHER = 'other_shift';
+const other = alias(shiftRequests, OTHER);
+
 /**
- * The shifter's accepted shifts overlapping [startsAt, endsAt). Half-open windows overlap unless
- * a_out <= b_in or a_in >= b_out; comparing real instants catches an overnight shift from the day
- * before that runs into the window, and DST-shifted ends.
+ * The overlap rule, once: another accepted, not-no-show shift of the shifter whose real interval
+ * [starts_at, ends_at) meets [startsAt, endsAt). Half-open windows overlap unless a_out <= b_in or
+ * a_in >= b_out; real instants catch an overnight shift from the day before and DST-shifted ends.
  */
-export async function overlappingAcceptedShifts(
-  ctx: ServiceContext,
-  shifterId: string,
-  startsAt: number,
-  endsAt: number,
-  excludeId?: string | null,
-) {
+function overlapConditions(t: typeof shiftRequests | typeof other, shifterId: string, startsAt: number, endsAt: number, excludeId?: string | null) {
+  return and(
+    eq(t.shifter_id, shifterId),
+    eq(t.request_status, SHIFT_STATUS.accepted),
+    eq(t.is_noshow, false),
+    lt(t.starts_at, endsAt),
+    gt(t.ends_at, startsAt),
+    ...(excludeId ? [ne(t.id, excludeId)] : []),
+  )!;
+}
+
+/** The shifter's accepted shifts overlapping [startsAt, endsAt). */
+export async function overlappingAcceptedShifts(ctx: ServiceContext, shifterId: string, startsAt: number, endsAt: number, excludeId?: string | null) {
   return ctx.db
     .select()
     .from(shiftRequests)
-    .where(
-      and(
-        eq(shiftRequests.shifter_id, shifterId),
-        eq(shiftRequests.request_status, SHIFT_STATUS.accepted),
-        eq(shiftRequests.is_noshow, false),
-        lt(shiftRequests.starts_at, endsAt),
-        gt(shiftRequests.ends_at, startsAt),
-        ...(excludeId ? [ne(shiftRequests.id, excludeId)] : []),
-      ),
-    )
+    .where(overlapConditions(shiftRequests, shifterId, startsAt, endsAt, excludeId))
     .orderBy(shiftRequests.starts_at);
+}
+
+/**
+ * For a guarded update: true while the shifter has no accepted shift overlapping the window. Put in
+ * the same UPDATE that accepts or claims, the check and the write are one step, so two overlapping
+ * shifts accepted at the same moment cannot both succeed (D1 runs batches one at a time).
+ */
+export function noOverlapSql(shifterId: string, startsAt: number, endsAt: number, excludeId: string): SQL {
+  return sql`NOT EXISTS (SELECT 1 FROM ${shiftRequests} AS ${sql.identifier(OTHER)} WHERE ${overlapConditions(other, shifterId, startsAt, endsAt, excludeId)})`;
 }
 
 export interface ConflictQuery {

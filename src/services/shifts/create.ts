@@ -1,14 +1,13 @@
 import { eq, type SQL } from 'drizzle-orm';
-import { runBatch } from '../../db/client';
 import { currencies, shiftRequests, shiftRoles, shifters } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import { toMinor } from '../../lib/money';
+import { toMinorExact } from '../../lib/money';
 import { shiftInstants } from '../../lib/shift-time';
-import { auditInsert } from '../audit';
 import { type BusinessRow, crewOf, isCrew, postingBusiness } from '../access';
 import { type ServiceContext, requirePerson } from '../context';
-import { draftEvent, publishOutbox } from '../events/outbox';
+import { draftEvent } from '../events/outbox';
+import { committedSubject, type Notice, prepareWrite, type WriteParts } from '../guarded-write';
 import type { SendRequestInput } from './schemas';
 import { SHIFT_STATUS } from './status';
 
@@ -42,7 +41,7 @@ export async function buildShiftRow(ctx: ServiceContext, business: BusinessRow, 
   const currency = f.currency ?? business.currency;
   const [cur] = await ctx.db.select().from(currencies).where(eq(currencies.code, currency)).limit(1);
   if (!cur) throw invalid('currency', 'unsupported currency');
-  const rateMinor = toMinor(f.hourly_rate, currency);
+  const rateMinor = toMinorExact(f.hourly_rate, currency, 'hourly_rate');
   if (rateMinor <= 0) throw invalid('hourly_rate', 'must be positive');
 
   if (f.shift_in === f.shift_out) throw invalid('shift_out', 'must differ from shift_in');
@@ -92,57 +91,64 @@ export async function newShiftRecipients(ctx: ServiceContext, businessId: string
   return [...new Set(rows.map((r) => r.userId))];
 }
 
+/** The notification and partner event of a new request, as parts of its guarded write. */
+export function newShiftEvents(row: NewShiftRow, business: BusinessRow, userIds: string[], now: number): { notify: Notice[]; events: WriteParts['events'] & {} } {
+  const kind = row.is_broadcast ? 'open_shift' : 'shift_request';
+  return {
+    notify: [
+      {
+        kind,
+        userIds,
+        title: row.is_broadcast ? `Open shift at ${business.name}` : `New shift request from ${business.name}`,
+        body: `${row.shift_date} ${row.shift_in}–${row.shift_out}`,
+        data: { shift_request_id: row.id, business_id: business.id },
+      },
+    ],
+    events: [
+      {
+        topic: 'webhooks',
+        body: {
+          type: row.is_broadcast ? 'broadcast.created' : 'shift_request.created',
+          business_id: business.id,
+          shift_request_id: row.id,
+          occurred_at: new Date(now).toISOString(),
+        },
+      },
+    ],
+  };
+}
+
 /**
- * The notification and partner event of a new request. With `onlyIf`, each is written only when
- * that condition holds in the batch (e.g. the row's conditional insert happened).
+ * The same events as outbox drafts for a batch of several new rows (template generate), each
+ * written only when `onlyIf` holds in the batch (the row's conditional insert happened).
  */
 export function newShiftEventDrafts(ctx: ServiceContext, row: NewShiftRow, business: BusinessRow, userIds: string[], onlyIf?: SQL) {
-  const kind = row.is_broadcast ? 'open_shift' : 'shift_request';
-  const events = [];
-  if (userIds.length) {
-    events.push(
-      draftEvent(
-        ctx,
-        'notifications',
-        {
-          type: 'notify',
-          dedupe_key: `${kind}:${row.id}`,
-          user_ids: userIds,
-          kind,
-          title: row.is_broadcast ? `Open shift at ${business.name}` : `New shift request from ${business.name}`,
-          body: `${row.shift_date} ${row.shift_in}–${row.shift_out}`,
-          data: { shift_request_id: row.id, business_id: business.id },
-        },
-        onlyIf,
+  const parts = newShiftEvents(row, business, userIds, ctx.now());
+  return [
+    ...parts.notify
+      .filter((n) => n.userIds.length > 0)
+      .map((n) =>
+        draftEvent(
+          ctx,
+          'notifications',
+          { type: 'notify', dedupe_key: `${n.kind}:${row.id}`, user_ids: n.userIds, kind: n.kind, title: n.title, body: n.body, ...(n.data ? { data: n.data } : {}) },
+          onlyIf,
+        ),
       ),
-    );
-  }
-  events.push(
-    draftEvent(
-      ctx,
-      'webhooks',
-      {
-        type: row.is_broadcast ? 'broadcast.created' : 'shift_request.created',
-        business_id: business.id,
-        shift_request_id: row.id,
-        occurred_at: new Date(ctx.now()).toISOString(),
-      },
-      onlyIf,
-    ),
-  );
-  return events;
+    ...parts.events.map((e) => draftEvent(ctx, e.topic, e.body, onlyIf)),
+  ];
 }
 
 /** POST /v1/shift_request/send_request: one shift per call, targeted or broadcast. */
-export async function sendRequest(ctx: ServiceContext, input: SendRequestInput) {
+export async function sendRequest(ctx: ServiceContext, input: SendRequestInput): Promise<string> {
+  const done = committedSubject(ctx, 'shift_request');
+  if (done) return done;
   const business = await postingBusiness(ctx, input.business_id);
   const row = await buildShiftRow(ctx, business, input);
-  const events = newShiftEventDrafts(ctx, row, business, await newShiftRecipients(ctx, business.id, row.shifter_id));
-  await runBatch(ctx.db, [
-    ctx.db.insert(shiftRequests).values(row),
-    auditInsert(ctx, row.is_broadcast ? 'broadcast.create' : 'shift_request.create', { type: 'shift_request', id: row.id }),
-    ...events.map((e) => e.statement),
-  ]);
-  await publishOutbox(ctx, events.map((e) => e.id));
-  return row.id;
+  const r = await prepareWrite(ctx, { type: 'shift_request', id: row.id }).commit({
+    guard: ctx.db.insert(shiftRequests).values(row),
+    audit: { action: row.is_broadcast ? 'broadcast.create' : 'shift_request.create' },
+    ...newShiftEvents(row, business, await newShiftRecipients(ctx, business.id, row.shifter_id), ctx.now()),
+  });
+  return r.subject.id;
 }

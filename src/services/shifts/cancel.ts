@@ -1,0 +1,122 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import { insertWhere } from '../../db/conditional';
+import { shiftRequests, shifters } from '../../db/schema';
+import { AppError } from '../../lib/errors';
+import { newId } from '../../lib/ids';
+import { businessRecipients, crewOf, shiftParty } from '../access';
+import type { ServiceContext } from '../context';
+import { committedSubject, type Notice } from '../guarded-write';
+import { type LoadedShift, loadShift } from './load';
+import { cancelRefusal, pickSide, type Side, shiftWhen } from './rules';
+import { SHIFT_STATUS } from './status';
+import { shiftWrite } from './write';
+
+export interface CancelResult {
+  shift: LoadedShift;
+  autoFill: { id: string } | null;
+}
+
+/**
+ * Cancel by either party (→ 7). When the shifter cancels an accepted shift, the business has
+ * auto_fill_on_cancel on and the start is at least AUTO_FILL_MIN_LEAD_MINUTES away, a broadcast
+ * copy (parent_id = the cancelled row) goes out to the crew in the same batch.
+ */
+export async function cancelShift(ctx: ServiceContext, id: string, opts: { as?: Side | undefined; reason?: string | null } = {}): Promise<CancelResult> {
+  const done = committedSubject(ctx, 'shift_request');
+  const s = await loadShift(ctx, done ?? id);
+  if (done) return { shift: s, autoFill: await autoFillChild(ctx, done) };
+  const party = await shiftParty(ctx, s);
+  const side = pickSide(party, opts.as, ['business', 'shifter']);
+  const refusal = cancelRefusal(s.row);
+  if (refusal) throw refusal;
+  if (side === 'shifter' && s.row.request_status !== SHIFT_STATUS.accepted) {
+    throw new AppError('SHFT-STATE-ERR', 'A pending request is declined, not cancelled, by the shifter.');
+  }
+  const now = ctx.now();
+  const leadMinutes = (s.row.starts_at - now) / 60_000;
+  const autoFill = side === 'shifter' && s.business.auto_fill_on_cancel && leadMinutes >= ctx.settings.AUTO_FILL_MIN_LEAD_MINUTES;
+  const w = shiftWrite(ctx, id);
+
+  const otherSide =
+    side === 'business'
+      ? s.row.shifter_id
+        ? (await ctx.db.select({ u: shifters.user_id }).from(shifters).where(eq(shifters.id, s.row.shifter_id))).map((r) => r.u)
+        : []
+      : await businessRecipients(ctx, s.business.id);
+  const notify: Notice[] = [
+    {
+      kind: 'cancellation',
+      userIds: otherSide,
+      title: side === 'business' ? `${s.business.name} cancelled a shift` : `${s.shifter?.display_name ?? 'A shifter'} cancelled a shift`,
+      body: `${shiftWhen(s.row)}${autoFill ? ' — re-broadcast to your crew' : ''}`,
+    },
+  ];
+  const follow = [];
+  const events = [];
+  let child: { id: string } | null = null;
+  if (autoFill) {
+    child = { id: newId('shiftRequest') };
+    const { id: _omit, last_op_id: _op, ...copy } = s.row;
+    follow.push(
+      insertWhere(
+        ctx.db,
+        shiftRequests,
+        {
+          ...copy,
+          id: child.id,
+          shifter_id: null,
+          is_broadcast: true,
+          request_status: SHIFT_STATUS.pending,
+          parent_id: id,
+          accepted_at: null,
+          cancelled_at: null,
+          cancelled_by: null,
+          cancel_reason: null,
+          created_by_user_id: null,
+          created_at: now,
+          updated_at: now,
+        },
+        w.applied!,
+      ),
+    );
+    const crew = (await crewOf(ctx, s.business.id)).filter((c) => c.shifterId !== s.row.shifter_id && c.acceptShiftReq);
+    notify.push({
+      kind: 'open_shift',
+      userIds: crew.map((c) => c.userId),
+      title: `Open shift at ${s.business.name}`,
+      body: `${shiftWhen(s.row)} (re-broadcast)`,
+      data: { shift_request_id: child.id, parent_id: id },
+    });
+    events.push({
+      topic: 'webhooks' as const,
+      body: { type: 'broadcast.created', business_id: s.business.id, shift_request_id: child.id, parent_id: id, occurred_at: new Date(now).toISOString() },
+    });
+  }
+  const r = await w.commit({
+    guard: ctx.db
+      .update(shiftRequests)
+      .set({ request_status: SHIFT_STATUS.cancelled, cancelled_at: now, cancelled_by: side, cancel_reason: opts.reason ?? null, last_op_id: w.op, updated_at: now })
+      .where(
+        and(
+          eq(shiftRequests.id, id),
+          eq(shiftRequests.request_status, s.row.request_status),
+          isNull(shiftRequests.shift_start_at),
+          eq(shiftRequests.is_noshow, false),
+        ),
+      ),
+    follow,
+    audit: { action: 'shift_request.cancel', data: { side, reason: opts.reason ?? null, auto_fill: autoFill } },
+    notify,
+    events,
+  });
+  if (!r.applied) {
+    const fresh = await loadShift(ctx, id);
+    throw cancelRefusal(fresh.row) ?? new AppError('CONFLICT-ERR', 'The shift changed while cancelling; try again.');
+  }
+  return { shift: await loadShift(ctx, r.subject.id), autoFill: child };
+}
+
+async function autoFillChild(ctx: ServiceContext, id: string): Promise<{ id: string } | null> {
+  const [copy] = await ctx.db.select({ id: shiftRequests.id }).from(shiftRequests).where(eq(shiftRequests.parent_id, id)).limit(1);
+  return copy ?? null;
+}

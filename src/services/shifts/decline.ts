@@ -1,0 +1,40 @@
+import { and, eq } from 'drizzle-orm';
+import { shiftRequests } from '../../db/schema';
+import { AppError } from '../../lib/errors';
+import { businessRecipients, shiftParty } from '../access';
+import type { ServiceContext } from '../context';
+import { committedSubject } from '../guarded-write';
+import { loadShift } from './load';
+import { pickSide, shiftWhen, stateError } from './rules';
+import { SHIFT_STATUS } from './status';
+import { shiftWrite } from './write';
+
+/** The targeted shifter declines a request (pending → declined). A broadcast is simply not claimed. */
+export async function declineRequest(ctx: ServiceContext, id: string, reason?: string | null) {
+  const done = committedSubject(ctx, 'shift_request');
+  if (done) return loadShift(ctx, done);
+  const s = await loadShift(ctx, id);
+  const party = await shiftParty(ctx, s);
+  if (s.row.is_broadcast) throw new AppError('SHFT-STATE-ERR', 'A broadcast cannot be declined; just do not claim it.');
+  pickSide(party, 'shifter', ['shifter']);
+  if (s.row.request_status !== SHIFT_STATUS.pending) throw stateError(s.row, 'pending');
+  const now = ctx.now();
+  const w = shiftWrite(ctx, id);
+  const r = await w.commit({
+    guard: ctx.db
+      .update(shiftRequests)
+      .set({ request_status: SHIFT_STATUS.declined, cancel_reason: reason ?? null, last_op_id: w.op, updated_at: now })
+      .where(and(eq(shiftRequests.id, id), eq(shiftRequests.request_status, SHIFT_STATUS.pending))),
+    audit: { action: 'shift_request.decline', ...(reason ? { data: { reason } } : {}) },
+    notify: [
+      {
+        kind: 'shift_declined',
+        userIds: await businessRecipients(ctx, s.business.id),
+        title: `${s.shifter?.display_name ?? 'A shifter'} declined a shift`,
+        body: shiftWhen(s.row),
+      },
+    ],
+  });
+  if (!r.applied) throw stateError((await loadShift(ctx, id)).row, 'pending');
+  return loadShift(ctx, r.subject.id);
+}

@@ -1,0 +1,49 @@
+import { AppError, type ErrorCode } from '../../lib/errors';
+import type { ShiftParty } from '../access';
+import { SHIFT_STATUS, isWorked } from './status';
+import type { ShiftRow } from './view';
+
+export type Side = 'business' | 'shifter';
+
+/** The error for a shift that is not in the state an operation needs. */
+export function stateError(row: ShiftRow, wanted: string): AppError {
+  const byStatus: Record<number, ErrorCode> = {
+    [SHIFT_STATUS.completed]: 'SHFT-COMPLETED-ERR',
+    [SHIFT_STATUS.expired]: 'SHFT-EXPIRED-ERR',
+    [SHIFT_STATUS.declined]: 'SHFT-DECLINED-ERR',
+    [SHIFT_STATUS.superseded]: 'SHFT-SUPERSEDED-ERR',
+    [SHIFT_STATUS.cancelled]: 'SHFT-CANCELLED-ERR',
+  };
+  const code = byStatus[row.request_status];
+  if (code) return new AppError(code, undefined, { request_status: row.request_status });
+  return new AppError('SHFT-STATE-ERR', `The shift request must be ${wanted}.`, { request_status: row.request_status });
+}
+
+/** Which side the caller acts on; dual-profile callers who are both parties must say. */
+export function pickSide(p: ShiftParty, asked: Side | undefined, allowed: Side[]): Side {
+  const sides: Side[] = [];
+  if (p.businessRole && allowed.includes('business')) sides.push('business');
+  if (p.isShifter && allowed.includes('shifter')) sides.push('shifter');
+  if (asked) {
+    if (!sides.includes(asked)) throw new AppError('FORBIDDEN-ERR', `You are not the ${asked} on this shift.`);
+    return asked;
+  }
+  if (sides.length === 0) throw new AppError('FORBIDDEN-ERR', `Only the ${allowed.join(' or ')} may do this.`);
+  if (sides.length > 1) throw new AppError('VALIDATION-ERR', 'You are both parties of this shift: send as = business or shifter.');
+  return sides[0]!;
+}
+
+/** The reason a shift cannot be cancelled, or null. */
+export function cancelRefusal(row: ShiftRow): AppError | null {
+  if (row.request_status === SHIFT_STATUS.pending) return null;
+  if (row.request_status !== SHIFT_STATUS.accepted) return stateError(row, 'pending or accepted');
+  if (isWorked(row)) return new AppError('SHFT-WORKED-ERR');
+  if (row.shift_start_at !== null) return new AppError('SHFT-STARTED-ERR');
+  if (row.is_noshow) return new AppError('SHFT-STATE-ERR', 'The shift is marked as a no-show.');
+  return null;
+}
+
+/** "2026-12-01 09:00–17:00": how notifications name a shift. */
+export function shiftWhen(row: Pick<ShiftRow, 'shift_date' | 'shift_in' | 'shift_out'>): string {
+  return `${row.shift_date} ${row.shift_in}–${row.shift_out}`;
+}
