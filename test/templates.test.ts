@@ -3,9 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { outboxEvents, shiftRequests, shifters } from '../src/db/schema';
 import { addDays, shiftInstants, todayIn, wallClockToInstant, weekdayOf } from '../src/lib/shift-time';
 import { templateDates, templateOccurrences } from '../src/services/templates/dates';
+import { generateFromTemplate } from '../src/services/templates/generate';
 import { call, expectError } from './helpers/api';
+import { contextAt } from './helpers/clock';
 import { addTeammate, connect, db, makeUser } from './helpers/factory';
 import { expectDenied, itRejectsBadCredentials } from './helpers/security';
+import { expectValidation } from './helpers/shifts';
 
 const TZ = 'America/New_York'; // the factory's business zone
 
@@ -106,6 +109,41 @@ describe('shift template CRUD', () => {
     const retargeted = await update(biz.key, broadcast.id, { is_broadcast: 0, default_shifter_id: sh.shifterId });
     expect(retargeted.body).toMatchObject({ is_broadcast: 0, default_shifter_id: sh.shifterId });
     expect((await update(biz.key, broadcast.id, { is_broadcast: 1, default_shifter_id: null })).body).toMatchObject({ is_broadcast: 1, default_shifter_id: null });
+  });
+});
+
+describe('template times and rates', () => {
+  it('refuses equal shift_in and shift_out at create and update, naming the field; an update is checked against the stored other time', async () => {
+    const { biz, businessId } = await owner();
+    expectValidation(await create(biz.key, { ...base, business_id: businessId, shift_in: '09:00', shift_out: '09:00' }), 'shift_out');
+    const t = await newTemplate(biz.key, businessId, { shift_in: '11:00', shift_out: '15:00' });
+    // Only one time sent, equal to the stored other one: the sent field is named.
+    expectValidation(await update(biz.key, t.id, { shift_in: '15:00' }), 'shift_in');
+    expectValidation(await update(biz.key, t.id, { shift_out: '11:00' }), 'shift_out');
+    expectValidation(await update(biz.key, t.id, { shift_in: '08:00', shift_out: '08:00' }), 'shift_out');
+    // Nothing was stored by the refused updates.
+    const [stored] = (await listOf(biz.key, businessId)).body.data;
+    expect(stored).toMatchObject({ id: t.id, shift_in: '11:00', shift_out: '15:00' });
+    // Moving both (or one to a different time) is fine, and generate then posts every date.
+    expect((await update(biz.key, t.id, { shift_in: '15:00', shift_out: '23:00' })).body).toMatchObject({ shift_in: '15:00', shift_out: '23:00' });
+    expect((await update(biz.key, t.id, { shift_out: '22:00', days_of_week: '1,2,3,4,5,6,7' })).body).toMatchObject({ shift_in: '15:00', shift_out: '22:00' });
+    const gen = await generate(biz.key, t.id, 1);
+    expect([200, 201]).toContain(gen.status);
+    expect(gen.body.created.length + gen.body.skipped.length).toBe(expectedDates([1, 2, 3, 4, 5, 6, 7], 1, '15:00').length);
+  });
+
+  it('refuses a rate with more decimals than the currency allows (23.333 USD, 10.5 JPY), at create, update and a currency change', async () => {
+    const { biz, businessId } = await owner();
+    expectValidation(await create(biz.key, { ...base, business_id: businessId, hourly_rate: 23.333 }), 'hourly_rate');
+    expectValidation(await create(biz.key, { ...base, business_id: businessId, hourly_rate: 10.5, currency_id: 'JPY' }), 'hourly_rate');
+    const t = await newTemplate(biz.key, businessId, { hourly_rate: 23.33 });
+    expect(t.hourly_rate).toBe(23.33);
+    expectValidation(await update(biz.key, t.id, { hourly_rate: 18.505 }), 'hourly_rate');
+    // 23.33 USD cannot be re-expressed in yen without rounding: send a rate with the new currency.
+    expectValidation(await update(biz.key, t.id, { currency_id: 'JPY' }), 'hourly_rate');
+    expect((await update(biz.key, t.id, { currency_id: 'JPY', hourly_rate: 2500 })).body).toMatchObject({ currency_id: 'JPY', hourly_rate: 2500 });
+    expect((await update(biz.key, t.id, { currency_id: 'EUR' })).body).toMatchObject({ currency_id: 'EUR', hourly_rate: 2500 });
+    expectValidation(await create(biz.key, { ...base, business_id: businessId, currency_id: 'ZZZ', hourly_rate: 1.234 }), 'currency_id');
   });
 });
 
@@ -263,6 +301,34 @@ describe('generate', () => {
   });
 });
 
+describe('generate on an injected clock (DST weeks, a year end)', () => {
+  it('posts the spring-forward and fall-back nights with their real 7 and 9 hours', async () => {
+    const { biz, businessId } = await owner();
+    const t = await newTemplate(biz.key, businessId, { days_of_week: '6,7', shift_in: '22:00', shift_out: '06:00' });
+    // Monday 8 March 2027, noon in New York: the Saturday night runs into the spring-forward Sunday.
+    const spring = await generateFromTemplate(contextAt('2027-03-08T17:00:00Z', biz), t.id, 1);
+    expect(spring.created.map((r) => [r.shift_date, r.duration_minutes, r.starts_at, r.ends_at])).toEqual([
+      ['2027-03-13', 7 * 60, '2027-03-14T03:00:00.000Z', '2027-03-14T10:00:00.000Z'],
+      ['2027-03-14', 8 * 60, '2027-03-15T02:00:00.000Z', '2027-03-15T10:00:00.000Z'],
+    ]);
+    // Monday 1 November 2027: the Saturday night runs into the fall-back Sunday.
+    const fall = await generateFromTemplate(contextAt('2027-11-01T16:00:00Z', biz), t.id, 1);
+    expect(fall.created.map((r) => [r.shift_date, r.duration_minutes, r.starts_at, r.ends_at])).toEqual([
+      ['2027-11-06', 9 * 60, '2027-11-07T02:00:00.000Z', '2027-11-07T11:00:00.000Z'],
+      ['2027-11-07', 8 * 60, '2027-11-08T03:00:00.000Z', '2027-11-08T11:00:00.000Z'],
+    ]);
+  });
+
+  it('runs its weeks across a year end from today in the business zone, leaving out a start already past', async () => {
+    const { biz, businessId } = await owner();
+    const t = await newTemplate(biz.key, businessId, { days_of_week: '4,5,6', shift_in: '18:00', shift_out: '23:00' });
+    // 23:30 UTC on Thursday 31 December 2026 is 18:30 in New York: that evening's shift has started.
+    const r = await generateFromTemplate(contextAt('2026-12-31T23:30:00Z', biz), t.id, 1);
+    expect(r.created.map((x) => x.shift_date)).toEqual(['2027-01-01', '2027-01-02']);
+    expect(r.skipped).toEqual([]);
+  });
+});
+
 describe('template dates (explicit today)', () => {
   it('enumerates the listed ISO weekdays over weeks × 7 days from today', () => {
     expect(templateDates('2027-03-14', [1, 7], 1)).toEqual(['2027-03-14', '2027-03-15']);
@@ -325,11 +391,11 @@ describe('templates: authorization', () => {
     await addTeammate(businessId, suspended.userId, 0);
 
     for (const outsider of [rival, shifter, suspended]) {
-      expectDenied(await listOf(outsider.key, businessId), [404]);
-      expectDenied(await create(outsider.key, { ...base, business_id: businessId }), [404]);
-      expectDenied(await update(outsider.key, t.id, { label: 'Hijacked' }), [404]);
-      expectDenied(await generate(outsider.key, t.id, 1), [404]);
-      expectDenied(await remove(outsider.key, t.id), [404]);
+      await expectDenied(await listOf(outsider.key, businessId), [404]);
+      await expectDenied(await create(outsider.key, { ...base, business_id: businessId }), [404]);
+      await expectDenied(await update(outsider.key, t.id, { label: 'Hijacked' }), [404]);
+      await expectDenied(await generate(outsider.key, t.id, 1), [404]);
+      await expectDenied(await remove(outsider.key, t.id), [404]);
     }
     expect((await listOf(biz.key, businessId)).body.data).toEqual([expect.objectContaining({ id: t.id, label: base.label })]);
     expect((await db().select().from(shiftRequests).where(eq(shiftRequests.template_id, t.id))).length).toBe(0);

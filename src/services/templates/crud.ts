@@ -3,7 +3,7 @@ import { runBatch } from '../../db/client';
 import { currencies, shiftRoles, shiftTemplates } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import { fromMinor, toMinor } from '../../lib/money';
+import { fromMinor, toMinorExact } from '../../lib/money';
 import { auditInsert } from '../audit';
 import { accessBusiness, type BusinessRow } from '../access';
 import { isCrew } from '../access';
@@ -12,6 +12,12 @@ import type { CreateTemplateInput, UpdateTemplateInput } from './schemas';
 import type { TemplateRow } from './view';
 
 const invalid = (field: string, message: string) => new AppError('VALIDATION-ERR', `${field}: ${message}`, [{ field, message }]);
+
+/** A currency we support, checked before an amount is read in it (its exponent decides what the amount may hold). */
+async function assertCurrency(ctx: ServiceContext, code: string) {
+  const [cur] = await ctx.db.select().from(currencies).where(eq(currencies.code, code)).limit(1);
+  if (!cur) throw invalid('currency_id', 'unsupported currency');
+}
 
 /**
  * Loads a template for the business side: its owner, an active teammate or an admin. Anyone else
@@ -31,19 +37,23 @@ export async function templateFor(ctx: ServiceContext, id: string): Promise<{ te
 
 type TemplateFields = Pick<
   TemplateRow,
-  'shiftrole_id' | 'currency_id' | 'hourly_rate_minor' | 'is_broadcast' | 'default_shifter_id'
+  'shift_in' | 'shift_out' | 'shiftrole_id' | 'currency_id' | 'hourly_rate_minor' | 'is_broadcast' | 'default_shifter_id'
 >;
 
 /**
- * The rules a template must keep whatever was changed: a known active role and currency, a positive
- * rate, a broadcast without a target or a targeted template with one. The target must be connected
- * when it is set or changed (a later disconnect is caught when generating).
+ * The rules a template must keep whatever was changed: different start and end times (as
+ * send_request requires, so generate can post every date), a known active role and currency, a
+ * positive rate, a broadcast without a target or a targeted template with one. The target must be
+ * connected when it is set or changed (a later disconnect is caught when generating).
+ * `timeField` names the field to blame when the times are equal (the one the caller sent).
  */
-async function checkTemplate(ctx: ServiceContext, business: BusinessRow, t: TemplateFields, checkTarget: boolean) {
+async function checkTemplate(ctx: ServiceContext, business: BusinessRow, t: TemplateFields, checkTarget: boolean, timeField: 'shift_in' | 'shift_out' = 'shift_out') {
+  if (t.shift_in === t.shift_out) {
+    throw invalid(timeField, timeField === 'shift_in' ? 'must differ from shift_out' : 'must differ from shift_in');
+  }
   const [role] = await ctx.db.select().from(shiftRoles).where(eq(shiftRoles.id, t.shiftrole_id)).limit(1);
   if (!role || !role.is_active) throw invalid('shiftrole_id', 'unknown role');
-  const [cur] = await ctx.db.select().from(currencies).where(eq(currencies.code, t.currency_id)).limit(1);
-  if (!cur) throw invalid('currency_id', 'unsupported currency');
+  await assertCurrency(ctx, t.currency_id);
   if (t.hourly_rate_minor <= 0) throw invalid('hourly_rate', 'must be positive');
   if (t.is_broadcast && t.default_shifter_id) throw invalid('default_shifter_id', 'must be blank for a broadcast template (send null, or is_broadcast=0)');
   if (!t.is_broadcast && !t.default_shifter_id) throw invalid('default_shifter_id', 'required for a targeted template (or send is_broadcast=1)');
@@ -67,6 +77,7 @@ export async function createTemplate(ctx: ServiceContext, input: CreateTemplateI
   const actor = requirePerson(ctx);
   const { business } = await accessBusiness(ctx, input.business_id);
   const currency = input.currency_id ?? business.currency;
+  await assertCurrency(ctx, currency);
   const defaultShifterId = input.default_shifter_id ?? null;
   const now = ctx.now();
   const row: TemplateRow = {
@@ -77,7 +88,7 @@ export async function createTemplate(ctx: ServiceContext, input: CreateTemplateI
     shift_in: input.shift_in,
     shift_out: input.shift_out,
     shiftrole_id: input.shiftrole_id,
-    hourly_rate_minor: toMinor(input.hourly_rate, currency),
+    hourly_rate_minor: toMinorExact(input.hourly_rate, currency, 'hourly_rate'),
     currency_id: currency,
     is_flexible: input.is_flexible,
     is_broadcast: input.is_broadcast ?? defaultShifterId === null,
@@ -101,12 +112,14 @@ export async function createTemplate(ctx: ServiceContext, input: CreateTemplateI
 export async function updateTemplate(ctx: ServiceContext, id: string, input: UpdateTemplateInput): Promise<TemplateRow> {
   const { template: t, business } = await templateFor(ctx, id);
   const currency = input.currency_id ?? t.currency_id;
-  // A new currency without a new rate keeps the amount, re-expressed in the new currency's minor unit.
+  if (currency !== t.currency_id) await assertCurrency(ctx, currency);
+  // A new currency without a new rate keeps the amount, re-expressed in the new currency's minor
+  // unit; an amount the new currency cannot hold (18.50 USD → JPY) is refused, not rounded.
   const rateMinor =
     input.hourly_rate !== undefined
-      ? toMinor(input.hourly_rate, currency)
+      ? toMinorExact(input.hourly_rate, currency, 'hourly_rate')
       : currency !== t.currency_id
-        ? toMinor(fromMinor(t.hourly_rate_minor, t.currency_id), currency)
+        ? toMinorExact(fromMinor(t.hourly_rate_minor, t.currency_id), currency, 'hourly_rate')
         : t.hourly_rate_minor;
   const next: TemplateRow = {
     ...t,
@@ -126,7 +139,9 @@ export async function updateTemplate(ctx: ServiceContext, id: string, input: Upd
     updated_at: ctx.now(),
   };
   const targetChanged = next.default_shifter_id !== t.default_shifter_id || next.is_broadcast !== t.is_broadcast;
-  await checkTemplate(ctx, business, next, targetChanged);
+  // Equal times after a change to only one of them are the sent field's fault.
+  const timeField = input.shift_in !== undefined && input.shift_out === undefined ? 'shift_in' : 'shift_out';
+  await checkTemplate(ctx, business, next, targetChanged, timeField);
   const { id: _id, business_id: _b, created_by_user_id: _c, created_at: _ca, ...changes } = next;
   const sent = Object.keys(input).filter((k) => input[k as keyof UpdateTemplateInput] !== undefined);
   await runBatch(ctx.db, [
