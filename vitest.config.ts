@@ -17,6 +17,8 @@ export default defineConfig(async () => {
             APP_ORIGIN: 'https://app.shiftmarket.test',
             // Quiet request logs; warnings and errors still print.
             LOG_LEVEL: 'warn',
+            // The tests read codes from email_outbox, as a developer does locally.
+            LOCAL_MAILBOX: 'true',
           },
         },
       }),

@@ -1,6 +1,6 @@
-// `npm run dev`: applies the D1 migrations locally, starts `wrangler dev` with DEMO_MODE on and a
-// fresh seed token, and seeds demo data when the local database is empty, printing the demo
-// accounts and their keys. Extra arguments go to wrangler (`npm run dev -- --port 9000`).
+// `npm run dev`: applies the D1 migrations locally, starts `wrangler dev` with DEMO_MODE and
+// LOCAL_MAILBOX on and a fresh seed token, and seeds demo data when the local database is empty,
+// printing the demo accounts and their keys. Extra arguments go to wrangler (`npm run dev -- --port 9000`).
 // Plain Node ESM without dependencies; scripts/seed.mjs reuses the helpers exported here.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -40,9 +40,10 @@ export function applyMigrations({ quiet = false } = {}) {
   });
 }
 
-/** Starts `wrangler dev` with DEMO_MODE on and the given seed token. */
+/** Starts `wrangler dev` with DEMO_MODE and LOCAL_MAILBOX on and the given seed token. */
 export function startWrangler({ port, token, extraArgs = [], ip, quiet = false }) {
-  const args = ['dev', '--var', 'DEMO_MODE:true', '--var', `DEMO_SEED_TOKEN:${token}`, ...extraArgs];
+  // LOCAL_MAILBOX: emails stay readable in email_outbox and are printed in the log (codes included).
+  const args = ['dev', '--var', 'DEMO_MODE:true', '--var', 'LOCAL_MAILBOX:true', '--var', `DEMO_SEED_TOKEN:${token}`, ...extraArgs];
   if (!hasFlag(extraArgs, '--port')) args.push('--port', String(port));
   if (ip && !hasFlag(extraArgs, '--ip')) args.push('--ip', ip);
   return spawn(WRANGLER, args, {

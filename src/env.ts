@@ -26,9 +26,12 @@ export const settingsSchema = z.object({
   API_KEY_RATE_WINDOW_SECONDS: intString(300, 1),
   MAIL_PROVIDER_API_KEY: z.string().optional(),
   MAIL_FROM: z.string().default('Shiftmarket <no-reply@shiftmarket.local>'),
+  /**
+   * Local development only: without a mail provider the email_outbox rows stay readable (the
+   * developer's mailbox) and emails, codes included, are printed in the log.
+   */
+  LOCAL_MAILBOX: boolString,
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info').catch('info'),
-  /** Largest request body outside file uploads (uploads have their own cap per route). */
-  BODY_LIMIT_BYTES: intString(64 * 1024, 1024),
 });
 
 export type Settings = z.infer<typeof settingsSchema> & {
@@ -41,6 +44,7 @@ export type AppBindings = Env & {
   APP_URL?: string;
   MAIL_PROVIDER_API_KEY?: string;
   MAIL_FROM?: string;
+  LOCAL_MAILBOX?: string;
 };
 
 const cache = new WeakMap<object, Settings>();

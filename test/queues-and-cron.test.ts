@@ -1,92 +1,13 @@
-import {
-  createExecutionContext,
-  createMessageBatch,
-  createScheduledController,
-  getQueueResult,
-  type MessageBatchMessage,
-  waitOnExecutionContext,
-} from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { eq, inArray } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { deadLetters, emailOutbox, notifications, outboxEvents } from '../src/db/schema';
-import type { AppBindings } from '../src/env';
-import worker from '../src/index';
 import { newId } from '../src/lib/ids';
 import { QUEUES, retryDelaySeconds } from '../src/queues/consumer';
-import type { NotificationsMessage } from '../src/queues/messages';
+import type { NotificationsMessage } from '../src/services/events/messages';
 import { call } from './helpers/api';
 import { db, makeUser } from './helpers/factory';
-
-const RESEND_URL = 'https://api.resend.com/emails';
-
-let seq = 0;
-function message<B>(body: B, attempts = 1): MessageBatchMessage<B> {
-  return { id: `msg-${++seq}-${crypto.randomUUID()}`, timestamp: new Date(), attempts, body };
-}
-
-/**
- * Runs the Worker's queue handler on one batch, as the platform would, and returns its ack/retry
- * state. getQueueResult does not report retry options, so each message's retry() is watched for
- * the delay it asks for.
- */
-async function deliver<B>(queue: string, messages: MessageBatchMessage<B>[], bindings: AppBindings = env) {
-  const batch = createMessageBatch<B>(queue, messages);
-  const retryDelays: Record<string, number | undefined> = {};
-  for (const m of batch.messages) {
-    const original = m.retry.bind(m);
-    m.retry = (options?: QueueRetryOptions) => {
-      retryDelays[m.id] = options?.delaySeconds;
-      original(options);
-    };
-  }
-  const ctx = createExecutionContext();
-  await worker.queue(batch as MessageBatch, bindings, ctx);
-  return { ...(await getQueueResult(batch, ctx)), retryDelays };
-}
-
-async function runCron(cron: string, bindings: AppBindings = env) {
-  const ctx = createExecutionContext();
-  await worker.scheduled(createScheduledController({ cron, scheduledTime: Date.now() }), bindings, ctx);
-  await waitOnExecutionContext(ctx);
-}
-
-async function outboxRow(overrides: Partial<typeof emailOutbox.$inferInsert> = {}) {
-  const row = {
-    id: newId('email'),
-    to_address: `to-${crypto.randomUUID()}@example.test`,
-    subject: 'Hello',
-    text_body: 'Hello there.',
-    template: 'test',
-    provider: 'outbox',
-    status: 'queued' as const,
-    created_at: Date.now(),
-    ...overrides,
-  };
-  await db().insert(emailOutbox).values(row);
-  return row;
-}
-
-const readOutbox = async (id: string) => (await db().select().from(emailOutbox).where(eq(emailOutbox.id, id)))[0]!;
-
-/**
- * Outbound HTTP is strict: only the mail provider's endpoint may be called, and `answer` decides its
- * reply. Any other URL fails the test.
- */
-function interceptFetch(answer: (req: Request) => Response | Promise<Response>) {
-  const seen: Request[] = [];
-  const unexpected: string[] = [];
-  const spy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
-    const req = new Request(input as RequestInfo, init);
-    if (req.url !== RESEND_URL) {
-      unexpected.push(`${req.method} ${req.url}`);
-      throw new Error(`unexpected outbound request to ${req.url}`);
-    }
-    seen.push(req.clone());
-    return answer(req);
-  });
-  return { spy, seen, unexpected };
-}
+import { deliver, interceptFetch, message, outboxRow, readOutbox, runCron } from './helpers/queues';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -147,7 +68,7 @@ describe('notifications queue: email.send', () => {
     expect(first.retryMessages).toEqual([{ msgId: m1.id }]);
     expect(first.retryDelays).toEqual({ [m1.id]: retryDelaySeconds(1) });
     expect(retryDelaySeconds(1)).toBeGreaterThanOrEqual(1);
-    expect(await readOutbox(row.id)).toMatchObject({ status: 'queued', sent_at: null });
+    expect(await readOutbox(row.id)).toMatchObject({ status: 'queued', sent_at: null, attempts: 1, last_error: 'mail provider answered 500' });
 
     const m4 = { ...m1, attempts: 4 };
     const later = await deliver(QUEUES.notifications, [m4], bindings);
@@ -157,7 +78,7 @@ describe('notifications queue: email.send', () => {
     expect(retryDelaySeconds(100)).toBe(600);
     expect(http.seen).toHaveLength(2);
     for (const req of http.seen) expect(req.headers.get('Idempotency-Key')).toBe(row.id);
-    expect(await readOutbox(row.id)).toMatchObject({ status: 'queued', sent_at: null });
+    expect(await readOutbox(row.id)).toMatchObject({ status: 'queued', sent_at: null, attempts: 2 });
   });
 
   it('handles each message of a batch on its own', async () => {
@@ -278,9 +199,10 @@ describe('the */5 cron: event outbox sweep', () => {
           : { type: 'notify', dedupe_key: `sweep:${i}`, user_ids: ['usr_x'], kind: 'test', title: 't', body: 'b' },
       ),
       created_at: now - 5 * 60_000,
+      next_attempt_at: now - 4 * 60_000,
     }));
-    const fresh = { id: newId('outbox'), topic: 'notifications' as const, body: '{}', created_at: now };
-    for (let i = 0; i < stale.length; i += 20) await db().insert(outboxEvents).values(stale.slice(i, i + 20));
+    const fresh = { id: newId('outbox'), topic: 'notifications' as const, body: '{}', created_at: now, next_attempt_at: now + 60_000 };
+    for (let i = 0; i < stale.length; i += 10) await db().insert(outboxEvents).values(stale.slice(i, i + 10));
     await db().insert(outboxEvents).values(fresh);
     // Capture the re-sent messages instead of letting the local queues deliver 120 of them in the
     // background after this file ends (the consumers have their own tests above).
@@ -290,7 +212,7 @@ describe('the */5 cron: event outbox sweep', () => {
     const bodies = sent.flatMap((spy) => spy.mock.calls.flatMap(([msgs]) => [...msgs].map((m) => m.body)));
     expect(bodies).toHaveLength(stale.length);
     const rows = await db().select().from(outboxEvents);
-    const stamped = new Set(rows.filter((r) => r.sent_at !== null).map((r) => r.id));
+    const stamped = new Set(rows.filter((r) => r.sent_at !== null && r.status === 'sent').map((r) => r.id));
     expect(stale.every((r) => stamped.has(r.id))).toBe(true);
     expect(stamped.has(fresh.id)).toBe(false);
   });

@@ -2,12 +2,16 @@ import { deadLetters } from '../db/schema';
 import type { AppBindings } from '../env';
 import { newId } from '../lib/ids';
 import { errorFields } from '../lib/log';
+import { notificationsMessageSchema } from '../services/events/messages';
 import { deliverEmail } from '../services/mail';
 import { recordNotification } from '../services/notifications/record';
 import { systemContext } from '../services/system-context';
-import { notificationsMessageSchema } from './messages';
 
-/** Exponential backoff for retried messages: 2, 4, 8 … seconds, capped at 10 minutes. */
+/**
+ * Exponential backoff for retried messages: 2, 4, 8 … seconds, capped at 10 minutes. After the
+ * consumer's max_retries the message goes to the dead-letter queue; an email row left queued is then
+ * re-enqueued by the cron sweep until it is sent or ends `failed` (services/mail).
+ */
 export function retryDelaySeconds(attempts: number): number {
   return Math.min(600, 2 ** Math.max(1, attempts));
 }
@@ -31,6 +35,7 @@ async function handleNotifications(batch: MessageBatch, env: AppBindings, exec: 
       continue;
     }
     try {
+      // 'failed' (the email gave up for good) is acknowledged like 'sent': there is nothing to retry.
       if (parsed.data.type === 'email.send') await deliverEmail(ctx, parsed.data.outbox_id);
       else await recordNotification(ctx, parsed.data);
       msg.ack();

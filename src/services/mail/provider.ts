@@ -6,20 +6,38 @@ export interface OutgoingEmail {
   from: string;
   subject: string;
   text: string;
+  template: string;
+  /** Carries a secret (a code, a reset or confirm link): its subject and text are never logged. */
+  sensitive: boolean;
 }
 
-/** Where email goes. Locally there is no credential, so the outbox stand-in only logs it. */
+/** Where email goes. Without a provider credential the outbox stand-in takes it. */
 export interface MailProvider {
   readonly name: string;
   send(mail: OutgoingEmail): Promise<void>;
 }
 
+/**
+ * The stand-in when no provider is configured. With LOCAL_MAILBOX on (local development) the
+ * email_outbox row is the developer's mailbox and the log prints the whole email, codes included.
+ * Otherwise nothing is delivered and the log says so without any of the email's content.
+ */
 export class OutboxMailProvider implements MailProvider {
   readonly name = 'outbox';
-  constructor(private readonly log: Logger) {}
+  constructor(
+    private readonly log: Logger,
+    private readonly localMailbox: boolean,
+  ) {}
   async send(mail: OutgoingEmail): Promise<void> {
-    // The row in email_outbox is the local mailbox; the log line lets a developer read codes in `npm run dev`.
-    this.log.info('email (local outbox)', { to: mail.to, subject: mail.subject, text: mail.text, outbox_id: mail.id });
+    if (this.localMailbox) {
+      this.log.info('email (local mailbox)', { to: mail.to, subject: mail.subject, text: mail.text, outbox_id: mail.id });
+      return;
+    }
+    this.log.warn('email not delivered: no mail provider is configured', {
+      outbox_id: mail.id,
+      template: mail.template,
+      sensitive: mail.sensitive,
+    });
   }
 }
 
@@ -29,6 +47,7 @@ export class ResendMailProvider implements MailProvider {
   constructor(
     private readonly apiKey: string,
     private readonly endpoint = 'https://api.resend.com/emails',
+    private readonly timeoutMs = 15_000,
   ) {}
   async send(mail: OutgoingEmail): Promise<void> {
     const res = await fetch(this.endpoint, {
@@ -40,11 +59,14 @@ export class ResendMailProvider implements MailProvider {
         'Idempotency-Key': mail.id,
       },
       body: JSON.stringify({ from: mail.from, to: [mail.to], subject: mail.subject, text: mail.text }),
+      // Shorter than the delivery lease, so a hung call cannot overlap the next attempt.
+      signal: AbortSignal.timeout(this.timeoutMs),
     });
+    // Only the status: the provider's answer may quote the message.
     if (!res.ok) throw new Error(`mail provider answered ${res.status}`);
   }
 }
 
-export function mailProviderFor(apiKey: string | undefined, log: Logger): MailProvider {
-  return apiKey ? new ResendMailProvider(apiKey) : new OutboxMailProvider(log);
+export function mailProviderFor(apiKey: string | undefined, log: Logger, localMailbox: boolean): MailProvider {
+  return apiKey ? new ResendMailProvider(apiKey) : new OutboxMailProvider(log, localMailbox);
 }

@@ -1,6 +1,6 @@
 import { notifications } from '../../db/schema';
 import { newId } from '../../lib/ids';
-import type { NotifyMessage } from '../../queues/messages';
+import type { NotifyMessage } from '../events/messages';
 import type { ServiceContext } from '../context';
 
 /**

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 
-/** Messages on the notifications queue. Every handler is idempotent: queues deliver at least once. */
+/**
+ * Messages on the notifications queue, produced by the event outbox (`notify`) and the mail outbox
+ * (`email.send`). Every handler is idempotent: queues deliver at least once.
+ */
 export const notificationsMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('email.send'), outbox_id: z.string() }),
   z.object({
