@@ -3,6 +3,7 @@ import { mountDocs } from './docs';
 import { createRouter } from './http/create-app';
 import { notFound, onError } from './http/error-handler';
 import { resolveAuth } from './http/middleware/auth';
+import { limitBody } from './http/middleware/body-limit';
 import { idempotency } from './http/middleware/idempotency';
 import { requestContext } from './http/middleware/request-context';
 import { routers } from './routes';
@@ -23,6 +24,8 @@ export function createApp() {
     }),
   );
   app.use('/v1/*', resolveAuth);
+  // Bodies are bounded before anything reads them; the cap depends on the caller (set by resolveAuth).
+  app.use('*', limitBody);
   app.use('/v1/*', idempotency);
   for (const router of routers) app.route('/', router);
   app.route('/', demoRouter);

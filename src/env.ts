@@ -32,6 +32,8 @@ export const settingsSchema = z.object({
    */
   LOCAL_MAILBOX: boolString,
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info').catch('info'),
+  /** Largest request body outside file uploads (uploads have their own cap per route). */
+  BODY_LIMIT_BYTES: intString(64 * 1024, 1024),
 });
 
 export type Settings = z.infer<typeof settingsSchema> & {

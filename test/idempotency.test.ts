@@ -1,14 +1,24 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
-import { and, desc, eq, like } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
-import { businesses, emailOutbox, idempotencyKeys, users } from '../src/db/schema';
-import { newId } from '../src/lib/ids';
-import { sha256Hex } from '../src/lib/crypto';
-import { ABANDONED_AFTER_MS, IDEMPOTENCY_TTL_MS } from '../src/http/middleware/idempotency';
+import { and, eq, like } from 'drizzle-orm';
+import type { Context } from 'hono';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { auditLog, businesses, idempotencyKeys, shiftRequests } from '../src/db/schema';
+import type { AppEnv } from '../src/http/app-types';
+import { createRouter } from '../src/http/create-app';
+import { onError } from '../src/http/error-handler';
+import { resolveAuth } from '../src/http/middleware/auth';
+import { limitBody } from '../src/http/middleware/body-limit';
+import { ABANDONED_AFTER_MS, IDEMPOTENCY_TTL_MS, idempotency } from '../src/http/middleware/idempotency';
+import { requestContext } from '../src/http/middleware/request-context';
 import worker from '../src/index';
-import { call, expectError } from './helpers/api';
+import { sha256Hex } from '../src/lib/crypto';
+import { AppError } from '../src/lib/errors';
+import { newId } from '../src/lib/ids';
+import type { IdempotencyScope } from '../src/services/context';
+import { BASE, call, expectError } from './helpers/api';
 import { db, makeUser } from './helpers/factory';
+import { shiftBody } from './helpers/shifts';
 
 const idemKey = () => `idem-${crypto.randomUUID()}`;
 
@@ -175,17 +185,16 @@ describe('Idempotency-Key on creating POSTs', () => {
     expect(await db().select().from(businesses).where(eq(businesses.user_id, u.userId))).toHaveLength(1);
   });
 
-  it('replays an anonymous registration instead of answering EMAIL-TAKEN', async () => {
+  it('runs an anonymous POST as if the key were not sent: nothing stored, nothing replayed, the key not even checked', async () => {
     const key = idemKey();
-    const body = { email: `idem-${crypto.randomUUID()}@example.test`, password: 'a long enough password', display_name: 'Ida', shifter: {} };
-    const first = await call('POST', '/v1/auth/register', { body, headers: { 'Idempotency-Key': key } });
-    expect(first.status).toBe(201);
-    const second = await call('POST', '/v1/auth/register', { body, headers: { 'Idempotency-Key': key } });
-    expect(second.status).toBe(201);
-    expect(second.headers.get('Idempotent-Replayed')).toBe('true');
-    expect(second.body.user_id).toBe(first.body.user_id);
-    expect(await db().select({ id: users.id }).from(users).where(eq(users.email, body.email))).toHaveLength(1);
-    expect(await db().select({ id: emailOutbox.id }).from(emailOutbox).where(eq(emailOutbox.to_address, body.email))).toHaveLength(1);
+    const email = `anon-${crypto.randomUUID()}@example.test`;
+    for (const k of [key, key, 'has space']) {
+      const res = await call('POST', '/v1/auth/resend_verification', { body: { email }, headers: { 'Idempotency-Key': k } });
+      expect(res.status).toBe(202);
+      expect(res.headers.get('Idempotent-Replayed')).toBeNull();
+    }
+    expect(await rowsFor(key)).toHaveLength(0);
+    expect(await db().select().from(idempotencyKeys).where(like(idempotencyKeys.scope, 'anon%'))).toHaveLength(0);
   });
 
   it('creates exactly once under 10 concurrent identical requests', async () => {
@@ -223,7 +232,7 @@ describe('answers that hold a secret (Cache-Control: no-store)', () => {
     const first = await call('POST', '/v1/user/api_key/regenerate', { key: u.key, headers: { 'Idempotency-Key': key } });
     expect(first.status).toBe(201);
     expect(first.headers.get('Cache-Control')).toContain('no-store');
-    expect(await rowsFor(key)).toHaveLength(0);
+    expect((await rowsFor(key)).filter((r) => r.response_body !== null || r.status_code !== null)).toHaveLength(0);
 
     // The old key is revoked, so the retry authenticates with the new one; same user, same key, same body.
     const second = await call('POST', '/v1/user/api_key/regenerate', { key: first.body.key, headers: { 'Idempotency-Key': key } });
@@ -237,40 +246,7 @@ describe('answers that hold a secret (Cache-Control: no-store)', () => {
       expect(row.response_body ?? '').not.toContain(first.body.key);
       expect(row.response_body ?? '').not.toContain(second.body.key);
     }
-    expect(await rowsFor(key)).toHaveLength(0);
-  });
-
-  it('never stores the key issued at email verification or a session token', async () => {
-    const email = `secret-${crypto.randomUUID()}@example.test`;
-    const password = 'a long enough password';
-    expect((await call('POST', '/v1/auth/register', { body: { email, password, display_name: 'Sid', shifter: {} } })).status).toBe(201);
-    const [mail] = await db().select().from(emailOutbox).where(eq(emailOutbox.to_address, email)).orderBy(desc(emailOutbox.created_at)).limit(1);
-    const code = /code is (\d{6})/.exec(mail!.text_body)![1]!;
-
-    const verifyKey = idemKey();
-    const verified = await call('POST', '/v1/auth/verify_email', { body: { email, code }, headers: { 'Idempotency-Key': verifyKey } });
-    expect(verified.status).toBe(200);
-    const apiKey: string = verified.body.api_key.key;
-    expect(await rowsFor(verifyKey)).toHaveLength(0);
-    // A retry runs again (and is refused: the code is used) rather than handing out the key twice.
-    const retried = await call('POST', '/v1/auth/verify_email', { body: { email, code }, headers: { 'Idempotency-Key': verifyKey } });
-    expectError(retried, 400, 'VERIFY-CODE-ERR');
-    expect(JSON.stringify(retried.body)).not.toContain(apiKey);
-
-    const loginKey = idemKey();
-    const s1 = await call('POST', '/v1/auth/login', { body: { email, password }, headers: { 'Idempotency-Key': loginKey } });
-    const s2 = await call('POST', '/v1/auth/login', { body: { email, password }, headers: { 'Idempotency-Key': loginKey } });
-    expect(s1.status).toBe(200);
-    expect(s2.status).toBe(200);
-    expect(s2.headers.get('Idempotent-Replayed')).toBeNull();
-    expect(s2.body.session_token).not.toBe(s1.body.session_token);
-
-    const leaking = await db()
-      .select({ id: idempotencyKeys.id })
-      .from(idempotencyKeys)
-      .where(like(idempotencyKeys.response_body, '%sms_%'));
-    expect(leaking).toHaveLength(0);
-    for (const row of await db().select().from(idempotencyKeys)) expect(row.response_body ?? '').not.toContain(apiKey);
+    expect((await rowsFor(key)).filter((r) => r.response_body !== null || r.status_code !== null)).toHaveLength(0);
   });
 });
 
@@ -294,5 +270,330 @@ describe('pruning', () => {
 
     const left = await db().select({ id: idempotencyKeys.id }).from(idempotencyKeys).where(eq(idempotencyKeys.scope, 'usr_prune'));
     expect(left.map((r) => r.id)).toEqual([liveId]);
+  });
+});
+
+describe('the fingerprint includes the query string', () => {
+  it('generate?weeks=1 and ?weeks=12 with one key do not replay each other', async () => {
+    const biz = await makeUser({ business: true });
+    const template = await call('POST', '/v1/shift_templates/create', {
+      key: biz.key,
+      body: { business_id: biz.businessId, label: 'Daily', days_of_week: '1,2,3,4,5,6,7', shift_in: '23:00', shift_out: '23:30', shiftrole_id: 1, hourly_rate: 20 },
+    });
+    expect(template.status, JSON.stringify(template.body)).toBe(201);
+    const key = idemKey();
+    const generate = (weeks: number) =>
+      call('POST', `/v1/shift_templates/${template.body.id}/generate`, { key: biz.key, query: { weeks }, headers: { 'Idempotency-Key': key } });
+    const one = await generate(1);
+    expect(one.status, JSON.stringify(one.body)).toBe(201);
+    expect(one.body.weeks).toBe(1);
+    expectError(await generate(12), 409, 'IDEMPOTENCY-MISMATCH-ERR');
+    const rows = await db().select({ id: shiftRequests.id }).from(shiftRequests).where(eq(shiftRequests.template_id, template.body.id));
+    expect(rows).toHaveLength(one.body.created.length);
+    const again = await generate(1);
+    expect(again.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(again.body).toEqual(one.body);
+  });
+
+  it('the order of query parameters does not matter, their values do', async () => {
+    const u = await makeUser();
+    const probe = newProbe();
+    const key = idemKey();
+    const first = await send(probe, u.key, key, { path: '/t/things?b=2&a=1' });
+    expect(first.status).toBe(201);
+    const reordered = await send(probe, u.key, key, { path: '/t/things?a=1&b=2' });
+    expect(reordered.headers.get('Idempotent-Replayed')).toBe('true');
+    expectError(await bodyOf(await send(probe, u.key, key, { path: '/t/things?a=1&b=3' })), 409, 'IDEMPOTENCY-MISMATCH-ERR');
+    expectError(await bodyOf(await send(probe, u.key, key, { path: '/t/things' })), 409, 'IDEMPOTENCY-MISMATCH-ERR');
+    expect(probe.runs).toHaveLength(1);
+  });
+});
+
+// A small app with the real middleware stack (in app.ts's order) and one route that behaves like a
+// service using the guarded-write primitive: its change and the record's `committed` mark are one
+// D1 batch, and with `committed` set it answers from that subject without writing.
+interface Probe {
+  /** The idempotency scope each run of the handler saw. */
+  runs: Array<IdempotencyScope | undefined>;
+  failBeforeCommit: number;
+  failAfterCommit: number;
+  /** Holds each run after its commit until it resolves. */
+  gate?: Promise<void>;
+  answer?: (c: Context<AppEnv>, id: string) => Response;
+}
+
+const newProbe = (p: Partial<Probe> = {}): Probe => ({ runs: [], failBeforeCommit: 0, failAfterCommit: 0, ...p });
+
+function probeApp(probe: Probe) {
+  const app = createRouter();
+  app.use('*', requestContext);
+  app.use('*', resolveAuth);
+  app.use('*', limitBody);
+  app.use('*', idempotency);
+  app.post('/t/things', async (c) => {
+    const scope = c.get('idempotency');
+    probe.runs.push(scope && { ...scope });
+    if (probe.failBeforeCommit-- > 0) throw new Error('injected failure before the commit');
+    let id: string;
+    if (scope?.committed) {
+      id = scope.committed.id;
+    } else {
+      id = newId('audit');
+      const d = c.get('db');
+      const actor = c.get('actor');
+      await d.batch([
+        d.insert(auditLog).values({
+          id,
+          actor_kind: 'test',
+          actor_user_id: actor.kind === 'user' ? actor.userId : null,
+          action: 'test.thing',
+          subject_type: 'thing',
+          subject_id: id,
+          created_at: Date.now(),
+        }),
+        ...(scope
+          ? [
+              d
+                .update(idempotencyKeys)
+                .set({ state: 'committed', resource_type: 'thing', resource_id: id })
+                .where(and(eq(idempotencyKeys.id, scope.recordId), eq(idempotencyKeys.state, 'processing'))),
+            ]
+          : []),
+      ]);
+    }
+    if (probe.gate) await probe.gate;
+    if (probe.failAfterCommit-- > 0) throw new Error('injected failure after the commit');
+    return probe.answer ? probe.answer(c, id) : c.json({ id }, 201);
+  });
+  app.onError(onError);
+  return app;
+}
+
+async function send(probe: Probe, apiKey: string | null, idem: string, opts: { path?: string; body?: unknown } = {}) {
+  const headers = new Headers({ 'Content-Type': 'application/json', 'Idempotency-Key': idem });
+  if (apiKey) headers.set('Authorization', `Bearer ${apiKey}`);
+  const req = new Request(new URL(opts.path ?? '/t/things', BASE), { method: 'POST', headers, body: JSON.stringify(opts.body ?? { n: 1 }) });
+  const ctx = createExecutionContext();
+  const res = await probeApp(probe).fetch(req, env, ctx);
+  await waitOnExecutionContext(ctx);
+  return res;
+}
+
+async function bodyOf(res: Response) {
+  return { status: res.status, headers: res.headers, body: await res.json<any>(), raw: res };
+}
+
+async function thingsOf(userId: string) {
+  return db().select({ id: auditLog.id }).from(auditLog).where(and(eq(auditLog.action, 'test.thing'), eq(auditLog.actor_user_id, userId)));
+}
+
+describe('a change that committed is never done twice', () => {
+  it('a 5xx after the commit keeps the key: the retry answers from the committed subject and writes nothing', async () => {
+    const u = await makeUser();
+    const probe = newProbe({ failAfterCommit: 1 });
+    const key = idemKey();
+    const failed = await bodyOf(await send(probe, u.key, key));
+    expectError(failed, 500, 'INTERNAL-ERR');
+    const [held] = await rowsFor(key);
+    expect(held).toMatchObject({ state: 'committed', resource_type: 'thing', status_code: null, response_body: null, attempt: 1, attempt_started_at: null });
+    const [thing] = await thingsOf(u.userId);
+    expect(held!.resource_id).toBe(thing!.id);
+
+    const retry = await bodyOf(await send(probe, u.key, key));
+    expect(retry.status).toBe(201);
+    expect(retry.body).toEqual({ id: thing!.id });
+    expect(probe.runs).toEqual([
+      { recordId: held!.id, committed: null },
+      { recordId: held!.id, committed: { type: 'thing', id: thing!.id } },
+    ]);
+    expect(await thingsOf(u.userId)).toHaveLength(1);
+    expect(await rowsFor(key)).toMatchObject([{ state: 'done', status_code: 201, attempt: 2, attempt_started_at: null }]);
+
+    const replay = await bodyOf(await send(probe, u.key, key));
+    expect(replay.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(replay.body).toEqual({ id: thing!.id });
+    expect(probe.runs).toHaveLength(2);
+  });
+
+  it('a 5xx before anything committed releases the key: the retry runs from the start', async () => {
+    const u = await makeUser();
+    const probe = newProbe({ failBeforeCommit: 1 });
+    const key = idemKey();
+    expectError(await bodyOf(await send(probe, u.key, key)), 500, 'INTERNAL-ERR');
+    expect(await rowsFor(key)).toHaveLength(0);
+    expect(await thingsOf(u.userId)).toHaveLength(0);
+    const retry = await bodyOf(await send(probe, u.key, key));
+    expect(retry.status).toBe(201);
+    expect(probe.runs[1]!.committed).toBeNull();
+    expect(await thingsOf(u.userId)).toEqual([{ id: retry.body.id }]);
+  });
+
+  it('a committed key survives any number of failed retries, and the abandoned-record sweep', async () => {
+    const u = await makeUser();
+    const probe = newProbe({ failAfterCommit: 3 });
+    const key = idemKey();
+    for (let i = 0; i < 3; i++) expectError(await bodyOf(await send(probe, u.key, key)), 500, 'INTERNAL-ERR');
+    // Even when its attempt looks long dead, a committed record is taken over, never freed.
+    await db()
+      .update(idempotencyKeys)
+      .set({ created_at: Date.now() - ABANDONED_AFTER_MS - 60_000 })
+      .where(eq(idempotencyKeys.idem_key, key));
+    const ok = await bodyOf(await send(probe, u.key, key));
+    expect(ok.status).toBe(201);
+    expect(probe.runs.map((r) => r?.committed?.type ?? null)).toEqual([null, 'thing', 'thing', 'thing']);
+    expect(await thingsOf(u.userId)).toEqual([{ id: ok.body.id }]);
+    expect(await rowsFor(key)).toMatchObject([{ state: 'done', attempt: 4 }]);
+  });
+
+  it('of 10 concurrent retries of a committed key exactly one runs; the others are told to wait or get its answer', async () => {
+    const u = await makeUser();
+    const key = idemKey();
+    expectError(await bodyOf(await send(newProbe({ failAfterCommit: 1 }), u.key, key)), 500, 'INTERNAL-ERR');
+    let open!: () => void;
+    const probe = newProbe({ gate: new Promise<void>((r) => (open = r)) });
+    const pending = Array.from({ length: 10 }, () => send(probe, u.key, key).then(bodyOf));
+    // Let every retry reach the record before the one that took it over may finish.
+    await new Promise((r) => setTimeout(r, 300));
+    open();
+    const results = await Promise.all(pending);
+    expect(probe.runs).toHaveLength(1);
+    expect(probe.runs[0]!.committed?.type).toBe('thing');
+    const [thing] = await thingsOf(u.userId);
+    const answered = results.filter((r) => r.status === 201);
+    expect(answered.length).toBeGreaterThanOrEqual(1);
+    for (const r of answered) expect(r.body).toEqual({ id: thing!.id });
+    for (const r of results.filter((x) => x.status !== 201)) {
+      expectError(r, 409, 'IDEMPOTENCY-IN-PROGRESS-ERR');
+      expect(r.headers.get('Retry-After')).toBe('1');
+    }
+    expect(await thingsOf(u.userId)).toHaveLength(1);
+  });
+
+  it('while the attempt that committed is still running a retry waits; once that attempt counts as dead, the retry takes over', async () => {
+    const u = await makeUser();
+    const key = idemKey();
+    const now = Date.now();
+    const thingId = newId('audit');
+    const body = { n: 1 };
+    await db().insert(idempotencyKeys).values({
+      id: newId('idempotency'),
+      scope: u.userId,
+      idem_key: key,
+      method: 'POST',
+      path: '/t/things',
+      request_hash: await sha256Hex(`POST /t/things\n${JSON.stringify(body)}`),
+      state: 'committed',
+      resource_type: 'thing',
+      resource_id: thingId,
+      attempt: 1,
+      attempt_started_at: now - 10_000,
+      created_at: now - 10_000,
+      expires_at: now + IDEMPOTENCY_TTL_MS,
+    });
+    const probe = newProbe();
+    expectError(await bodyOf(await send(probe, u.key, key, { body })), 409, 'IDEMPOTENCY-IN-PROGRESS-ERR');
+    expect(probe.runs).toHaveLength(0);
+
+    await db()
+      .update(idempotencyKeys)
+      .set({ attempt_started_at: now - ABANDONED_AFTER_MS - 1000 })
+      .where(eq(idempotencyKeys.idem_key, key));
+    const retry = await bodyOf(await send(probe, u.key, key, { body }));
+    expect(retry.status).toBe(201);
+    expect(retry.body).toEqual({ id: thingId });
+    expect(probe.runs).toMatchObject([{ committed: { type: 'thing', id: thingId } }]);
+    expect(await thingsOf(u.userId)).toHaveLength(0);
+  });
+
+  it('a late answer from an attempt that was taken over does not overwrite the stored one', async () => {
+    const u = await makeUser();
+    const key = idemKey();
+    let open!: () => void;
+    const slow = newProbe({ gate: new Promise<void>((r) => (open = r)), answer: (c, id) => c.json({ id, by: 'first' }, 201) });
+    const first = send(slow, u.key, key).then(bodyOf);
+    // Wait until the first attempt has committed, then make it look dead.
+    await vi.waitFor(async () => expect((await rowsFor(key))[0]?.state).toBe('committed'));
+    await db()
+      .update(idempotencyKeys)
+      .set({ attempt_started_at: Date.now() - ABANDONED_AFTER_MS - 1000 })
+      .where(eq(idempotencyKeys.idem_key, key));
+    const second = await bodyOf(await send(newProbe({ answer: (c, id) => c.json({ id, by: 'retry' }, 201) }), u.key, key));
+    expect(second.body.by).toBe('retry');
+    open();
+    expect((await first).body.by).toBe('first');
+    const replay = await bodyOf(await send(newProbe(), u.key, key));
+    expect(replay.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(replay.body).toEqual(second.body);
+    expect(await thingsOf(u.userId)).toHaveLength(1);
+  });
+
+  it('a no-store answer after the commit stores nothing and keeps the record committed', async () => {
+    const u = await makeUser();
+    const key = idemKey();
+    const probe = newProbe({ answer: (c, id) => c.json({ id, secret: 'sk_not_kept' }, 201, { 'Cache-Control': 'no-store' }) });
+    expect((await send(probe, u.key, key)).status).toBe(201);
+    expect(await rowsFor(key)).toMatchObject([{ state: 'committed', response_body: null, status_code: null, attempt_started_at: null }]);
+    const again = await bodyOf(await send(probe, u.key, key));
+    expect(again.headers.get('Idempotent-Replayed')).toBeNull();
+    expect(probe.runs[1]!.committed?.type).toBe('thing');
+    expect(await thingsOf(u.userId)).toHaveLength(1);
+    for (const row of await rowsFor(key)) expect(row.response_body).toBeNull();
+  });
+
+  it('a 4xx answer after the commit is stored and replayed', async () => {
+    const u = await makeUser();
+    const key = idemKey();
+    const probe = newProbe({
+      answer: () => {
+        throw new AppError('CONFLICT-ERR', 'refused after writing');
+      },
+    });
+    const first = await bodyOf(await send(probe, u.key, key));
+    expectError(first, 409, 'CONFLICT-ERR');
+    expect(await rowsFor(key)).toMatchObject([{ state: 'done', status_code: 409, resource_type: 'thing' }]);
+    const replay = await bodyOf(await send(probe, u.key, key));
+    expect(replay.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(replay.body).toEqual(first.body);
+    expect(probe.runs).toHaveLength(1);
+  });
+
+  it('an anonymous POST with a key runs without a record, however often it is sent', async () => {
+    const probe = newProbe();
+    const key = idemKey();
+    expect((await send(probe, null, key)).status).toBe(201);
+    expect((await send(probe, null, key)).status).toBe(201);
+    expect(probe.runs).toEqual([undefined, undefined]);
+    expect(await rowsFor(key)).toHaveLength(0);
+  });
+});
+
+describe('send_request with a failure after the commit', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  // The commit's batch reaches D1, then its answer is lost (the D1 call throws afterwards), so the
+  // request ends in a 500 after the shift exists. Passes once send_request writes through the
+  // guarded-write primitive, which marks the Idempotency-Key record committed in that same batch.
+  it('the retry with the same key returns the one created shift', async () => {
+    const biz = await makeUser({ business: true });
+    const key = idemKey();
+    const body = shiftBody({ is_broadcast: 1 });
+    const realBatch = env.DB.batch.bind(env.DB);
+    vi.spyOn(env.DB, 'batch').mockImplementationOnce(async (statements) => {
+      await realBatch(statements);
+      throw new Error('injected: connection lost after the commit');
+    });
+    const send = () => call('POST', '/v1/shift_request/send_request', { key: biz.key, body, headers: { 'Idempotency-Key': key } });
+
+    expectError(await send(), 500, 'INTERNAL-ERR');
+    const created = await db().select({ id: shiftRequests.id }).from(shiftRequests).where(eq(shiftRequests.business_id, biz.businessId!));
+    expect(created).toHaveLength(1);
+
+    const retry = await send();
+    expect(retry.status, JSON.stringify(retry.body)).toBe(201);
+    expect(retry.body.id).toBe(created[0]!.id);
+    expect(await db().select({ id: shiftRequests.id }).from(shiftRequests).where(eq(shiftRequests.business_id, biz.businessId!))).toHaveLength(1);
+    const replay = await send();
+    expect(replay.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(replay.body.id).toBe(created[0]!.id);
   });
 });

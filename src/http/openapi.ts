@@ -19,6 +19,15 @@ export function jsonBody<T extends z.ZodType>(schema: T, description?: string) {
 type Extra = { operationId: string; errors?: ErrorCode[] };
 
 /**
+ * Codes the app's middleware answers before any handler: 413 for a body over its limit (any method
+ * that carries one), and the Idempotency-Key conflicts on a POST from a signed-in caller.
+ */
+function middlewareErrors(method: string): ErrorCode[] {
+  if (method === 'post') return ['PAYLOAD-TOO-LARGE-ERR', 'IDEMPOTENCY-MISMATCH-ERR', 'IDEMPOTENCY-IN-PROGRESS-ERR'];
+  return method === 'put' || method === 'patch' ? ['PAYLOAD-TOO-LARGE-ERR'] : [];
+}
+
+/**
  * A route that needs a signed-in caller (personal API key or session). Adds the bearer security
  * requirement, the auth middleware and the documented auth/validation/rate-limit errors.
  */
@@ -28,7 +37,7 @@ export function authRoute<const R extends RouteConfig>(config: R & Extra) {
     ...rest,
     security: [{ bearerAuth: [] }],
     middleware: [requireAuth, ...((rest.middleware as MiddlewareHandler[] | undefined) ?? [])],
-    responses: { ...rest.responses, ...errorResponses(...AUTH_ERRORS, ...errors) },
+    responses: { ...rest.responses, ...errorResponses(...AUTH_ERRORS, ...middlewareErrors(rest.method), ...errors) },
   } as unknown as R);
 }
 
@@ -38,7 +47,7 @@ export function publicRoute<const R extends RouteConfig>(config: R & Extra) {
   return createRoute({
     ...rest,
     security: [],
-    responses: { ...rest.responses, ...errorResponses(...PUBLIC_ERRORS, ...errors) },
+    responses: { ...rest.responses, ...errorResponses(...PUBLIC_ERRORS, ...middlewareErrors(rest.method), ...errors) },
   } as unknown as R);
 }
 

@@ -27,18 +27,43 @@ export function sniffType(bytes: Uint8Array): SniffedType | null {
   return hit ? { mime: hit.mime, ext: hit.ext } : null;
 }
 
+/** Room for the multipart framing around the file (boundaries, part headers, small fields). */
+export const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
+
+export interface UploadCap {
+  /** The whole multipart body: the file limit plus MULTIPART_OVERHEAD_BYTES. */
+  maxBodyBytes: number;
+  /** Said in the 413, e.g. "The clock photo must be at most 8 MB." */
+  message: string;
+}
+
+/** The body cap of each upload route, keyed by its guard (read by the app's body limit). */
+const uploadCaps = new WeakMap<MiddlewareHandler, UploadCap>();
+
 /**
- * Route middleware for uploads, run before the body is parsed: a multipart body is required, and a
- * declared length far beyond the limit is refused without reading it.
+ * The body cap a route's handler declares, when it is an upload guard. The app's body limit counts the
+ * bytes against it as they arrive, before anything reads or buffers the body; other routes get the
+ * much smaller general body limit.
+ */
+export function uploadCapOf(handler: unknown): UploadCap | undefined {
+  return typeof handler === 'function' ? uploadCaps.get(handler as MiddlewareHandler) : undefined;
+}
+
+const tooLarge = (what: string, maxBytes: number) => `The ${what} must be at most ${maxBytes / 1024 / 1024} MB.`;
+
+/**
+ * Route middleware for uploads: marks the route as taking a file of at most `maxBytes` (see
+ * uploadCapOf; the size is enforced by the app's body limit, which never trusts Content-Length) and
+ * requires a multipart body.
  */
 export function uploadGuard(maxBytes: number, what: string): MiddlewareHandler {
-  return async (c, next) => {
+  const guard: MiddlewareHandler = async (c, next) => {
     const type = c.req.header('Content-Type') ?? '';
     if (!type.startsWith('multipart/form-data')) throw new AppError('UNSUPPORTED-MEDIA-ERR', 'Send multipart/form-data with a "file" field.');
-    const declared = Number(c.req.header('Content-Length') ?? '0');
-    if (declared > maxBytes + 64 * 1024) throw new AppError('PAYLOAD-TOO-LARGE-ERR', `The ${what} must be at most ${maxBytes / 1024 / 1024} MB.`);
     return next();
   };
+  uploadCaps.set(guard, { maxBodyBytes: maxBytes + MULTIPART_OVERHEAD_BYTES, message: tooLarge(what, maxBytes) });
+  return guard;
 }
 
 /** Schema for a multipart file field (documented as binary). */
@@ -49,7 +74,7 @@ export const fileField = z
 /** Checks an uploaded file's size and sniffed type; nothing is stored until this passes. */
 export async function inspectFile(file: File, opts: { maxBytes: number; accept: (t: SniffedType) => boolean; what: string }) {
   if (file.size === 0) throw new AppError('VALIDATION-ERR', 'The file is empty.', [{ field: 'file', message: 'empty' }]);
-  if (file.size > opts.maxBytes) throw new AppError('PAYLOAD-TOO-LARGE-ERR', `The ${opts.what} must be at most ${opts.maxBytes / 1024 / 1024} MB.`);
+  if (file.size > opts.maxBytes) throw new AppError('PAYLOAD-TOO-LARGE-ERR', tooLarge(opts.what, opts.maxBytes));
   const bytes = new Uint8Array(await file.arrayBuffer());
   const type = sniffType(bytes.slice(0, 16));
   if (!type || !opts.accept(type)) throw new AppError('UNSUPPORTED-MEDIA-ERR', `This file type is not accepted for the ${opts.what}.`);

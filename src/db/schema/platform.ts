@@ -1,16 +1,28 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
-/** Stored first responses of POSTs sent with an Idempotency-Key (kept 24 hours). */
+/**
+ * Idempotency-Key records of authenticated POSTs (kept 24 hours). `processing` while the first
+ * attempt runs; `committed` once the change is written (set by the guarded write in the same batch
+ * as the change, with the subject it created or changed) but no answer is stored yet; `done` with the
+ * stored answer. A `committed` record is never released: a retry answers from its subject.
+ */
 export const idempotencyKeys = sqliteTable(
   'idempotency_keys',
   {
     id: text('id').primaryKey(),
-    scope: text('scope').notNull(), // the caller: user id, or anon:<ip>
+    scope: text('scope').notNull(), // the caller: user id, or partner:<id>
     idem_key: text('idem_key').notNull(),
     method: text('method').notNull(),
     path: text('path').notNull(),
     request_hash: text('request_hash').notNull(),
-    state: text('state', { enum: ['processing', 'done'] }).notNull(),
+    state: text('state', { enum: ['processing', 'committed', 'done'] }).notNull(),
+    /** The subject the committed change wrote (e.g. `shift_request` + its id). */
+    resource_type: text('resource_type'),
+    resource_id: text('resource_id'),
+    /** Which attempt holds the record; a takeover bumps it conditionally, so only one retry runs. */
+    attempt: integer('attempt').notNull().default(1),
+    /** When the running attempt started; null when none runs (it answered 5xx after the commit). */
+    attempt_started_at: integer('attempt_started_at'),
     status_code: integer('status_code'),
     response_body: text('response_body'),
     response_content_type: text('response_content_type'),

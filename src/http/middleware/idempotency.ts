@@ -1,51 +1,77 @@
-import { and, eq, lt } from 'drizzle-orm';
-import type { MiddlewareHandler } from 'hono';
+import { and, eq, inArray, isNull, lt, or } from 'drizzle-orm';
+import type { Context, MiddlewareHandler } from 'hono';
 import { idempotencyKeys } from '../../db/schema';
-import type { AppEnv } from '../app-types';
 import { sha256Hex } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
+import { errorFields } from '../../lib/log';
+import type { Actor, IdempotencyScope } from '../../services/context';
+import type { AppEnv } from '../app-types';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
-/** A key still `processing` after this long belongs to an attempt that died; a retry may take it over. */
+/**
+ * An attempt still running after this long has died (its Worker was stopped). A `processing` record
+ * is then freed for the retry; a `committed` one is taken over by the retry, never freed.
+ */
 export const ABANDONED_AFTER_MS = 2 * 60 * 1000;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+type Row = typeof idempotencyKeys.$inferSelect;
 
 /** True for answers that must never be kept anywhere (they carry a secret). */
 function isNoStore(res: Response): boolean {
   return /(^|,)\s*no-store\s*(,|$)/i.test(res.headers.get('Cache-Control') ?? '');
 }
 
+/** Whose keys these are; null for callers without an account (they get no idempotency). */
+function scopeOf(actor: Actor): string | null {
+  if (actor.kind === 'user' || actor.kind === 'agent') return actor.userId;
+  if (actor.kind === 'partner') return `partner:${actor.partnerId}`;
+  return null;
+}
+
 /**
- * Honours `Idempotency-Key` on every POST. The first request claims the key (a unique row in
- * state `processing`); its answer is stored unless it is a 5xx or a 429, which release the key so a
- * retry runs again. A later request with the same caller, key and body gets the stored answer with
- * `Idempotent-Replayed: true`; a different body or path is a 409, and so is a retry that arrives
- * while the first is still running.
+ * What makes two requests "the same": method, path, query (parameters sorted, so their order does not
+ * matter) and the raw body. Without a query the text is what it was before the query counted, so
+ * records written then still match.
+ */
+async function fingerprint(c: Context<AppEnv>): Promise<string> {
+  const params = new URL(c.req.url).searchParams;
+  params.sort();
+  const query = params.toString();
+  const body = new Uint8Array(await c.req.raw.clone().arrayBuffer());
+  const head = new TextEncoder().encode(`${c.req.method} ${c.req.path}${query ? `?${query}` : ''}\n`);
+  const bytes = new Uint8Array(head.byteLength + body.byteLength);
+  bytes.set(head);
+  bytes.set(body, head.byteLength);
+  return sha256Hex(bytes);
+}
+
+/**
+ * Honours `Idempotency-Key` on POSTs of authenticated callers (anonymous POSTs run as if it were not
+ * sent: nothing is stored or read for them). The body is already bounded by the body limit.
  *
- * Exception: an answer sent with `Cache-Control: no-store` holds a secret (a new API key, a session
- * token). It is never written to storage; the key is released like after a 5xx, so a retry runs the
- * operation again instead of replaying the secret.
+ * - The first request claims the key (a unique row, `processing`) and runs with
+ *   `idempotency = { recordId, committed: null }`. The guarded-write primitive marks the row
+ *   `committed` with its subject in the same D1 batch as the change.
+ * - After the handler: a 2xx/4xx answer is stored (`done`) and replayed to later requests with
+ *   `Idempotent-Replayed: true`. A 5xx, a 429 or a `no-store` answer (it holds a secret) stores
+ *   nothing; the row is deleted only while still `processing`. A `committed` row is never released.
+ * - A retry that finds the row `committed` with no stored answer runs the handler again with
+ *   `committed` set to the subject, so the write is not repeated and the answer comes from what was
+ *   written. A conditional update of `attempt` lets exactly one concurrent retry do so.
+ * - Same key with another method, path, query or body: 409 `IDEMPOTENCY-MISMATCH-ERR`; an attempt
+ *   still running: 409 `IDEMPOTENCY-IN-PROGRESS-ERR` with `Retry-After: 1`.
  */
 export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
   const key = c.req.header('Idempotency-Key');
   if (c.req.method !== 'POST' || key === undefined) return next();
+  const scope = scopeOf(c.get('actor'));
+  if (scope === null) return next();
   if (!KEY_PATTERN.test(key)) {
     throw new AppError('VALIDATION-ERR', 'Idempotency-Key must be 1-255 printable ASCII characters.');
   }
-  const actor = c.get('actor');
-  const scope =
-    actor.kind === 'user' || actor.kind === 'agent'
-      ? actor.userId
-      : actor.kind === 'partner'
-        ? `partner:${actor.partnerId}`
-        : `anon:${c.req.header('CF-Connecting-IP') ?? 'local'}`;
-  const body = new Uint8Array(await c.req.raw.clone().arrayBuffer());
-  const head = new TextEncoder().encode(`${c.req.method} ${c.req.path}\n`);
-  const fingerprint = new Uint8Array(head.byteLength + body.byteLength);
-  fingerprint.set(head);
-  fingerprint.set(body, head.byteLength);
-  const requestHash = await sha256Hex(fingerprint);
+  const requestHash = await fingerprint(c);
   const db = c.get('db');
   const now = Date.now();
   const where = and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.idem_key, key));
@@ -61,44 +87,94 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
       path: c.req.path,
       request_hash: requestHash,
       state: 'processing',
+      attempt: 1,
+      attempt_started_at: now,
       created_at: now,
       expires_at: now + IDEMPOTENCY_TTL_MS,
     })
     .onConflictDoNothing()
     .returning({ id: idempotencyKeys.id });
+  if (claimed[0]) return runAttempt(c, next, { recordId: claimed[0].id, committed: null }, 1);
 
-  if (claimed.length === 0) {
-    const [row] = await db.select().from(idempotencyKeys).where(where).limit(1);
-    if (row && row.request_hash !== requestHash) {
-      throw new AppError('IDEMPOTENCY-MISMATCH-ERR', 'This Idempotency-Key was already used with a different request.');
-    }
-    if (row && row.state === 'processing' && row.created_at < now - ABANDONED_AFTER_MS) {
-      // The first attempt died without answering (its Worker was stopped): free the key for the retry.
-      await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.id, row.id), eq(idempotencyKeys.state, 'processing')));
-    }
-    if (!row || row.state === 'processing' || row.status_code === null) {
-      throw new AppError('IDEMPOTENCY-IN-PROGRESS-ERR', undefined, undefined, { 'Retry-After': '1' });
-    }
+  const [row] = await db.select().from(idempotencyKeys).where(where).limit(1);
+  if (row && row.request_hash !== requestHash) {
+    throw new AppError('IDEMPOTENCY-MISMATCH-ERR', 'This Idempotency-Key was already used with a different request.');
+  }
+  if (row?.state === 'done' && row.status_code !== null) {
     return new Response(row.response_body, {
       status: row.status_code,
       headers: { 'Content-Type': row.response_content_type ?? 'application/json', 'Idempotent-Replayed': 'true' },
     });
   }
+  if (row?.state === 'committed') {
+    const taken = await takeOver(c, row, now);
+    if (taken) return runAttempt(c, next, { recordId: row.id, committed: taken.committed }, taken.attempt);
+  } else if (row?.state === 'processing' && row.created_at < now - ABANDONED_AFTER_MS) {
+    // The first attempt died before its change committed: free the key for the next retry.
+    await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.id, row.id), eq(idempotencyKeys.state, 'processing')));
+  }
+  throw new AppError('IDEMPOTENCY-IN-PROGRESS-ERR', undefined, undefined, { 'Retry-After': '1' });
+};
 
-  const rowId = claimed[0]!.id;
+/**
+ * Claims a `committed` record for this retry when no attempt is running on it (the last one answered
+ * 5xx, or died). The update is conditional on the attempt number read, so of concurrent retries
+ * exactly one wins; the others are told to wait. Returns the new attempt and the committed subject.
+ */
+async function takeOver(c: Context<AppEnv>, row: Row, now: number) {
+  const running = row.attempt_started_at !== null && row.attempt_started_at >= now - ABANDONED_AFTER_MS;
+  if (running) return null;
+  const { resource_type: type, resource_id: id } = row;
+  if (type === null || id === null) {
+    // The guarded write always names its subject; without one a retry could only write again.
+    throw new Error(`idempotency record ${row.id} is committed without a subject`);
+  }
+  const won = await c
+    .get('db')
+    .update(idempotencyKeys)
+    .set({ attempt: row.attempt + 1, attempt_started_at: now })
+    .where(
+      and(
+        eq(idempotencyKeys.id, row.id),
+        eq(idempotencyKeys.state, 'committed'),
+        eq(idempotencyKeys.attempt, row.attempt),
+        isNull(idempotencyKeys.status_code),
+        or(isNull(idempotencyKeys.attempt_started_at), lt(idempotencyKeys.attempt_started_at, now - ABANDONED_AFTER_MS)),
+      ),
+    )
+    .returning({ id: idempotencyKeys.id });
+  return won.length ? { attempt: row.attempt + 1, committed: { type, id } } : null;
+}
+
+/** Runs the handler as `attempt` of the record, then stores or keeps the record as the answer allows. */
+async function runAttempt(c: Context<AppEnv>, next: () => Promise<void>, scope: IdempotencyScope, attempt: number) {
+  c.set('idempotency', scope);
   await next();
   const res = c.res;
-  if (res.status >= 500 || res.status === 429 || isNoStore(res)) {
-    await db.delete(idempotencyKeys).where(eq(idempotencyKeys.id, rowId));
-    return;
+  const db = c.get('db');
+  const mine = and(eq(idempotencyKeys.id, scope.recordId), eq(idempotencyKeys.attempt, attempt));
+  try {
+    if (res.status >= 500 || res.status === 429 || isNoStore(res)) {
+      await db.batch([
+        // Nothing committed: the key is free again and a retry runs from the start.
+        db.delete(idempotencyKeys).where(and(mine, eq(idempotencyKeys.state, 'processing'))),
+        // Committed: kept, with no attempt running, so the next retry takes over at once.
+        db.update(idempotencyKeys).set({ attempt_started_at: null }).where(and(mine, eq(idempotencyKeys.state, 'committed'))),
+      ]);
+      return;
+    }
+    await db
+      .update(idempotencyKeys)
+      .set({
+        state: 'done',
+        status_code: res.status,
+        response_body: await res.clone().text(),
+        response_content_type: res.headers.get('Content-Type'),
+        attempt_started_at: null,
+      })
+      .where(and(mine, inArray(idempotencyKeys.state, ['processing', 'committed'])));
+  } catch (err) {
+    // The answer stands; a retry finds the record still held and waits until the attempt counts as dead.
+    c.get('log').error('idempotency record not updated', { record_id: scope.recordId, ...errorFields(err) });
   }
-  await db
-    .update(idempotencyKeys)
-    .set({
-      state: 'done',
-      status_code: res.status,
-      response_body: await res.clone().text(),
-      response_content_type: res.headers.get('Content-Type'),
-    })
-    .where(eq(idempotencyKeys.id, rowId));
-};
+}
