@@ -13,7 +13,7 @@ import { draftEmail, MAX_EMAIL_ATTEMPTS, REDACTED_FAILED, REDACTED_SENT } from '
 import { EMAIL_MAX_AGE_MS } from '../src/services/mail/sweep';
 import { systemContext } from '../src/services/system-context';
 import { db } from './helpers/factory';
-import { captureConsole, deliver, FREQUENT_CRON, interceptFetch, message, outboxRow, readOutbox, runCron } from './helpers/queues';
+import { captureConsole, deliver, FREQUENT_CRON, interceptFetch, logRecords, message, outboxRow, readOutbox, runCron } from './helpers/queues';
 
 /** Production settings: no local mailbox; every log level printed, so nothing hides below the floor. */
 const production: AppBindings = { ...env, LOCAL_MAILBOX: 'false', LOG_LEVEL: 'debug' };
@@ -55,7 +55,7 @@ describe('sensitive emails in production (LOCAL_MAILBOX off)', () => {
     expect(row).toMatchObject({ status: 'sent', provider: 'outbox', sensitive: true, subject: REDACTED_SENT, text_body: REDACTED_SENT });
     expect(JSON.stringify(row)).not.toContain(code);
     // The stand-in says the email went nowhere, without its content.
-    const notice = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.outbox_id === id);
+    const notice = logRecords(lines).find((l) => l.outbox_id === id);
     expect(notice).toMatchObject({ level: 'warn', msg: 'email not delivered: no mail provider is configured', template: 'email_verification' });
     expect(lines.join('\n')).not.toContain(code);
   });
@@ -139,7 +139,7 @@ describe('sensitive emails in local development (LOCAL_MAILBOX on)', () => {
     const row = await readOutbox(id);
     expect(row.status).toBe('sent');
     expect(row.text_body).toContain(code);
-    const printed = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.outbox_id === id);
+    const printed = logRecords(lines).find((l) => l.outbox_id === id);
     expect(printed).toMatchObject({ level: 'info', msg: 'email (local mailbox)' });
     expect(String(printed!.text)).toContain(code);
   });

@@ -14,7 +14,7 @@ import { EMAIL_LEASE_MS, MAX_EMAIL_ATTEMPTS } from '../src/services/mail';
 import { EMAIL_MAX_AGE_MS, EMAIL_SWEEP_RESEND_MS } from '../src/services/mail/sweep';
 import { systemContext } from '../src/services/system-context';
 import { db } from './helpers/factory';
-import { captureConsole, deliver, FREQUENT_CRON, interceptFetch, message, outboxRow, readOutbox, runCron } from './helpers/queues';
+import { captureConsole, deliver, FREQUENT_CRON, interceptFetch, logRecords, message, outboxRow, readOutbox, runCron } from './helpers/queues';
 
 const withProvider = { ...env, MAIL_PROVIDER_API_KEY: 'test' };
 
@@ -292,9 +292,7 @@ describe('queue batches: cut by count and size', () => {
     const row = await readEvent(big.id);
     expect(row).toMatchObject({ status: 'failed', attempts: 1, sent_at: null });
     expect(row.last_error).toMatch(/too large/);
-    const line = lines.find((l) => l.includes(big.id));
-    expect(line).toBeDefined();
-    expect(JSON.parse(line!)).toMatchObject({ level: 'error', outbox_id: big.id, msg: expect.stringMatching(/too large/) });
+    expect(logRecords(lines).find((r) => r.outbox_id === big.id)).toMatchObject({ level: 'error', topic: 'notifications', msg: expect.stringMatching(/too large/) });
 
     // Failed for good: the sweep does not pick it up again.
     sendBatch.mockClear();

@@ -102,3 +102,15 @@ export function captureConsole() {
   }
   return lines;
 }
+
+/** The JSON log records among captured console lines (anything else written is skipped). */
+export function logRecords(lines: string[]): Record<string, unknown>[] {
+  return lines.flatMap((l) => {
+    try {
+      const v: unknown = JSON.parse(l);
+      return v && typeof v === 'object' ? [v as Record<string, unknown>] : [];
+    } catch {
+      return [];
+    }
+  });
+}
