@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type ApiResult, call, expectError } from './helpers/api';
 import { addTeammate, makeUser } from './helpers/factory';
+import { nextMonthDay } from './helpers/clock';
 import { itRejectsBadCredentials } from './helpers/security';
 import { auditFor, callWithEnv, childrenOf, dateAhead, DAY, expectDeniedWith, HOUR, insertShift, makeCrewMember, makePair, MINUTE, outboxFor, postShift, readShift, runCron } from './helpers/shifts';
 
@@ -180,7 +181,8 @@ describe('PUT /v1/shift_request/change_request', () => {
 
   it('supersedes a pending request (→ 4) with a pending child carrying the changes', async () => {
     const { biz, sh } = await makePair();
-    const s = await postShift(biz.key, { shifter_id: sh.shifterId, shift_date: '2027-01-15', shift_in: '09:00', shift_out: '17:00', shiftrole_id: 2, note: 'Original' });
+    const jan15 = nextMonthDay('01-15'); // always ahead, and in January: New York is UTC-5
+    const s = await postShift(biz.key, { shifter_id: sh.shifterId, shift_date: jan15, shift_in: '09:00', shift_out: '17:00', shiftrole_id: 2, note: 'Original' });
     const body = ok(await change(biz.key, { shift_request_id: s.id, shift_in: '10:00', hourly_rate: 24 }), 201);
     expect(body.superseded).toMatchObject({ id: s.id, request_status: 4, status: 'superseded' });
     const child = body.shift_request;
@@ -190,11 +192,11 @@ describe('PUT /v1/shift_request/change_request', () => {
       business_id: biz.businessId,
       shifter_id: sh.shifterId,
       is_broadcast: 0,
-      shift_date: '2027-01-15',
+      shift_date: jan15,
       shift_in: '10:00',
       shift_out: '17:00',
-      starts_at: '2027-01-15T15:00:00.000Z',
-      ends_at: '2027-01-15T22:00:00.000Z',
+      starts_at: `${jan15}T15:00:00.000Z`,
+      ends_at: `${jan15}T22:00:00.000Z`,
       duration_minutes: 420,
       shiftrole_id: 2,
       hourly_rate: 24,

@@ -7,7 +7,7 @@ import type { ClaimLock } from '../src/durable-objects/claim-lock';
 import { call, expectError } from './helpers/api';
 import { connect, db, makeUser } from './helpers/factory';
 import { itRejectsBadCredentials } from './helpers/security';
-import { auditFor, DAY, expectDeniedWith, HOUR, insertShift, makeCrewMember, makePair, outboxFor, postShift, readShift } from './helpers/shifts';
+import { auditFor, DAY, dateAhead, expectDeniedWith, HOUR, insertShift, makeCrewMember, makePair, outboxFor, postShift, readShift } from './helpers/shifts';
 
 const claim = (id: string, key: string) => call('POST', `/v1/shift_request/${id}/claim`, { key });
 
@@ -72,7 +72,7 @@ describe('POST /v1/shift_request/{id}/claim', () => {
 
   it('refuses a shifter with an overlapping accepted shift (409 SHFT-CONFLICT-ERR)', async () => {
     const { biz, sh } = await makePair();
-    const date = '2027-02-10';
+    const date = dateAhead(10);
     const held = await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId, date, in: '08:00', out: '12:00' });
     const b = await postShift(biz.key, { is_broadcast: 1, shift_date: date, shift_in: '11:30', shift_out: '15:00' });
     const err = expectError(await claim(b.id, sh.key), 409, 'SHFT-CONFLICT-ERR');

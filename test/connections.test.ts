@@ -226,16 +226,16 @@ describe('connections: authorization', () => {
     const suspended = await makeUser({ shifter: true });
     await addTeammate(businessId, suspended.userId, 0);
     for (const outsider of [rival, stranger, suspended]) {
-      expectDenied(await accept(outsider.key, id), [404]);
-      expectDenied(await decline(outsider.key, id), [404]);
-      expectDenied(await remove(outsider.key, id), [404]);
+      await expectDenied(await accept(outsider.key, id), [404]);
+      await expectDenied(await decline(outsider.key, id), [404]);
+      await expectDenied(await remove(outsider.key, id), [404]);
       const seen = await list(outsider.key);
       expect([...seen.body.incoming, ...seen.body.outgoing, ...seen.body.accepted].map((c: { id: string }) => c.id)).not.toContain(id);
     }
-    expectDenied(await send(rival.key, { business_id: businessId, shifter_id: stranger.shifterId }), [404]);
-    expectDenied(await send(suspended.key, { business_id: businessId, shifter_id: stranger.shifterId, as: 'business' }), [404]);
-    expectDenied(await list(rival.key, { business_id: businessId }), [404]);
-    expectDenied(await list(suspended.key, { business_id: businessId }), [404]);
+    await expectDenied(await send(rival.key, { business_id: businessId, shifter_id: stranger.shifterId }), [404]);
+    await expectDenied(await send(suspended.key, { business_id: businessId, shifter_id: stranger.shifterId, as: 'business' }), [404]);
+    await expectDenied(await list(rival.key, { business_id: businessId }), [404]);
+    await expectDenied(await list(suspended.key, { business_id: businessId }), [404]);
     expect((await db().select().from(requestAuthorizations).where(eq(requestAuthorizations.id, id)))[0]!.status).toBe('pending');
 
     const active = await makeUser();

@@ -1,7 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { notifications, shiftRequests } from '../src/db/schema';
+import { addDays } from '../src/lib/shift-time';
 import { call, expectError } from './helpers/api';
+import { nextDstChangeFromNow, nextMonthDay } from './helpers/clock';
 import { addTeammate, connect, db, makeUser } from './helpers/factory';
 import { itRejectsBadCredentials } from './helpers/security';
 import { auditFor, consumeNotifications, dateAhead, expectDeniedWith, expectValidation, HOUR, insertShift, makeCrewMember, makePair, NY, outboxFor, postShift, readShift, shiftBody } from './helpers/shifts';
@@ -17,21 +19,22 @@ describe('POST /v1/shift_request/send_request', () => {
 
   it('creates a targeted request: pending, with the real instants of the wall-clock times in the business zone', async () => {
     const { biz, sh } = await makePair();
+    const jan15 = nextMonthDay('01-15'); // the next 15 January ahead, whichever year the tests run in
     const res = await call('POST', SEND, {
       key: biz.key,
-      body: { shift_date: '2027-01-15', shift_in: '09:00', shift_out: '17:00', shiftrole_id: 2, hourly_rate: 21.5, shifter_id: sh.shifterId, note: 'Use the back door' },
+      body: { shift_date: jan15, shift_in: '09:00', shift_out: '17:00', shiftrole_id: 2, hourly_rate: 21.5, shifter_id: sh.shifterId, note: 'Use the back door' },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body).toMatchObject({
       business_id: biz.businessId,
       shifter_id: sh.shifterId,
       timezone: NY,
-      shift_date: '2027-01-15',
+      shift_date: jan15,
       shift_in: '09:00',
       shift_out: '17:00',
       // January: New York is UTC-5.
-      starts_at: '2027-01-15T14:00:00.000Z',
-      ends_at: '2027-01-15T22:00:00.000Z',
+      starts_at: `${jan15}T14:00:00.000Z`,
+      ends_at: `${jan15}T22:00:00.000Z`,
       duration_minutes: 480,
       shiftrole_id: 2,
       role: 'Bartender',
@@ -50,20 +53,23 @@ describe('POST /v1/shift_request/send_request', () => {
 
   it('creates a broadcast with no target', async () => {
     const { biz } = await makePair();
-    const res = await call('POST', SEND, { key: biz.key, body: { ...shiftBody(), shift_date: '2027-07-15', is_broadcast: 1 } });
+    const jul15 = nextMonthDay('07-15');
+    const res = await call('POST', SEND, { key: biz.key, body: { ...shiftBody(), shift_date: jul15, is_broadcast: 1 } });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     // July: New York is UTC-4.
-    expect(res.body).toMatchObject({ is_broadcast: 1, shifter_id: null, request_status: 1, starts_at: '2027-07-15T13:00:00.000Z' });
+    expect(res.body).toMatchObject({ is_broadcast: 1, shifter_id: null, request_status: 1, starts_at: `${jul15}T13:00:00.000Z` });
     expect(await auditFor(res.body.id, 'broadcast.create')).toHaveLength(1);
   });
 
   it('an overnight shift (shift_out before shift_in) ends the next day', async () => {
     const { biz, sh } = await makePair();
-    const s = await postShift(biz.key, { shift_date: '2027-07-15', shift_in: '22:00', shift_out: '06:00', shifter_id: sh.shifterId });
-    expect(s).toMatchObject({ starts_at: '2027-07-16T02:00:00.000Z', ends_at: '2027-07-16T10:00:00.000Z', duration_minutes: 480 });
-    // Over the spring-forward night the same wall-clock shift is 7 real hours.
-    const dst = await postShift(biz.key, { shift_date: '2027-03-13', shift_in: '22:00', shift_out: '06:00', is_broadcast: 1 });
-    expect(dst).toMatchObject({ starts_at: '2027-03-14T03:00:00.000Z', ends_at: '2027-03-14T10:00:00.000Z', duration_minutes: 420 });
+    const jul15 = nextMonthDay('07-15');
+    const s = await postShift(biz.key, { shift_date: jul15, shift_in: '22:00', shift_out: '06:00', shifter_id: sh.shifterId });
+    expect(s).toMatchObject({ starts_at: `${addDays(jul15, 1)}T02:00:00.000Z`, ends_at: `${addDays(jul15, 1)}T10:00:00.000Z`, duration_minutes: 480 });
+    // Over the next spring-forward night the same wall-clock shift is 7 real hours.
+    const springSunday = nextDstChangeFromNow(NY, 'spring');
+    const dst = await postShift(biz.key, { shift_date: addDays(springSunday, -1), shift_in: '22:00', shift_out: '06:00', is_broadcast: 1 });
+    expect(dst).toMatchObject({ starts_at: `${springSunday}T03:00:00.000Z`, ends_at: `${springSunday}T10:00:00.000Z`, duration_minutes: 420 });
   });
 
   it('validates the fields (400 VALIDATION-ERR with details) and creates nothing', async () => {
@@ -76,7 +82,7 @@ describe('POST /v1/shift_request/send_request', () => {
     // Equal times would read as a 24-hour overnight shift: refused as a zero-length window.
     expectValidation(await send({ shift_in: '09:00', shift_out: '09:00' }), 'shift_out');
     // Over the fall-back night 03:00 → 02:59 is 24 h 59 min of real time: longer than a day.
-    expectValidation(await send({ shift_date: '2027-11-06', shift_in: '03:00', shift_out: '02:59' }), 'shift_out');
+    expectValidation(await send({ shift_date: addDays(nextDstChangeFromNow(NY, 'fall'), -1), shift_in: '03:00', shift_out: '02:59' }), 'shift_out');
     expectValidation(await send({ shift_date: dateAhead(-1) }), 'shift_date');
     expectValidation(await send({ shift_date: dateAhead(0), shift_in: '00:00', shift_out: '00:30' }), 'shift_date');
     expectValidation(await send({ shiftrole_id: 999 }), 'shiftrole_id');

@@ -5,7 +5,7 @@ import { addDays, shiftInstants, todayIn, wallClockToInstant, weekdayOf } from '
 import { templateDates, templateOccurrences } from '../src/services/templates/dates';
 import { generateFromTemplate } from '../src/services/templates/generate';
 import { call, expectError } from './helpers/api';
-import { contextAt } from './helpers/clock';
+import { contextAt, nextDstChange, nextDstChangeFromNow } from './helpers/clock';
 import { addTeammate, connect, db, makeUser } from './helpers/factory';
 import { expectDenied, itRejectsBadCredentials } from './helpers/security';
 import { expectValidation } from './helpers/shifts';
@@ -359,6 +359,16 @@ describe('template dates (explicit today)', () => {
     ]);
     expect(sundays[0]!.startsAt).toBe(Date.parse('2027-11-07T04:00:00Z'));
     expect(sundays[0]!.endsAt).toBe(Date.parse('2027-11-07T13:00:00Z'));
+  });
+
+  it('finds the next DST change from any date (the helper tests use instead of fixed dates)', () => {
+    expect(nextDstChange('America/New_York', '2026-11-22', 'spring')).toBe('2027-03-14');
+    expect(nextDstChange('America/New_York', '2027-03-14', 'spring')).toBe('2028-03-12');
+    expect(nextDstChange('America/New_York', '2027-03-20', 'fall')).toBe('2027-11-07');
+    expect(nextDstChange('Europe/London', '2027-01-01', 'spring')).toBe('2027-03-28');
+    const ahead = nextDstChangeFromNow('America/New_York', 'spring');
+    expect(ahead > todayIn(TZ)).toBe(true);
+    expect(weekdayOf(ahead)).toBe(7);
   });
 
   it("leaves out today's date once its start has passed", () => {

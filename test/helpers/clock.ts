@@ -52,3 +52,15 @@ export function nextDstChange(tz: string, fromDate: string, direction: 'spring' 
 export function nextDstChangeFromNow(tz: string, direction: 'spring' | 'fall'): string {
   return nextDstChange(tz, addDays(dateInZone(Date.now(), tz), 1), direction);
 }
+
+/**
+ * The next date with this month and day ('01-15') at least `minDaysAhead` days after today in `tz`:
+ * a date always in the future whose season (and so UTC offset) is known, e.g. mid-January is
+ * standard time in New York and mid-July daylight time, whichever year the tests run in.
+ */
+export function nextMonthDay(monthDay: string, tz = 'America/New_York', minDaysAhead = 2): string {
+  const earliest = addDays(dateInZone(Date.now(), tz), minDaysAhead);
+  const year = Number(earliest.slice(0, 4));
+  const candidate = `${year}-${monthDay}`;
+  return candidate >= earliest ? candidate : `${year + 1}-${monthDay}`;
+}
