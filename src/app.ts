@@ -1,16 +1,21 @@
 import { cors } from 'hono/cors';
+import { secureHeaders } from 'hono/secure-headers';
 import { mountDocs } from './docs';
 import { createRouter } from './http/create-app';
 import { notFound, onError } from './http/error-handler';
 import { resolveAuth } from './http/middleware/auth';
 import { limitBody } from './http/middleware/body-limit';
 import { idempotency } from './http/middleware/idempotency';
-import { requestContext } from './http/middleware/request-context';
-import { routers } from './routes';
+import { assignRequestId, requestContext } from './http/middleware/request-context';
+import { apiRouter } from './routes';
 import { demoRouter } from './routes/demo/demo.index';
 
 export function createApp() {
   const app = createRouter();
+  // API answers are never framed, sniffed or embedded elsewhere; the docs pages set their own
+  // Content-Security-Policy, which this one does not overwrite.
+  app.use('*', secureHeaders({ contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] }, overwrite: false }));
+  app.use('*', assignRequestId);
   app.use('*', requestContext);
   app.use(
     '*',
@@ -27,13 +32,15 @@ export function createApp() {
   // Bodies are bounded before anything reads them; the cap depends on the caller (set by resolveAuth).
   app.use('*', limitBody);
   app.use('/v1/*', idempotency);
-  for (const router of routers) app.route('/', router);
+  const api = app.route('/', apiRouter);
   app.route('/', demoRouter);
   mountDocs(app);
   app.get('/', (c) => c.json({ service: 'shiftmarket', docs: '/v1/docs', openapi: '/v1/openapi.json' }));
   app.notFound(notFound);
   app.onError(onError);
-  return app;
+  return api;
 }
 
 export type App = ReturnType<typeof createApp>;
+/** The whole API's type, for a typed `hc<AppType>()` client from hono/client. */
+export type AppType = App;

@@ -1,9 +1,61 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { Scalar } from '@scalar/hono-api-reference';
+import type { MiddlewareHandler } from 'hono';
 import { html } from 'hono/html';
+import { NONCE, type SecureHeadersVariables, secureHeaders } from 'hono/secure-headers';
+import type { AppBindings } from './env';
 import type { AppEnv } from './http/app-types';
+import { AppError } from './lib/errors';
 
 export const OPENAPI_PATH = '/v1/openapi.json';
+/** Where the viewer bundles are served; each file name carries its package version. */
+export const DOCS_ASSETS_PATH = '/v1/docs/assets';
+
+/** File names written by scripts/docs-assets.mjs into the Worker's static assets. */
+interface DocsAssets {
+  scalar: string;
+  redoc: string;
+}
+
+const ASSETS_ORIGIN = 'https://assets.invalid';
+let manifest: Promise<DocsAssets> | undefined;
+
+/** The current bundle names, read once per isolate (a failed read is retried on the next request). */
+function docsAssets(env: AppBindings): Promise<DocsAssets> {
+  manifest ??= env.ASSETS.fetch(`${ASSETS_ORIGIN}/manifest.json`)
+    .then(async (res) => {
+      if (!res.ok) throw new Error(`docs assets manifest answered ${res.status}; run npm run docs:assets`);
+      return (await res.json()) as DocsAssets;
+    })
+    .catch((err: unknown) => {
+      manifest = undefined;
+      throw err;
+    });
+  return manifest;
+}
+
+/**
+ * The pages may load code and data from this origin only: the policy makes "works offline" hold in
+ * the browser too. Inline styles are allowed (both viewers inject them); inline scripts need the
+ * per-request nonce.
+ */
+const docsPageHeaders = secureHeaders({
+  contentSecurityPolicy: {
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'", NONCE],
+    styleSrc: ["'self'", "'unsafe-inline'"],
+    imgSrc: ["'self'", 'data:', 'blob:'],
+    fontSrc: ["'self'", 'data:'],
+    connectSrc: ["'self'"],
+    workerSrc: ["'self'", 'blob:'],
+    objectSrc: ["'none'"],
+    baseUri: ["'self'"],
+    formAction: ["'self'"],
+    frameAncestors: ["'self'"],
+  },
+}) as unknown as MiddlewareHandler<AppEnv>;
+
+type DocsEnv = AppEnv & { Variables: SecureHeadersVariables };
 
 /** The interface descriptions (spec 4.11): the OpenAPI document, an interactive and a read-only reference. */
 export function mountDocs(app: OpenAPIHono<AppEnv>) {
@@ -21,11 +73,28 @@ export function mountDocs(app: OpenAPIHono<AppEnv>) {
         'The versioned JSON API of Shiftmarket, the marketplace for shift work. Errors share one envelope: ' +
         '`{ "error": { "code", "message", "details" }, "request_id" }`. POSTs honour `Idempotency-Key`.',
     },
-    servers: [{ url: new URL(c.req.url).origin }],
+    servers: [{ url: new URL(c.req.url).origin, description: 'This server.' }],
   }));
-  app.get('/v1/docs', Scalar({ url: OPENAPI_PATH, pageTitle: 'Shiftmarket API reference' }));
-  app.get('/v1/redoc', (c) =>
-    c.html(html`<!doctype html>
+
+  app.get(
+    '/v1/docs',
+    docsPageHeaders,
+    Scalar<DocsEnv>(async (c) => ({
+      url: OPENAPI_PATH,
+      pageTitle: 'Shiftmarket API reference',
+      cdn: `${DOCS_ASSETS_PATH}/${(await docsAssets(c.env)).scalar}`,
+      nonce: c.get('secureHeadersNonce'),
+      withDefaultFonts: false,
+      telemetry: false,
+      agent: { disabled: true },
+      mcp: { disabled: true },
+      showDeveloperTools: 'never',
+    })) as unknown as MiddlewareHandler<AppEnv>,
+  );
+
+  app.get('/v1/redoc', docsPageHeaders, async (c) => {
+    const bundle = `${DOCS_ASSETS_PATH}/${(await docsAssets(c.env)).redoc}`;
+    return c.html(html`<!doctype html>
       <html lang="en">
         <head>
           <meta charset="utf-8" />
@@ -34,8 +103,23 @@ export function mountDocs(app: OpenAPIHono<AppEnv>) {
         </head>
         <body style="margin:0">
           <redoc spec-url="${OPENAPI_PATH}"></redoc>
-          <script src="https://cdn.redoc.ly/redoc/v2.5.1/bundles/redoc.standalone.js"></script>
+          <script src="${bundle}"></script>
         </body>
-      </html>`),
-  );
+      </html>`);
+  });
+
+  // Only the bundles the manifest names; their names change with each version, so they never go stale.
+  app.get(`${DOCS_ASSETS_PATH}/:file`, async (c) => {
+    const file = c.req.param('file');
+    const notFound = () => new AppError('NOT-FOUND-ERR', `No route for GET ${c.req.path}.`);
+    if (!Object.values(await docsAssets(c.env)).includes(file)) throw notFound();
+    const res = await c.env.ASSETS.fetch(`${ASSETS_ORIGIN}/${encodeURIComponent(file)}`);
+    if (!res.ok || !res.body) throw notFound();
+    const etag = res.headers.get('ETag');
+    return c.body(res.body, 200, {
+      'Content-Type': 'text/javascript; charset=utf-8',
+      'Cache-Control': 'public, max-age=31536000, immutable',
+      ...(etag ? { ETag: etag } : {}),
+    });
+  });
 }

@@ -19,6 +19,8 @@ const PUBLIC_OPERATIONS = new Set([
   'POST /v1/auth/verify_email',
   'POST /v1/auth/resend_verification',
   'POST /v1/auth/login',
+  'POST /v1/auth/password_reset/request',
+  'POST /v1/auth/password_reset/confirm',
 ]);
 
 let doc: Json;
@@ -254,6 +256,58 @@ describe('the references', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('Content-Type')).toMatch(/^text\/html/);
     expect(res.body).toContain('/v1/openapi.json');
+  });
+
+  /** Every URL an HTML page loads or links (src, href, CSS url(), bare absolute URLs in inline code). */
+  function urlsIn(page: string): string[] {
+    const attrs = [...page.matchAll(/\b(?:src|href|spec-url|action)\s*=\s*["']([^"']*)["']/gi)].map((m) => m[1]!);
+    const css = [...page.matchAll(/url\(\s*["']?([^"')]+)/gi)].map((m) => m[1]!);
+    const bare = [...page.matchAll(/(?:https?:)?\/\/[a-z0-9.-]+\.[a-z]{2,}[^\s"'<>)]*/gi)].map((m) => m[0]);
+    return [...attrs, ...css, ...bare].filter((u) => /^(?:[a-z]+:)?\/\//i.test(u) || u.startsWith('/'));
+  }
+
+  for (const path of ['/v1/docs', '/v1/redoc']) {
+    it(`${path} loads its viewer from this origin only, with a policy that says so`, async () => {
+      const res = await call('GET', path);
+      expect(res.status).toBe(200);
+      const page = res.body as string;
+      const urls = urlsIn(page);
+      const scripts = [...page.matchAll(/<script[^>]*\bsrc="([^"]+)"/g)].map((m) => m[1]!);
+      expect(scripts).toHaveLength(1);
+      expect(scripts[0]).toMatch(/^\/v1\/docs\/assets\/[\w.@-]+\.js$/);
+      for (const u of urls) expect(u, `${path} references ${u}`).toMatch(/^\/(?!\/)/);
+      const csp = res.headers.get('Content-Security-Policy') ?? '';
+      expect(csp).toContain("default-src 'self'");
+      expect(csp).toMatch(/script-src 'self' 'nonce-[^']+'(;|$)/);
+      expect(csp).toContain("connect-src 'self'");
+    });
+  }
+
+  it('serves each viewer bundle as JavaScript with a year-long immutable cache', async () => {
+    const bundles: string[] = [];
+    for (const path of ['/v1/docs', '/v1/redoc']) {
+      const page = (await call('GET', path)).body as string;
+      bundles.push(...[...page.matchAll(/<script[^>]*\bsrc="([^"]+)"/g)].map((m) => m[1]!));
+    }
+    expect(bundles.find((b) => b.includes('scalar'))).toBeDefined();
+    expect(bundles.find((b) => b.includes('redoc'))).toBeDefined();
+    for (const url of bundles) {
+      const res = await call('GET', url);
+      expect(res.status, url).toBe(200);
+      expect(res.headers.get('Content-Type'), url).toMatch(/^text\/javascript/);
+      expect(res.headers.get('Cache-Control'), url).toBe('public, max-age=31536000, immutable');
+      const js = res.body as string;
+      expect(js.length, url).toBeGreaterThan(500_000);
+      // The viewer itself, not an HTML error page.
+      expect(js.trimStart().startsWith('<'), url).toBe(false);
+      expect(js).toMatch(url.includes('scalar') ? /createApiReference/ : /redoc/i);
+    }
+  });
+
+  it('serves nothing else from the assets folder', async () => {
+    for (const path of ['/v1/docs/assets/manifest.json', '/v1/docs/assets/redoc.standalone.js', '/v1/docs/assets/..%2Fwrangler.toml']) {
+      expectError(await call('GET', path), 404, 'NOT-FOUND-ERR');
+    }
   });
 
   it('no longer serves the retired root paths', async () => {

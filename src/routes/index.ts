@@ -1,3 +1,4 @@
+import { createRouter } from '../http/create-app';
 import { adminRouter } from './admin/admin.index';
 import { authRouter } from './auth/auth.index';
 import { businessRouter } from './business/business.index';
@@ -9,16 +10,18 @@ import { shifterRouter } from './shifter/shifter.index';
 import { templatesRouter } from './templates/templates.index';
 import { userRouter } from './user/user.index';
 
-/** Every API router, one folder per URL prefix; app.ts mounts them all at the root (their paths carry /v1/). */
-export const routers = [
-  authRouter,
-  userRouter,
-  shifterRouter,
-  shifterRecordsRouter,
-  businessRouter,
-  adminRouter,
-  shiftRequestsRouter,
-  connectionsRouter,
-  templatesRouter,
-  goingRateRouter,
-] as const;
+/**
+ * Every API router, one folder per URL prefix, mounted at the root (their paths carry /v1/). Chained
+ * rather than looped so the type keeps every route: `AppType` (src/app.ts) types hono/client from it.
+ */
+export const apiRouter = createRouter()
+  .route('/', authRouter)
+  .route('/', userRouter)
+  .route('/', shifterRouter)
+  .route('/', shifterRecordsRouter)
+  .route('/', businessRouter)
+  .route('/', adminRouter)
+  .route('/', shiftRequestsRouter)
+  .route('/', connectionsRouter)
+  .route('/', templatesRouter)
+  .route('/', goingRateRouter);

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { ID_MAX_LENGTH } from '../../lib/ids';
 import { authRoute, idParam, jsonBody, jsonContent, pathParam } from '../../http/openapi';
 import { timezoneSchema } from '../../services/accounts/schemas';
 import { dateSchema } from '../../services/shifts/schemas';
@@ -9,7 +10,7 @@ const businessIdParam = z.object({ business_id: pathParam('business_id') });
 
 export const settingsBody = z
   .object({
-    business_id: z.string().optional().openapi({ description: "Defaults to the caller's default business." }),
+    business_id: z.string().max(ID_MAX_LENGTH).optional().openapi({ description: "Defaults to the caller's default business." }),
     weekly_labor_budget: z.number().nonnegative().max(100_000_000).nullable().optional(),
     auto_fill_on_cancel: z.boolean().optional(),
     geofence_radius_m: z.number().int().min(10).max(100_000).nullable().optional().openapi({ description: 'Null: no enforcement.' }),

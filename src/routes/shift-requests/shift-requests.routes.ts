@@ -81,7 +81,7 @@ export const getOne = authRoute({
   errors: ['SHFT-NOT-FND-ERR'],
 });
 
-const transition = (path: string, operationId: string, summary: string, errors: ErrorCode[]) =>
+const transition = <P extends string>(path: P, operationId: string, summary: string, errors: ErrorCode[]) =>
   authRoute({
     method: 'post',
     operationId,
@@ -136,7 +136,7 @@ export const changeRequest = authRoute({
   errors: ['SHFT-NOT-FND-ERR', ...FINAL, 'SHFT-NOT-CONNECTED-ERR', 'SHIFTER-PAUSED-ERR'],
 });
 
-const clockRoute = (path: 'clock_in' | 'clock_out', operationId: 'clockIn' | 'clockOut', summary: string, errors: ErrorCode[]) =>
+const clockRoute = <P extends 'clock_in' | 'clock_out'>(path: P, operationId: 'clockIn' | 'clockOut', summary: string, errors: ErrorCode[]) =>
   authRoute({
     method: 'post',
     operationId,

@@ -1,6 +1,27 @@
 import { z } from '@hono/zod-openapi';
+import { ID_MAX_LENGTH } from '../../lib/ids';
+import { flag01 } from '../../http/openapi';
 import { paginationInput } from '../../lib/pagination';
+import { shiftRequests } from '../../db/schema';
 import { dateSchema, flagSchema, timeSchema } from '../../services/shifts/schemas';
+import { SHIFT_STATUS } from '../../services/shifts/status';
+
+type ShiftStatusName = keyof typeof SHIFT_STATUS;
+const STATUS_NAMES = Object.keys(SHIFT_STATUS) as [ShiftStatusName, ...ShiftStatusName[]];
+const STATUS_LEGEND = Object.entries(SHIFT_STATUS)
+  .map(([name, value]) => `${value} ${name}`)
+  .join(', ');
+
+/**
+ * request_status and its name as closed sets, from the one table in services/shifts/status.ts. The
+ * enum is stated in the document; the TypeScript type stays number/string until the shift view is
+ * typed from this schema (its row column is a plain integer).
+ */
+export const requestStatusSchema = z
+  .number()
+  .int()
+  .openapi({ enum: Object.values(SHIFT_STATUS), description: `${STATUS_LEGEND}.` });
+const statusNameSchema = z.string().openapi({ enum: STATUS_NAMES, description: 'The name of request_status.' });
 
 export const shiftRequestSchema = z
   .object({
@@ -21,10 +42,10 @@ export const shiftRequestSchema = z
     role: z.string().nullable(),
     hourly_rate: z.number(),
     currency: z.string(),
-    is_broadcast: z.number(),
-    is_flexible: z.number(),
-    request_status: z.number().openapi({ description: '1 pending, 2 accepted, 3 declined, 4 superseded, 5 completed, 6 expired, 7 cancelled.' }),
-    status: z.string(),
+    is_broadcast: flag01.openapi({ description: '1: a broadcast to the crew (first claim wins); 0: targeted to shifter_id.' }),
+    is_flexible: flag01,
+    request_status: requestStatusSchema,
+    status: statusNameSchema,
     parent_id: z.string().nullable(),
     template_id: z.string().nullable(),
     note: z.string().nullable(),
@@ -38,9 +59,9 @@ export const shiftRequestSchema = z
     shift_end_by_id: z.string().nullable(),
     clock_out_distance_m: z.number().nullable(),
     clock_out_photo_url: z.string().nullable(),
-    is_noshow: z.number(),
+    is_noshow: flag01.openapi({ description: '1: the business marked the shifter absent.' }),
     cancelled_at: z.string().nullable(),
-    cancelled_by: z.string().nullable(),
+    cancelled_by: z.enum(shiftRequests.cancelled_by.enumValues).nullable().openapi({ description: 'Which side cancelled (system: a job).' }),
     created_at: z.string(),
     updated_at: z.string(),
     relevance_score: z.number().int().min(0).max(100).optional().openapi({ description: 'Present only when relevance sorting is on.' }),
@@ -63,10 +84,13 @@ const statusValue = z.number().int().min(1).max(7);
 export const listRequestsBody = z
   .object({
     as: z.enum(['business', 'shifter']).optional().openapi({ description: 'Only one side of a dual-profile account.' }),
-    business_id: z.string().optional(),
-    shifter_id: z.string().optional(),
-    counterparty_id: z.string().optional().openapi({ description: 'The other party: a business id or a shifter id.' }),
-    status: z.union([statusValue, z.array(statusValue).min(1)]).optional(),
+    business_id: z.string().max(ID_MAX_LENGTH).optional(),
+    shifter_id: z.string().max(ID_MAX_LENGTH).optional(),
+    counterparty_id: z.string().max(ID_MAX_LENGTH).optional().openapi({ description: 'The other party: a business id or a shifter id.' }),
+    status: z
+      .union([statusValue, z.array(statusValue).min(1).max(STATUS_NAMES.length)])
+      .optional()
+      .openapi({ description: 'One status or a list of them (at most one of each).' }),
     shiftrole_id: z.number().int().positive().optional(),
     date_from: dateSchema.optional(),
     date_to: dateSchema.optional(),
@@ -77,30 +101,30 @@ export const listRequestsBody = z
 
 export const listBroadcastsBody = z
   .object({
-    shifter_id: z.string().optional().openapi({ description: "The caller's shifter id; needed for relevance sorting." }),
+    shifter_id: z.string().max(ID_MAX_LENGTH).optional().openapi({ description: "The caller's shifter id; needed for relevance sorting." }),
     sort_by_relevance: z.boolean().default(false),
     shift_date: dateSchema.optional(),
     date_from: dateSchema.optional(),
     date_to: dateSchema.optional(),
     shiftrole_id: z.number().int().positive().optional(),
-    business_id: z.string().optional(),
+    business_id: z.string().max(ID_MAX_LENGTH).optional(),
     min_rate: z.number().positive().optional(),
     ...paginationInput,
   })
   .openapi('ListBroadcasts');
 
 export const conflictsQuery = z.object({
-  shifter_id: z.string().min(1),
+  shifter_id: z.string().min(1).max(ID_MAX_LENGTH),
   date: dateSchema,
   shift_in: timeSchema,
   shift_out: timeSchema,
-  exclude_shift_request_id: z.string().optional(),
-  business_id: z.string().optional().openapi({ description: "Read the window in this business's zone (default: the shifter's zone)." }),
+  exclude_shift_request_id: z.string().max(ID_MAX_LENGTH).optional(),
+  business_id: z.string().max(ID_MAX_LENGTH).optional().openapi({ description: "Read the window in this business's zone (default: the shifter's zone)." }),
 });
 
 export const changeRequestBody = z
   .object({
-    shift_request_id: z.string().min(1),
+    shift_request_id: z.string().min(1).max(ID_MAX_LENGTH),
     shift_date: dateSchema.optional(),
     shift_in: timeSchema.optional(),
     shift_out: timeSchema.optional(),
@@ -122,7 +146,7 @@ export const clockBody = z
     lon: z.number().min(-180).max(180).optional(),
     photo_url: z.string().max(500).optional().openapi({ description: 'The url returned by clock_photo.' }),
     im_here: z.boolean().optional().openapi({ description: '"I\'m here" override for an out-of-geofence clock-in in hard mode.' }),
-    actor_id: z.string().optional().openapi({ description: "Kiosk mode: the business's device passes the shifter's id; recorded as shift_start_by_id." }),
+    actor_id: z.string().max(ID_MAX_LENGTH).optional().openapi({ description: "Kiosk mode: the business's device passes the shifter's id; recorded as shift_start_by_id." }),
   })
   .refine((b) => (b.lat === undefined) === (b.lon === undefined), { message: 'send lat and lon together', path: ['lat'] })
   .openapi('ClockRequest');

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { ID_MAX_LENGTH } from '../../lib/ids';
 import type { ErrorCode } from '../../lib/errors';
 import { authRoute, jsonBody, jsonContent, pathParam } from '../../http/openapi';
 import { createCounterRuleInput, updateCounterRuleInput } from '../../services/shifter-records/schemas';
@@ -13,7 +14,7 @@ export const counterRuleSchema = z
     shifter_id: z.string(),
     label: z.string(),
     shiftrole_id: z.number().int().nullable().openapi({ description: 'Null: any role.' }),
-    weekdays: z.array(z.number().int()).nullable().openapi({ description: 'ISO weekdays (1 = Monday) of shift_date; null: any day.' }),
+    weekdays: z.array(z.number().int().min(1).max(7)).max(7).nullable().openapi({ description: 'ISO weekdays (1 = Monday) of shift_date; null: any day.' }),
     start_from: z.string().nullable(),
     start_to: z.string().nullable().openapi({ description: 'Exclusive; earlier than start_from means the band wraps midnight.' }),
     min_hourly_rate: z.number(),
@@ -63,7 +64,7 @@ export const suggestCounter = authRoute({
   tags,
   summary: 'The suggested counter-offer for one incoming (pending, targeted) request (owner only)',
   description: `${MATCHING} floor_rate is given even when it does not exceed the offered rate (then no counter is suggested).`,
-  request: { params: shifterParam, query: z.object({ shift_request_id: z.string().min(1) }) },
+  request: { params: shifterParam, query: z.object({ shift_request_id: z.string().min(1).max(ID_MAX_LENGTH) }) },
   responses: {
     200: jsonContent(
       z

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { authRoute, idParam, jsonBody, jsonContent } from '../../http/openapi';
+import { authRoute, flag01, idParam, jsonBody, jsonContent } from '../../http/openapi';
 import { createTemplateInput, GENERATE_WEEKS, updateTemplateInput } from '../../services/templates/schemas';
 import { shiftRequestSchema } from '../shift-requests/shift-requests.schemas';
 
@@ -16,11 +16,11 @@ export const templateSchema = z
     shiftrole_id: z.number(),
     hourly_rate: z.number(),
     currency_id: z.string(),
-    is_flexible: z.number(),
-    is_broadcast: z.number(),
+    is_flexible: flag01,
+    is_broadcast: flag01.openapi({ description: '1: generated shifts are broadcast to the crew; 0: targeted to default_shifter_id.' }),
     default_shifter_id: z.string().nullable(),
     note: z.string().nullable(),
-    is_active: z.number(),
+    is_active: flag01.openapi({ description: '1: generate creates shifts; 0: paused.' }),
     frequency: z.string().nullable().openapi({ description: 'Reserved; no behaviour yet.' }),
     created_by_user_id: z.string().nullable(),
     created_at: z.string(),
@@ -94,6 +94,7 @@ export const generate = authRoute({
     query: z.object({
       weeks: z
         .string()
+        .max(4)
         .regex(/^-?\d+$/, 'must be an integer')
         .transform(Number)
         .optional()

@@ -3,6 +3,7 @@ import { isValidTimeZone } from '../../lib/time';
 
 export const timezoneSchema = z
   .string()
+  .max(64)
   .refine(isValidTimeZone, { message: 'must be an IANA time zone name, e.g. America/New_York' })
   .openapi({ example: 'America/New_York' });
 

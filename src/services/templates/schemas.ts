@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { ID_MAX_LENGTH } from '../../lib/ids';
 import { currencySchema, flagSchema, rateSchema, timeSchema } from '../shifts/schemas';
 
 /** Canonical form of a weekday set: ISO weekdays (1 = Monday … 7 = Sunday), unique, ascending, comma-separated. */
@@ -15,7 +16,7 @@ export function parseDays(daysOfWeek: string): number[] {
 
 export const daysOfWeekSchema = z
   .union([
-    z.string().regex(/^\s*[1-7]\s*(,\s*[1-7]\s*)*$/, 'must be ISO weekdays 1–7 separated by commas, e.g. "1,3,5"'),
+    z.string().max(40).regex(/^\s*[1-7]\s*(,\s*[1-7]\s*)*$/, 'must be ISO weekdays 1–7 separated by commas, e.g. "1,3,5"'),
     z.array(z.number().int().min(1).max(7)).min(1).max(7),
   ])
   .transform((v) => canonicalDays(typeof v === 'string' ? parseDays(v) : v))
@@ -31,7 +32,7 @@ const fields = {
   currency_id: currencySchema,
   is_flexible: flagSchema,
   is_broadcast: flagSchema,
-  default_shifter_id: z.string().min(1).nullable().openapi({ description: 'The shifter a targeted template (is_broadcast=0) posts to; must be connected.' }),
+  default_shifter_id: z.string().min(1).max(ID_MAX_LENGTH).nullable().openapi({ description: 'The shifter a targeted template (is_broadcast=0) posts to; must be connected.' }),
   note: z.string().trim().max(1000).nullable(),
   is_active: flagSchema,
   frequency: z.string().trim().max(40).nullable().openapi({ description: 'Reserved; stored, no behaviour yet (recurrence is weekly).' }),
@@ -39,7 +40,7 @@ const fields = {
 
 export const createTemplateInput = z
   .object({
-    business_id: z.string().min(1),
+    business_id: z.string().min(1).max(ID_MAX_LENGTH),
     label: fields.label,
     days_of_week: fields.days_of_week,
     shift_in: fields.shift_in,
