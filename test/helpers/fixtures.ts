@@ -1,0 +1,203 @@
+import { env } from 'cloudflare:workers';
+import { expect } from 'vitest';
+import { newId } from '../../src/lib/ids';
+import { call } from './api';
+import { addTeammate, connect, makeUser, TEST_PASSWORD, type TestUser } from './factory';
+import { daysFromToday, insertShift as insertHistoryRow } from './rows';
+import { dateAhead, HOUR, insertShift, MINUTE, NY, pngBytes } from './shifts';
+
+/** A small but real PDF, for a credential document. */
+export const PDF_BYTES = new TextEncoder().encode('%PDF-1.7\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
+
+/** Text only the parties may ever see, to search answers for. */
+export const PRIVATE_NOTE = 'private-note-for-the-other-business';
+
+/**
+ * One business and its shifter with everything an attacker might reach for, plus the attackers.
+ *
+ * - owner: owns `business` (New York); activeTeammate (status 1) and suspendedTeammate (status 0) of it;
+ * - crew: a shifter connected to the business, with a mileage entry, a counter rule, a visible and a
+ *   hidden credential (the hidden one with a PDF document), and shifts in every state;
+ * - applicant: a shifter whose connection request to the business is pending;
+ * - elsewhere: another business the crew member is connected to and works an accepted shift for,
+ *   next to the victim business's accepted shift (what the conflicts endpoint must not reveal);
+ * - invitee: a verified user the owner invited to join the team (not answered yet);
+ * - stranger: a verified user with a shifter and a business profile, related to nobody.
+ * The owner also has a sign-in session.
+ */
+export interface VictimWorld {
+  owner: TestUser;
+  business: string;
+  activeTeammate: TestUser;
+  suspendedTeammate: TestUser;
+  crew: TestUser;
+  crewShifter: string;
+  applicant: TestUser;
+  invitee: TestUser;
+  stranger: TestUser;
+  /** The crew member's accepted shift at another business; `busy` is its start and end as the API writes them. */
+  elsewhere: { owner: TestUser; business: string; shift: string; busy: { starts_at: string; ends_at: string } };
+  connection: string;
+  pendingConnection: string;
+  /** The owner's invitation of the invitee (the answer's id: an invitation, or a teammate where adding is immediate). */
+  invitation: string;
+  /** A live sign-in session of the owner. */
+  ownerSession: string;
+  shifts: {
+    /** Targeted at the crew member, pending, two days ahead. */
+    pending: string;
+    /** An open broadcast three days ahead. */
+    broadcast: string;
+    /** Accepted by the crew member, four days ahead 09:00–13:00 (the conflicts window's day). */
+    accepted: string;
+    /** Accepted, started 30 minutes ago, not clocked in (clock-in window open; no-show markable). */
+    started: string;
+    /** Accepted and clocked in two hours ago, ends in two hours. */
+    inProgress: string;
+    /** Worked three days ago. */
+    worked: string;
+  };
+  /** A window on the accepted shift's day that covers it and the crew member's shift elsewhere. */
+  conflictWindow: { date: string; shift_in: string; shift_out: string };
+  template: string;
+  mileage: string;
+  counterRule: string;
+  visibleCredential: string;
+  hiddenCredential: string;
+  clockPhoto: { shift: string; side: 'in'; file: string };
+}
+
+function must<T>(value: T | null | undefined, what: string): T {
+  if (value === null || value === undefined) throw new Error(`fixture: ${what} is missing`);
+  return value;
+}
+
+async function created<T extends { id: string }>(res: Promise<{ status: number; body: unknown }>, what: string): Promise<T> {
+  const r = await res;
+  expect(r.status, `${what}: ${JSON.stringify(r.body)}`).toBeGreaterThanOrEqual(200);
+  expect(r.status, `${what}: ${JSON.stringify(r.body)}`).toBeLessThan(300);
+  return r.body as T;
+}
+
+/** Builds the victim world straight in D1 (and through the API where that is simpler). Dates are relative to now. */
+export async function buildVictimWorld(): Promise<VictimWorld> {
+  const [owner, activeTeammate, suspendedTeammate, crew, applicant, invitee, stranger, otherOwner] = await Promise.all([
+    makeUser({ business: true, name: 'Victim Owner' }),
+    makeUser({ name: 'Active Teammate' }),
+    makeUser({ name: 'Suspended Teammate' }),
+    makeUser({ shifter: { timezone: NY }, name: 'Crew Member' }),
+    makeUser({ shifter: true, name: 'Applicant' }),
+    makeUser({ name: 'Invitee' }),
+    makeUser({ shifter: true, business: true, name: 'Stranger' }),
+    makeUser({ business: true, name: 'Other Owner' }),
+  ]);
+  const business = must(owner.businessId, "the owner's business");
+  const crewShifter = must(crew.shifterId, "the crew member's shifter profile");
+  const elsewhere = must(otherOwner.businessId, "the other owner's business");
+  await Promise.all([
+    addTeammate(business, activeTeammate.userId, 1),
+    addTeammate(business, suspendedTeammate.userId, 0),
+    connect(business, crewShifter),
+    connect(elsewhere, crewShifter),
+  ]);
+
+  const now = Date.now();
+  const day4 = dateAhead(4);
+  const [pending, broadcast, accepted, started, inProgress, elsewhereShift] = await Promise.all([
+    insertShift({ businessId: business, shifterId: crewShifter, date: dateAhead(2), in: '09:00', out: '17:00', status: 1 }),
+    insertShift({ businessId: business, date: dateAhead(3), in: '10:00', out: '14:00', status: 1, broadcast: true }),
+    insertShift({ businessId: business, shifterId: crewShifter, date: day4, in: '09:00', out: '13:00' }),
+    insertShift({ businessId: business, shifterId: crewShifter, startsAt: now - 30 * MINUTE, minutes: 4 * 60 }),
+    insertShift({
+      businessId: business,
+      shifterId: crewShifter,
+      startsAt: now - 2 * HOUR,
+      minutes: 4 * 60,
+      set: { shift_start_at: now - 2 * HOUR, shift_start_by_id: crew.userId },
+    }),
+    insertShift({
+      businessId: elsewhere,
+      shifterId: crewShifter,
+      date: day4,
+      in: '14:00',
+      out: '20:00',
+      rateMinor: 5500,
+      set: { note: PRIVATE_NOTE },
+    }),
+  ]);
+  const worked = await insertHistoryRow({
+    businessId: business,
+    shifterId: crewShifter,
+    date: daysFromToday(-3, NY),
+    in: '09:00',
+    out: '17:00',
+    rate: 2000,
+    tz: NY,
+  });
+
+  // The clock photo of the shift in progress, as clock_photo would have stored it.
+  const photoFile = `${newId('upload')}.png`;
+  await env.UPLOADS.put(`clock-photos/${inProgress.id}/in/${photoFile}`, pngBytes(), { httpMetadata: { contentType: 'image/png' } });
+
+  const records = `/v1/shifter/${crewShifter}`;
+  const [pendingConnection, invitation, template, mileage, counterRule, visibleCredential, hiddenCredential] = await Promise.all([
+    created<{ id: string }>(call('POST', '/v1/request_authorization/send', { key: applicant.key, body: { business_id: business } }), 'applicant asks to connect'),
+    created<{ id: string }>(call('POST', `/v1/business/${business}/teammates`, { key: owner.key, body: { email: invitee.email } }), 'invitation'),
+    created<{ id: string }>(
+      call('POST', '/v1/shift_templates/create', {
+        key: owner.key,
+        body: { business_id: business, label: 'Weekday lunch', days_of_week: '1,3,5', shift_in: '11:00', shift_out: '15:00', shiftrole_id: 1, hourly_rate: 18.5 },
+      }),
+      'template',
+    ),
+    created<{ id: string }>(call('POST', `${records}/mileage`, { key: crew.key, body: { log_date: daysFromToday(-2, NY), miles: 12.5, purpose: 'Site visit' } }), 'mileage'),
+    created<{ id: string }>(call('POST', `${records}/counter_rules`, { key: crew.key, body: { label: 'Evenings', min_hourly_rate: 24 } }), 'counter rule'),
+    created<{ id: string }>(call('POST', `${records}/credentials`, { key: crew.key, body: { label: 'Food handler card' } }), 'visible credential'),
+    created<{ id: string }>(call('POST', `${records}/credentials`, { key: crew.key, body: { label: 'Medical certificate', is_visible: false } }), 'hidden credential'),
+  ]);
+  const form = new FormData();
+  form.append('file', new File([PDF_BYTES], 'certificate.pdf', { type: 'application/pdf' }));
+  await created(call('POST', `${records}/credentials/${hiddenCredential.id}/document`, { key: crew.key, body: form }), 'credential document');
+
+  const login = await call('POST', '/v1/auth/login', { body: { email: owner.email, password: TEST_PASSWORD } });
+  expect(login.status, JSON.stringify(login.body)).toBe(200);
+  const session = must(
+    await env.DB.prepare('SELECT id FROM sessions WHERE user_id = ? ORDER BY created_at DESC LIMIT 1').bind(owner.userId).first<{ id: string }>(),
+    "the owner's session",
+  );
+
+  const [listed] = (await call('POST', '/v1/request_authorization/list_of_requests', { key: owner.key, body: { business_id: business } })).body
+    .accepted as Array<{ id: string; shifter_id: string }>;
+  const connection = must(listed, 'the accepted connection');
+  expect(connection.shifter_id).toBe(crewShifter);
+
+  return {
+    owner,
+    business,
+    activeTeammate,
+    suspendedTeammate,
+    crew,
+    crewShifter,
+    applicant,
+    invitee,
+    stranger,
+    elsewhere: {
+      owner: otherOwner,
+      business: elsewhere,
+      shift: elsewhereShift.id,
+      busy: { starts_at: new Date(elsewhereShift.starts_at).toISOString(), ends_at: new Date(elsewhereShift.ends_at).toISOString() },
+    },
+    connection: connection.id,
+    pendingConnection: pendingConnection.id,
+    invitation: invitation.id,
+    ownerSession: session.id,
+    shifts: { pending: pending.id, broadcast: broadcast.id, accepted: accepted.id, started: started.id, inProgress: inProgress.id, worked },
+    conflictWindow: { date: day4, shift_in: '08:00', shift_out: '22:00' },
+    template: template.id,
+    mileage: mileage.id,
+    counterRule: counterRule.id,
+    visibleCredential: visibleCredential.id,
+    hiddenCredential: hiddenCredential.id,
+    clockPhoto: { shift: inProgress.id, side: 'in', file: photoFile },
+  };
+}
