@@ -25,8 +25,25 @@ describe('labor costs (hand-computed, week of the US fall-back change)', () => {
     await insertShift({ ...base, shifterId: a.shifterId, date: '2026-10-20', in: '09:00', out: '13:00', rate: 2500, role: 1 }); // last week: 100.00
     // Not counted: a no-show, a cancellation, a pending request, and a shift starting after Sunday midnight.
     await insertShift({ ...base, shifterId: b.shifterId, date: '2026-10-29', in: '09:00', out: '17:00', rate: 2000, noshow: true });
-    await insertShift({ ...base, shifterId: b.shifterId, date: '2026-10-30', in: '09:00', out: '17:00', rate: 2000, cancelledBy: 'shifter' });
-    await insertShift({ ...base, shifterId: b.shifterId, date: '2026-10-30', in: '18:00', out: '20:00', rate: 2000, status: 1, worked: false });
+    await insertShift({
+      ...base,
+      shifterId: b.shifterId,
+      date: '2026-10-30',
+      in: '09:00',
+      out: '17:00',
+      rate: 2000,
+      cancelledBy: 'shifter',
+    });
+    await insertShift({
+      ...base,
+      shifterId: b.shifterId,
+      date: '2026-10-30',
+      in: '18:00',
+      out: '20:00',
+      rate: 2000,
+      status: 1,
+      worked: false,
+    });
     await insertShift({ ...base, shifterId: b.shifterId, date: '2026-11-02', in: '00:30', out: '04:00', rate: 2000 });
 
     const res = await call('GET', `/v1/business/${biz}/labor_costs`, { key: owner.key, query: { week: '2026-10-28' } });
@@ -69,22 +86,72 @@ describe('labor costs (hand-computed, week of the US fall-back change)', () => {
     const c = await makeUser({ shifter: true, name: 'Casey' });
     const base = { businessId: owner.businessId!, tz: NY };
     await insertShift({ ...base, shifterId: a.shifterId, date: '2026-10-26', in: '09:00', out: '17:00', rate: 2000, role: 1 }); // 8 h → 160.00 USD
-    await insertShift({ ...base, shifterId: a.shifterId, date: '2026-10-27', in: '09:00', out: '13:00', rate: 1500, role: 1, currency: 'EUR' }); // 4 h → 60.00 EUR
-    await insertShift({ ...base, shifterId: c.shifterId, date: '2026-10-28', in: '10:00', out: '12:30', rate: 1999, role: 2, currency: 'EUR' }); // 2.5 h → 49.975 → 49.98 EUR
-    await insertShift({ ...base, shifterId: c.shifterId, date: '2026-10-29', in: '09:00', out: '10:00', rate: 1000, role: 2, currency: 'GBP' }); // 1 h → 10.00 GBP
-    await insertShift({ ...base, shifterId: a.shifterId, date: '2026-10-20', in: '09:00', out: '11:00', rate: 1000, role: 1, currency: 'EUR' }); // last week: 20.00 EUR
+    await insertShift({
+      ...base,
+      shifterId: a.shifterId,
+      date: '2026-10-27',
+      in: '09:00',
+      out: '13:00',
+      rate: 1500,
+      role: 1,
+      currency: 'EUR',
+    }); // 4 h → 60.00 EUR
+    await insertShift({
+      ...base,
+      shifterId: c.shifterId,
+      date: '2026-10-28',
+      in: '10:00',
+      out: '12:30',
+      rate: 1999,
+      role: 2,
+      currency: 'EUR',
+    }); // 2.5 h → 49.975 → 49.98 EUR
+    await insertShift({
+      ...base,
+      shifterId: c.shifterId,
+      date: '2026-10-29',
+      in: '09:00',
+      out: '10:00',
+      rate: 1000,
+      role: 2,
+      currency: 'GBP',
+    }); // 1 h → 10.00 GBP
+    await insertShift({
+      ...base,
+      shifterId: a.shifterId,
+      date: '2026-10-20',
+      in: '09:00',
+      out: '11:00',
+      rate: 1000,
+      role: 1,
+      currency: 'EUR',
+    }); // last week: 20.00 EUR
 
     const res = await call('GET', `/v1/business/${owner.businessId}/labor_costs`, { key: owner.key, query: { week: '2026-10-26' } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const lc = res.body;
     // The business-currency figures are exactly what they would be without the other shifts.
-    expect(lc).toMatchObject({ currency: 'USD', this_week_total: 160, this_week_hours: 8, this_week_shifts: 1, last_week_total: 0, pct_change_vs_last_week: null });
+    expect(lc).toMatchObject({
+      currency: 'USD',
+      this_week_total: 160,
+      this_week_hours: 8,
+      this_week_shifts: 1,
+      last_week_total: 0,
+      pct_change_vs_last_week: null,
+    });
     expect(lc.other_currencies).toEqual([
       { currency: 'EUR', total: 109.98, hours: 6.5, shifts: 2 },
       { currency: 'GBP', total: 10, hours: 1, shifts: 1 },
     ]);
     expect(lc.by_shifter).toEqual([
-      { shifter_id: a.shifterId, shifter_name: 'Avery', shifts: 1, hours: 8, total: 160, other_currencies: [{ currency: 'EUR', total: 60, hours: 4, shifts: 1 }] },
+      {
+        shifter_id: a.shifterId,
+        shifter_name: 'Avery',
+        shifts: 1,
+        hours: 8,
+        total: 160,
+        other_currencies: [{ currency: 'EUR', total: 60, hours: 4, shifts: 1 }],
+      },
       {
         shifter_id: c.shifterId,
         shifter_name: 'Casey',
@@ -98,7 +165,14 @@ describe('labor costs (hand-computed, week of the US fall-back change)', () => {
       },
     ]);
     expect(lc.by_role).toEqual([
-      { shiftrole_id: 1, role: 'Server', shifts: 1, hours: 8, total: 160, other_currencies: [{ currency: 'EUR', total: 60, hours: 4, shifts: 1 }] },
+      {
+        shiftrole_id: 1,
+        role: 'Server',
+        shifts: 1,
+        hours: 8,
+        total: 160,
+        other_currencies: [{ currency: 'EUR', total: 60, hours: 4, shifts: 1 }],
+      },
       {
         shiftrole_id: 2,
         role: 'Bartender',
@@ -121,7 +195,13 @@ describe('labor costs (hand-computed, week of the US fall-back change)', () => {
         { currency: 'GBP', total: 10, hours: 1, shifts: 1 },
       ],
     });
-    expect(lc.last_8_weeks.at(-2)).toEqual({ week_start: '2026-10-19', total: 0, hours: 0, shifts: 0, other_currencies: [{ currency: 'EUR', total: 20, hours: 2, shifts: 1 }] });
+    expect(lc.last_8_weeks.at(-2)).toEqual({
+      week_start: '2026-10-19',
+      total: 0,
+      hours: 0,
+      shifts: 0,
+      other_currencies: [{ currency: 'EUR', total: 20, hours: 2, shifts: 1 }],
+    });
     // A week with nothing in another currency keeps the v1 row shape.
     expect(lc.last_8_weeks[0]).toEqual({ week_start: '2026-09-07', total: 0, hours: 0, shifts: 0 });
   });
@@ -160,12 +240,27 @@ describe('labor costs (hand-computed, week of the US fall-back change)', () => {
   it('refuses a budget with more decimals than the currency allows (400, naming the field)', async () => {
     const usd = await makeUser({ business: { currency: 'USD' } });
     const jpy = await makeUser({ business: { currency: 'JPY', timezone: 'Asia/Tokyo' } });
-    expectValidation(await call('PUT', `/v1/business/${usd.businessId}/weekly_labor_budget`, { key: usd.key, body: { weekly_labor_budget: 1000.005 } }), 'weekly_labor_budget');
-    expectValidation(await call('PUT', '/v1/business/update_settings', { key: usd.key, body: { weekly_labor_budget: 23.333 } }), 'weekly_labor_budget');
-    expectValidation(await call('PUT', `/v1/business/${jpy.businessId}/weekly_labor_budget`, { key: jpy.key, body: { weekly_labor_budget: 10.5 } }), 'weekly_labor_budget');
-    const ok = await call('PUT', `/v1/business/${jpy.businessId}/weekly_labor_budget`, { key: jpy.key, body: { weekly_labor_budget: 50_000 } });
+    expectValidation(
+      await call('PUT', `/v1/business/${usd.businessId}/weekly_labor_budget`, { key: usd.key, body: { weekly_labor_budget: 1000.005 } }),
+      'weekly_labor_budget',
+    );
+    expectValidation(
+      await call('PUT', '/v1/business/update_settings', { key: usd.key, body: { weekly_labor_budget: 23.333 } }),
+      'weekly_labor_budget',
+    );
+    expectValidation(
+      await call('PUT', `/v1/business/${jpy.businessId}/weekly_labor_budget`, { key: jpy.key, body: { weekly_labor_budget: 10.5 } }),
+      'weekly_labor_budget',
+    );
+    const ok = await call('PUT', `/v1/business/${jpy.businessId}/weekly_labor_budget`, {
+      key: jpy.key,
+      body: { weekly_labor_budget: 50_000 },
+    });
     expect(ok.body).toMatchObject({ weekly_labor_budget: 50_000 });
-    const cents = await call('PUT', `/v1/business/${usd.businessId}/weekly_labor_budget`, { key: usd.key, body: { weekly_labor_budget: 1000.01 } });
+    const cents = await call('PUT', `/v1/business/${usd.businessId}/weekly_labor_budget`, {
+      key: usd.key,
+      body: { weekly_labor_budget: 1000.01 },
+    });
     expect(cents.body).toMatchObject({ weekly_labor_budget: 1000.01 });
     // The refused values left the stored budgets as they were.
     expect((await call('GET', `/v1/business/${usd.businessId}/labor_costs`, { key: usd.key })).body.weekly_budget).toBe(1000.01);
@@ -183,8 +278,15 @@ describe('labor costs (hand-computed, week of the US fall-back change)', () => {
     await expectDenied(await call('GET', path, { key: stranger.key }), [404]);
     expect((await call('GET', path, { key: admin.key })).status).toBe(200);
     expectError(await call('GET', path, { key: owner.key, query: { week: '2026-02-30' } }), 400, 'VALIDATION-ERR');
-    await expectDenied(await call('PUT', `/v1/business/${owner.businessId}/weekly_labor_budget`, { key: stranger.key, body: { weekly_labor_budget: 1 } }), [404]);
-    expectError(await call('PUT', `/v1/business/${owner.businessId}/weekly_labor_budget`, { key: owner.key, body: { weekly_labor_budget: -5 } }), 400, 'VALIDATION-ERR');
+    await expectDenied(
+      await call('PUT', `/v1/business/${owner.businessId}/weekly_labor_budget`, { key: stranger.key, body: { weekly_labor_budget: 1 } }),
+      [404],
+    );
+    expectError(
+      await call('PUT', `/v1/business/${owner.businessId}/weekly_labor_budget`, { key: owner.key, body: { weekly_labor_budget: -5 } }),
+      400,
+      'VALIDATION-ERR',
+    );
   });
 
   itRejectsBadCredentials({ method: 'GET', path: '/v1/business/biz_x/labor_costs' });
@@ -193,13 +295,34 @@ describe('labor costs (hand-computed, week of the US fall-back change)', () => {
 describe('business settings', () => {
   it('changes only the fields sent, null clears, and keeps upcoming shifts on their wall clock across a zone change', async () => {
     const owner = await makeUser({ business: { timezone: NY, geofence_radius_m: 150, weekly_labor_budget_minor: 10_000 } });
-    const res = await call('PUT', '/v1/business/update_settings', { key: owner.key, body: { auto_fill_on_cancel: true, geofence_radius_m: null } });
+    const res = await call('PUT', '/v1/business/update_settings', {
+      key: owner.key,
+      body: { auto_fill_on_cancel: true, geofence_radius_m: null },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body).toMatchObject({ auto_fill_on_cancel: true, geofence_radius_m: null, weekly_labor_budget: 100, timezone: NY, require_clock_photo: false });
+    expect(res.body).toMatchObject({
+      auto_fill_on_cancel: true,
+      geofence_radius_m: null,
+      weekly_labor_budget: 100,
+      timezone: NY,
+      require_clock_photo: false,
+    });
 
     const future = daysFromToday(10, NY);
-    const id = await insertShift({ businessId: owner.businessId!, date: future, in: '09:00', out: '17:00', rate: 2000, tz: NY, status: 1, worked: false });
-    const moved = await call('PUT', '/v1/business/update_settings', { key: owner.key, body: { timezone: 'Europe/London', require_clock_photo: true } });
+    const id = await insertShift({
+      businessId: owner.businessId!,
+      date: future,
+      in: '09:00',
+      out: '17:00',
+      rate: 2000,
+      tz: NY,
+      status: 1,
+      worked: false,
+    });
+    const moved = await call('PUT', '/v1/business/update_settings', {
+      key: owner.key,
+      body: { timezone: 'Europe/London', require_clock_photo: true },
+    });
     expect(moved.body).toMatchObject({ timezone: 'Europe/London', require_clock_photo: true, auto_fill_on_cancel: true });
     const shift = await call('GET', `/v1/shift_request/${id}`, { key: owner.key });
     expect(shift.body).toMatchObject({ shift_in: '09:00', timezone: 'Europe/London' });
@@ -208,14 +331,33 @@ describe('business settings', () => {
 
   it('rejects bad values and non-owners', async () => {
     const owner = await makeUser({ business: true });
-    for (const body of [{ geofence_radius_m: -1 }, { timezone: 'Nowhere/City' }, { latitude: 100 }, { unknown_field: 1 }, { weekly_labor_budget: 'a lot' }]) {
+    for (const body of [
+      { geofence_radius_m: -1 },
+      { timezone: 'Nowhere/City' },
+      { latitude: 100 },
+      { unknown_field: 1 },
+      { weekly_labor_budget: 'a lot' },
+    ]) {
       expectError(await call('PUT', '/v1/business/update_settings', { key: owner.key, body }), 400, 'VALIDATION-ERR');
     }
     const mate = await makeUser({ shifter: true });
     await addTeammate(owner.businessId!, mate.userId, 1);
-    expectError(await call('PUT', '/v1/business/update_settings', { key: mate.key, body: { business_id: owner.businessId, auto_fill_on_cancel: true } }), 403, 'FORBIDDEN-ERR');
+    expectError(
+      await call('PUT', '/v1/business/update_settings', {
+        key: mate.key,
+        body: { business_id: owner.businessId, auto_fill_on_cancel: true },
+      }),
+      403,
+      'FORBIDDEN-ERR',
+    );
     const other = await makeUser({ business: true });
-    await expectDenied(await call('PUT', '/v1/business/update_settings', { key: other.key, body: { business_id: owner.businessId, auto_fill_on_cancel: true } }), [404]);
+    await expectDenied(
+      await call('PUT', '/v1/business/update_settings', {
+        key: other.key,
+        body: { business_id: owner.businessId, auto_fill_on_cancel: true },
+      }),
+      [404],
+    );
   });
 
   itRejectsBadCredentials({ method: 'PUT', path: '/v1/business/update_settings', body: { auto_fill_on_cancel: true } });
@@ -223,7 +365,9 @@ describe('business settings', () => {
 
 function londonOffset(date: string): string {
   // British Summer Time runs from the last Sunday of March to the last Sunday of October.
-  const probe = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', timeZoneName: 'shortOffset' }).format(new Date(`${date}T12:00:00Z`));
+  const probe = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', timeZoneName: 'shortOffset' }).format(
+    new Date(`${date}T12:00:00Z`),
+  );
   return probe.includes('GMT+1') ? '+01:00' : '+00:00';
 }
 
@@ -237,8 +381,26 @@ describe('earnings (hand-computed)', () => {
     await insertShift({ businessId: b1.businessId!, shifterId: sh, date: '2026-10-31', in: '22:00', out: '06:00', rate: 2000, tz: NY }); // 9 h: 180.00
     await insertShift({ businessId: b2.businessId!, shifterId: sh, date: '2026-10-28', in: '10:00', out: '14:30', rate: 1733, tz: NY }); // 77.99
     await insertShift({ businessId: b2.businessId!, shifterId: sh, date: '2026-09-15', in: '09:00', out: '13:00', rate: 2500, tz: NY }); // Sept: 100.00
-    await insertShift({ businessId: b1.businessId!, shifterId: sh, date: '2026-10-29', in: '09:00', out: '17:00', rate: 2000, tz: NY, noshow: true });
-    await insertShift({ businessId: b1.businessId!, shifterId: sh, date: '2026-10-30', in: '09:00', out: '12:00', rate: 3000, tz: NY, currency: 'CAD' }); // 90 CAD apart
+    await insertShift({
+      businessId: b1.businessId!,
+      shifterId: sh,
+      date: '2026-10-29',
+      in: '09:00',
+      out: '17:00',
+      rate: 2000,
+      tz: NY,
+      noshow: true,
+    });
+    await insertShift({
+      businessId: b1.businessId!,
+      shifterId: sh,
+      date: '2026-10-30',
+      in: '09:00',
+      out: '12:00',
+      rate: 3000,
+      tz: NY,
+      currency: 'CAD',
+    }); // 90 CAD apart
 
     const res = await call('GET', `/v1/shifter/${sh}/earnings`, { key: s.key, query: { year: 2026, month: 10 } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -275,13 +437,30 @@ describe('earnings (hand-computed)', () => {
     await insertShift({ ...base, date: '2026-10-31', in: '09:00', out: '13:00', rate: 3000 }); // 4 h → 120.00, last month
     await insertShift({ ...base, date: '2026-07-01', in: '09:00', out: '21:00', rate: 9000 }); // more than 90 days back
 
-    expectValidation(await call('PUT', `/v1/shifter/${sh}/earnings_goal`, { key: s.key, body: { monthly_earnings_goal: 100.001 } }), 'monthly_earnings_goal');
-    expectError(await call('PUT', `/v1/shifter/${sh}/earnings_goal`, { key: s.key, body: { monthly_earnings_goal: -1 } }), 400, 'VALIDATION-ERR');
-    expect((await call('PUT', `/v1/shifter/${sh}/earnings_goal`, { key: s.key, body: { monthly_earnings_goal: 10_000 } })).status).toBe(200);
+    expectValidation(
+      await call('PUT', `/v1/shifter/${sh}/earnings_goal`, { key: s.key, body: { monthly_earnings_goal: 100.001 } }),
+      'monthly_earnings_goal',
+    );
+    expectError(
+      await call('PUT', `/v1/shifter/${sh}/earnings_goal`, { key: s.key, body: { monthly_earnings_goal: -1 } }),
+      400,
+      'VALIDATION-ERR',
+    );
+    expect((await call('PUT', `/v1/shifter/${sh}/earnings_goal`, { key: s.key, body: { monthly_earnings_goal: 10_000 } })).status).toBe(
+      200,
+    );
 
     // Friday 20 November 2026, noon: 20 of November's 30 days have elapsed.
     const r = await earnings(contextAt('2026-11-20T12:00:00Z', s), sh, {});
-    expect(r).toMatchObject({ year: 2026, month: 11, days_in_month: 30, elapsed_days: 20, gross: 160, shifts: 1, monthly_earnings_goal: 10_000 });
+    expect(r).toMatchObject({
+      year: 2026,
+      month: 11,
+      days_in_month: 30,
+      elapsed_days: 20,
+      gross: 160,
+      shifts: 1,
+      monthly_earnings_goal: 10_000,
+    });
     // 160.00 ÷ 20 × 30 = 240.00; typical rate (20 + 30) ÷ 2 = 25.00; typical hours (8 + 4) ÷ 2 = 6.
     expect(r).toMatchObject({ projected_end_of_month: 240, typical_hourly_rate: 25, typical_shift_hours: 6 });
     // ⌈(10,000 − 160) ÷ (25 × 6)⌉ = ⌈65.6⌉ = 66.
@@ -297,7 +476,15 @@ describe('earnings (hand-computed)', () => {
   it('rounds the projection half-up on the exact value (153.615 → 153.62, where the float gives 153.61)', async () => {
     const s = await makeUser({ shifter: { timezone: 'UTC' } });
     const b = await makeUser({ business: { timezone: 'UTC' } });
-    await insertShift({ businessId: b.businessId!, shifterId: s.shifterId, tz: 'UTC', date: '2026-11-03', in: '09:00', out: '10:00', rate: 10_241 }); // 102.41
+    await insertShift({
+      businessId: b.businessId!,
+      shifterId: s.shifterId,
+      tz: 'UTC',
+      date: '2026-11-03',
+      in: '09:00',
+      out: '10:00',
+      rate: 10_241,
+    }); // 102.41
     // 102.41 ÷ 20 × 30 = 153.615 exactly; (10241 / 20) * 30 in binary is 15361.499…
     expect(Math.round((10_241 / 20) * 30)).toBe(15_361);
     const r = await earnings(contextAt('2026-11-20T12:00:00Z', s), s.shifterId!, {});
@@ -308,10 +495,26 @@ describe('earnings (hand-computed)', () => {
     const s = await makeUser({ shifter: { timezone: NY } });
     const b = await makeUser({ business: { timezone: NY } });
     // 20:00–21:00 on 31 December in New York is 01:00–02:00 UTC on 1 January.
-    await insertShift({ businessId: b.businessId!, shifterId: s.shifterId, tz: NY, date: '2026-12-31', in: '20:00', out: '21:00', rate: 2000 });
+    await insertShift({
+      businessId: b.businessId!,
+      shifterId: s.shifterId,
+      tz: NY,
+      date: '2026-12-31',
+      in: '20:00',
+      out: '21:00',
+      rate: 2000,
+    });
     // 03:00 UTC on 1 January 2027 is still 22:00 on 31 December 2026 in New York.
     const r = await earnings(contextAt('2027-01-01T03:00:00Z', s), s.shifterId!, {});
-    expect(r).toMatchObject({ year: 2026, month: 12, days_in_month: 31, elapsed_days: 31, gross: 20, shifts: 1, projected_end_of_month: 20 });
+    expect(r).toMatchObject({
+      year: 2026,
+      month: 12,
+      days_in_month: 31,
+      elapsed_days: 31,
+      gross: 20,
+      shifts: 1,
+      projected_end_of_month: 20,
+    });
     expect(r.trend_12_months.at(-1)).toEqual({ month: '2026-12', gross: 20, shifts: 1 });
     const jan = await earnings(contextAt('2027-01-01T06:00:00Z', s), s.shifterId!, {});
     expect(jan).toMatchObject({ year: 2027, month: 1, elapsed_days: 1, gross: 0, projected_end_of_month: null });
@@ -323,7 +526,10 @@ describe('earnings (hand-computed)', () => {
     const admin = await makeUser({ admin: true });
     await expectDenied(await call('GET', `/v1/shifter/${s.shifterId}/earnings`, { key: other.key }), [404]);
     expectError(await call('GET', `/v1/shifter/${s.shifterId}/earnings`, { key: admin.key }), 403, 'FORBIDDEN-ERR');
-    await expectDenied(await call('PUT', `/v1/shifter/${s.shifterId}/earnings_goal`, { key: other.key, body: { monthly_earnings_goal: 5 } }), [404]);
+    await expectDenied(
+      await call('PUT', `/v1/shifter/${s.shifterId}/earnings_goal`, { key: other.key, body: { monthly_earnings_goal: 5 } }),
+      [404],
+    );
     expectError(await call('GET', `/v1/shifter/${s.shifterId}/earnings`, { key: s.key, query: { month: 13 } }), 400, 'VALIDATION-ERR');
   });
 
@@ -332,20 +538,44 @@ describe('earnings (hand-computed)', () => {
 
 describe('going rate (type-7 percentiles)', () => {
   it('summarises worked shifts of the place, window, role and currency', async () => {
-    const sydney = await makeUser({ business: { timezone: 'Australia/Sydney', city_id: 13, state_id: 10, country_id: 5, currency: 'AUD' } });
+    const sydney = await makeUser({
+      business: { timezone: 'Australia/Sydney', city_id: 13, state_id: 10, country_id: 5, currency: 'AUD' },
+    });
     const other = await makeUser({ business: { timezone: 'Australia/Sydney', city_id: 12, state_id: 9, country_id: 4, currency: 'EUR' } });
     const viewer = await makeUser({ shifter: true });
     const base = { businessId: sydney.businessId!, tz: 'Australia/Sydney', currency: 'AUD', role: 3 };
-    for (const [i, rate] of [1000, 2000, 3000, 4000].entries()) await insertShift({ ...base, date: daysFromToday(-5 - i, 'Australia/Sydney'), in: '09:00', out: '17:00', rate });
+    for (const [i, rate] of [1000, 2000, 3000, 4000].entries())
+      await insertShift({ ...base, date: daysFromToday(-5 - i, 'Australia/Sydney'), in: '09:00', out: '17:00', rate });
     await insertShift({ ...base, date: daysFromToday(-120, 'Australia/Sydney'), in: '09:00', out: '17:00', rate: 9900 }); // outside window
     await insertShift({ ...base, date: daysFromToday(-3, 'Australia/Sydney'), in: '09:00', out: '17:00', rate: 9900, noshow: true }); // not worked
     await insertShift({ ...base, date: daysFromToday(-3, 'Australia/Sydney'), in: '09:00', out: '17:00', rate: 9900, currency: 'USD' }); // other currency
-    await insertShift({ ...base, businessId: other.businessId!, date: daysFromToday(-3), in: '09:00', out: '17:00', rate: 9900, currency: 'EUR' }); // other city
-    for (let i = 0; i < 10; i++) await insertShift({ ...base, role: 4, date: daysFromToday(-2 - i, 'Australia/Sydney'), in: '09:00', out: '13:00', rate: 2500 });
+    await insertShift({
+      ...base,
+      businessId: other.businessId!,
+      date: daysFromToday(-3),
+      in: '09:00',
+      out: '17:00',
+      rate: 9900,
+      currency: 'EUR',
+    }); // other city
+    for (let i = 0; i < 10; i++)
+      await insertShift({ ...base, role: 4, date: daysFromToday(-2 - i, 'Australia/Sydney'), in: '09:00', out: '13:00', rate: 2500 });
 
     const r = await call('GET', '/v1/going_rate', { key: viewer.key, query: { city_id: 13, shiftrole_id: 3 } });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
-    expect(r.body).toMatchObject({ currency: 'AUD', sample_size: 4, min: 10, p25: 17.5, median: 25, p75: 32.5, max: 40, mean: 25, sufficient_data: false, window_days: 90, min_sample: 10 });
+    expect(r.body).toMatchObject({
+      currency: 'AUD',
+      sample_size: 4,
+      min: 10,
+      p25: 17.5,
+      median: 25,
+      p75: 32.5,
+      max: 40,
+      mean: 25,
+      sufficient_data: false,
+      window_days: 90,
+      min_sample: 10,
+    });
 
     const enough = await call('GET', '/v1/going_rate', { key: viewer.key, query: { state_id: 10, shiftrole_id: 4 } });
     expect(enough.body).toMatchObject({ sample_size: 10, median: 25, p25: 25, sufficient_data: true });
@@ -372,7 +602,16 @@ describe('going rate (type-7 percentiles)', () => {
     const r = await call('GET', '/v1/going_rate', { key: viewer.key, query: { city_id: 2, shiftrole_id: 6 } });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     // p25 = 17.3925 → 17.39; median = mean = 17.395 → 17.40; p75 = 17.3975 → 17.40.
-    expect(r.body).toMatchObject({ currency: 'USD', sample_size: 2, min: 17.39, p25: 17.39, median: 17.4, mean: 17.4, p75: 17.4, max: 17.4 });
+    expect(r.body).toMatchObject({
+      currency: 'USD',
+      sample_size: 2,
+      min: 17.39,
+      p25: 17.39,
+      median: 17.4,
+      mean: 17.4,
+      p75: 17.4,
+      max: 17.4,
+    });
 
     // In yen the last shown digit is the yen: a mean of 1,000.5 is 1,001; three values keep the mean exact.
     const tokyo = await makeUser({ business: { timezone: 'Asia/Tokyo', city_id: 3, state_id: 2, country_id: 1, currency: 'JPY' } });
@@ -406,9 +645,22 @@ describe('crew analytics', () => {
 
     const res = await call('GET', `/v1/business/${biz}/crew/analytics`, { key: owner.key });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body).toMatchObject({ crew_size: 3, total_completed_shifts_90d: 4, repeat_rate: 33.3, avg_reliability_score: 62.5, rated_crew: 2, accept_rate: 66.7 });
+    expect(res.body).toMatchObject({
+      crew_size: 3,
+      total_completed_shifts_90d: 4,
+      repeat_rate: 33.3,
+      avg_reliability_score: 62.5,
+      rated_crew: 2,
+      accept_rate: 66.7,
+    });
     const byName = Object.fromEntries(res.body.per_shifter.map((p: { shifter_name: string }) => [p.shifter_name, p]));
-    expect(byName.Ana).toMatchObject({ completed_shifts_90d: 3, hours_90d: 12, total_paid_90d: 240, no_shows_90d: 1, reliability_score: 75 });
+    expect(byName.Ana).toMatchObject({
+      completed_shifts_90d: 3,
+      hours_90d: 12,
+      total_paid_90d: 240,
+      no_shows_90d: 1,
+      reliability_score: 75,
+    });
     expect(byName.Ben).toMatchObject({ completed_shifts_90d: 1, cancellations_90d: 1, reliability_score: 50 });
     expect(byName.Cat).toMatchObject({ completed_shifts_90d: 0, reliability_score: null, accept_shift_req: false });
     expect(byName.Dee).toBeUndefined();

@@ -14,7 +14,8 @@ import { expectValidation, makePair, postShift, shiftBody } from './helpers/shif
 describe('money amounts a client sends', () => {
   it('send_request refuses 23.333 USD and 10.5 JPY, keeps 23.33 USD and 1,500 JPY exactly', async () => {
     const { biz, sh } = await makePair();
-    const send = (body: Record<string, unknown>) => call('POST', '/v1/shift_request/send_request', { key: biz.key, body: shiftBody({ shifter_id: sh.shifterId, ...body }) });
+    const send = (body: Record<string, unknown>) =>
+      call('POST', '/v1/shift_request/send_request', { key: biz.key, body: shiftBody({ shifter_id: sh.shifterId, ...body }) });
     expectValidation(await send({ hourly_rate: 23.333 }), 'hourly_rate');
     expectValidation(await send({ hourly_rate: 10.5, currency: 'JPY' }), 'hourly_rate');
     expectValidation(await send({ hourly_rate: 0.001 }), 'hourly_rate');
@@ -27,14 +28,21 @@ describe('money amounts a client sends', () => {
     const small = await postShift(biz.key, { shifter_id: sh.shifterId, hourly_rate: 0.29, shift_in: '18:00', shift_out: '19:00' });
     const [row] = await db().select().from(shiftRequests).where(eq(shiftRequests.id, small.id));
     expect(row!.hourly_rate_minor).toBe(29);
-    const jpy = await postShift(biz.key, { shifter_id: sh.shifterId, hourly_rate: 1500, currency: 'JPY', shift_in: '20:00', shift_out: '22:00' });
+    const jpy = await postShift(biz.key, {
+      shifter_id: sh.shifterId,
+      hourly_rate: 1500,
+      currency: 'JPY',
+      shift_in: '20:00',
+      shift_out: '22:00',
+    });
     expect(jpy).toMatchObject({ hourly_rate: 1500, currency: 'JPY' });
   });
 
   it('change_request refuses a rate finer than the currency and leaves the request pending', async () => {
     const { biz, sh } = await makePair();
     const s = await postShift(biz.key, { shifter_id: sh.shifterId, hourly_rate: 20 });
-    const change = (body: Record<string, unknown>) => call('PUT', '/v1/shift_request/change_request', { key: biz.key, body: { shift_request_id: s.id, ...body } });
+    const change = (body: Record<string, unknown>) =>
+      call('PUT', '/v1/shift_request/change_request', { key: biz.key, body: { shift_request_id: s.id, ...body } });
     expectValidation(await change({ hourly_rate: 23.333 }), 'hourly_rate');
     const [row] = await db().select().from(shiftRequests).where(eq(shiftRequests.id, s.id));
     expect(row).toMatchObject({ request_status: 1, hourly_rate_minor: 2000 });
@@ -47,9 +55,15 @@ describe('money amounts a client sends', () => {
     const s = await makeUser({ shifter: true });
     const path = `/v1/shifter/${s.shifterId}/counter_rules`;
     expectValidation(await call('POST', path, { key: s.key, body: { label: 'Floor', min_hourly_rate: 24.005 } }), 'min_hourly_rate');
-    expectValidation(await call('POST', path, { key: s.key, body: { label: 'Yen', min_hourly_rate: 1500.5, currency: 'JPY' } }), 'min_hourly_rate');
     expectValidation(
-      await call('POST', path, { key: s.key, body: { label: 'Far', min_hourly_rate: 24, distance_threshold_km: 10, distance_premium: 1.001 } }),
+      await call('POST', path, { key: s.key, body: { label: 'Yen', min_hourly_rate: 1500.5, currency: 'JPY' } }),
+      'min_hourly_rate',
+    );
+    expectValidation(
+      await call('POST', path, {
+        key: s.key,
+        body: { label: 'Far', min_hourly_rate: 24, distance_threshold_km: 10, distance_premium: 1.001 },
+      }),
       'distance_premium',
     );
     const rule = await call('POST', path, { key: s.key, body: { label: 'Floor', min_hourly_rate: 24.5 } });

@@ -16,7 +16,8 @@ const create = (key: string, body: Record<string, unknown>) => call('POST', '/v1
 const update = (key: string, id: string, body: unknown) => call('PUT', `/v1/shift_templates/${id}`, { key, body });
 const remove = (key: string, id: string) => call('DELETE', `/v1/shift_templates/${id}`, { key });
 const listOf = (key: string, businessId: string) => call('GET', `/v1/shift_templates/by_business/${businessId}`, { key });
-const generate = (key: string, id: string, weeks?: string | number) => call('POST', `/v1/shift_templates/${id}/generate`, { key, query: { weeks } });
+const generate = (key: string, id: string, weeks?: string | number) =>
+  call('POST', `/v1/shift_templates/${id}/generate`, { key, query: { weeks } });
 
 const base = { label: 'Weekday lunch', days_of_week: '1,3,5', shift_in: '11:00', shift_out: '15:00', shiftrole_id: 1, hourly_rate: 18.5 };
 
@@ -71,7 +72,14 @@ describe('shift template CRUD', () => {
 
     const changed = await update(biz.key, t.id, { label: 'Lunch', days_of_week: [2, 4], currency_id: 'EUR' });
     expect(changed.status).toBe(200);
-    expect(changed.body).toMatchObject({ label: 'Lunch', days_of_week: '2,4', currency_id: 'EUR', hourly_rate: 18.5, note: 'Bring apron', shift_in: '11:00' });
+    expect(changed.body).toMatchObject({
+      label: 'Lunch',
+      days_of_week: '2,4',
+      currency_id: 'EUR',
+      hourly_rate: 18.5,
+      note: 'Bring apron',
+      shift_in: '11:00',
+    });
     const cleared = await update(biz.key, t.id, { note: null, is_active: 0, hourly_rate: 20 });
     expect(cleared.body).toMatchObject({ label: 'Lunch', note: null, is_active: 0, hourly_rate: 20 });
     expect((await update(biz.key, t.id, {})).body.label).toBe('Lunch');
@@ -95,8 +103,16 @@ describe('shift template CRUD', () => {
     expectError(await create(biz.key, { ...base, business_id: businessId, hourly_rate: 0 }), 400, 'VALIDATION-ERR');
     expectError(await create(biz.key, { ...base, business_id: businessId, currency_id: 'XXX' }), 400, 'VALIDATION-ERR');
     expectError(await create(biz.key, { ...base, business_id: businessId, is_broadcast: 0 }), 400, 'VALIDATION-ERR');
-    expectError(await create(biz.key, { ...base, business_id: businessId, is_broadcast: 1, default_shifter_id: sh.shifterId }), 400, 'VALIDATION-ERR');
-    expectError(await create(biz.key, { ...base, business_id: businessId, default_shifter_id: sh.shifterId }), 422, 'SHFT-NOT-CONNECTED-ERR');
+    expectError(
+      await create(biz.key, { ...base, business_id: businessId, is_broadcast: 1, default_shifter_id: sh.shifterId }),
+      400,
+      'VALIDATION-ERR',
+    );
+    expectError(
+      await create(biz.key, { ...base, business_id: businessId, default_shifter_id: sh.shifterId }),
+      422,
+      'SHFT-NOT-CONNECTED-ERR',
+    );
 
     await connect(businessId, sh.shifterId!);
     const targeted = await newTemplate(biz.key, businessId, { default_shifter_id: sh.shifterId });
@@ -105,10 +121,17 @@ describe('shift template CRUD', () => {
     const broadcast = await newTemplate(biz.key, businessId);
     expectError(await update(biz.key, broadcast.id, { is_broadcast: 0 }), 400, 'VALIDATION-ERR');
     const stranger = await makeUser({ shifter: true });
-    expectError(await update(biz.key, broadcast.id, { is_broadcast: 0, default_shifter_id: stranger.shifterId }), 422, 'SHFT-NOT-CONNECTED-ERR');
+    expectError(
+      await update(biz.key, broadcast.id, { is_broadcast: 0, default_shifter_id: stranger.shifterId }),
+      422,
+      'SHFT-NOT-CONNECTED-ERR',
+    );
     const retargeted = await update(biz.key, broadcast.id, { is_broadcast: 0, default_shifter_id: sh.shifterId });
     expect(retargeted.body).toMatchObject({ is_broadcast: 0, default_shifter_id: sh.shifterId });
-    expect((await update(biz.key, broadcast.id, { is_broadcast: 1, default_shifter_id: null })).body).toMatchObject({ is_broadcast: 1, default_shifter_id: null });
+    expect((await update(biz.key, broadcast.id, { is_broadcast: 1, default_shifter_id: null })).body).toMatchObject({
+      is_broadcast: 1,
+      default_shifter_id: null,
+    });
   });
 });
 
@@ -125,8 +148,14 @@ describe('template times and rates', () => {
     const [stored] = (await listOf(biz.key, businessId)).body.data;
     expect(stored).toMatchObject({ id: t.id, shift_in: '11:00', shift_out: '15:00' });
     // Moving both (or one to a different time) is fine, and generate then posts every date.
-    expect((await update(biz.key, t.id, { shift_in: '15:00', shift_out: '23:00' })).body).toMatchObject({ shift_in: '15:00', shift_out: '23:00' });
-    expect((await update(biz.key, t.id, { shift_out: '22:00', days_of_week: '1,2,3,4,5,6,7' })).body).toMatchObject({ shift_in: '15:00', shift_out: '22:00' });
+    expect((await update(biz.key, t.id, { shift_in: '15:00', shift_out: '23:00' })).body).toMatchObject({
+      shift_in: '15:00',
+      shift_out: '23:00',
+    });
+    expect((await update(biz.key, t.id, { shift_out: '22:00', days_of_week: '1,2,3,4,5,6,7' })).body).toMatchObject({
+      shift_in: '15:00',
+      shift_out: '22:00',
+    });
     const gen = await generate(biz.key, t.id, 1);
     expect([200, 201]).toContain(gen.status);
     expect(gen.body.created.length + gen.body.skipped.length).toBe(expectedDates([1, 2, 3, 4, 5, 6, 7], 1, '15:00').length);
@@ -141,7 +170,10 @@ describe('template times and rates', () => {
     expectValidation(await update(biz.key, t.id, { hourly_rate: 18.505 }), 'hourly_rate');
     // 23.33 USD cannot be re-expressed in yen without rounding: send a rate with the new currency.
     expectValidation(await update(biz.key, t.id, { currency_id: 'JPY' }), 'hourly_rate');
-    expect((await update(biz.key, t.id, { currency_id: 'JPY', hourly_rate: 2500 })).body).toMatchObject({ currency_id: 'JPY', hourly_rate: 2500 });
+    expect((await update(biz.key, t.id, { currency_id: 'JPY', hourly_rate: 2500 })).body).toMatchObject({
+      currency_id: 'JPY',
+      hourly_rate: 2500,
+    });
     expect((await update(biz.key, t.id, { currency_id: 'EUR' })).body).toMatchObject({ currency_id: 'EUR', hourly_rate: 2500 });
     expectValidation(await create(biz.key, { ...base, business_id: businessId, currency_id: 'ZZZ', hourly_rate: 1.234 }), 'currency_id');
   });
@@ -161,7 +193,17 @@ describe('generate', () => {
     expect(dates(created)).toEqual(expectedDates([1, 3, 5], 2, '22:00'));
     for (const r of created) {
       expect([1, 3, 5]).toContain(weekdayOf(r.shift_date));
-      expect(r).toMatchObject({ template_id: t.id, parent_id: null, request_status: 1, is_broadcast: 1, shifter_id: null, hourly_rate: 18.5, currency: 'USD', shift_in: '22:00', shift_out: '06:00' });
+      expect(r).toMatchObject({
+        template_id: t.id,
+        parent_id: null,
+        request_status: 1,
+        is_broadcast: 1,
+        shifter_id: null,
+        hourly_rate: 18.5,
+        currency: 'USD',
+        shift_in: '22:00',
+        shift_out: '06:00',
+      });
       // Instants in the business's zone: across a DST change this row is 7 or 9 hours long.
       const inst = shiftInstants(r.shift_date, '22:00', '06:00', TZ);
       expect(Date.parse(r.starts_at)).toBe(inst.startsAt);
@@ -173,7 +215,10 @@ describe('generate', () => {
     expect(rows.every((r) => r.created_by_user_id === biz.userId)).toBe(true);
 
     const first = created[0]!;
-    const events = await db().select().from(outboxEvents).where(like(outboxEvents.body, `%${first.id}%`));
+    const events = await db()
+      .select()
+      .from(outboxEvents)
+      .where(like(outboxEvents.body, `%${first.id}%`));
     const bodies = events.map((e) => JSON.parse(e.body) as { kind?: string; type: string; user_ids?: string[] });
     expect(bodies.find((b) => b.kind === 'open_shift')?.user_ids).toEqual([crew.userId]);
     expect(bodies.map((b) => b.type)).toContain('broadcast.created');
@@ -219,7 +264,15 @@ describe('generate', () => {
     const all = expectedDates([1, 2, 3, 4, 5, 6, 7], 1, '23:00');
     const manual = await call('POST', '/v1/shift_request/send_request', {
       key: biz.key,
-      body: { business_id: businessId, shift_date: all[1], shift_in: '23:00', shift_out: '23:59', shiftrole_id: 2, hourly_rate: 20, is_broadcast: 1 },
+      body: {
+        business_id: businessId,
+        shift_date: all[1],
+        shift_in: '23:00',
+        shift_out: '23:59',
+        shiftrole_id: 2,
+        hourly_rate: 20,
+        is_broadcast: 1,
+      },
     });
     expect(manual.status).toBe(201);
     await db().update(shiftRequests).set({ request_status: 7 }).where(eq(shiftRequests.id, manual.body.id));
@@ -234,12 +287,25 @@ describe('generate', () => {
     const other = await makeUser({ shifter: true });
     await connect(businessId, mine.shifterId!);
     await connect(businessId, other.shifterId!);
-    const t = await newTemplate(biz.key, businessId, { days_of_week: '1,2,3,4,5,6,7', shift_in: '23:00', shift_out: '23:30', default_shifter_id: mine.shifterId });
+    const t = await newTemplate(biz.key, businessId, {
+      days_of_week: '1,2,3,4,5,6,7',
+      shift_in: '23:00',
+      shift_out: '23:30',
+      default_shifter_id: mine.shifterId,
+    });
     const all = expectedDates([1, 2, 3, 4, 5, 6, 7], 1, '23:00');
     const post = (shifterId: string, date: string) =>
       call('POST', '/v1/shift_request/send_request', {
         key: biz.key,
-        body: { business_id: businessId, shift_date: date, shift_in: '23:00', shift_out: '23:30', shiftrole_id: 1, hourly_rate: 18.5, shifter_id: shifterId },
+        body: {
+          business_id: businessId,
+          shift_date: date,
+          shift_in: '23:00',
+          shift_out: '23:30',
+          shiftrole_id: 1,
+          hourly_rate: 18.5,
+          shifter_id: shifterId,
+        },
       });
     expect((await post(other.shifterId!, all[0]!)).status).toBe(201);
     expect((await post(mine.shifterId!, all[2]!)).status).toBe(201);
@@ -248,13 +314,25 @@ describe('generate', () => {
     expect(res.status).toBe(201);
     expect(res.body.skipped).toEqual([all[2]]);
     expect(dates(res.body.created)).toEqual(all.filter((d) => d !== all[2]));
-    expect(res.body.created.every((r: { shifter_id: string; is_broadcast: number }) => r.shifter_id === mine.shifterId && r.is_broadcast === 0)).toBe(true);
-    const note = (await db().select().from(outboxEvents).where(like(outboxEvents.body, `%${res.body.created[0].id}%`)))
+    expect(
+      res.body.created.every((r: { shifter_id: string; is_broadcast: number }) => r.shifter_id === mine.shifterId && r.is_broadcast === 0),
+    ).toBe(true);
+    const note = (
+      await db()
+        .select()
+        .from(outboxEvents)
+        .where(like(outboxEvents.body, `%${res.body.created[0].id}%`))
+    )
       .map((e) => JSON.parse(e.body) as { kind?: string; user_ids?: string[] })
       .find((b) => b.kind === 'shift_request');
     expect(note?.user_ids).toEqual([mine.userId]);
 
-    const t2 = await newTemplate(biz.key, businessId, { shift_in: '06:00', shift_out: '07:00', days_of_week: '1,2,3,4,5,6,7', default_shifter_id: mine.shifterId });
+    const t2 = await newTemplate(biz.key, businessId, {
+      shift_in: '06:00',
+      shift_out: '07:00',
+      days_of_week: '1,2,3,4,5,6,7',
+      default_shifter_id: mine.shifterId,
+    });
     await db().update(shifters).set({ accept_shift_req: false }).where(eq(shifters.id, mine.shifterId!));
     expectError(await generate(biz.key, t2.id, 1), 422, 'SHIFTER-PAUSED-ERR');
     await db().update(shifters).set({ accept_shift_req: true }).where(eq(shifters.id, mine.shifterId!));
@@ -287,7 +365,10 @@ describe('generate', () => {
       .where(and(eq(shiftRequests.business_id, businessId), eq(shiftRequests.shift_in, '23:00')));
     expect(rows.map((r) => r.d).sort()).toEqual(expected);
     // Events exist only for rows that were really inserted.
-    const hooks = await db().select().from(outboxEvents).where(and(eq(outboxEvents.topic, 'webhooks'), like(outboxEvents.body, `%${businessId}%`)));
+    const hooks = await db()
+      .select()
+      .from(outboxEvents)
+      .where(and(eq(outboxEvents.topic, 'webhooks'), like(outboxEvents.body, `%${businessId}%`)));
     expect(hooks).toHaveLength(expected.length);
   });
 
@@ -332,7 +413,14 @@ describe('generate on an injected clock (DST weeks, a year end)', () => {
 describe('template dates (explicit today)', () => {
   it('enumerates the listed ISO weekdays over weeks × 7 days from today', () => {
     expect(templateDates('2027-03-14', [1, 7], 1)).toEqual(['2027-03-14', '2027-03-15']);
-    expect(templateDates('2027-03-10', [1, 3, 5], 2)).toEqual(['2027-03-10', '2027-03-12', '2027-03-15', '2027-03-17', '2027-03-19', '2027-03-22']);
+    expect(templateDates('2027-03-10', [1, 3, 5], 2)).toEqual([
+      '2027-03-10',
+      '2027-03-12',
+      '2027-03-15',
+      '2027-03-17',
+      '2027-03-19',
+      '2027-03-22',
+    ]);
     expect(templateDates('2027-12-27', [6], 1)).toEqual(['2028-01-01']);
   });
 
@@ -428,7 +516,8 @@ describe('templates: authorization', () => {
 describe('templates in the OpenAPI document', () => {
   it('lists every template operation with its error codes and the weeks parameter', async () => {
     const doc = (await call('GET', '/v1/openapi.json')).body;
-    const codes = (op: any, status: string) => op.responses[status]?.content['application/json'].schema.properties.error.properties.code.enum as string[];
+    const codes = (op: any, status: string) =>
+      op.responses[status]?.content['application/json'].schema.properties.error.properties.code.enum as string[];
     const paths = doc.paths;
     expect(paths['/v1/shift_templates/by_business/{id}'].get).toBeDefined();
     expect(paths['/v1/shift_templates/create'].post.responses['201']).toBeDefined();

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from './errors';
-import { ceilRatio, fromMinor, fromMinorRatio, MoneyPrecisionError, payForMinutes, percentOf, roundRatio, toMinor, toMinorExact } from './money';
+import {
+  ceilRatio,
+  fromMinor,
+  fromMinorRatio,
+  MoneyPrecisionError,
+  payForMinutes,
+  percentOf,
+  roundRatio,
+  toMinor,
+  toMinorExact,
+} from './money';
 
 describe('roundRatio: half-up, away from zero, on the exact ratio', () => {
   it('rounds an exact half up where a binary float rounds it down', () => {

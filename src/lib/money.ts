@@ -57,7 +57,9 @@ function divRound(num: bigint, den: bigint): bigint {
 /** A scaled integer (value × 10^digits) as the JS number nearest that decimal. */
 function scaledToNumber(scaled: bigint, digits: number): number {
   if (digits === 0) return Number(scaled);
-  const text = abs(scaled).toString().padStart(digits + 1, '0');
+  const text = abs(scaled)
+    .toString()
+    .padStart(digits + 1, '0');
   const sign = scaled < 0n ? '-' : '';
   return Number(`${sign}${text.slice(0, -digits)}.${text.slice(-digits)}`);
 }

@@ -12,7 +12,11 @@ import type { TestUser } from './factory';
  * through ctx.now(), so a figure that depends on "today" (this week, this month, the last 90 days)
  * can be tested on any chosen date — a month end, a year end, a DST week — whatever day the tests run.
  */
-export function contextAt(now: number | string | Date, user: Pick<TestUser, 'userId' | 'keyId'>, opts: { isAdmin?: boolean } = {}): ServiceContext {
+export function contextAt(
+  now: number | string | Date,
+  user: Pick<TestUser, 'userId' | 'keyId'>,
+  opts: { isAdmin?: boolean } = {},
+): ServiceContext {
   const fixed = typeof now === 'number' ? now : new Date(now).getTime();
   if (!Number.isFinite(fixed)) throw new Error(`contextAt: bad instant ${String(now)}`);
   const bindings = env as AppBindings;
@@ -42,7 +46,7 @@ export function nextDstChange(tz: string, fromDate: string, direction: 'spring' 
     const date = addDays(fromDate, i);
     const off = offsetAt(date);
     // Clocks forward: noon comes sooner in UTC (the offset grows), so the instant is earlier.
-    if (off !== prev && (off < prev) === (direction === 'spring')) return date;
+    if (off !== prev && off < prev === (direction === 'spring')) return date;
     prev = off;
   }
   throw new Error(`no ${direction} DST change in ${tz} within 400 days of ${fromDate}`);

@@ -5,9 +5,13 @@ import { templateView } from '../../services/templates/view';
 import * as routes from './templates.routes';
 
 export const templatesRouter = createRouter()
-  .openapi(routes.byBusiness, async (c) => c.json({ data: (await listTemplates(serviceCtx(c), c.req.valid('param').id)).map(templateView) }, 200))
+  .openapi(routes.byBusiness, async (c) =>
+    c.json({ data: (await listTemplates(serviceCtx(c), c.req.valid('param').id)).map(templateView) }, 200),
+  )
   .openapi(routes.create, async (c) => c.json(templateView(await createTemplate(serviceCtx(c), c.req.valid('json'))), 201))
-  .openapi(routes.update, async (c) => c.json(templateView(await updateTemplate(serviceCtx(c), c.req.valid('param').id, c.req.valid('json'))), 200))
+  .openapi(routes.update, async (c) =>
+    c.json(templateView(await updateTemplate(serviceCtx(c), c.req.valid('param').id, c.req.valid('json'))), 200),
+  )
   .openapi(routes.remove, async (c) => {
     const { id } = c.req.valid('param');
     await deleteTemplate(serviceCtx(c), id);

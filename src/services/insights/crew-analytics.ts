@@ -30,7 +30,13 @@ export async function crewAnalytics(ctx: ServiceContext, businessId: string) {
   const from = to - CREW_WINDOW_DAYS * 86_400_000;
   const [crew, rows] = await Promise.all([
     ctx.db
-      .select({ id: shifters.id, name: shifters.display_name, slug: shifters.slug, accept: shifters.accept_shift_req, since: requestAuthorizations.responded_at })
+      .select({
+        id: shifters.id,
+        name: shifters.display_name,
+        slug: shifters.slug,
+        accept: shifters.accept_shift_req,
+        since: requestAuthorizations.responded_at,
+      })
       .from(requestAuthorizations)
       .innerJoin(shifters, eq(shifters.id, requestAuthorizations.shifter_id))
       .where(and(eq(requestAuthorizations.business_id, business.id), eq(requestAuthorizations.status, 'accepted'))),
@@ -41,7 +47,10 @@ export async function crewAnalytics(ctx: ServiceContext, businessId: string) {
   ]);
   type Other = { minor: number; minutes: number; shifts: number };
   const stats = new Map(
-    crew.map((c) => [c.id, { worked: 0, minutes: 0, paidMinor: 0, others: new Map<string, Other>(), noShows: 0, cancels: 0, lastWorked: 0 }]),
+    crew.map((c) => [
+      c.id,
+      { worked: 0, minutes: 0, paidMinor: 0, others: new Map<string, Other>(), noShows: 0, cancels: 0, lastWorked: 0 },
+    ]),
   );
   for (const r of rows) {
     const s = r.shifter_id ? stats.get(r.shifter_id) : undefined;
@@ -93,7 +102,14 @@ export async function crewAnalytics(ctx: ServiceContext, businessId: string) {
     crew_size: size,
     total_completed_shifts_90d: perShifter.reduce((a, p) => a + p.completed_shifts_90d, 0),
     repeat_rate: size === 0 ? null : percentOf(perShifter.filter((p) => p.completed_shifts_90d > 1).length, size, 1),
-    avg_reliability_score: rated.length === 0 ? null : roundRatio(rated.reduce((a, p) => a + p.reliability_score!, 0), rated.length, 1),
+    avg_reliability_score:
+      rated.length === 0
+        ? null
+        : roundRatio(
+            rated.reduce((a, p) => a + p.reliability_score!, 0),
+            rated.length,
+            1,
+          ),
     rated_crew: rated.length,
     accept_rate: size === 0 ? null : percentOf(perShifter.filter((p) => p.accept_shift_req).length, size, 1),
     per_shifter: perShifter,

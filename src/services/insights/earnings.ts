@@ -50,7 +50,14 @@ export async function earnings(ctx: ServiceContext, shifterId: string, q: { year
     })
     .from(shiftRequests)
     .innerJoin(businesses, eq(businesses.id, shiftRequests.business_id))
-    .where(and(eq(shiftRequests.shifter_id, s.id), workedShiftSql(), gte(shiftRequests.starts_at, queryFrom), lt(shiftRequests.starts_at, queryTo)));
+    .where(
+      and(
+        eq(shiftRequests.shifter_id, s.id),
+        workedShiftSql(),
+        gte(shiftRequests.starts_at, queryFrom),
+        lt(shiftRequests.starts_at, queryTo),
+      ),
+    );
 
   const cur = s.currency;
   const monthKey = (ms: number) => Temporal.Instant.fromEpochMilliseconds(ms).toZonedDateTimeISO(tz).toPlainDate().toString().slice(0, 7);

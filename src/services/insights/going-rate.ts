@@ -39,7 +39,9 @@ export function percentilePositions(n: number, quarter: number): { lo: number; h
 export async function goingRate(ctx: ServiceContext, q: GoingRateQuery) {
   requirePerson(ctx);
   if (q.city_id === undefined && q.state_id === undefined && q.country_id === undefined) {
-    throw new AppError('VALIDATION-ERR', 'Send city_id, state_id or country_id.', [{ field: 'query.city_id', message: 'a location is required' }]);
+    throw new AppError('VALIDATION-ERR', 'Send city_id, state_id or country_id.', [
+      { field: 'query.city_id', message: 'a location is required' },
+    ]);
   }
   const windowDays = ctx.settings.GOING_RATE_WINDOW_DAYS;
   const minSample = ctx.settings.GOING_RATE_MIN_SAMPLE;
@@ -68,7 +70,12 @@ export async function goingRate(ctx: ServiceContext, q: GoingRateQuery) {
     window_days: windowDays,
     window: { from: toIso(from), to: toIso(to) },
     min_sample: minSample,
-    filters: { city_id: q.city_id ?? null, state_id: q.state_id ?? null, country_id: q.country_id ?? null, shiftrole_id: q.shiftrole_id ?? null },
+    filters: {
+      city_id: q.city_id ?? null,
+      state_id: q.state_id ?? null,
+      country_id: q.country_id ?? null,
+      shiftrole_id: q.shiftrole_id ?? null,
+    },
   };
   const empty = { min: null, p25: null, median: null, p75: null, max: null, mean: null, sample_size: 0, sufficient_data: false, ...base };
   if (!currency) return empty;
@@ -104,7 +111,12 @@ export async function goingRate(ctx: ServiceContext, q: GoingRateQuery) {
     .with(ranked)
     .select({ i: ranked.i, r: ranked.r })
     .from(ranked)
-    .where(sql`${ranked.i} in (${sql.join(wanted.map((w) => sql`${w}`), sql`, `)})`);
+    .where(
+      sql`${ranked.i} in (${sql.join(
+        wanted.map((w) => sql`${w}`),
+        sql`, `,
+      )})`,
+    );
   const at = new Map(picked.map((p) => [Number(p.i), Number(p.r)]));
   // lo + (hi − lo) × frac, kept as quarters of a minor unit and rounded once at the minor unit.
   const value = (p: { lo: number; hi: number; fracQuarters: number }) => {

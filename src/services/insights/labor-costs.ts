@@ -129,6 +129,8 @@ export async function laborCosts(ctx: ServiceContext, businessId: string, week?:
     by_role: [...byRole]
       .map(([id, b]) => withOthers({ shiftrole_id: id, role: b.role, ...breakdown(b.split) }, b.split))
       .sort((a, b) => b.total - a.total),
-    last_8_weeks: weeks.map((b, i) => withOthers({ week_start: mondays[i]!, total: money(b.main.minor), hours: hours(b.main.minutes), shifts: b.main.shifts }, b)),
+    last_8_weeks: weeks.map((b, i) =>
+      withOthers({ week_start: mondays[i]!, total: money(b.main.minor), hours: hours(b.main.minutes), shifts: b.main.shifts }, b),
+    ),
   };
 }

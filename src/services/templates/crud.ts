@@ -47,7 +47,13 @@ type TemplateFields = Pick<
  * connected when it is set or changed (a later disconnect is caught when generating).
  * `timeField` names the field to blame when the times are equal (the one the caller sent).
  */
-async function checkTemplate(ctx: ServiceContext, business: BusinessRow, t: TemplateFields, checkTarget: boolean, timeField: 'shift_in' | 'shift_out' = 'shift_out') {
+async function checkTemplate(
+  ctx: ServiceContext,
+  business: BusinessRow,
+  t: TemplateFields,
+  checkTarget: boolean,
+  timeField: 'shift_in' | 'shift_out' = 'shift_out',
+) {
   if (t.shift_in === t.shift_out) {
     throw invalid(timeField, timeField === 'shift_in' ? 'must differ from shift_out' : 'must differ from shift_in');
   }
@@ -55,8 +61,10 @@ async function checkTemplate(ctx: ServiceContext, business: BusinessRow, t: Temp
   if (!role || !role.is_active) throw invalid('shiftrole_id', 'unknown role');
   await assertCurrency(ctx, t.currency_id);
   if (t.hourly_rate_minor <= 0) throw invalid('hourly_rate', 'must be positive');
-  if (t.is_broadcast && t.default_shifter_id) throw invalid('default_shifter_id', 'must be blank for a broadcast template (send null, or is_broadcast=0)');
-  if (!t.is_broadcast && !t.default_shifter_id) throw invalid('default_shifter_id', 'required for a targeted template (or send is_broadcast=1)');
+  if (t.is_broadcast && t.default_shifter_id)
+    throw invalid('default_shifter_id', 'must be blank for a broadcast template (send null, or is_broadcast=0)');
+  if (!t.is_broadcast && !t.default_shifter_id)
+    throw invalid('default_shifter_id', 'required for a targeted template (or send is_broadcast=1)');
   if (checkTarget && t.default_shifter_id && !(await isCrew(ctx, business.id, t.default_shifter_id))) {
     throw new AppError('SHFT-NOT-CONNECTED-ERR', 'The default shifter is not connected to this business.');
   }

@@ -131,10 +131,20 @@ export async function generateFromTemplate(ctx: ServiceContext, id: string, week
   }
 
   const createdRows = [];
-  for (const ids of chunk(planned.map((r) => r.id), 50)) {
+  for (const ids of chunk(
+    planned.map((r) => r.id),
+    50,
+  )) {
     createdRows.push(
       ...(await ctx.db
-        .select({ row: shiftRequests, roleLabel: shiftRoles.label, shifterName: shifters.display_name, shifterSlug: shifters.slug, businessName: businesses.name, businessSlug: businesses.slug })
+        .select({
+          row: shiftRequests,
+          roleLabel: shiftRoles.label,
+          shifterName: shifters.display_name,
+          shifterSlug: shifters.slug,
+          businessName: businesses.name,
+          businessSlug: businesses.slug,
+        })
         .from(shiftRequests)
         .innerJoin(businesses, eq(businesses.id, shiftRequests.business_id))
         .leftJoin(shifters, eq(shifters.id, shiftRequests.shifter_id))
