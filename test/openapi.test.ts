@@ -8,6 +8,8 @@ import { $RefParser } from '@apidevtools/json-schema-ref-parser';
 import validateSchema from '@apidevtools/swagger-parser/lib/validators/schema.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../src/lib/errors';
+import { CONNECTION_STATUSES } from '../src/services/connections/schemas';
+import { SHIFT_STATUS } from '../src/services/shifts/status';
 import { call, expectError } from './helpers/api';
 
 type Json = Record<string, any>;
@@ -124,6 +126,22 @@ describe('the OpenAPI document', () => {
       'POST /v1/shift_request/{id}/claim': 'claimShiftRequest',
       'GET /v1/business/{id}/labor_costs': 'getLaborCosts',
     });
+  });
+
+  it('gives response fields their closed sets, from the constants the code uses', () => {
+    const schema = (name: string) => doc.components.schemas[name];
+    /** A property of a named schema, also when it is an extension (allOf of the base and the extra fields). */
+    const prop = (s: Json, field: string): Json | undefined =>
+      s.properties?.[field] ?? (s.allOf ?? []).map((part: Json) => prop(deref(doc, part)!, field)).find(Boolean);
+    const enumOf = (name: string, field: string) => deref(doc, prop(schema(name), field))?.enum;
+    expect(enumOf('ShiftRequest', 'request_status')).toEqual(Object.values(SHIFT_STATUS));
+    expect(schema('ShiftRequest').properties.request_status.description).toContain('4 superseded');
+    expect(enumOf('ShiftRequest', 'status')).toEqual(Object.keys(SHIFT_STATUS));
+    for (const flag of ['is_broadcast', 'is_flexible', 'is_noshow']) expect(enumOf('ShiftRequest', flag), flag).toEqual([0, 1]);
+    expect(enumOf('ShiftRequest', 'cancelled_by')).toEqual(['business', 'shifter', 'system', null]);
+    for (const flag of ['is_broadcast', 'is_flexible', 'is_active']) expect(enumOf('ShiftTemplate', flag), flag).toEqual([0, 1]);
+    expect(enumOf('Connection', 'status')).toEqual([...CONNECTION_STATUSES]);
+    expect(enumOf('ListedConnection', 'side')).toEqual(['business', 'shifter']);
   });
 
   it('declares the bearer security scheme', () => {
