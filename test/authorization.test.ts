@@ -52,8 +52,8 @@ const connectionsOf = (w: VictimWorld): Reread => ({
 const invitationsOf = (w: VictimWorld): Reread => ({ as: (x) => x.owner, method: 'GET', path: `/v1/business/${w.business}/invitations` });
 const templatesOf = (w: VictimWorld): Reread => ({ as: (x) => x.owner, method: 'GET', path: `/v1/shift_templates/by_business/${w.business}` });
 const crewRead =
-  (sub: string, query?: Record<string, string | number>) =>
-  (w: VictimWorld): Reread => ({ as: (x) => x.crew, method: 'GET', path: `/v1/shifter/${w.crewShifter}${sub}`, query });
+  (sub: string) =>
+  (w: VictimWorld): Reread => ({ as: (x) => x.crew, method: 'GET', path: `/v1/shifter/${w.crewShifter}${sub}` });
 const crewProfile = (): Reread => ({ as: (x) => x.crew, method: 'GET', path: '/v1/shifter/of_user' });
 
 // ── Case builders ───────────────────────────────────────────────────────────────────────────────
@@ -591,7 +591,7 @@ async function runCase(o: Operation, e: Entry, k: Case): Promise<string[]> {
   const problems: string[] = [];
   const read = isRead(o, e);
   const before = k.reread ? await reread(w, k.reread(w)) : null;
-  
+
   let denialsAsked = 0;
   const attempts = CALLERS.map(async (c) => {
     const allowed = k.allow?.includes(c) ?? false;
@@ -688,7 +688,7 @@ describe('operations on the caller’s own account ignore another user’s id', 
 });
 
 describe('teammates join by consent', () => {
-  it("adding someone by email neither makes them a teammate nor reveals their account", async () => {
+  it('adding someone by email neither makes them a teammate nor reveals their account', async () => {
     // The stranger owns a business and names the crew member (a verified user) as a teammate.
     const invitee = w.crew;
     const res = await call('POST', `/v1/business/${w.stranger.businessId}/teammates`, { key: w.stranger.key, body: { email: invitee.email } });
