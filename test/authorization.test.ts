@@ -50,7 +50,11 @@ const connectionsOf = (w: VictimWorld): Reread => ({
   body: { business_id: w.business },
 });
 const invitationsOf = (w: VictimWorld): Reread => ({ as: (x) => x.owner, method: 'GET', path: `/v1/business/${w.business}/invitations` });
-const templatesOf = (w: VictimWorld): Reread => ({ as: (x) => x.owner, method: 'GET', path: `/v1/shift_templates/by_business/${w.business}` });
+const templatesOf = (w: VictimWorld): Reread => ({
+  as: (x) => x.owner,
+  method: 'GET',
+  path: `/v1/shift_templates/by_business/${w.business}`,
+});
 const crewRead =
   (sub: string) =>
   (w: VictimWorld): Reread => ({ as: (x) => x.crew, method: 'GET', path: `/v1/shifter/${w.crewShifter}${sub}` });
@@ -76,21 +80,37 @@ const onShift = (
   more: Partial<Case> & { extra?: (w: VictimWorld, c: TestUser) => Omit<Req, 'params'> } = {},
 ): Case => {
   const { extra, ...rest } = more;
-  return { target: `the ${which} shift`, side, req: (w, c) => ({ params: { id: w.shifts[which] }, ...extra?.(w, c) }), reread: businessShifts, ...rest };
+  return {
+    target: `the ${which} shift`,
+    side,
+    req: (w, c) => ({ params: { id: w.shifts[which] }, ...extra?.(w, c) }),
+    reread: businessShifts,
+    ...rest,
+  };
 };
 
 /**
  * The crew member's records: `{id}` = their shifter id and the record id; and the same record
  * reached through the caller's own shifter profile (the record must belong to the path's shifter).
  */
-const onRecord = (idName: string, pick: (w: VictimWorld) => string, more: Partial<Case> & { extra?: (w: VictimWorld, c: TestUser) => Omit<Req, 'params'> } = {}): Case[] => {
+const onRecord = (
+  idName: string,
+  pick: (w: VictimWorld) => string,
+  more: Partial<Case> & { extra?: (w: VictimWorld, c: TestUser) => Omit<Req, 'params'> } = {},
+): Case[] => {
   const { extra, ...rest } = more;
   return [
-    { target: `the crew member's ${idName}`, side: 'shifter', req: (w, c) => ({ params: { id: w.crewShifter, [idName]: pick(w) }, ...extra?.(w, c) }), ...rest },
+    {
+      target: `the crew member's ${idName}`,
+      side: 'shifter',
+      req: (w, c) => ({ params: { id: w.crewShifter, [idName]: pick(w) }, ...extra?.(w, c) }),
+      ...rest,
+    },
     {
       target: `the crew member's ${idName} under the caller's own shifter profile`,
       side: 'shifter',
-      req: (w, c) => (c.shifterId && c.shifterId !== w.crewShifter ? { params: { id: c.shifterId, [idName]: pick(w) }, ...extra?.(w, c) } : null),
+      req: (w, c) =>
+        c.shifterId && c.shifterId !== w.crewShifter ? { params: { id: c.shifterId, [idName]: pick(w) }, ...extra?.(w, c) } : null,
       ...rest,
     },
   ];
@@ -179,13 +199,20 @@ const TABLE: Record<string, Entry> = {
   listTeammates: { access: 'resource', cases: [onBusiness()] },
   inviteTeammate: {
     access: 'resource',
-    cases: [onBusiness((_w, c) => ({ body: { email: c.email } }), { target: 'the victim business (inviting oneself)', reread: teammatesOf })],
+    cases: [
+      onBusiness((_w, c) => ({ body: { email: c.email } }), { target: 'the victim business (inviting oneself)', reread: teammatesOf }),
+    ],
   },
   listTeammateInvitations: { access: 'resource', cases: [onBusiness()] },
   revokeTeammateInvitation: {
     access: 'resource',
     cases: [
-      { target: "the business's invitation", side: 'business', req: (w) => ({ params: { id: w.business, invitation_id: w.invitation } }), reread: invitationsOf },
+      {
+        target: "the business's invitation",
+        side: 'business',
+        req: (w) => ({ params: { id: w.business, invitation_id: w.invitation } }),
+        reread: invitationsOf,
+      },
       {
         target: "the business's invitation under the caller's own business",
         side: 'business',
@@ -199,13 +226,27 @@ const TABLE: Record<string, Entry> = {
   acceptTeammateInvitation: {
     access: 'resource',
     cases: [
-      { target: "the invitee's invitation", side: 'shifter', owner: (w) => w.invitee, other: (w) => w.owner, req: (w) => ({ params: { id: w.invitation } }), reread: invitationsOf },
+      {
+        target: "the invitee's invitation",
+        side: 'shifter',
+        owner: (w) => w.invitee,
+        other: (w) => w.owner,
+        req: (w) => ({ params: { id: w.invitation } }),
+        reread: invitationsOf,
+      },
     ],
   },
   declineTeammateInvitation: {
     access: 'resource',
     cases: [
-      { target: "the invitee's invitation", side: 'shifter', owner: (w) => w.invitee, other: (w) => w.owner, req: (w) => ({ params: { id: w.invitation } }), reread: invitationsOf },
+      {
+        target: "the invitee's invitation",
+        side: 'shifter',
+        owner: (w) => w.invitee,
+        other: (w) => w.owner,
+        req: (w) => ({ params: { id: w.invitation } }),
+        reread: invitationsOf,
+      },
     ],
   },
   setTeammateStatus: {
@@ -229,13 +270,26 @@ const TABLE: Record<string, Entry> = {
   // ── Shift requests ──
   sendShiftRequest: {
     access: 'resource',
-    cases: [{ target: 'a shift posted for the victim business', side: 'business', req: (w) => ({ body: newShiftBody(w) }), reread: businessShifts }],
+    cases: [
+      {
+        target: 'a shift posted for the victim business',
+        side: 'business',
+        req: (w) => ({ body: newShiftBody(w) }),
+        reread: businessShifts,
+      },
+    ],
   },
   listShiftRequests: {
     access: 'resource',
     read: true,
     cases: [
-      { target: "the business's requests (as business)", side: 'business', filter: true, hide: allShiftIds, req: (w) => ({ body: { as: 'business', business_id: w.business } }) },
+      {
+        target: "the business's requests (as business)",
+        side: 'business',
+        filter: true,
+        hide: allShiftIds,
+        req: (w) => ({ body: { as: 'business', business_id: w.business } }),
+      },
       {
         target: "the business's requests",
         side: 'business',
@@ -268,7 +322,11 @@ const TABLE: Record<string, Entry> = {
     access: 'resource',
     read: true,
     cases: [
-      { target: "the crew member's view, ranked", side: 'shifter', req: (w) => ({ body: { shifter_id: w.crewShifter, sort_by_relevance: true } }) },
+      {
+        target: "the crew member's view, ranked",
+        side: 'shifter',
+        req: (w) => ({ body: { shifter_id: w.crewShifter, sort_by_relevance: true } }),
+      },
       {
         target: "the business's broadcasts",
         side: 'business',
@@ -289,7 +347,9 @@ const TABLE: Record<string, Entry> = {
         allow: ['otherParty'],
         show: (w) => [w.elsewhere.busy.starts_at, w.elsewhere.busy.ends_at],
         hide: elsewhereShift,
-        req: (w) => ({ query: { shifter_id: w.crewShifter, ...w.conflictWindow, business_id: w.business, exclude_shift_request_id: w.shifts.worked } }),
+        req: (w) => ({
+          query: { shifter_id: w.crewShifter, ...w.conflictWindow, business_id: w.business, exclude_shift_request_id: w.shifts.worked },
+        }),
       },
       {
         target: "the crew member's busy times (in the shifter's zone)",
@@ -378,20 +438,52 @@ const TABLE: Record<string, Entry> = {
     access: 'resource',
     cases: [
       // Only the receiving side answers a request: the applicant may not accept their own.
-      { target: "the applicant's pending request", side: 'business', other: (w) => w.applicant, req: (w) => ({ params: { id: w.pendingConnection } }), reread: connectionsOf },
-      { target: 'the accepted connection', side: 'business', allow: ['otherParty'], req: (w) => ({ params: { id: w.connection } }), reread: connectionsOf },
+      {
+        target: "the applicant's pending request",
+        side: 'business',
+        other: (w) => w.applicant,
+        req: (w) => ({ params: { id: w.pendingConnection } }),
+        reread: connectionsOf,
+      },
+      {
+        target: 'the accepted connection',
+        side: 'business',
+        allow: ['otherParty'],
+        req: (w) => ({ params: { id: w.connection } }),
+        reread: connectionsOf,
+      },
     ],
   },
   declineConnectionRequest: {
     access: 'resource',
     cases: [
-      { target: "the applicant's pending request", side: 'business', other: (w) => w.applicant, req: (w) => ({ params: { id: w.pendingConnection } }), reread: connectionsOf },
-      { target: 'the accepted connection', side: 'business', allow: ['otherParty'], req: (w) => ({ params: { id: w.connection } }), reread: connectionsOf },
+      {
+        target: "the applicant's pending request",
+        side: 'business',
+        other: (w) => w.applicant,
+        req: (w) => ({ params: { id: w.pendingConnection } }),
+        reread: connectionsOf,
+      },
+      {
+        target: 'the accepted connection',
+        side: 'business',
+        allow: ['otherParty'],
+        req: (w) => ({ params: { id: w.connection } }),
+        reread: connectionsOf,
+      },
     ],
   },
   removeConnection: {
     access: 'resource',
-    cases: [{ target: 'the accepted connection', side: 'business', allow: ['otherParty'], req: (w) => ({ params: { id: w.connection } }), reread: connectionsOf }],
+    cases: [
+      {
+        target: 'the accepted connection',
+        side: 'business',
+        allow: ['otherParty'],
+        req: (w) => ({ params: { id: w.connection } }),
+        reread: connectionsOf,
+      },
+    ],
   },
   listConnectionRequests: {
     access: 'resource',
@@ -441,7 +533,14 @@ const TABLE: Record<string, Entry> = {
   },
   generateShiftsFromTemplate: {
     access: 'resource',
-    cases: [{ target: "the business's template", side: 'business', req: (w) => ({ params: { id: w.template }, query: { weeks: 1 } }), reread: businessShifts }],
+    cases: [
+      {
+        target: "the business's template",
+        side: 'business',
+        req: (w) => ({ params: { id: w.template }, query: { weeks: 1 } }),
+        reread: businessShifts,
+      },
+    ],
   },
 
   // ── Business settings and figures ──
@@ -500,14 +599,20 @@ const TABLE: Record<string, Entry> = {
       {
         target: "the crew member's pending request under the caller's own shifter profile",
         side: 'shifter',
-        req: (w, c) => (c.shifterId && c.shifterId !== w.crewShifter ? { params: { id: c.shifterId }, query: { shift_request_id: w.shifts.pending } } : null),
+        req: (w, c) =>
+          c.shifterId && c.shifterId !== w.crewShifter
+            ? { params: { id: c.shifterId }, query: { shift_request_id: w.shifts.pending } }
+            : null,
       },
     ],
   },
   getCounterRule: { access: 'resource', cases: onRecord('rule_id', (w) => w.counterRule) },
   updateCounterRule: {
     access: 'resource',
-    cases: onRecord('rule_id', (w) => w.counterRule, { extra: () => ({ body: { label: 'Hijacked' } }), reread: crewRead('/counter_rules') }),
+    cases: onRecord('rule_id', (w) => w.counterRule, {
+      extra: () => ({ body: { label: 'Hijacked' } }),
+      reread: crewRead('/counter_rules'),
+    }),
   },
   deleteCounterRule: {
     access: 'resource',
@@ -516,7 +621,13 @@ const TABLE: Record<string, Entry> = {
   listCredentials: {
     access: 'resource',
     // Anyone signed in sees the visible credentials; the hidden one only its owner (and admins).
-    cases: [onShifter(() => ({}), { allow: ['stranger', 'suspendedTeammate', 'otherParty'], show: (w) => [w.visibleCredential], hide: hiddenCredential })],
+    cases: [
+      onShifter(() => ({}), {
+        allow: ['stranger', 'suspendedTeammate', 'otherParty'],
+        show: (w) => [w.visibleCredential],
+        hide: hiddenCredential,
+      }),
+    ],
   },
   createCredential: {
     access: 'resource',
@@ -537,8 +648,14 @@ const TABLE: Record<string, Entry> = {
   updateCredential: {
     access: 'resource',
     cases: [
-      ...onRecord('credential_id', (w) => w.hiddenCredential, { extra: () => ({ body: { is_visible: true } }), reread: crewRead('/credentials') }),
-      ...onRecord('credential_id', (w) => w.visibleCredential, { extra: () => ({ body: { label: 'Hijacked' } }), reread: crewRead('/credentials') }),
+      ...onRecord('credential_id', (w) => w.hiddenCredential, {
+        extra: () => ({ body: { is_visible: true } }),
+        reread: crewRead('/credentials'),
+      }),
+      ...onRecord('credential_id', (w) => w.visibleCredential, {
+        extra: () => ({ body: { label: 'Hijacked' } }),
+        reread: crewRead('/credentials'),
+      }),
     ],
   },
   deleteCredential: {
@@ -562,7 +679,11 @@ const TABLE: Record<string, Entry> = {
   deleteCredentialDocument: {
     access: 'resource',
     cases: onRecord('credential_id', (w) => w.hiddenCredential, {
-      reread: (w) => ({ as: (x) => x.crew, method: 'GET', path: `/v1/shifter/${w.crewShifter}/credentials/${w.hiddenCredential}/document` }),
+      reread: (w) => ({
+        as: (x) => x.crew,
+        method: 'GET',
+        path: `/v1/shifter/${w.crewShifter}/credentials/${w.hiddenCredential}/document`,
+      }),
     }),
   },
 };
@@ -622,17 +743,21 @@ async function runCase(o: Operation, e: Entry, k: Case): Promise<string[]> {
           const r = k.req(w, ownerOf(k));
           if (!r) return;
           const res = await send(o, r, ownerOf(k).key);
-          if (!isSuccess(res)) problems.push(`${k.target} / owner's control read: answered ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+          if (!isSuccess(res))
+            problems.push(`${k.target} / owner's control read: answered ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
         })()
       : Promise.resolve();
   await Promise.all([...attempts, control]);
   const mustDeny = CALLERS.filter((c) => !k.allow?.includes(c));
-  if (mustDeny.length && denialsAsked === 0) problems.push(`${k.target}: no caller attempted it (${mustDeny.join(', ')} should be turned away)`);
+  if (mustDeny.length && denialsAsked === 0)
+    problems.push(`${k.target}: no caller attempted it (${mustDeny.join(', ')} should be turned away)`);
 
   if (k.reread && before) {
     const after = await reread(w, k.reread(w));
     if (JSON.stringify(after) !== JSON.stringify(before)) {
-      problems.push(`${k.target}: the owner's view changed after the attempts:\nbefore ${JSON.stringify(before)}\nafter  ${JSON.stringify(after)}`);
+      problems.push(
+        `${k.target}: the owner's view changed after the attempts:\nbefore ${JSON.stringify(before)}\nafter  ${JSON.stringify(after)}`,
+      );
     }
   }
   return problems;
@@ -655,7 +780,9 @@ describe('authorization across every operation of /v1/openapi.json', () => {
 
       const documentedPublic = isPublic(doc, o);
       if (documentedPublic !== (e.access === 'public')) {
-        throw new Error(`${label(o)}: the table says ${e.access}, the document says ${documentedPublic ? 'public (no bearer requirement)' : 'bearer required'}`);
+        throw new Error(
+          `${label(o)}: the table says ${e.access}, the document says ${documentedPublic ? 'public (no bearer requirement)' : 'bearer required'}`,
+        );
       }
       if (e.access === 'public') return;
 
@@ -663,7 +790,10 @@ describe('authorization across every operation of /v1/openapi.json', () => {
       const cases = e.cases ?? [];
       const filled = new Set(cases.flatMap((k) => CALLERS.flatMap((c) => filledFields(k.req(w, callerOf(c, k)) ?? {}))));
       const missing = idFields(doc, o).filter((f) => !filled.has(f) && !(e.notAttacked && f in e.notAttacked));
-      expect(missing, `${label(o)} takes ids no case attacks: add cases (or notAttacked with a reason) in test/authorization.test.ts`).toEqual([]);
+      expect(
+        missing,
+        `${label(o)} takes ids no case attacks: add cases (or notAttacked with a reason) in test/authorization.test.ts`,
+      ).toEqual([]);
 
       const problems = (await Promise.all(cases.map((k) => runCase(o, e, k)))).flat();
       expect(problems, `${label(o)}:\n${problems.join('\n')}`).toEqual([]);
@@ -691,7 +821,10 @@ describe('teammates join by consent', () => {
   it('adding someone by email neither makes them a teammate nor reveals their account', async () => {
     // The stranger owns a business and names the crew member (a verified user) as a teammate.
     const invitee = w.crew;
-    const res = await call('POST', `/v1/business/${w.stranger.businessId}/teammates`, { key: w.stranger.key, body: { email: invitee.email } });
+    const res = await call('POST', `/v1/business/${w.stranger.businessId}/teammates`, {
+      key: w.stranger.key,
+      body: { email: invitee.email },
+    });
     expect(res.status, JSON.stringify(res.body)).toBeLessThan(500);
     expect(leaked(res, [invitee.userId, 'Crew Member'])).toEqual([]);
     // The answer is the same whether or not the email has an account.

@@ -168,7 +168,11 @@ export function idFields(doc: OpenApiDoc, o: Operation): string[] {
 
 /** The input names a request fills. */
 export function filledFields(r: Req): string[] {
-  return [...Object.keys(r.params ?? {}), ...Object.keys(r.query ?? {}), ...(r.body && typeof r.body === 'object' ? Object.keys(r.body) : [])];
+  return [
+    ...Object.keys(r.params ?? {}),
+    ...Object.keys(r.query ?? {}),
+    ...(r.body && typeof r.body === 'object' ? Object.keys(r.body) : []),
+  ];
 }
 
 export function buildPath(template: string, params: Record<string, string> = {}): string {

@@ -141,33 +141,64 @@ export async function buildVictimWorld(): Promise<VictimWorld> {
 
   const records = `/v1/shifter/${crewShifter}`;
   const [pendingConnection, invitation, template, mileage, counterRule, visibleCredential, hiddenCredential] = await Promise.all([
-    created<{ id: string }>(call('POST', '/v1/request_authorization/send', { key: applicant.key, body: { business_id: business } }), 'applicant asks to connect'),
-    created<{ id: string }>(call('POST', `/v1/business/${business}/teammates`, { key: owner.key, body: { email: invitee.email } }), 'invitation'),
+    created<{ id: string }>(
+      call('POST', '/v1/request_authorization/send', { key: applicant.key, body: { business_id: business } }),
+      'applicant asks to connect',
+    ),
+    created<{ id: string }>(
+      call('POST', `/v1/business/${business}/teammates`, { key: owner.key, body: { email: invitee.email } }),
+      'invitation',
+    ),
     created<{ id: string }>(
       call('POST', '/v1/shift_templates/create', {
         key: owner.key,
-        body: { business_id: business, label: 'Weekday lunch', days_of_week: '1,3,5', shift_in: '11:00', shift_out: '15:00', shiftrole_id: 1, hourly_rate: 18.5 },
+        body: {
+          business_id: business,
+          label: 'Weekday lunch',
+          days_of_week: '1,3,5',
+          shift_in: '11:00',
+          shift_out: '15:00',
+          shiftrole_id: 1,
+          hourly_rate: 18.5,
+        },
       }),
       'template',
     ),
-    created<{ id: string }>(call('POST', `${records}/mileage`, { key: crew.key, body: { log_date: daysFromToday(-2, NY), miles: 12.5, purpose: 'Site visit' } }), 'mileage'),
-    created<{ id: string }>(call('POST', `${records}/counter_rules`, { key: crew.key, body: { label: 'Evenings', min_hourly_rate: 24 } }), 'counter rule'),
-    created<{ id: string }>(call('POST', `${records}/credentials`, { key: crew.key, body: { label: 'Food handler card' } }), 'visible credential'),
-    created<{ id: string }>(call('POST', `${records}/credentials`, { key: crew.key, body: { label: 'Medical certificate', is_visible: false } }), 'hidden credential'),
+    created<{ id: string }>(
+      call('POST', `${records}/mileage`, { key: crew.key, body: { log_date: daysFromToday(-2, NY), miles: 12.5, purpose: 'Site visit' } }),
+      'mileage',
+    ),
+    created<{ id: string }>(
+      call('POST', `${records}/counter_rules`, { key: crew.key, body: { label: 'Evenings', min_hourly_rate: 24 } }),
+      'counter rule',
+    ),
+    created<{ id: string }>(
+      call('POST', `${records}/credentials`, { key: crew.key, body: { label: 'Food handler card' } }),
+      'visible credential',
+    ),
+    created<{ id: string }>(
+      call('POST', `${records}/credentials`, { key: crew.key, body: { label: 'Medical certificate', is_visible: false } }),
+      'hidden credential',
+    ),
   ]);
   const form = new FormData();
   form.append('file', new File([PDF_BYTES], 'certificate.pdf', { type: 'application/pdf' }));
-  await created(call('POST', `${records}/credentials/${hiddenCredential.id}/document`, { key: crew.key, body: form }), 'credential document');
+  await created(
+    call('POST', `${records}/credentials/${hiddenCredential.id}/document`, { key: crew.key, body: form }),
+    'credential document',
+  );
 
   const login = await call('POST', '/v1/auth/login', { body: { email: owner.email, password: TEST_PASSWORD } });
   expect(login.status, JSON.stringify(login.body)).toBe(200);
   const session = must(
-    await env.DB.prepare('SELECT id FROM sessions WHERE user_id = ? ORDER BY created_at DESC LIMIT 1').bind(owner.userId).first<{ id: string }>(),
+    await env.DB.prepare('SELECT id FROM sessions WHERE user_id = ? ORDER BY created_at DESC LIMIT 1')
+      .bind(owner.userId)
+      .first<{ id: string }>(),
     "the owner's session",
   );
 
-  const [listed] = (await call('POST', '/v1/request_authorization/list_of_requests', { key: owner.key, body: { business_id: business } })).body
-    .accepted as Array<{ id: string; shifter_id: string }>;
+  const [listed] = (await call('POST', '/v1/request_authorization/list_of_requests', { key: owner.key, body: { business_id: business } }))
+    .body.accepted as Array<{ id: string; shifter_id: string }>;
   const connection = must(listed, 'the accepted connection');
   expect(connection.shifter_id).toBe(crewShifter);
 
