@@ -9,7 +9,9 @@ import { dateAhead } from './helpers/shifts';
 // Structure 3: the app's type carries every route, so `hc<AppType>` is a typed client. The type
 // assertions below are checked by `npm run typecheck`; the calls also run against the Worker.
 
-const client = hc<AppType>(BASE, { fetch: (input: RequestInfo | URL, init?: RequestInit) => exports.default.fetch(new Request(input, init)) });
+const client = hc<AppType>(BASE, {
+  fetch: (input: RequestInfo | URL, init?: RequestInit) => exports.default.fetch(new Request(input, init)),
+});
 
 type SendShift = typeof client.v1.shift_request.send_request.$post;
 
@@ -18,9 +20,13 @@ describe('the typed client (hono/client)', () => {
     expectTypeOf<InferRequestType<SendShift>['json']>().toHaveProperty('shift_date').toEqualTypeOf<string>();
     expectTypeOf<InferRequestType<SendShift>['json']>().toHaveProperty('hourly_rate').toEqualTypeOf<number>();
     expectTypeOf<InferResponseType<SendShift, 201>>().toHaveProperty('request_status').toEqualTypeOf<number>();
-    expectTypeOf<InferResponseType<SendShift, 201>>().toHaveProperty('cancelled_by').toEqualTypeOf<'business' | 'shifter' | 'system' | null>();
-    expectTypeOf<InferRequestType<typeof client.v1.shift_request[':id']['claim']['$post']>['param']>().toEqualTypeOf<{ id: string }>();
-    expectTypeOf<InferResponseType<typeof client.v1.business[':id']['labor_costs']['$get'], 200>>().toHaveProperty('this_week_total').toEqualTypeOf<number>();
+    expectTypeOf<InferResponseType<SendShift, 201>>()
+      .toHaveProperty('cancelled_by')
+      .toEqualTypeOf<'business' | 'shifter' | 'system' | null>();
+    expectTypeOf<InferRequestType<(typeof client.v1.shift_request)[':id']['claim']['$post']>['param']>().toEqualTypeOf<{ id: string }>();
+    expectTypeOf<InferResponseType<(typeof client.v1.business)[':id']['labor_costs']['$get'], 200>>()
+      .toHaveProperty('this_week_total')
+      .toEqualTypeOf<number>();
     expectTypeOf(client.v1.going_rate.$get).toBeFunction();
     // A route that does not exist is a type error, not a runtime 404.
     // @ts-expect-error: no such route
@@ -37,7 +43,13 @@ describe('the typed client (hono/client)', () => {
     expect(res.status).toBe(201);
     if (res.status !== 201) return;
     const created = await res.json();
-    expect(created).toMatchObject({ business_id: owner.businessId, request_status: 1, status: 'pending', is_broadcast: 1, hourly_rate: 21.5 });
+    expect(created).toMatchObject({
+      business_id: owner.businessId,
+      request_status: 1,
+      status: 'pending',
+      is_broadcast: 1,
+      hourly_rate: 21.5,
+    });
 
     const again = await client.v1.shift_request[':id'].$get({ param: { id: created.id } }, { headers });
     expect(again.status).toBe(200);

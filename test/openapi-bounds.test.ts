@@ -50,7 +50,8 @@ function unbounded(d: Json, schema: Json, where: string, name: string, seen = ne
   }
   if (types.includes('array')) {
     if (typeof s.maxItems !== 'number') out.push(`${where}: array without maxItems`);
-    else if (s.maxItems >= D1_BOUND_PARAMETERS) out.push(`${where}: maxItems ${s.maxItems} is not under D1's ${D1_BOUND_PARAMETERS} bound parameters`);
+    else if (s.maxItems >= D1_BOUND_PARAMETERS)
+      out.push(`${where}: maxItems ${s.maxItems} is not under D1's ${D1_BOUND_PARAMETERS} bound parameters`);
     if (s.items) out.push(...unbounded(d, s.items, `${where}[]`, name, seen));
   }
   if (name === 'limit' && (types.includes('integer') || types.includes('number')) && typeof s.maximum !== 'number') {

@@ -253,7 +253,9 @@ describe('the OpenAPI document', () => {
 
   it('documents the auth error codes where they can occur', () => {
     for (const { id, op } of operations(doc)) {
-      const codesOf = (status: string) => (deref(doc, deref(doc, op.responses[status])?.content?.['application/json']?.schema)?.properties?.error?.properties?.code?.enum ?? []) as string[];
+      const codesOf = (status: string) =>
+        (deref(doc, deref(doc, op.responses[status])?.content?.['application/json']?.schema)?.properties?.error?.properties?.code?.enum ??
+          []) as string[];
       expect(codesOf('400'), id).toContain('VALIDATION-ERR');
       expect(codesOf('500'), id).toContain('INTERNAL-ERR');
       if (!PUBLIC_OPERATIONS.has(id)) expect(codesOf('401'), id).toContain('AUTH-REQ-ERR');

@@ -53,10 +53,17 @@ export function publicRoute<const R extends RouteConfig>(config: R & Extra) {
 
 /** A required path parameter, documented under its own name; ids are short, so it is bounded. */
 export const pathParam = (name: string) =>
-  z.string().min(1).max(ID_MAX_LENGTH).openapi({ param: { name, in: 'path' } });
+  z
+    .string()
+    .min(1)
+    .max(ID_MAX_LENGTH)
+    .openapi({ param: { name, in: 'path' } });
 
 /** A 1/0 flag as responses write it (the spec's style); typed number like the views that build it. */
-export const flag01 = z.number().int().openapi({ enum: [0, 1], description: '1 = yes, 0 = no.' });
+export const flag01 = z
+  .number()
+  .int()
+  .openapi({ enum: [0, 1], description: '1 = yes, 0 = no.' });
 
 /** The `{id}` path parameter most routes take. */
 export const idParam = z.object({ id: pathParam('id') });
