@@ -1,9 +1,13 @@
 import { env } from 'cloudflare:workers';
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { shiftRequests } from '../src/db/schema';
 import { haversineMeters } from '../src/lib/geo';
+import { clockOut as clockOutAt } from '../src/services/shifts/clock';
 import { isWorked } from '../src/services/shifts/status';
 import { type ApiResult, call, expectError } from './helpers/api';
-import { addTeammate, makeUser } from './helpers/factory';
+import { contextAt } from './helpers/clock';
+import { addTeammate, db, makeUser } from './helpers/factory';
 import { itRejectsBadCredentials } from './helpers/security';
 import { auditFor, callWithEnv, expectDeniedWith, HOUR, insertShift, makeCrewMember, makePair, MINUTE, NYC, outboxFor, photoForm, pngBytes, readShift, windowFromNow } from './helpers/shifts';
 
@@ -28,15 +32,31 @@ async function clockCase(business: Record<string, unknown> = {}, startsIn = 30) 
   return { biz, sh, shift };
 }
 
+/**
+ * A shift in its last minutes (4 hours long, ending 10 minutes from now): clock-in is still open and
+ * the shifter's clock-out window (from 15 minutes before the end) already is.
+ */
+const ENDING = -(3 * 60 + 50);
+
+/** Moves a clock-in back in time, as if it had been punched `minutes` earlier (a clock-out needs 1 minute). */
+async function clockedInAgo(id: string, minutes: number) {
+  const row = (await readShift(id))!;
+  await db()
+    .update(shiftRequests)
+    .set({ shift_start_at: row.shift_start_at! - minutes * MINUTE })
+    .where(eq(shiftRequests.id, id));
+}
+
 describe('clock_in and clock_out', () => {
   itRejectsBadCredentials({ method: 'POST', path: '/v1/shift_request/sr_doesnotexist/clock_in', body: {} });
   itRejectsBadCredentials({ method: 'POST', path: '/v1/shift_request/sr_doesnotexist/clock_out', body: {} });
 
-  it('the shifter clocks in within the window, idempotently, then out: the shift is worked', async () => {
-    const { biz, sh, shift } = await clockCase();
+  it('the shifter clocks in within the window, idempotently, then out near the end: the shift is worked', async () => {
+    const { biz, sh, shift } = await clockCase({}, ENDING);
     const before = Date.now();
     const first = ok(await clockIn(shift.id, sh.key, {}));
-    expect(first).toMatchObject({ request_status: 2, shift_start_by_id: sh.shifterId, clock_in_distance_m: null, clock_in_override: false, shift_end_at: null });
+    // The punch is attributed to the shifter's own user id (DECISIONS.md "Clock actor").
+    expect(first).toMatchObject({ request_status: 2, shift_start_by_id: sh.userId, clock_in_distance_m: null, clock_in_override: false, shift_end_at: null });
     expect(Date.parse(first.shift_start_at)).toBeGreaterThanOrEqual(before - 1000);
     const [note] = await outboxFor(shift.id, { kind: 'clock_in' });
     expect(note!.body.user_ids).toEqual([biz.userId]);
@@ -45,9 +65,13 @@ describe('clock_in and clock_out', () => {
     expect(again.shift_start_at).toBe(first.shift_start_at);
     expect(await auditFor(shift.id, 'shift.clock_in')).toHaveLength(1);
 
+    // A clock-out comes at least a minute after the clock-in.
+    expectError(await clockOut(shift.id, sh.key), 422, 'SHFT-CLOCK-WINDOW-ERR');
+    await clockedInAgo(shift.id, 2);
+    const started = (await readShift(shift.id))!.shift_start_at!;
     const out = ok(await clockOut(shift.id, sh.key));
     expect(out.shift_end_at).not.toBeNull();
-    expect(out).toMatchObject({ shift_start_at: first.shift_start_at, shift_end_by_id: sh.shifterId, request_status: 2 });
+    expect(out).toMatchObject({ shift_start_at: new Date(started).toISOString(), shift_end_by_id: sh.userId, request_status: 2 });
     expect(isWorked((await readShift(shift.id))!)).toBe(true);
     const outAgain = ok(await clockOut(shift.id, sh.key));
     expect(outAgain.shift_end_at).toBe(out.shift_end_at);
@@ -61,8 +85,14 @@ describe('clock_in and clock_out', () => {
     const posted = ok(await call('POST', '/v1/shift_request/send_request', { key: biz.key, body: { ...windowFromNow(30, 4 * 60), shiftrole_id: 1, hourly_rate: 20, shifter_id: sh.shifterId } }), 201);
     expect(posted.duration_minutes).toBe(240);
     expect(ok(await call('POST', `/v1/shift_request/${posted.id}/accept`, { key: sh.key })).request_status).toBe(2);
-    expect(ok(await clockIn(posted.id, sh.key)).shift_start_by_id).toBe(sh.shifterId);
-    expect(ok(await clockOut(posted.id, sh.key)).shift_end_at).not.toBeNull();
+    expect(ok(await clockIn(posted.id, sh.key)).shift_start_by_id).toBe(sh.userId);
+    // Hours before the end the shifter cannot clock out: the window opens 15 minutes before the end.
+    const early = expectError(await clockOut(posted.id, sh.key), 422, 'SHFT-CLOCK-WINDOW-ERR');
+    const endsAt = Date.parse(posted.ends_at);
+    expect(early.details).toEqual({ opens_at: new Date(endsAt - 15 * MINUTE).toISOString() });
+    const done = await clockOutAt(contextAt(endsAt - 15 * MINUTE, sh), posted.id, {});
+    expect(done.row.shift_end_at).toBe(endsAt - 15 * MINUTE);
+    expect(isWorked((await readShift(posted.id))!)).toBe(true);
   });
 
   it('refuses a clock-in more than 60 minutes before the start or after the end (422 SHFT-CLOCK-WINDOW-ERR)', async () => {
@@ -86,8 +116,8 @@ describe('clock_in and clock_out', () => {
     expectError(await clockOut(cancelled.id, sh.key), 409, 'SHFT-CANCELLED-ERR');
   });
 
-  it('a kiosk (the business key) passes the shifter id as actor_id', async () => {
-    const { biz, sh, shift } = await clockCase();
+  it('a kiosk (the business key) passes the shifter id as actor_id: the punch is the shifter’s', async () => {
+    const { biz, sh, shift } = await clockCase({}, ENDING);
     expectError(await clockIn(shift.id, biz.key, { actor_id: biz.userId }), 400, 'VALIDATION-ERR');
     expectError(await clockIn(shift.id, biz.key, { actor_id: 'shf_someoneelse' }), 400, 'VALIDATION-ERR');
     const other = await makeCrewMember(biz.businessId!);
@@ -95,16 +125,25 @@ describe('clock_in and clock_out', () => {
     expect((await readShift(shift.id))!.shift_start_at).toBeNull();
 
     const res = ok(await clockIn(shift.id, biz.key, { actor_id: sh.shifterId }));
-    expect(res.shift_start_by_id).toBe(sh.shifterId);
+    expect(res.shift_start_by_id).toBe(sh.userId);
+    await clockedInAgo(shift.id, 2);
     const mate = await makeUser();
     await addTeammate(biz.businessId!, mate.userId, 1);
-    expect(ok(await clockOut(shift.id, mate.key, { actor_id: sh.shifterId })).shift_end_by_id).toBe(sh.shifterId);
+    expect(ok(await clockOut(shift.id, mate.key, { actor_id: sh.shifterId })).shift_end_by_id).toBe(sh.userId);
+    // The audit rows name the real callers.
+    expect((await auditFor(shift.id, 'shift.clock_in'))[0]).toMatchObject({ actor_user_id: biz.userId });
+    expect((await auditFor(shift.id, 'shift.clock_out'))[0]).toMatchObject({ actor_user_id: mate.userId });
   });
 
   it("strangers and other shifters get 404; the shift's own parties do not", async () => {
     const { biz, sh, shift } = await clockCase();
     await expectDeniedWith(await clockIn(shift.id, (await makeUser({ shifter: true, business: true })).key), 404, 'SHFT-NOT-FND-ERR');
-    await expectDeniedWith(await clockIn(shift.id, (await makeCrewMember(biz.businessId!)).key), 404, 'SHFT-NOT-FND-ERR');
+    const crew = await makeCrewMember(biz.businessId!);
+    await expectDeniedWith(await clockIn(shift.id, crew.key), 404, 'SHFT-NOT-FND-ERR');
+    // The crew may read an open broadcast, but there is nothing of it to clock.
+    const open = await insertShift({ businessId: biz.businessId!, broadcast: true, status: 1, startsAt: Date.now() + 30 * MINUTE });
+    await expectDeniedWith(await clockIn(open.id, crew.key), 404, 'SHFT-NOT-FND-ERR');
+    await expectDeniedWith(await upload(open.id, crew.key, photoForm(pngBytes())), 404, 'SHFT-NOT-FND-ERR');
     const suspended = await makeUser();
     await addTeammate(biz.businessId!, suspended.userId, 0);
     await expectDeniedWith(await clockIn(shift.id, suspended.key, { actor_id: sh.shifterId }), 404, 'SHFT-NOT-FND-ERR');
@@ -118,18 +157,19 @@ describe('geofence', () => {
   const farMeters = Math.round(haversineMeters(FAR.lat, FAR.lon, NYC.lat, NYC.lon) * 10) / 10;
 
   it('soft mode (default) records the distance and blocks nothing', async () => {
-    const { sh, shift } = await clockCase(fence);
+    const { sh, shift } = await clockCase(fence, ENDING);
     const res = ok(await clockIn(shift.id, sh.key, FAR));
     expect(res.shift_start_at).not.toBeNull();
     expect(res.clock_in_distance_m).toBe(farMeters);
     expect(farMeters).toBeGreaterThan(5000);
     const row = (await readShift(shift.id))!;
     expect(row).toMatchObject({ clock_in_lat: FAR.lat, clock_in_lon: FAR.lon, clock_in_override: false });
+    await clockedInAgo(shift.id, 2);
     expect(ok(await clockOut(shift.id, sh.key, FAR)).clock_out_distance_m).toBe(farMeters);
   });
 
   it('hard mode refuses an out-of-radius clock-in (422 GEOFENCE-ERR) unless the shifter says "I\'m here"', async () => {
-    const { sh, shift } = await clockCase(fence);
+    const { sh, shift } = await clockCase(fence, ENDING);
     const path = `/v1/shift_request/${shift.id}/clock_in`;
     const err = expectError(await callWithEnv('POST', path, { key: sh.key, body: FAR }, HARD), 422, 'GEOFENCE-ERR');
     expect(err.details).toMatchObject({ distance_m: farMeters, geofence_radius_m: 100 });
@@ -138,6 +178,7 @@ describe('geofence', () => {
     const res = await callWithEnv('POST', path, { key: sh.key, body: { ...FAR, im_here: true } }, HARD);
     expect(ok(res)).toMatchObject({ clock_in_override: true, clock_in_distance_m: farMeters });
     expect(res.body.shift_start_at).not.toBeNull();
+    await clockedInAgo(shift.id, 2);
     // Clock-out is never blocked by the fence.
     expect(ok(await callWithEnv('POST', `/v1/shift_request/${shift.id}/clock_out`, { key: sh.key, body: FAR }, HARD)).shift_end_at).not.toBeNull();
   });
@@ -175,7 +216,7 @@ describe('clock photos', () => {
   });
 
   it('uploads to R2, clocks in with the url, and serves the photo to the parties only', async () => {
-    const { biz, sh, shift } = await clockCase({ require_clock_photo: true });
+    const { biz, sh, shift } = await clockCase({ require_clock_photo: true }, ENDING);
     const bytes = pngBytes();
     const up = ok(await upload(shift.id, sh.key, photoForm(bytes)), 201);
     expect(up).toMatchObject({ content_type: 'image/png', size: bytes.byteLength });
@@ -197,6 +238,7 @@ describe('clock photos', () => {
 
     const res = ok(await clockIn(shift.id, sh.key, { photo_url: up.url }));
     expect(res.clock_in_photo_url).toBe(up.url);
+    await clockedInAgo(shift.id, 2);
     // Clock-out needs its own photo too.
     expectError(await clockOut(shift.id, sh.key), 422, 'SHFT-PHOTO-REQ-ERR');
     expect(ok(await clockOut(shift.id, sh.key, { photo_url: outSide.url })).clock_out_photo_url).toBe(outSide.url);
@@ -210,6 +252,40 @@ describe('clock photos', () => {
     await expectDeniedWith(await call('GET', up.url, { key: (await makeUser({ shifter: true, business: true })).key }), 404, 'SHFT-NOT-FND-ERR');
     expectError(await call('GET', up.url, {}), 401, 'AUTH-REQ-ERR');
     await expectDeniedWith(await call('GET', `/v1/uploads/clock-photos/${shift.id}/in/missing.png`, { key: sh.key }), 404, 'UPLOAD-NOT-FND-ERR');
+  });
+
+  it('refuses a photo_url that names no stored photo of this shift and side (attacks)', async () => {
+    const { biz, sh, shift } = await clockCase({ require_clock_photo: true });
+    const refused = async (photo_url: string) => {
+      const err = expectError(await clockIn(shift.id, sh.key, { photo_url }), 400, 'VALIDATION-ERR');
+      expect(err.details).toEqual([{ field: 'photo_url', message: 'unknown photo' }]);
+    };
+    // Made up under the right prefix: the shape is right, but R2 holds no such object.
+    await refused(`/v1/uploads/clock-photos/${shift.id}/in/upl_madeUpButWellFormed1.png`);
+    await refused(`/v1/uploads/clock-photos/${shift.id}/in/../out/x.png`);
+    await refused(`/v1/uploads/clock-photos/${shift.id}/in/`);
+    // A real upload of the other side, renamed under this side's prefix: no such object either.
+    const outSide = ok(await upload(shift.id, sh.key, photoForm(pngBytes()), 'out'), 201);
+    await refused(outSide.url.replace('/out/', '/in/'));
+    await refused(outSide.url);
+    // A real upload of another shift, copied under this shift's prefix: its metadata names the other shift.
+    const other = await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId, startsAt: Date.now() + 2 * HOUR + 30 * MINUTE });
+    const foreign = ok(await upload(other.id, sh.key, photoForm(pngBytes())), 201);
+    await refused(foreign.url);
+    const foreignKey = foreign.url.replace('/v1/uploads/', '');
+    const copied = await env.UPLOADS.get(foreignKey);
+    const planted = `clock-photos/${shift.id}/in/${foreignKey.split('/').at(-1)}`;
+    await env.UPLOADS.put(planted, await copied!.arrayBuffer(), { customMetadata: copied!.customMetadata! });
+    await refused(`/v1/uploads/${planted}`);
+    // An object under the right key without the upload's metadata is refused as well.
+    const bare = `clock-photos/${shift.id}/in/upl_plantedWithoutMeta1.png`;
+    await env.UPLOADS.put(bare, pngBytes());
+    await refused(`/v1/uploads/${bare}`);
+    expect((await readShift(shift.id))!.shift_start_at).toBeNull();
+
+    // A real upload for this shift and side passes.
+    const mine = ok(await upload(shift.id, sh.key, photoForm(pngBytes())), 201);
+    expect(ok(await clockIn(shift.id, sh.key, { photo_url: mine.url })).clock_in_photo_url).toBe(mine.url);
   });
 
   it('accepts a JPEG and an upload by the business kiosk', async () => {

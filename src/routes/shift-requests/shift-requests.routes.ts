@@ -144,14 +144,14 @@ const clockRoute = <P extends 'clock_in' | 'clock_out'>(path: P, operationId: 'c
     tags,
     summary,
     description:
-      'Idempotent: repeating it returns the stored result. The shifter calls it, or the business as a kiosk passing the shifter id as actor_id. Every body field is optional; a client that sends none keeps working without geofence enforcement.',
+      'Idempotent: repeating it returns the stored result. The shifter calls it; or the business as a kiosk passing the shifter id as actor_id (the punch is the shifter’s); or the business (owner, active teammate, admin) acting as itself on the shifter’s behalf (the punch is the manager’s, and im_here is refused). Clock-in opens 60 minutes before the scheduled start and closes at the scheduled end. Clock-out comes at least 1 minute after the clock-in; the shifter or a kiosk may clock out from 15 minutes before the scheduled end, the business acting as itself at any time (an early end). photo_url must name a photo clock_photo stored for this shift and side. Every body field is optional; a client that sends none keeps working without geofence enforcement.',
     request: { params: idParam, body: { ...jsonBody(clockBody), required: false } },
     responses: { 200: one('The shift with its clock record.') },
     errors: ['SHFT-NOT-FND-ERR', ...FINAL, 'SHFT-PHOTO-REQ-ERR', ...errors],
   });
 
 export const clockIn = clockRoute('clock_in', 'clockIn', 'Clock in (shift start)', ['GEOFENCE-ERR', 'SHFT-CLOCK-WINDOW-ERR']);
-export const clockOut = clockRoute('clock_out', 'clockOut', 'Clock out (shift end): the shift is then worked', []);
+export const clockOut = clockRoute('clock_out', 'clockOut', 'Clock out (shift end): the shift is then worked', ['SHFT-CLOCK-WINDOW-ERR']);
 
 export const clockPhoto = authRoute({
   method: 'post',

@@ -51,12 +51,18 @@ export const shiftRequestSchema = z
     note: z.string().nullable(),
     accepted_at: z.string().nullable(),
     shift_start_at: z.string().nullable(),
-    shift_start_by_id: z.string().nullable(),
+    shift_start_by_id: z
+      .string()
+      .nullable()
+      .openapi({
+        description:
+          "The user id the clock-in is attributed to: the shifter's own user id when the shifter or a kiosk acting for them punched; the manager's user id when the business punched on the shifter's behalf. The audit log records the real caller.",
+      }),
     clock_in_distance_m: z.number().nullable(),
     clock_in_photo_url: z.string().nullable(),
     clock_in_override: z.boolean(),
     shift_end_at: z.string().nullable(),
-    shift_end_by_id: z.string().nullable(),
+    shift_end_by_id: z.string().nullable().openapi({ description: 'The user id the clock-out is attributed to, by the same rule as shift_start_by_id.' }),
     clock_out_distance_m: z.number().nullable(),
     clock_out_photo_url: z.string().nullable(),
     is_noshow: flag01.openapi({ description: '1: the business marked the shifter absent.' }),
@@ -144,9 +150,26 @@ export const clockBody = z
   .object({
     lat: z.number().min(-90).max(90).optional(),
     lon: z.number().min(-180).max(180).optional(),
-    photo_url: z.string().max(500).optional().openapi({ description: 'The url returned by clock_photo.' }),
-    im_here: z.boolean().optional().openapi({ description: '"I\'m here" override for an out-of-geofence clock-in in hard mode.' }),
-    actor_id: z.string().max(ID_MAX_LENGTH).optional().openapi({ description: "Kiosk mode: the business's device passes the shifter's id; recorded as shift_start_by_id." }),
+    photo_url: z
+      .string()
+      .max(500)
+      .optional()
+      .openapi({ description: 'The url clock_photo returned for this shift and side; the stored photo is checked (400 VALIDATION-ERR if it is not one).' }),
+    im_here: z
+      .boolean()
+      .optional()
+      .openapi({
+        description:
+          '"I\'m here" override for an out-of-geofence clock-in in hard mode. Counts only from the shifter or a kiosk acting for them; the business acting as itself may not send it (400).',
+      }),
+    actor_id: z
+      .string()
+      .max(ID_MAX_LENGTH)
+      .optional()
+      .openapi({
+        description:
+          "Kiosk mode: the business's device passes the shift's shifter id; the punch is then the shifter's (shift_start_by_id/shift_end_by_id hold the shifter's user id). Without it, a business caller punches as itself (its own user id is recorded).",
+      }),
   })
   .refine((b) => (b.lat === undefined) === (b.lon === undefined), { message: 'send lat and lon together', path: ['lat'] })
   .openapi('ClockRequest');

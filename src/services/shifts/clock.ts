@@ -1,26 +1,33 @@
-import { and, eq, isNotNull, isNull } from 'drizzle-orm';
+import { and, eq, gte, isNotNull, isNull, lte } from 'drizzle-orm';
 import { shiftRequests } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { haversineMeters } from '../../lib/geo';
 import { newId } from '../../lib/ids';
+import { toIso } from '../../lib/time';
 import { inspectFile } from '../../lib/uploads';
 import { businessRecipients, shiftParty } from '../access';
 import type { ServiceContext } from '../context';
-import { type LoadedShift, loadShift } from './load';
-import { SHIFT_STATUS } from './status';
 import { committedSubject } from '../guarded-write';
+import { type LoadedShift, loadShift } from './load';
 import { shiftWhen, stateError } from './rules';
+import { SHIFT_STATUS } from './status';
 import { shiftWrite } from './write';
 
 export const CLOCK_PHOTO_MAX_BYTES = 8 * 1024 * 1024;
-/** Clock-in opens this long before the start and closes at the shift's end. */
+/** Clock-in opens this long before the scheduled start and closes at the scheduled end. */
 export const CLOCK_IN_EARLY_MINUTES = 60;
+/** The shifter (or a kiosk for them) may clock out from this long before the scheduled end. */
+export const CLOCK_OUT_GRACE_MINUTES = 15;
+/** A clock-out comes at least this long after the clock-in, whoever punches. */
+export const MIN_CLOCKED_MINUTES = 1;
+
+const MINUTE = 60_000;
 
 export interface ClockInput {
   lat?: number | undefined;
   lon?: number | undefined;
   photo_url?: string | undefined;
-  /** The "I'm here" override: clock in although out of the geofence in hard mode. */
+  /** The "I'm here" override: clock in although out of the geofence in hard mode (the shifter's word only). */
   im_here?: boolean | undefined;
   /** Kiosk: the business's device passes the shifter's id as the actor. */
   actor_id?: string | undefined;
@@ -32,27 +39,66 @@ export function clockPhotoPrefix(shiftId: string, side: Side) {
   return `clock-photos/${shiftId}/${side}/`;
 }
 
-/** Who may clock: the shift's shifter, or the business (owner/teammate/admin) as a kiosk. Returns the actor id to record. */
-async function clockActor(ctx: ServiceContext, s: LoadedShift, input: ClockInput): Promise<string> {
+/**
+ * Who punches, and whom the punch is attributed to (DECISIONS.md "Clock actor"):
+ * - `shifter`: the shift's shifter, on their own account;
+ * - `kiosk`: the business's device (owner, active teammate or admin) passing the shifter's id as
+ *   actor_id: the shifter punches through it;
+ * - `manager`: the business side acting as itself, on the shifter's behalf.
+ * `attributedTo` is a user id: the shifter's own for `shifter` and `kiosk`, the manager's for
+ * `manager`. The audit row records the real caller either way.
+ */
+export interface Puncher {
+  as: 'shifter' | 'kiosk' | 'manager';
+  attributedTo: string;
+}
+
+async function puncher(ctx: ServiceContext, s: LoadedShift, input: ClockInput): Promise<Puncher> {
   const party = await shiftParty(ctx, s);
-  if (party.isShifter) {
-    if (input.actor_id && input.actor_id !== s.row.shifter_id) throw new AppError('VALIDATION-ERR', 'actor_id must be your own shifter id.');
-    return s.row.shifter_id!;
+  const shifterUser = s.shifter?.user_id;
+  if (party.isShifter && shifterUser) {
+    if (input.actor_id !== undefined && input.actor_id !== s.row.shifter_id) {
+      throw new AppError('VALIDATION-ERR', 'actor_id must be your own shifter id.', [{ field: 'actor_id', message: 'not your shifter id' }]);
+    }
+    return { as: 'shifter', attributedTo: shifterUser };
   }
   if (party.businessRole) {
-    if (input.actor_id !== undefined && input.actor_id !== s.row.shifter_id) {
-      throw new AppError('VALIDATION-ERR', "A kiosk must pass the shift's shifter id as actor_id.", [{ field: 'actor_id', message: 'not the shift’s shifter' }]);
+    if (input.actor_id !== undefined) {
+      if (input.actor_id !== s.row.shifter_id || !shifterUser) {
+        throw new AppError('VALIDATION-ERR', "A kiosk must pass the shift's shifter id as actor_id.", [{ field: 'actor_id', message: 'not the shift’s shifter' }]);
+      }
+      return { as: 'kiosk', attributedTo: shifterUser };
     }
-    return input.actor_id ?? party.actor.userId;
+    // Spec 4.2 rule 3: the override is the shifter's statement; a manager cannot make it for them.
+    if (input.im_here) {
+      throw new AppError('VALIDATION-ERR', '"I\'m here" counts only from the shifter, or a kiosk passing their id as actor_id.', [
+        { field: 'im_here', message: 'only the shifter or a kiosk acting for them may send it' },
+      ]);
+    }
+    return { as: 'manager', attributedTo: party.actor.userId };
   }
   throw new AppError('SHFT-NOT-FND-ERR');
 }
 
-function checkPhoto(s: LoadedShift, side: Side, photoUrl: string | undefined) {
-  if (photoUrl !== undefined && !photoUrl.startsWith(`/v1/uploads/${clockPhotoPrefix(s.row.id, side)}`)) {
-    throw new AppError('VALIDATION-ERR', `photo_url must be a URL returned by clock_photo for this shift (side=${side}).`, [{ field: 'photo_url', message: 'unknown photo' }]);
+const PHOTO_URL = /^\/v1\/uploads\/(clock-photos\/(sr_[0-9A-Za-z]+)\/(in|out)\/upl_[0-9A-Za-z]+\.[a-z]{3,4})$/;
+
+/**
+ * A photo_url must name a photo clock_photo stored for this shift and side: the key has the right
+ * shape, and the R2 object exists with matching customMetadata (a made-up name under the right prefix,
+ * or a real upload of another shift or side, is refused). A missing photo where the business requires
+ * one is SHFT-PHOTO-REQ-ERR.
+ */
+async function checkPhoto(ctx: ServiceContext, s: LoadedShift, side: Side, photoUrl: string | undefined) {
+  if (photoUrl === undefined) {
+    if (s.business.require_clock_photo) throw new AppError('SHFT-PHOTO-REQ-ERR');
+    return;
   }
-  if (s.business.require_clock_photo && !photoUrl) throw new AppError('SHFT-PHOTO-REQ-ERR');
+  const refuse = () =>
+    new AppError('VALIDATION-ERR', `photo_url must be a URL returned by clock_photo for this shift (side=${side}).`, [{ field: 'photo_url', message: 'unknown photo' }]);
+  const m = PHOTO_URL.exec(photoUrl);
+  if (!m || m[2] !== s.row.id || m[3] !== side) throw refuse();
+  const head = await ctx.env.UPLOADS.head(m[1]!);
+  if (!head || head.customMetadata?.shift_request_id !== s.row.id || head.customMetadata?.side !== side) throw refuse();
 }
 
 /**
@@ -70,33 +116,43 @@ function geofence(ctx: ServiceContext, s: LoadedShift, input: ClockInput, enforc
   return distance;
 }
 
-/** Clock-in: accepted → in progress. Repeating it returns the same result (idempotent). */
+function clockInWindowError(row: LoadedShift['row']) {
+  return new AppError('SHFT-CLOCK-WINDOW-ERR', `Clock-in opens ${CLOCK_IN_EARLY_MINUTES} minutes before the start and closes at the end.`, {
+    opens_at: toIso(row.starts_at - CLOCK_IN_EARLY_MINUTES * MINUTE),
+    closes_at: toIso(row.ends_at),
+  });
+}
+
+/**
+ * Clock-in: accepted → in progress. Allowed from CLOCK_IN_EARLY_MINUTES before the start until the
+ * scheduled end, never on a no-show; these conditions are in the guarded update itself, so a no-show
+ * marked at the same moment and a clock-in cannot both win. Repeating it returns the stored result.
+ */
 export async function clockIn(ctx: ServiceContext, id: string, input: ClockInput) {
   const done = committedSubject(ctx, 'shift_request');
   if (done) return loadShift(ctx, done);
   const s = await loadShift(ctx, id);
-  const actorId = await clockActor(ctx, s, input);
+  const who = await puncher(ctx, s, input);
   if (s.row.shift_start_at !== null && s.row.request_status === SHIFT_STATUS.accepted) return s;
   if (s.row.request_status !== SHIFT_STATUS.accepted) throw stateError(s.row, 'accepted');
   if (s.row.is_noshow) throw new AppError('SHFT-STATE-ERR', 'The shift is marked as a no-show.');
   const now = ctx.now();
-  if (now < s.row.starts_at - CLOCK_IN_EARLY_MINUTES * 60_000 || now > s.row.ends_at) {
-    throw new AppError('SHFT-CLOCK-WINDOW-ERR', `Clock-in opens ${CLOCK_IN_EARLY_MINUTES} minutes before the start and closes at the end.`);
-  }
-  checkPhoto(s, 'in', input.photo_url);
+  if (now < s.row.starts_at - CLOCK_IN_EARLY_MINUTES * MINUTE || now > s.row.ends_at) throw clockInWindowError(s.row);
+  await checkPhoto(ctx, s, 'in', input.photo_url);
   const distance = geofence(ctx, s, input, true);
+  const override = who.as !== 'manager' && input.im_here === true;
   const w = shiftWrite(ctx, id);
-  await w.commit({
+  const r = await w.commit({
     guard: ctx.db
       .update(shiftRequests)
       .set({
         shift_start_at: now,
-        shift_start_by_id: actorId,
+        shift_start_by_id: who.attributedTo,
         clock_in_lat: input.lat ?? null,
         clock_in_lon: input.lon ?? null,
         clock_in_distance_m: distance,
         clock_in_photo_url: input.photo_url ?? null,
-        clock_in_override: input.im_here ?? false,
+        clock_in_override: override,
         last_op_id: w.op,
         updated_at: now,
       })
@@ -106,9 +162,11 @@ export async function clockIn(ctx: ServiceContext, id: string, input: ClockInput
           eq(shiftRequests.request_status, SHIFT_STATUS.accepted),
           isNull(shiftRequests.shift_start_at),
           eq(shiftRequests.is_noshow, false),
+          lte(shiftRequests.starts_at, now + CLOCK_IN_EARLY_MINUTES * MINUTE),
+          gte(shiftRequests.ends_at, now),
         ),
       ),
-    audit: { action: 'shift.clock_in', data: { distance_m: distance, override: input.im_here ?? false } },
+    audit: { action: 'shift.clock_in', data: { distance_m: distance, override, punched_as: who.as, attributed_to: who.attributedTo } },
     notify: [
       {
         kind: 'clock_in',
@@ -118,29 +176,43 @@ export async function clockIn(ctx: ServiceContext, id: string, input: ClockInput
       },
     ],
   });
-  // Whether this call or a concurrent twin wrote it, the stored clock-in is the result.
-  return loadShift(ctx, id);
+  const fresh = await loadShift(ctx, r.subject.id);
+  if (r.applied) return fresh;
+  // The guard did not hold: a concurrent twin clocked in (its result is ours), or the row changed.
+  if (fresh.row.shift_start_at !== null && fresh.row.request_status === SHIFT_STATUS.accepted) return fresh;
+  if (fresh.row.request_status !== SHIFT_STATUS.accepted) throw stateError(fresh.row, 'accepted');
+  if (fresh.row.is_noshow) throw new AppError('SHFT-STATE-ERR', 'The shift is marked as a no-show.');
+  throw clockInWindowError(fresh.row);
 }
 
-/** Clock-out: sets shift_end_at (the shift is then worked). Repeating it returns the same result. */
+/**
+ * Clock-out: sets shift_end_at (the shift is then worked). At least MIN_CLOCKED_MINUTES after the
+ * clock-in, whoever punches. The shifter (or a kiosk for them) may clock out from
+ * CLOCK_OUT_GRACE_MINUTES before the scheduled end; the business acting as itself may end the shift
+ * early at any time, and the audit row says so. The time conditions are in the guarded update.
+ * Repeating it returns the stored result.
+ */
 export async function clockOut(ctx: ServiceContext, id: string, input: ClockInput) {
   const done = committedSubject(ctx, 'shift_request');
   if (done) return loadShift(ctx, done);
   const s = await loadShift(ctx, id);
-  const actorId = await clockActor(ctx, s, input);
+  const who = await puncher(ctx, s, input);
   if (s.row.shift_end_at !== null && s.row.request_status !== SHIFT_STATUS.cancelled) return s;
   if (s.row.request_status !== SHIFT_STATUS.accepted) throw stateError(s.row, 'accepted');
   if (s.row.shift_start_at === null) throw new AppError('SHFT-STATE-ERR', 'Clock in before clocking out.');
-  checkPhoto(s, 'out', input.photo_url);
-  const distance = geofence(ctx, s, input, false);
   const now = ctx.now();
+  const earliest = clockOutOpensAt(s.row, who);
+  if (now < earliest) throw clockOutWindowError(s.row, who);
+  await checkPhoto(ctx, s, 'out', input.photo_url);
+  const distance = geofence(ctx, s, input, false);
+  const endedEarly = now < s.row.ends_at;
   const w = shiftWrite(ctx, id);
-  await w.commit({
+  const r = await w.commit({
     guard: ctx.db
       .update(shiftRequests)
       .set({
         shift_end_at: now,
-        shift_end_by_id: actorId,
+        shift_end_by_id: who.attributedTo,
         clock_out_lat: input.lat ?? null,
         clock_out_lon: input.lon ?? null,
         clock_out_distance_m: distance,
@@ -154,17 +226,42 @@ export async function clockOut(ctx: ServiceContext, id: string, input: ClockInpu
           eq(shiftRequests.request_status, SHIFT_STATUS.accepted),
           isNotNull(shiftRequests.shift_start_at),
           isNull(shiftRequests.shift_end_at),
+          eq(shiftRequests.is_noshow, false),
+          lte(shiftRequests.shift_start_at, now - MIN_CLOCKED_MINUTES * MINUTE),
+          ...(who.as === 'manager' ? [] : [lte(shiftRequests.ends_at, now + CLOCK_OUT_GRACE_MINUTES * MINUTE)]),
         ),
       ),
-    audit: { action: 'shift.clock_out', data: { distance_m: distance } },
+    audit: {
+      action: 'shift.clock_out',
+      data: { distance_m: distance, punched_as: who.as, attributed_to: who.attributedTo, ended_early: endedEarly },
+    },
   });
-  return loadShift(ctx, id);
+  const fresh = await loadShift(ctx, r.subject.id);
+  if (r.applied) return fresh;
+  if (fresh.row.shift_end_at !== null && fresh.row.request_status !== SHIFT_STATUS.cancelled) return fresh;
+  if (fresh.row.request_status !== SHIFT_STATUS.accepted) throw stateError(fresh.row, 'accepted');
+  if (fresh.row.shift_start_at === null) throw new AppError('SHFT-STATE-ERR', 'Clock in before clocking out.');
+  throw clockOutWindowError(fresh.row, who);
+}
+
+/** The earliest instant this puncher may clock the shift out. */
+function clockOutOpensAt(row: LoadedShift['row'], who: Puncher): number {
+  const afterIn = (row.shift_start_at ?? row.starts_at) + MIN_CLOCKED_MINUTES * MINUTE;
+  return who.as === 'manager' ? afterIn : Math.max(afterIn, row.ends_at - CLOCK_OUT_GRACE_MINUTES * MINUTE);
+}
+
+function clockOutWindowError(row: LoadedShift['row'], who: Puncher) {
+  const message =
+    who.as === 'manager'
+      ? `A clock-out comes at least ${MIN_CLOCKED_MINUTES} minute after the clock-in.`
+      : `The shifter may clock out from ${CLOCK_OUT_GRACE_MINUTES} minutes before the scheduled end (and at least ${MIN_CLOCKED_MINUTES} minute after clocking in); the business may end the shift earlier.`;
+  return new AppError('SHFT-CLOCK-WINDOW-ERR', message, { opens_at: toIso(clockOutOpensAt(row, who)) });
 }
 
 /** Stores a clock photo in R2 (images only, sniffed; at most 8 MB) and returns its URL. */
 export async function uploadClockPhoto(ctx: ServiceContext, id: string, side: Side, upload: File) {
   const s = await loadShift(ctx, id);
-  await clockActor(ctx, s, {});
+  await puncher(ctx, s, {});
   if (s.row.request_status !== SHIFT_STATUS.accepted) throw stateError(s.row, 'accepted');
   const file = await inspectFile(upload, { maxBytes: CLOCK_PHOTO_MAX_BYTES, accept: (t) => t.mime.startsWith('image/'), what: 'clock photo' });
   const key = `${clockPhotoPrefix(id, side)}${newId('upload')}.${file.type.ext}`;
