@@ -24,6 +24,12 @@ export const settingsSchema = z.object({
   MILEAGE_RATE_CENTS: intString(67),
   API_KEY_RATE_LIMIT: intString(600, 1),
   API_KEY_RATE_WINDOW_SECONDS: intString(300, 1),
+  /** Budget of an account's session tokens together (personal keys have their own). */
+  SESSION_RATE_LIMIT: intString(600, 1),
+  SESSION_RATE_WINDOW_SECONDS: intString(300, 1),
+  /** Requests per client IP to the public sign-up and sign-in routes, all of them together. */
+  AUTH_IP_RATE_LIMIT: intString(100, 1),
+  AUTH_IP_RATE_WINDOW_SECONDS: intString(900, 1),
   MAIL_PROVIDER_API_KEY: z.string().optional(),
   MAIL_FROM: z.string().default('Shiftmarket <no-reply@shiftmarket.local>'),
   /**

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { admins, auditLog } from '../src/db/schema';
+import { isUniqueViolation } from '../src/db/client';
+import { admins, auditLog, businesses } from '../src/db/schema';
 import { call, expectError } from './helpers/api';
 import { addTeammate, db, makeUser } from './helpers/factory';
 import { itRejectsBadCredentials } from './helpers/security';
@@ -143,99 +144,83 @@ describe('shifter profile', () => {
     expectError(await call('POST', '/v1/shifter/create', { key: u.key, body: {} }), 409, 'PROFILE-EXISTS-ERR');
   });
 
+  it("defaults a new shifter profile's time zone from its city; an explicit zone wins", async () => {
+    const a = await makeUser({ business: true });
+    const london = await call('POST', '/v1/shifter/create', { key: a.key, body: { city_id: 10 } });
+    expect(london.status).toBe(201);
+    expect(london.body).toMatchObject({ city_id: 10, timezone: 'Europe/London' });
+    const b = await makeUser({ business: true });
+    expect((await call('POST', '/v1/shifter/create', { key: b.key, body: { city_id: 10, timezone: 'Asia/Tokyo' } })).body.timezone).toBe('Asia/Tokyo');
+    const c = await makeUser({ business: true });
+    expect((await call('POST', '/v1/shifter/create', { key: c.key, body: {} })).body.timezone).toBe('UTC');
+  });
+
   it('refuses a bad time zone for a new shifter profile (400)', async () => {
     const u = await makeUser({ business: true });
     expectError(await call('POST', '/v1/shifter/create', { key: u.key, body: { timezone: 'Atlantis/Deep' } }), 400, 'VALIDATION-ERR');
   });
 });
 
-describe('teammates', () => {
-  itRejectsBadCredentials({ method: 'GET', path: '/v1/business/biz_anything/teammates' });
-  itRejectsBadCredentials({ method: 'POST', path: '/v1/business/biz_anything/teammates', body: { email: 'x@example.test' } });
-  itRejectsBadCredentials({ method: 'PUT', path: '/v1/business/biz_anything/teammates/usr_anything', body: { status: 0 } });
+// Teammates (invitations by consent) are tested in teammates.test.ts.
 
-  it('lets the owner add a verified user by email, list, and suspend them', async () => {
-    const owner = await makeUser({ business: true });
-    const mate = await makeUser({ shifter: true, name: 'Tess Teammate' });
-    const path = `/v1/business/${owner.businessId}/teammates`;
+describe('one default business per owner', () => {
+  itRejectsBadCredentials({ method: 'POST', path: '/v1/business/biz_anything/make_default' });
 
-    const added = await call('POST', path, { key: owner.key, body: { email: mate.email.toUpperCase() } });
-    expect(added.status).toBe(201);
-    expect(added.body).toMatchObject({ business_id: owner.businessId, user_id: mate.userId, email: mate.email, display_name: 'Tess Teammate', status: 1, is_active: true });
+  it('moves the default with make_default (owner only)', async () => {
+    const u = await makeUser({ business: true });
+    const second = await call('POST', '/v1/business/create', { key: u.key, body: newBusiness('Second Cafe') });
+    expect(second.body.is_default).toBe(false);
+    const made = await call('POST', `/v1/business/${second.body.id}/make_default`, { key: u.key });
+    expect(made.status).toBe(200);
+    expect(made.body).toMatchObject({ id: second.body.id, is_default: true });
+    const list = (await call('GET', '/v1/business/of_user', { key: u.key })).body.data as Array<{ id: string; is_default: boolean }>;
+    expect(list.filter((b) => b.is_default).map((b) => b.id)).toEqual([second.body.id]);
+    // Again is harmless.
+    expect((await call('POST', `/v1/business/${second.body.id}/make_default`, { key: u.key })).body.is_default).toBe(true);
 
-    const list = await call('GET', path, { key: owner.key });
-    expect(list.status).toBe(200);
-    expect(list.body.data).toEqual([expect.objectContaining({ user_id: mate.userId, status: 1 })]);
-    // An active teammate sees the business and the team.
-    expect((await call('GET', path, { key: mate.key })).status).toBe(200);
-    expect((await call('GET', '/v1/user/details', { key: mate.key })).body.teammate_of_business_ids).toEqual([owner.businessId]);
-
-    const suspended = await call('PUT', `${path}/${mate.userId}`, { key: owner.key, body: { status: 0 } });
-    expect(suspended.status).toBe(200);
-    expect(suspended.body).toMatchObject({ user_id: mate.userId, status: 0, is_active: false });
-    expect((await call('GET', path, { key: owner.key })).body.data).toEqual([expect.objectContaining({ user_id: mate.userId, status: 0, is_active: false })]);
-    // A suspended teammate has no standing left.
-    expectError(await call('GET', path, { key: mate.key }), 404, 'BUSINESS-NOT-FND-ERR');
-    expect((await call('GET', '/v1/user/details', { key: mate.key })).body.teammate_of_business_ids).toEqual([]);
-
-    const restored = await call('PUT', `${path}/${mate.userId}`, { key: owner.key, body: { status: 1 } });
-    expect(restored.body).toMatchObject({ status: 1, is_active: true });
-  });
-
-  it('refuses a teammate adding or suspending teammates (403)', async () => {
-    const owner = await makeUser({ business: true });
     const mate = await makeUser({ shifter: true });
-    const third = await makeUser({ shifter: true });
-    await addTeammate(owner.businessId!, mate.userId);
-    const path = `/v1/business/${owner.businessId}/teammates`;
-    expectError(await call('POST', path, { key: mate.key, body: { email: third.email } }), 403, 'FORBIDDEN-ERR');
-    expectError(await call('PUT', `${path}/${mate.userId}`, { key: mate.key, body: { status: 0 } }), 403, 'FORBIDDEN-ERR');
-    expect((await call('GET', path, { key: owner.key })).body.data).toHaveLength(1);
-  });
-
-  it('answers a stranger 404 BUSINESS-NOT-FND-ERR, as for a business that does not exist', async () => {
-    const owner = await makeUser({ business: true });
-    const stranger = await makeUser({ business: true });
-    const path = `/v1/business/${owner.businessId}/teammates`;
-    expectError(await call('GET', path, { key: stranger.key }), 404, 'BUSINESS-NOT-FND-ERR');
-    expectError(await call('POST', path, { key: stranger.key, body: { email: stranger.email } }), 404, 'BUSINESS-NOT-FND-ERR');
-    expectError(await call('PUT', `${path}/${stranger.userId}`, { key: stranger.key, body: { status: 1 } }), 404, 'BUSINESS-NOT-FND-ERR');
-    expectError(await call('GET', '/v1/business/biz_doesnotexist/teammates', { key: owner.key }), 404, 'BUSINESS-NOT-FND-ERR');
-  });
-
-  it('answers 404 USER-NOT-FND-ERR for an unknown or unverified email', async () => {
-    const owner = await makeUser({ business: true });
-    const unverified = await makeUser({ shifter: true, verified: false });
-    const path = `/v1/business/${owner.businessId}/teammates`;
-    expectError(await call('POST', path, { key: owner.key, body: { email: 'nobody-here@example.test' } }), 404, 'USER-NOT-FND-ERR');
-    expectError(await call('POST', path, { key: owner.key, body: { email: unverified.email } }), 404, 'USER-NOT-FND-ERR');
-    expectError(await call('POST', path, { key: owner.key, body: { email: 'not-an-email' } }), 400, 'VALIDATION-ERR');
-  });
-
-  it('refuses a duplicate teammate and the owner themself (409)', async () => {
-    const owner = await makeUser({ business: true });
-    const mate = await makeUser({ shifter: true });
-    const path = `/v1/business/${owner.businessId}/teammates`;
-    expect((await call('POST', path, { key: owner.key, body: { email: mate.email } })).status).toBe(201);
-    expectError(await call('POST', path, { key: owner.key, body: { email: mate.email } }), 409, 'CONFLICT-ERR');
-    expectError(await call('POST', path, { key: owner.key, body: { email: owner.email } }), 409, 'CONFLICT-ERR');
-    expect((await call('GET', path, { key: owner.key })).body.data).toHaveLength(1);
-  });
-
-  it('answers 404 when suspending someone who is not a teammate', async () => {
-    const owner = await makeUser({ business: true });
-    const other = await makeUser({ shifter: true });
-    expectError(await call('PUT', `/v1/business/${owner.businessId}/teammates/${other.userId}`, { key: owner.key, body: { status: 0 } }), 404, 'NOT-FOUND-ERR');
-    expectError(await call('PUT', `/v1/business/${owner.businessId}/teammates/${other.userId}`, { key: owner.key, body: { status: 2 } }), 400, 'VALIDATION-ERR');
-  });
-
-  it('lets an admin manage any business’s teammates', async () => {
-    const owner = await makeUser({ business: true });
     const admin = await makeUser({ admin: true });
-    const mate = await makeUser({ shifter: true });
-    const path = `/v1/business/${owner.businessId}/teammates`;
-    expect((await call('POST', path, { key: admin.key, body: { email: mate.email } })).status).toBe(201);
-    expect((await call('GET', path, { key: admin.key })).body.data).toHaveLength(1);
+    const stranger = await makeUser({ business: true });
+    await addTeammate(u.businessId!, mate.userId);
+    expectError(await call('POST', `/v1/business/${u.businessId}/make_default`, { key: mate.key }), 403, 'FORBIDDEN-ERR');
+    expectError(await call('POST', `/v1/business/${u.businessId}/make_default`, { key: admin.key }), 403, 'FORBIDDEN-ERR');
+    expectError(await call('POST', `/v1/business/${u.businessId}/make_default`, { key: stranger.key }), 404, 'BUSINESS-NOT-FND-ERR');
+    const after = (await call('GET', '/v1/business/of_user', { key: u.key })).body.data as Array<{ id: string; is_default: boolean }>;
+    expect(after.filter((b) => b.is_default).map((b) => b.id)).toEqual([second.body.id]);
+  });
+
+  it('refuses a second default row in the database itself', async () => {
+    const u = await makeUser({ business: true });
+    const err = await db()
+      .insert(businesses)
+      .values({ id: 'biz_seconddefault00000001', user_id: u.userId, slug: `second-${u.userId}`, name: 'X', is_default: true, timezone: 'UTC', created_at: 1, updated_at: 1 })
+      .then(() => null, (e: unknown) => e);
+    expect(isUniqueViolation(err)).toBe(true);
+  });
+
+  it('never leaves two defaults or none under concurrent creates and make_default', async () => {
+    const u = await makeUser();
+    const first = await call('POST', '/v1/business/create', { key: u.key, body: newBusiness('Base') });
+    expect(first.body.is_default).toBe(true);
+    for (let round = 0; round < 3; round++) {
+      const ids = (await call('GET', '/v1/business/of_user', { key: u.key })).body.data.map((b: { id: string }) => b.id) as string[];
+      const results = await Promise.all([
+        ...Array.from({ length: 6 }, (_, i) => call('POST', '/v1/business/create', { key: u.key, body: newBusiness(`R${round}-${i}`, { is_default: i % 2 === 0 }) })),
+        ...ids.slice(0, 6).map((id) => call('POST', `/v1/business/${id}/make_default`, { key: u.key })),
+      ]);
+      for (const r of results) expect([200, 201], JSON.stringify(r.body)).toContain(r.status);
+      const rows = await db().select().from(businesses).where(eq(businesses.user_id, u.userId));
+      expect(rows.filter((b) => b.is_default)).toHaveLength(1);
+    }
+  });
+
+  it('makes the first business of an owner the default even when not asked', async () => {
+    const u = await makeUser();
+    const results = await Promise.all(Array.from({ length: 5 }, (_, i) => call('POST', '/v1/business/create', { key: u.key, body: newBusiness(`First ${i}`) })));
+    for (const r of results) expect(r.status).toBe(201);
+    const rows = await db().select().from(businesses).where(eq(businesses.user_id, u.userId));
+    expect(rows).toHaveLength(5);
+    expect(rows.filter((b) => b.is_default)).toHaveLength(1);
   });
 });
 

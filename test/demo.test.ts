@@ -2,7 +2,7 @@ import { createExecutionContext, createScheduledController, waitOnExecutionConte
 import { env, exports } from 'cloudflare:workers';
 import { and, eq, inArray } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { businesses, counterRules, credentials, mileageEntries, requestAuthorizations, shiftRequests, shifters, teammates, users } from '../src/db/schema';
+import { admins, businesses, counterRules, credentials, mileageEntries, requestAuthorizations, shiftRequests, shifters, teammates, users } from '../src/db/schema';
 import { getSettings } from '../src/env';
 import { handleScheduled } from '../src/jobs/scheduled';
 import { addDays, shiftInstants, todayIn, wallClockToInstant } from '../src/lib/shift-time';
@@ -10,7 +10,7 @@ import worker from '../src/index';
 import { buildShiftHistory } from '../src/services/demo/history';
 import { demoPurgeStatements } from '../src/services/demo/purge';
 import { buildShifterRecords, demoPdf } from '../src/services/demo/records';
-import { COUNTER_RULES } from '../src/services/demo/cast';
+import { COUNTER_RULES, demoEmail, PEOPLE } from '../src/services/demo/cast';
 import { FLOOR_ASK } from '../src/services/demo/plans';
 import { suggestCounter } from '../src/services/shifts/counter-suggest';
 import { chunkedInserts, DEMO_PASSWORD, MAX_PARAMS } from '../src/services/demo/seed';
@@ -375,6 +375,56 @@ describe('demo seed internals', () => {
       expect(statements[i]).toContain('"shifters"');
       expect(i).toBeLessThan(statements.findIndex((st) => st.startsWith('DELETE FROM "shifters" ')));
     }
+  });
+});
+
+describe('demo accounts hold no rights over real data (attack with the published password)', () => {
+  const adminEmail = demoEmail(PEOPLE.find((p) => p.role === 'admin')!);
+  const signInDemoAdmin = async () => {
+    const res = await call('POST', '/v1/auth/login', { body: { email: adminEmail, password: DEMO_PASSWORD }, headers: { 'CF-Connecting-IP': '10.9.9.9' } });
+    expect(res.status).toBe(200);
+    return res.body.session_token as string;
+  };
+
+  it('a demo admin cannot grant admin, nor act as admin toward real accounts; demo ones only', async () => {
+    const token = await signInDemoAdmin();
+    const real = await makeUser({ business: true, shifter: true });
+    expectError(await call('POST', '/v1/admin/admins', { key: token, body: { user_id: real.userId } }), 403, 'FORBIDDEN-ERR');
+    const [demoShifter] = await demoShifters();
+    expectError(await call('POST', '/v1/admin/admins', { key: token, body: { user_id: demoShifter!.user_id } }), 403, 'FORBIDDEN-ERR');
+    expect(await db().select().from(admins).where(inArray(admins.user_id, [real.userId, demoShifter!.user_id]))).toHaveLength(0);
+    expect((await call('GET', '/v1/user/details', { key: real.key })).body.is_admin).toBe(false);
+
+    // Real data: no admin standing at all.
+    expectError(await call('GET', '/v1/user/details', { key: token, query: { user_id: real.userId } }), 403, 'FORBIDDEN-ERR');
+    expectError(await call('GET', `/v1/business/${real.businessId}/teammates`, { key: token }), 404, 'BUSINESS-NOT-FND-ERR');
+    expectError(await call('POST', `/v1/business/${real.businessId}/teammates`, { key: token, body: { email: adminEmail } }), 404, 'BUSINESS-NOT-FND-ERR');
+    expectError(await call('GET', `/v1/shifter/${real.shifterId}/mileage`, { key: token }), 404, 'SHIFTER-NOT-FND-ERR');
+
+    // Demo data: the demo admin still shows what an admin can do.
+    const [demoBiz] = await db().select().from(businesses).where(inArray(businesses.user_id, await demoUserIds())).limit(1);
+    expect((await call('GET', `/v1/business/${demoBiz!.id}/teammates`, { key: token })).status).toBe(200);
+    expect((await call('GET', '/v1/user/details', { key: token, query: { user_id: demoShifter!.user_id } })).status).toBe(200);
+    expect((await call('GET', `/v1/shifter/${demoShifter!.id}/mileage`, { key: token })).status).toBe(200);
+  });
+
+  it('the nightly reset removes admin grants made by a demo account, and the grants those admins made', async () => {
+    const [demoAdmin] = await db().select({ id: users.id }).from(users).where(eq(users.email, adminEmail));
+    const [promoted, promotedByPromoted, realAdmin, grantedByReal] = await Promise.all([makeUser(), makeUser(), makeUser({ admin: true }), makeUser()]);
+    const now = Date.now();
+    // As the grants an earlier version let a demo admin make.
+    await db().insert(admins).values([
+      { user_id: promoted.userId, granted_by_user_id: demoAdmin!.id, created_at: now },
+      { user_id: promotedByPromoted.userId, granted_by_user_id: promoted.userId, created_at: now },
+      { user_id: grantedByReal.userId, granted_by_user_id: realAdmin.userId, created_at: now },
+    ]);
+    expect((await call('GET', '/v1/user/details', { key: promoted.key })).body.is_admin).toBe(true);
+    await runNightly();
+    const left = (await db().select({ id: admins.user_id }).from(admins)).map((a) => a.id);
+    expect(left).not.toContain(promoted.userId);
+    expect(left).not.toContain(promotedByPromoted.userId);
+    expect(left).toEqual(expect.arrayContaining([realAdmin.userId, grantedByReal.userId]));
+    expect((await call('GET', '/v1/user/details', { key: promoted.key })).body.is_admin).toBe(false);
   });
 });
 

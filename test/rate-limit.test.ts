@@ -1,9 +1,11 @@
-import { evictDurableObject, runInDurableObject } from 'cloudflare:test';
+import { createExecutionContext, evictDurableObject, runInDurableObject, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RateLimiter } from '../src/durable-objects/rate-limiter';
-import { type ApiResult, call, expectError } from './helpers/api';
-import { makeUser } from './helpers/factory';
+import worker from '../src/index';
+import { type ApiResult, BASE, call, expectError } from './helpers/api';
+import { fromIp, randomIp } from './helpers/auth';
+import { makeUser, TEST_PASSWORD } from './helpers/factory';
 
 // The real operator setting (wrangler.toml, DECISIONS.md): 600 requests per 5 minutes per key.
 const LIMIT = 600;
@@ -112,6 +114,120 @@ describe('personal key rate limit (600 per 5 minutes)', () => {
   });
 });
 
+/** Calls the Worker with operator settings of the test's choosing (settings are parsed per env object). */
+async function callWith(
+  vars: Record<string, string>,
+  method: string,
+  path: string,
+  opts: { key?: string; body?: unknown; headers?: Record<string, string> } = {},
+) {
+  const headers = new Headers(opts.headers);
+  if (opts.key) headers.set('Authorization', `Bearer ${opts.key}`);
+  if (opts.body !== undefined) headers.set('Content-Type', 'application/json');
+  const exec = createExecutionContext();
+  const raw = await worker.fetch(
+    new Request(new URL(path, BASE), { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) }),
+    { ...env, ...vars } as never,
+    exec,
+  );
+  await waitOnExecutionContext(exec);
+  const text = await raw.text();
+  return { status: raw.status, headers: raw.headers, body: text ? JSON.parse(text) : null, raw } as ApiResult;
+}
+
+const signIn = async (email: string) =>
+  (await call('POST', '/v1/auth/login', { body: { email, password: TEST_PASSWORD }, headers: fromIp(randomIp()) })).body
+    .session_token as string;
+
+describe('budgets belong to the account', () => {
+  it('counts personal keys per account: a regenerated key continues the budget', async () => {
+    const u = await makeUser({ shifter: true });
+    for (let i = 1; i <= 3; i++)
+      expect((await call('GET', '/v1/user/details', { key: u.key })).headers.get('X-RateLimit-Remaining')).toBe(String(LIMIT - i));
+    const regen = await call('POST', '/v1/user/api_key/regenerate', { key: u.key });
+    expect(regen.headers.get('X-RateLimit-Remaining')).toBe(String(LIMIT - 4));
+    const next = await call('GET', '/v1/user/details', { key: regen.body.key });
+    expect(next.status).toBe(200);
+    expect(next.headers.get('X-RateLimit-Remaining')).toBe(String(LIMIT - 5));
+  });
+
+  it('gives session tokens a budget of their own per account, with the same headers', async () => {
+    const u = await makeUser({ shifter: true });
+    const [a, b] = [await signIn(u.email), await signIn(u.email)];
+    const first = await call('GET', '/v1/user/details', { key: a });
+    expect(rateHeaders(first)).toMatchObject({ limit: '600', remaining: '599' });
+    // Both sessions of the account share it; the personal key has its own.
+    expect((await call('GET', '/v1/user/details', { key: b })).headers.get('X-RateLimit-Remaining')).toBe('598');
+    expect((await call('GET', '/v1/user/details', { key: u.key })).headers.get('X-RateLimit-Remaining')).toBe(String(LIMIT - 1));
+  });
+
+  it('refuses session requests past SESSION_RATE_LIMIT with 429, Retry-After and the headers', async () => {
+    const vars = { SESSION_RATE_LIMIT: '3', SESSION_RATE_WINDOW_SECONDS: '300' };
+    const u = await makeUser({ shifter: true });
+    const token = await signIn(u.email);
+    for (let i = 0; i < 3; i++) expect((await callWith(vars, 'GET', '/v1/user/details', { key: token })).status).toBe(200);
+    const limited = await callWith(vars, 'GET', '/v1/user/details', { key: token });
+    expectError(limited, 429, 'RATE-LIMIT-ERR');
+    expect(rateHeaders(limited)).toMatchObject({ limit: '3', remaining: '0' });
+    expect(Number(limited.headers.get('Retry-After'))).toBeGreaterThanOrEqual(1);
+    // A new session of the same account does not get a fresh budget.
+    expectError(await callWith(vars, 'GET', '/v1/user/details', { key: await signIn(u.email) }), 429, 'RATE-LIMIT-ERR');
+    // The key is counted apart.
+    expect((await callWith(vars, 'GET', '/v1/user/details', { key: u.key })).status).toBe(200);
+  });
+});
+
+describe('public sign-up and sign-in routes are limited per client IP', () => {
+  it('refuses an address past AUTH_IP_RATE_LIMIT on any of them; another address goes on', async () => {
+    const vars = { AUTH_IP_RATE_LIMIT: '5', AUTH_IP_RATE_WINDOW_SECONDS: '900' };
+    const ip = randomIp();
+    const paths = [
+      '/v1/auth/resend_verification',
+      '/v1/auth/password_reset/request',
+      '/v1/auth/resend_verification',
+      '/v1/auth/password_reset/request',
+      '/v1/auth/resend_verification',
+    ];
+    for (const p of paths)
+      expect(
+        (await callWith(vars, 'POST', p, { body: { email: `${crypto.randomUUID()}@example.test` }, headers: fromIp(ip) })).status,
+      ).toBe(202);
+    for (const [p, body] of [
+      ['/v1/auth/login', { email: 'a@example.test', password: 'whatever it is' }],
+      ['/v1/auth/register', { email: 'b@example.test', password: 'long enough password', display_name: 'B', shifter: {} }],
+      ['/v1/auth/verify_email', { email: 'c@example.test', code: '123456', password: 'x' }],
+      ['/v1/auth/password_reset/confirm', { email: 'd@example.test', code: '123456', new_password: 'long enough password' }],
+    ] as const) {
+      const res = await callWith(vars, 'POST', p, { body, headers: fromIp(ip) });
+      expectError(res, 429, 'RATE-LIMIT-ERR');
+      expect(Number(res.headers.get('Retry-After'))).toBeGreaterThanOrEqual(1);
+    }
+    expect(
+      (await callWith(vars, 'POST', '/v1/auth/resend_verification', { body: { email: 'e@example.test' }, headers: fromIp(randomIp()) }))
+        .status,
+    ).toBe(202);
+  });
+
+  it('puts every caller without CF-Connecting-IP (local development) in one bucket', async () => {
+    // Other tests of this file also called without the header: the shared bucket may hold hits already.
+    const vars = { AUTH_IP_RATE_LIMIT: '2', AUTH_IP_RATE_WINDOW_SECONDS: '900' };
+    const send = (headers?: Record<string, string>) =>
+      callWith(vars, 'POST', '/v1/auth/resend_verification', { body: { email: `${crypto.randomUUID()}@example.test` }, headers });
+    const results = [await send(), await send(), await send()];
+    expect(results.filter((r) => r.status === 202).length).toBeLessThanOrEqual(2);
+    expectError(results[2]!, 429, 'RATE-LIMIT-ERR');
+    expect((await send(fromIp(randomIp()))).status).toBe(202);
+  });
+
+  it('limits resend and reset requests per email too, whatever the address', async () => {
+    const email = `${crypto.randomUUID()}@example.test`;
+    for (const path of ['/v1/auth/resend_verification', '/v1/auth/password_reset/request']) {
+      for (let i = 0; i < 5; i++) expect((await call('POST', path, { body: { email }, headers: fromIp(randomIp()) })).status).toBe(202);
+      expectError(await call('POST', path, { body: { email }, headers: fromIp(randomIp()) }), 429, 'RATE-LIMIT-ERR');
+    }
+  });
+});
+
 describe('RateLimiter Durable Object (sliding window)', () => {
   const limiter = () => env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`unit:${crypto.randomUUID()}`));
   const hit = (stub: ReturnType<typeof limiter>, limit: number, windowS: number, nowMs: number) =>
@@ -141,7 +257,7 @@ describe('RateLimiter Durable Object (sliding window)', () => {
     expect(lower.retryAfter).toBeGreaterThanOrEqual(1);
   });
 
-  it("weighs the previous window by how much of it still overlaps, decaying to nothing", async () => {
+  it('weighs the previous window by how much of it still overlaps, decaying to nothing', async () => {
     const stub = limiter();
     for (let i = 0; i < 10; i++) expect((await hit(stub, 10, 60, T0 + i)).allowed).toBe(true);
     // At the very start of the next window the whole previous count still weighs in.
@@ -155,6 +271,17 @@ describe('RateLimiter Durable Object (sliding window)', () => {
     // Three quarters through: floor(10 × 0.25) = 2 from before, plus the 1 hit of this window.
     const quarter = await hit(stub, 10, 60, T0 + 105_000);
     expect(quarter).toMatchObject({ allowed: true, remaining: 10 - 2 - 1 - 1 });
+  });
+
+  it('gives back a released hit, in its own window only', async () => {
+    const stub = limiter();
+    const first = await hit(stub, 10, 60, T0 + 1);
+    await hit(stub, 10, 60, T0 + 2);
+    await runInDurableObject(stub, (obj: RateLimiter) => obj.release(60, first.windowStart));
+    expect(await hit(stub, 10, 60, T0 + 3)).toMatchObject({ remaining: 8 });
+    // A hit from a window long gone is not taken off the current count.
+    await runInDurableObject(stub, (obj: RateLimiter) => obj.release(60, T0 - 120_000));
+    expect(await hit(stub, 10, 60, T0 + 4)).toMatchObject({ remaining: 7 });
   });
 
   it('starts from zero after two windows', async () => {

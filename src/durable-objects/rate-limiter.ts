@@ -8,6 +8,8 @@ export interface RateLimitResult {
   reset: number;
   /** Seconds to wait before retrying (0 when allowed). */
   retryAfter: number;
+  /** Epoch ms of the window the hit was counted in (to release it later). */
+  windowStart: number;
 }
 
 interface WindowState {
@@ -17,7 +19,8 @@ interface WindowState {
 }
 
 /**
- * One instance per limited subject (a personal key, a partner key, an IP on the sign-in routes).
+ * One instance per limited subject (an account's personal key or sessions, a partner key, a client IP
+ * or an email on the public sign-in routes).
  * Sliding-window counter: the previous window's count is weighted by how much of it still overlaps
  * the sliding window, which avoids the double burst a fixed window allows at its edge. State lives in
  * the object's SQLite-backed storage so an eviction does not reset the count.
@@ -38,10 +41,25 @@ export class RateLimiter extends DurableObject<Env> {
     if (used >= limit) {
       // Earliest moment enough weight of the previous window has slid out, or the window ends.
       const retryAfter = Math.max(1, reset - Math.floor(nowMs / 1000));
-      return { allowed: false, limit, remaining: 0, reset, retryAfter };
+      return { allowed: false, limit, remaining: 0, reset, retryAfter, windowStart: start };
     }
     state.count += 1;
     this.ctx.storage.kv.put('w', state);
-    return { allowed: true, limit, remaining: Math.max(0, limit - used - 1), reset, retryAfter: 0 };
+    return { allowed: true, limit, remaining: Math.max(0, limit - used - 1), reset, retryAfter: 0, windowStart: start };
+  }
+
+  /**
+   * Gives back one hit counted in the window starting at `windowStart` (an attempt reserved before it
+   * was known to be harmless, e.g. a sign-in whose password turned out right). Counting first and
+   * releasing after keeps concurrent attempts from all slipping under the limit.
+   */
+  release(windowSeconds: number, windowStart: number): void {
+    const windowMs = windowSeconds * 1000;
+    const stored = this.ctx.storage.kv.get<WindowState>('w');
+    if (!stored) return;
+    if (stored.start === windowStart && stored.count > 0) stored.count -= 1;
+    else if (stored.start === windowStart + windowMs && stored.prevCount > 0) stored.prevCount -= 1;
+    else return;
+    this.ctx.storage.kv.put('w', stored);
   }
 }

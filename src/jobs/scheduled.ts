@@ -1,5 +1,6 @@
 import type { AppBindings } from '../env';
 import { errorFields } from '../lib/log';
+import { pruneAuthCodes } from '../services/accounts/codes';
 import { resetDemoData } from '../services/demo/seed';
 import { sweepOutbox } from '../services/events/outbox';
 import { sweepEmailOutbox } from '../services/mail';
@@ -14,6 +15,7 @@ type Job = (ctx: ReturnType<typeof systemContext>) => Promise<unknown>;
 const JOBS: Record<string, Record<string, Job>> = {
   [CRON.frequent]: {
     prune_idempotency_keys: pruneIdempotencyKeys,
+    prune_auth_codes: pruneAuthCodes,
     sweep_email_outbox: sweepEmailOutbox,
     sweep_event_outbox: sweepOutbox,
     expire_pending_shifts: expirePendingShifts,

@@ -8,13 +8,26 @@ import type { Logger } from '../lib/log';
  * cron job run the same rules.
  */
 export type Actor =
-  | { kind: 'user'; userId: string; isAdmin: boolean; via: 'api_key' | 'session'; credentialId: string }
-  | { kind: 'agent'; userId: string; isAdmin: boolean; tokenId: string; scopes: string[] }
+  | ({ kind: 'user'; userId: string; via: 'api_key' | 'session'; credentialId: string } & PersonRights)
+  | ({ kind: 'agent'; userId: string; tokenId: string; scopes: string[] } & PersonRights)
   | { kind: 'partner'; partnerId: string }
   | { kind: 'system'; job: string }
   | { kind: 'anonymous' };
 
 export type PersonActor = Extract<Actor, { kind: 'user' | 'agent' }>;
+
+/**
+ * What a person may do beyond their own things. `isAdmin` is admin over everything, and a demo
+ * account never has it: the demo cast's admin (published password) has `demoAdmin` instead, which the
+ * access layer (services/access) honours only toward demo subjects.
+ */
+export interface PersonRights {
+  isAdmin: boolean;
+  /** A demo account (absent: not one). */
+  isDemo?: boolean;
+  /** The demo cast's admin: admin toward demo subjects only. */
+  demoAdmin?: boolean;
+}
 
 export interface ServiceContext {
   env: AppBindings;

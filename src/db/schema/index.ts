@@ -5,3 +5,4 @@ export * from './connections';
 export * from './shifts';
 export * from './platform';
 export * from './shifter-records';
+export * from './teammate-invitations';

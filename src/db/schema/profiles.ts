@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { bool, timestamps } from './columns';
 import { cities, countries, currencies, states } from './reference';
@@ -61,6 +62,8 @@ export const businesses = sqliteTable(
   },
   (t) => [
     index('businesses_user_idx').on(t.user_id),
+    // One default business per owner.
+    uniqueIndex('businesses_one_default_per_owner').on(t.user_id).where(sql`is_default = 1`),
     index('businesses_city_idx').on(t.city_id),
     index('businesses_state_idx').on(t.state_id),
     index('businesses_country_idx').on(t.country_id),

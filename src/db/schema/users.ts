@@ -10,6 +10,11 @@ export const users = sqliteTable('users', {
   phone: text('phone'),
   email_verified_at: integer('email_verified_at'),
   is_demo: bool('is_demo').notNull().default(false),
+  /**
+   * Stamped by each guarded change of the account (re-registration, verification, password change or
+   * reset): the statements of the same batch that depend on the change test for this operation id.
+   */
+  last_op_id: text('last_op_id'),
   ...timestamps,
 });
 
@@ -21,20 +26,28 @@ export const admins = sqliteTable('admins', {
   created_at: integer('created_at').notNull(),
 });
 
-export const emailVerifications = sqliteTable(
-  'email_verifications',
+/**
+ * Six-digit codes mailed to an address: email verification and password reset. Only a hash of the
+ * code is kept. An attempt is consumed atomically before the code is compared (attempts < per-code
+ * cap), and the attempts of all codes of one email and purpose within a window are capped together,
+ * so asking for a new code (or registering the address again) does not give a fresh budget. Rows stay
+ * after use or replacement for that count; `user_id` is cleared when an unverified registration is
+ * replaced (the code is then void).
+ */
+export const authCodes = sqliteTable(
+  'auth_codes',
   {
-    id: text('id').primaryKey(),
-    user_id: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    id: text('id').primaryKey(), // ver_…
+    purpose: text('purpose', { enum: ['verify_email', 'password_reset'] }).notNull(),
+    email: text('email').notNull(), // lower-cased, as users.email
+    user_id: text('user_id').references(() => users.id, { onDelete: 'set null' }),
     code_hash: text('code_hash').notNull(),
     attempts: integer('attempts').notNull().default(0),
     expires_at: integer('expires_at').notNull(),
     consumed_at: integer('consumed_at'),
     created_at: integer('created_at').notNull(),
   },
-  (t) => [index('email_verifications_user_idx').on(t.user_id)],
+  (t) => [index('auth_codes_email_idx').on(t.email, t.purpose, t.created_at), index('auth_codes_user_idx').on(t.user_id, t.purpose)],
 );
 
 /** Personal API keys (and later partner keys). Only a SHA-256 of the key is stored. */
@@ -70,6 +83,13 @@ export const sessions = sqliteTable(
     created_at: integer('created_at').notNull(),
     expires_at: integer('expires_at').notNull(),
     revoked_at: integer('revoked_at'),
+    /** Last request made with the session, written at most once a minute. */
+    last_seen_at: integer('last_seen_at'),
+    /**
+     * SHA-256 of `<user id>:<client IP>` at sign-in: lets sign-in recognise a place the account signed
+     * in from before, without keeping the address itself.
+     */
+    ip_hash: text('ip_hash'),
   },
   (t) => [index('sessions_user_idx').on(t.user_id)],
 );

@@ -1,20 +1,24 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app-types';
 import { AppError } from '../../lib/errors';
 import {
   looksLikeApiKey,
   looksLikeSession,
+  type ResolvedCredential,
   resolveApiKey,
   resolveSession,
   touchApiKey,
+  touchSession,
 } from '../../services/accounts/credentials';
-import { consumeRateLimit, rateLimitHeaders } from '../../services/rate-limit';
+import { consumeRateLimit, enforceRateLimit, rateLimitError, rateLimitHeaders } from '../../services/rate-limit';
 
 /**
  * Resolves `Authorization: Bearer …` when present. A present but malformed, unknown or revoked
  * credential is a 401 on every route, public ones included, so a client never silently runs
- * anonymous. Personal keys are counted per key (DECISIONS.md: 600 per 5 minutes) and every answer to
- * a key-authenticated request carries the X-RateLimit-* headers.
+ * anonymous. Every authenticated request is counted against its account: personal keys under
+ * `user:<id>` (so a regenerated key continues the same budget), session tokens under `session:<id>`
+ * with a budget of their own (DECISIONS.md "Rate limits"); every answer carries the X-RateLimit-*
+ * headers of the budget it used.
  */
 export const resolveAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
   const header = c.req.header('Authorization');
@@ -24,44 +28,62 @@ export const resolveAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
   const token = match[1];
   const db = c.get('db');
   const now = Date.now();
+  const settings = c.get('settings');
 
+  let cred: ResolvedCredential | null;
+  let budget: { subject: string; limit: number; window: number };
   if (looksLikeApiKey(token)) {
-    const cred = await resolveApiKey(db, token, now);
+    cred = await resolveApiKey(db, token);
     if (!cred) throw new AppError('AUTH-REQ-ERR', 'The API key is unknown or has been revoked.');
-    const settings = c.get('settings');
-    const limit = await consumeRateLimit(
-      c.env,
-      `key:${cred.credentialId}`,
-      settings.API_KEY_RATE_LIMIT,
-      settings.API_KEY_RATE_WINDOW_SECONDS,
-    );
-    const headers = rateLimitHeaders(limit);
-    if (!limit.allowed) {
-      throw new AppError('RATE-LIMIT-ERR', 'Rate limit exceeded for this API key.', undefined, {
-        ...headers,
-        'Retry-After': String(limit.retryAfter),
-      });
-    }
-    c.set('actor', { kind: 'user', userId: cred.userId, isAdmin: cred.isAdmin, via: 'api_key', credentialId: cred.credentialId });
-    c.executionCtx.waitUntil(touchApiKey(db, cred.credentialId, now).run().catch(() => undefined));
-    await next();
-    for (const [k, v] of Object.entries(headers)) c.res.headers.set(k, v);
-    return;
-  }
-
-  if (looksLikeSession(token)) {
-    const cred = await resolveSession(db, token, now);
+    budget = { subject: `user:${cred.userId}`, limit: settings.API_KEY_RATE_LIMIT, window: settings.API_KEY_RATE_WINDOW_SECONDS };
+  } else if (looksLikeSession(token)) {
+    cred = await resolveSession(db, token, now);
     if (!cred) throw new AppError('AUTH-REQ-ERR', 'The session has expired or was signed out.');
-    c.set('actor', { kind: 'user', userId: cred.userId, isAdmin: cred.isAdmin, via: 'session', credentialId: cred.credentialId });
-    return next();
+    budget = { subject: `session:${cred.userId}`, limit: settings.SESSION_RATE_LIMIT, window: settings.SESSION_RATE_WINDOW_SECONDS };
+  } else {
+    throw new AppError('AUTH-REQ-ERR', 'The credential is not a Shiftmarket API key or session token.');
   }
 
-  throw new AppError('AUTH-REQ-ERR', 'The credential is not a Shiftmarket API key or session token.');
+  const limit = await consumeRateLimit(c.env, budget.subject, budget.limit, budget.window);
+  if (!limit.allowed) {
+    throw rateLimitError(limit, `Rate limit exceeded for this account's ${cred.via === 'api_key' ? 'API key' : 'sessions'}.`, true);
+  }
+  const { userId, isAdmin, isDemo, demoAdmin, via, credentialId } = cred;
+  c.set('actor', { kind: 'user', userId, isAdmin, isDemo, demoAdmin, via, credentialId });
+  const touch = via === 'api_key' ? touchApiKey(db, credentialId, now) : touchSession(db, credentialId, now);
+  c.executionCtx.waitUntil(touch.run().catch(() => undefined));
+  await next();
+  for (const [k, v] of Object.entries(rateLimitHeaders(limit))) c.res.headers.set(k, v);
 };
 
 /** Route guard: the caller must be signed in. */
 export const requireAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
   const a = c.get('actor');
   if (a.kind !== 'user' && a.kind !== 'agent') throw new AppError('AUTH-REQ-ERR', 'This operation needs Authorization: Bearer <API_KEY>.');
+  return next();
+};
+
+/**
+ * The client's address as Cloudflare reports it. Absent locally (`wrangler dev`, tests), where every
+ * caller shares one bucket.
+ */
+export function clientIp(c: Context<AppEnv>): string {
+  return c.req.header('CF-Connecting-IP')?.trim() || 'unknown';
+}
+
+/**
+ * Route guard for the public sign-up and sign-in routes: every request counts against its client IP
+ * (AUTH_IP_RATE_LIMIT per AUTH_IP_RATE_WINDOW_SECONDS, all these routes together). The per-email and
+ * per-failure budgets are the services' (services/accounts/limits.ts).
+ */
+export const limitAuthByIp: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const { AUTH_IP_RATE_LIMIT, AUTH_IP_RATE_WINDOW_SECONDS } = c.get('settings');
+  await enforceRateLimit(
+    c.env,
+    `auth-ip:${clientIp(c)}`,
+    AUTH_IP_RATE_LIMIT,
+    AUTH_IP_RATE_WINDOW_SECONDS,
+    'Too many sign-in requests from this address.',
+  );
   return next();
 };

@@ -1,9 +1,8 @@
-import { eq } from 'drizzle-orm';
-import { businesses } from '../../db/schema';
 import { createRouter, serviceCtx } from '../../http/create-app';
-import { createBusiness } from '../../services/accounts/profiles';
-import { businessView, getBusinessesOfUser } from '../../services/accounts/reads';
-import { addTeammate, listTeammates, setTeammateStatus } from '../../services/businesses/teammates';
+import { createBusiness, makeDefaultBusiness } from '../../services/accounts/profiles';
+import { getBusinessesOfUser } from '../../services/accounts/reads';
+import { inviteTeammate, listBusinessInvitations, revokeInvitation } from '../../services/businesses/invitations';
+import { listTeammates, setTeammateStatus } from '../../services/businesses/teammates';
 import { setWeeklyBudget, updateSettings } from '../../services/businesses/settings';
 import { crewAnalytics } from '../../services/insights/crew-analytics';
 import { laborCosts } from '../../services/insights/labor-costs';
@@ -12,16 +11,17 @@ import * as settings from './settings.routes';
 
 export const businessRouter = createRouter()
   .openapi(routes.ofUser, async (c) => c.json({ data: await getBusinessesOfUser(serviceCtx(c), c.req.valid('query').user_id) }, 200))
-  .openapi(routes.create, async (c) => {
-    const ctx = serviceCtx(c);
-    const id = await createBusiness(ctx, c.req.valid('json'));
-    const [row] = await ctx.db.select().from(businesses).where(eq(businesses.id, id));
-    return c.json(businessView(row!), 201);
-  })
+  .openapi(routes.create, async (c) => c.json(await createBusiness(serviceCtx(c), c.req.valid('json')), 201))
+  .openapi(routes.makeDefault, async (c) => c.json(await makeDefaultBusiness(serviceCtx(c), c.req.valid('param').id), 200))
   .openapi(routes.listTeammates, async (c) => c.json({ data: await listTeammates(serviceCtx(c), c.req.valid('param').id) }, 200))
   .openapi(routes.addTeammate, async (c) =>
-    c.json(await addTeammate(serviceCtx(c), c.req.valid('param').id, c.req.valid('json').email), 201),
+    c.json(await inviteTeammate(serviceCtx(c), c.req.valid('param').id, c.req.valid('json').email), 202),
   )
+  .openapi(routes.listInvitations, async (c) => c.json({ data: await listBusinessInvitations(serviceCtx(c), c.req.valid('param').id) }, 200))
+  .openapi(routes.revokeInvitation, async (c) => {
+    const { id, invitation_id } = c.req.valid('param');
+    return c.json(await revokeInvitation(serviceCtx(c), id, invitation_id), 200);
+  })
   .openapi(routes.setTeammateStatus, async (c) => {
     const { id, user_id } = c.req.valid('param');
     return c.json(await setTeammateStatus(serviceCtx(c), id, user_id, c.req.valid('json').status), 200);

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { authRoute, idParam, jsonBody, jsonContent, pathParam } from '../../http/openapi';
 import { businessProfileInput, emailSchema } from '../../services/accounts/schemas';
-import { userIdQuery } from '../user/user.routes';
+import { teammateSchema, userIdQuery } from '../user/user.routes';
 
 const tags = ['Businesses'];
 
@@ -28,19 +28,6 @@ export const businessSchema = z
   })
   .openapi('Business');
 
-export const teammateSchema = z
-  .object({
-    id: z.string(),
-    business_id: z.string(),
-    user_id: z.string(),
-    email: z.string(),
-    display_name: z.string(),
-    status: z.number().openapi({ description: '1 = active, 0 = suspended.' }),
-    is_active: z.boolean(),
-    created_at: z.string(),
-  })
-  .openapi('Teammate');
-
 const businessIdParam = idParam;
 
 export const ofUser = authRoute({
@@ -64,28 +51,81 @@ export const create = authRoute({
   responses: { 201: jsonContent(businessSchema, 'The new business.') },
 });
 
+export const makeDefault = authRoute({
+  method: 'post',
+  operationId: 'makeDefaultBusiness',
+  path: '/v1/business/{id}/make_default',
+  tags,
+  summary: "Make this business the owner's default (owner only)",
+  description: 'The owner always has exactly one default business; the flag moves from the old default in the same step.',
+  request: { params: businessIdParam },
+  responses: { 200: jsonContent(businessSchema, 'The business, now the default.') },
+  errors: ['BUSINESS-NOT-FND-ERR'],
+});
+
+export const invitationSchema = z
+  .object({
+    id: z.string(),
+    business_id: z.string(),
+    email: z.string(),
+    status: z.enum(['pending', 'accepted', 'declined', 'revoked', 'expired']),
+    expires_at: z.string(),
+    responded_at: z.string().nullable(),
+    created_at: z.string(),
+  })
+  .openapi('TeammateInvitation');
+
 export const listTeammates = authRoute({
   method: 'get',
+  operationId: 'listTeammates',
   path: '/v1/business/{id}/teammates',
   tags,
-  summary: "The business's teammates",
+  summary: "The business's teammates (people who accepted an invitation)",
   request: { params: businessIdParam },
-  responses: { 200: jsonContent(z.object({ data: z.array(teammateSchema) }), 'Teammates.') },
+  responses: { 200: jsonContent(z.object({ data: z.array(teammateSchema).max(500) }), 'Teammates (at most 500).') },
   errors: ['BUSINESS-NOT-FND-ERR'],
 });
 
 export const addTeammate = authRoute({
   method: 'post',
+  operationId: 'inviteTeammate',
   path: '/v1/business/{id}/teammates',
   tags,
-  summary: 'Add a verified user as an active teammate (owner or admin)',
+  summary: 'Invite an email to join the team (owner or admin)',
+  description:
+    'Sends an invitation the invitee accepts or declines; until they accept, the business learns nothing of them beyond the email. ' +
+    'The answer is the same whether or not the email has an account. Inviting an email with a pending invitation re-sends it. ' +
+    'Invitations expire after 14 days.',
   request: { params: businessIdParam, body: jsonBody(z.object({ email: emailSchema })) },
-  responses: { 201: jsonContent(teammateSchema, 'The teammate.') },
-  errors: ['BUSINESS-NOT-FND-ERR', 'USER-NOT-FND-ERR', 'CONFLICT-ERR'],
+  responses: { 202: jsonContent(invitationSchema, 'The invitation.') },
+  errors: ['BUSINESS-NOT-FND-ERR', 'CONFLICT-ERR'],
+});
+
+export const listInvitations = authRoute({
+  method: 'get',
+  operationId: 'listTeammateInvitations',
+  path: '/v1/business/{id}/invitations',
+  tags,
+  summary: "The business's pending invitations (owner or admin)",
+  request: { params: businessIdParam },
+  responses: { 200: jsonContent(z.object({ data: z.array(invitationSchema).max(100) }), 'Pending invitations, expired ones marked.') },
+  errors: ['BUSINESS-NOT-FND-ERR'],
+});
+
+export const revokeInvitation = authRoute({
+  method: 'delete',
+  operationId: 'revokeTeammateInvitation',
+  path: '/v1/business/{id}/invitations/{invitation_id}',
+  tags,
+  summary: 'Withdraw a pending invitation (owner or admin)',
+  request: { params: businessIdParam.extend({ invitation_id: pathParam('invitation_id') }) },
+  responses: { 200: jsonContent(invitationSchema, 'The invitation, revoked.') },
+  errors: ['BUSINESS-NOT-FND-ERR', 'INVITATION-NOT-FND-ERR', 'INVITATION-CLOSED-ERR'],
 });
 
 export const setTeammateStatus = authRoute({
   method: 'put',
+  operationId: 'setTeammateStatus',
   path: '/v1/business/{id}/teammates/{user_id}',
   tags,
   summary: 'Activate (1) or suspend (0) a teammate (owner or admin)',

@@ -4,6 +4,7 @@ import { businesses, teammates } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { errorFields } from '../../lib/log';
 import { type PersonActor, type ServiceContext, requirePerson } from '../context';
+import { adminOver, userIsDemo } from './admin';
 
 /** Teammate status values (spec 2.3: a teammate is active when its status is 1). */
 export const TEAMMATE_STATUS = { suspended: 0, active: 1 } as const;
@@ -12,13 +13,25 @@ export const TEAMMATE_STATUS = { suspended: 0, active: 1 } as const;
 export type BusinessRole = 'owner' | 'teammate' | 'admin';
 export type BusinessRow = typeof businesses.$inferSelect;
 
-/** The one rule: owner first, then an active teammate, then an admin; anyone else has no standing. */
-export function businessRole(actor: PersonActor, ownerUserId: string, teammateStatus: number | null | undefined): BusinessRole | null {
+/**
+ * The one rule: owner first, then an active teammate, then an admin (the demo cast's admin only over
+ * a demo owner's business); anyone else has no standing.
+ */
+export function businessRole(
+  actor: PersonActor,
+  ownerUserId: string,
+  teammateStatus: number | null | undefined,
+  ownerIsDemo = false,
+): BusinessRole | null {
   if (ownerUserId === actor.userId) return 'owner';
   if (teammateStatus === TEAMMATE_STATUS.active) return 'teammate';
-  if (actor.isAdmin) return 'admin';
+  if (adminOver(actor, ownerIsDemo)) return 'admin';
   return null;
 }
+
+/** Whether the business's owner is a demo account; asked only for the demo cast's admin. */
+const ownerIsDemo = (ctx: ServiceContext, actor: PersonActor, ownerUserId: string) =>
+  actor.demoAdmin ? userIsDemo(ctx, ownerUserId) : Promise.resolve(false);
 
 /** The caller's standing toward a business already loaded (one teammate lookup unless they own it). */
 export async function standingToward(ctx: ServiceContext, business: { id: string; user_id: string }): Promise<BusinessRole | null> {
@@ -29,7 +42,7 @@ export async function standingToward(ctx: ServiceContext, business: { id: string
     .from(teammates)
     .where(and(eq(teammates.business_id, business.id), eq(teammates.user_id, actor.userId)))
     .limit(1);
-  return businessRole(actor, business.user_id, tm?.status);
+  return businessRole(actor, business.user_id, tm?.status, await ownerIsDemo(ctx, actor, business.user_id));
 }
 
 /**
@@ -49,7 +62,7 @@ export async function accessBusiness(
     .leftJoin(teammates, and(eq(teammates.business_id, businesses.id), eq(teammates.user_id, actor.userId)))
     .where(eq(businesses.id, businessId))
     .limit(1);
-  const role = row ? businessRole(actor, row.b.user_id, row.tmStatus) : null;
+  const role = row ? businessRole(actor, row.b.user_id, row.tmStatus, await ownerIsDemo(ctx, actor, row.b.user_id)) : null;
   if (!row || role === null) throw new AppError('BUSINESS-NOT-FND-ERR');
   if (!allow.includes(role)) {
     throw new AppError('FORBIDDEN-ERR', `Only the ${allow.join(' or ')} may do this for the business.`);

@@ -3,6 +3,7 @@
  * a shifter's records, a shift (party, crew of an open broadcast) and the SQL scopes lists use.
  * Every surface (REST, MCP tools, partner routes, jobs) asks here; new kinds of standing are added here.
  */
+export * from './admin';
 export * from './business';
 export * from './crew';
 export * from './shift';

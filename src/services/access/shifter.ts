@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { shifters } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { type PersonActor, type ServiceContext, requirePerson } from '../context';
+import { adminOverUser } from './admin';
 
 export type ShifterRow = typeof shifters.$inferSelect;
 
@@ -32,7 +33,7 @@ export async function shifterAccess(ctx: ServiceContext, shifterId: string): Pro
   const [shifter] = await ctx.db.select().from(shifters).where(eq(shifters.id, shifterId)).limit(1);
   if (!shifter) throw new AppError('SHIFTER-NOT-FND-ERR');
   const isOwner = shifter.user_id === actor.userId;
-  return { shifter, actor, isOwner, asAdmin: !isOwner && actor.isAdmin };
+  return { shifter, actor, isOwner, asAdmin: !isOwner && (await adminOverUser(ctx, actor, shifter.user_id)) };
 }
 
 /**

@@ -5,9 +5,13 @@ import { AppError } from '../../lib/errors';
 import { auditInsert } from '../audit';
 import { type ServiceContext, requirePerson } from '../context';
 
-/** An admin makes another user an admin. The first admin comes from the seed or an operator's SQL. */
+/**
+ * An admin makes another user an admin. The first admin comes from the seed or an operator's SQL. A
+ * demo account never grants admin, the demo cast's admin included (its password is published).
+ */
 export async function grantAdmin(ctx: ServiceContext, userId: string) {
   const actor = requirePerson(ctx);
+  if (actor.isDemo) throw new AppError('FORBIDDEN-ERR', 'A demo account may not grant admin rights.');
   if (!actor.isAdmin) throw new AppError('FORBIDDEN-ERR', 'Only an admin may grant admin rights.');
   const [user] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.id, userId)).limit(1);
   if (!user) throw new AppError('USER-NOT-FND-ERR');

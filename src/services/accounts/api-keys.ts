@@ -1,6 +1,6 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { isUniqueViolation, runBatch } from '../../db/client';
-import { apiKeys, sessions } from '../../db/schema';
+import { apiKeys } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { auditInsert } from '../audit';
 import { type ServiceContext, requirePerson } from '../context';
@@ -36,12 +36,4 @@ export async function regenerateApiKey(ctx: ServiceContext) {
     throw err;
   }
   return { key, prefix: row.prefix, created_at: now };
-}
-
-export async function logout(ctx: ServiceContext) {
-  const actor = requirePerson(ctx);
-  if (actor.kind !== 'user' || actor.via !== 'session') {
-    throw new AppError('VALIDATION-ERR', 'Only a session token can be signed out; regenerate an API key instead.');
-  }
-  await ctx.db.update(sessions).set({ revoked_at: ctx.now() }).where(eq(sessions.id, actor.credentialId));
 }

@@ -3,6 +3,7 @@ import type { Db } from '../../db/client';
 import { admins, apiKeys, sessions, users } from '../../db/schema';
 import { sha256Hex } from '../../lib/crypto';
 import { newId, randomBase62 } from '../../lib/ids';
+import type { PersonRights } from '../context';
 
 /** `smk_` + 32 base62 characters ≈ 190 bits of entropy. */
 export const API_KEY_PREFIX = 'smk_';
@@ -11,11 +12,12 @@ export const API_KEY_DISPLAY_LENGTH = 12;
 /** Session tokens: `sms_` + 40 base62 characters. */
 export const SESSION_PREFIX = 'sms_';
 export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
+/** Live sessions kept per account; signing in once more ends the oldest. */
+export const MAX_LIVE_SESSIONS = 20;
 const LAST_USED_GRANULARITY_MS = 60_000;
 
-export interface ResolvedCredential {
+export interface ResolvedCredential extends PersonRights {
   userId: string;
-  isAdmin: boolean;
   credentialId: string;
   via: 'api_key' | 'session';
 }
@@ -41,7 +43,10 @@ export async function mintApiKey(userId: string, now: number) {
   return { key, row };
 }
 
-export async function mintSession(userId: string, now: number) {
+/** Where a sign-in came from, kept only as a hash bound to the account. */
+export const signInPlace = (userId: string, ip: string) => sha256Hex(`${userId}:${ip}`);
+
+export async function mintSession(userId: string, now: number, ip: string) {
   const token = `${SESSION_PREFIX}${randomBase62(40)}`;
   const row = {
     id: newId('session'),
@@ -49,13 +54,23 @@ export async function mintSession(userId: string, now: number) {
     token_hash: await sha256Hex(token),
     created_at: now,
     expires_at: now + SESSION_TTL_MS,
+    last_seen_at: now,
+    ip_hash: await signInPlace(userId, ip),
   };
   return { token, row };
 }
 
-export async function resolveApiKey(db: Db, key: string, now: number): Promise<ResolvedCredential | null> {
+/**
+ * The rights a credential carries. A demo account is never a full admin: the demo cast's admin row
+ * becomes `demoAdmin`, honoured by the access layer toward demo subjects only.
+ */
+function rights(isDemo: boolean, hasAdminRow: boolean): PersonRights {
+  return { isAdmin: hasAdminRow && !isDemo, isDemo, demoAdmin: hasAdminRow && isDemo };
+}
+
+export async function resolveApiKey(db: Db, key: string): Promise<ResolvedCredential | null> {
   const rows = await db
-    .select({ id: apiKeys.id, userId: apiKeys.user_id, admin: admins.user_id, lastUsed: apiKeys.last_used_at })
+    .select({ id: apiKeys.id, userId: apiKeys.user_id, admin: admins.user_id, isDemo: users.is_demo })
     .from(apiKeys)
     .innerJoin(users, eq(users.id, apiKeys.user_id))
     .leftJoin(admins, eq(admins.user_id, apiKeys.user_id))
@@ -63,7 +78,7 @@ export async function resolveApiKey(db: Db, key: string, now: number): Promise<R
     .limit(1);
   const row = rows[0];
   if (!row) return null;
-  return { userId: row.userId, isAdmin: row.admin !== null, credentialId: row.id, via: 'api_key' };
+  return { userId: row.userId, credentialId: row.id, via: 'api_key', ...rights(row.isDemo, row.admin !== null) };
 }
 
 /** Records use at most once a minute per key, so hot keys do not write on every request. */
@@ -74,14 +89,23 @@ export function touchApiKey(db: Db, keyId: string, now: number) {
     .where(and(eq(apiKeys.id, keyId), or(isNull(apiKeys.last_used_at), lt(apiKeys.last_used_at, now - LAST_USED_GRANULARITY_MS))));
 }
 
+/** A session's last-seen time, written at most once a minute. */
+export function touchSession(db: Db, sessionId: string, now: number) {
+  return db
+    .update(sessions)
+    .set({ last_seen_at: now })
+    .where(and(eq(sessions.id, sessionId), or(isNull(sessions.last_seen_at), lt(sessions.last_seen_at, now - LAST_USED_GRANULARITY_MS))));
+}
+
 export async function resolveSession(db: Db, token: string, now: number): Promise<ResolvedCredential | null> {
   const rows = await db
-    .select({ id: sessions.id, userId: sessions.user_id, admin: admins.user_id })
+    .select({ id: sessions.id, userId: sessions.user_id, admin: admins.user_id, isDemo: users.is_demo })
     .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.user_id))
     .leftJoin(admins, eq(admins.user_id, sessions.user_id))
     .where(and(eq(sessions.token_hash, await sha256Hex(token)), isNull(sessions.revoked_at), gt(sessions.expires_at, now)))
     .limit(1);
   const row = rows[0];
   if (!row) return null;
-  return { userId: row.userId, isAdmin: row.admin !== null, credentialId: row.id, via: 'session' };
+  return { userId: row.userId, credentialId: row.id, via: 'session', ...rights(row.isDemo, row.admin !== null) };
 }

@@ -1,17 +1,28 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, ne, type SQL, sql } from 'drizzle-orm';
 import { runBatch, isUniqueViolation } from '../../db/client';
 import { businesses, cities, countries, currencies, shifters, users } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { makeSlug } from '../../lib/slug';
 import { auditInsert } from '../audit';
+import { accessBusiness } from '../access';
 import { type ServiceContext, requirePerson } from '../context';
+import { prepareWrite } from '../guarded-write';
+import { businessView, getShifterOfUser } from './reads';
 import type { BusinessProfileInput, ShifterProfileInput } from './schemas';
 
 async function cityInfo(ctx: ServiceContext, cityId: number | undefined) {
   if (cityId === undefined) return null;
   const [row] = await ctx.db
-    .select({ id: cities.id, state_id: cities.state_id, country_id: cities.country_id, currency: countries.currency, lat: cities.latitude, lon: cities.longitude })
+    .select({
+      id: cities.id,
+      state_id: cities.state_id,
+      country_id: cities.country_id,
+      currency: countries.currency,
+      lat: cities.latitude,
+      lon: cities.longitude,
+      timezone: cities.timezone,
+    })
     .from(cities)
     .innerJoin(countries, eq(countries.id, cities.country_id))
     .where(eq(cities.id, cityId))
@@ -41,7 +52,8 @@ export async function buildShifterRow(ctx: ServiceContext, userId: string, fallb
     city_id: city?.id ?? null,
     latitude: city?.lat ?? null,
     longitude: city?.lon ?? null,
-    timezone: input.timezone ?? 'UTC',
+    // An explicit zone wins; else the city's; else UTC.
+    timezone: input.timezone ?? city?.timezone ?? 'UTC',
     currency,
     created_at: now,
     updated_at: now,
@@ -73,7 +85,7 @@ export async function buildBusinessRow(ctx: ServiceContext, userId: string, inpu
   } satisfies typeof businesses.$inferInsert;
 }
 
-/** Adds a shifter profile to the caller's account (a business owner becoming dual-profile). */
+/** Adds a shifter profile to the caller's account (a business owner becoming dual-profile); returns its view. */
 export async function createShifterProfile(ctx: ServiceContext, input: ShifterProfileInput) {
   const actor = requirePerson(ctx);
   const [existing] = await ctx.db.select({ id: shifters.id }).from(shifters).where(eq(shifters.user_id, actor.userId)).limit(1);
@@ -81,28 +93,77 @@ export async function createShifterProfile(ctx: ServiceContext, input: ShifterPr
   const [user] = await ctx.db.select({ name: users.display_name }).from(users).where(eq(users.id, actor.userId)).limit(1);
   const row = await buildShifterRow(ctx, actor.userId, user?.name ?? 'Shifter', input);
   try {
-    await ctx.db.batch([ctx.db.insert(shifters).values(row), auditInsert(ctx, 'shifter.create', { type: 'shifter', id: row.id })]);
+    const r = await prepareWrite(ctx, { type: 'shifter', id: row.id }).commit({
+      guard: ctx.db.insert(shifters).values(row),
+      audit: { action: 'shifter.create' },
+    });
+    if (r.replayed) return getShifterOfUser(ctx);
   } catch (err) {
     if (isUniqueViolation(err)) throw new AppError('PROFILE-EXISTS-ERR', 'This account already has a shifter profile.');
     throw err;
   }
-  return row.id;
+  return getShifterOfUser(ctx);
 }
 
-/** Creates a business owned by the caller. The first one becomes the default. */
-export async function createBusiness(ctx: ServiceContext, input: BusinessProfileInput & { is_default?: boolean }) {
+/** SQL: the owner has a default business. */
+const hasDefault = (userId: string) => sql`EXISTS (SELECT 1 FROM ${businesses} AS b2 WHERE b2.user_id = ${userId} AND b2.is_default = 1)`;
+
+/**
+ * Creates a business owned by the caller and returns its view. An owner always has exactly one
+ * default business (a unique partial index holds it): the new business becomes the default when
+ * asked or when the owner has none, and the flag moves in the same batch as the insert.
+ */
+export async function createBusiness(ctx: ServiceContext, input: BusinessProfileInput & { is_default?: boolean | undefined }) {
   const actor = requirePerson(ctx);
-  const owned = await ctx.db.select({ id: businesses.id }).from(businesses).where(eq(businesses.user_id, actor.userId));
-  const makeDefault = owned.length === 0 || input.is_default === true;
-  const row = await buildBusinessRow(ctx, actor.userId, input, makeDefault);
-  const clearDefault = ctx.db
+  const row = await buildBusinessRow(ctx, actor.userId, input, false);
+  const now = ctx.now();
+  const setDefault = (when?: SQL) =>
+    ctx.db
+      .update(businesses)
+      .set({ is_default: true })
+      .where(and(eq(businesses.id, row.id), when));
+  const r = await prepareWrite(ctx, { type: 'business', id: row.id }).commit({
+    guard: ctx.db.insert(businesses).values(row),
+    follow: input.is_default
+      ? [clearDefault(ctx, actor.userId, row.id, now), setDefault()]
+      : [setDefault(sql`NOT ${hasDefault(actor.userId)}`)],
+    audit: { action: 'business.create' },
+  });
+  return loadBusinessView(ctx, r.subject.id);
+}
+
+/** Clears the owner's default flag on every business but `keepId`. */
+function clearDefault(ctx: ServiceContext, ownerId: string, keepId: string, now: number) {
+  return ctx.db
     .update(businesses)
-    .set({ is_default: false, updated_at: ctx.now() })
-    .where(and(eq(businesses.user_id, actor.userId), eq(businesses.is_default, true)));
+    .set({ is_default: false, updated_at: now })
+    .where(and(eq(businesses.user_id, ownerId), eq(businesses.is_default, true), ne(businesses.id, keepId)));
+}
+
+async function loadBusinessView(ctx: ServiceContext, businessId: string) {
+  const [b] = await ctx.db.select().from(businesses).where(eq(businesses.id, businessId)).limit(1);
+  if (!b) throw new AppError('BUSINESS-NOT-FND-ERR');
+  return businessView(b);
+}
+
+/**
+ * Makes one of the owner's businesses the default (owner only): one batch clears the old flag and
+ * sets the new one, guarded on the business still being the caller's.
+ */
+export async function makeDefaultBusiness(ctx: ServiceContext, businessId: string) {
+  const { business, actor } = await accessBusiness(ctx, businessId, ['owner']);
+  const now = ctx.now();
+  const owned = sql`EXISTS (SELECT 1 FROM ${businesses} AS b2 WHERE b2.id = ${business.id} AND b2.user_id = ${actor.userId})`;
   await runBatch(ctx.db, [
-    ...(makeDefault ? [clearDefault] : []),
-    ctx.db.insert(businesses).values(row),
-    auditInsert(ctx, 'business.create', { type: 'business', id: row.id }),
+    ctx.db
+      .update(businesses)
+      .set({ is_default: false, updated_at: now })
+      .where(and(eq(businesses.user_id, actor.userId), eq(businesses.is_default, true), ne(businesses.id, business.id), owned)),
+    ctx.db
+      .update(businesses)
+      .set({ is_default: true, updated_at: now })
+      .where(and(eq(businesses.id, business.id), eq(businesses.user_id, actor.userId))),
+    auditInsert(ctx, 'business.make_default', { type: 'business', id: business.id }, undefined, owned),
   ]);
-  return row.id;
+  return loadBusinessView(ctx, business.id);
 }

@@ -3,8 +3,8 @@ import { admins, businesses, cities, shifters, teammates, users } from '../../db
 import { AppError } from '../../lib/errors';
 import { toIso } from '../../lib/time';
 import { fromMinor } from '../../lib/money';
-import { TEAMMATE_STATUS } from '../access';
-import { type ServiceContext, assertSelfOrAdmin, requirePerson } from '../context';
+import { assertSelfOrAdminOf, TEAMMATE_STATUS } from '../access';
+import { type ServiceContext, requirePerson } from '../context';
 
 type UserRow = typeof users.$inferSelect;
 type ShifterRow = typeof shifters.$inferSelect;
@@ -64,9 +64,8 @@ async function loadUser(ctx: ServiceContext, userId: string): Promise<UserRow> {
 
 /** Account profile, dual-profile flags and verification state (spec 4.1). */
 export async function getUserDetails(ctx: ServiceContext, userId?: string) {
-  const actor = requirePerson(ctx);
-  const id = userId ?? actor.userId;
-  assertSelfOrAdmin(actor, id);
+  const id = userId ?? requirePerson(ctx).userId;
+  await assertSelfOrAdminOf(ctx, id);
   const user = await loadUser(ctx, id);
   const [shifter, owned, teams, admin] = await Promise.all([
     ctx.db.select({ id: shifters.id }).from(shifters).where(eq(shifters.user_id, id)).limit(1),
@@ -101,9 +100,8 @@ export async function getUserDetails(ctx: ServiceContext, userId?: string) {
 }
 
 export async function getShifterOfUser(ctx: ServiceContext, userId?: string) {
-  const actor = requirePerson(ctx);
-  const id = userId ?? actor.userId;
-  assertSelfOrAdmin(actor, id);
+  const id = userId ?? requirePerson(ctx).userId;
+  await assertSelfOrAdminOf(ctx, id);
   const [row] = await ctx.db
     .select({ s: shifters, city: cities.name })
     .from(shifters)
@@ -116,9 +114,8 @@ export async function getShifterOfUser(ctx: ServiceContext, userId?: string) {
 
 /** Every business the user owns, default first. */
 export async function getBusinessesOfUser(ctx: ServiceContext, userId?: string) {
-  const actor = requirePerson(ctx);
-  const id = userId ?? actor.userId;
-  assertSelfOrAdmin(actor, id);
+  const id = userId ?? requirePerson(ctx).userId;
+  await assertSelfOrAdminOf(ctx, id);
   await loadUser(ctx, id);
   const rows = await ctx.db
     .select()

@@ -1,35 +1,35 @@
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { isUniqueViolation, runBatch } from '../../db/client';
-import { apiKeys, businesses, emailVerifications, sessions, shifters, users } from '../../db/schema';
-import { hashPassword, sha256Hex, timingSafeEqualStr, verifyPassword } from '../../lib/crypto';
+import { insertWhere } from '../../db/conditional';
+import { apiKeys, businesses, shifters, users } from '../../db/schema';
+import { hashPassword, verifyPassword } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import { auditInsert } from '../audit';
 import type { ServiceContext } from '../context';
+import { prepareWrite, type WriteResult } from '../guarded-write';
 import { draftEmail } from '../mail';
-import { consumeRateLimit } from '../rate-limit';
-import { mintApiKey, mintSession } from './credentials';
+import { enforceRateLimit } from '../rate-limit';
+import { CODE_TTL_MS, codeIsLive, codeMatches, consumeCode, issueCode, takeAttempt } from './codes';
+import { mintApiKey } from './credentials';
+import { LIMITS } from './limits';
 import { buildBusinessRow, buildShifterRow } from './profiles';
 import type { BusinessProfileInput, ShifterProfileInput } from './schemas';
-
-export const VERIFY_CODE_TTL_MS = 15 * 60 * 1000;
-export const VERIFY_MAX_ATTEMPTS = 5;
 
 export interface RegisterInput {
   email: string;
   password: string;
   display_name: string;
-  phone?: string;
-  shifter?: ShifterProfileInput;
-  business?: BusinessProfileInput;
+  phone?: string | undefined;
+  shifter?: ShifterProfileInput | undefined;
+  business?: BusinessProfileInput | undefined;
 }
 
-function sixDigitCode(): string {
-  const n = crypto.getRandomValues(new Uint32Array(1))[0]! % 1_000_000;
-  return n.toString().padStart(6, '0');
-}
+/** Compared against when there is no account, so a missing one costs the same time as a wrong password. */
+export const NO_ACCOUNT_HASH = 'pbkdf2_sha256$100000$AAAAAAAAAAAAAAAAAAAAAA==$AAAA';
 
-const codeHash = (verificationId: string, code: string) => sha256Hex(`${verificationId}:${code}`);
+/** SQL: the account carries this operation id (its guarded update ran in this batch). */
+export const userOpApplied = (userId: string) => (op: string) =>
+  sql`EXISTS (SELECT 1 FROM ${users} WHERE ${users.id} = ${userId} AND ${users.last_op_id} = ${op})`;
 
 function verificationEmail(ctx: ServiceContext, to: string, code: string) {
   return draftEmail(ctx, {
@@ -37,25 +37,16 @@ function verificationEmail(ctx: ServiceContext, to: string, code: string) {
     template: 'email_verification',
     subject: `Your Shiftmarket code: ${code}`,
     text: `Your Shiftmarket verification code is ${code}. It expires in 15 minutes.\nIf you did not sign up, ignore this email.`,
+    sensitive: true,
   });
-}
-
-async function newVerification(ctx: ServiceContext, userId: string) {
-  const code = sixDigitCode();
-  const id = newId('verification');
-  const insert = ctx.db.insert(emailVerifications).values({
-    id,
-    user_id: userId,
-    code_hash: await codeHash(id, code),
-    expires_at: ctx.now() + VERIFY_CODE_TTL_MS,
-    created_at: ctx.now(),
-  });
-  return { code, insert };
 }
 
 /**
  * Creates an unverified account with a shifter profile, a business, or both (dual profile), and
- * mails a verification code. The account, its profiles, the code and the mail are one batch.
+ * mails a verification code. Only a verified email is taken: registering an email whose account is
+ * still unverified starts over (the earlier registration, its profiles and its codes are replaced by
+ * this one, new password included), in the same one batch. The answer has the same shape either way
+ * and a new user id, so nothing of the earlier registration is revealed.
  */
 export async function registerAccount(ctx: ServiceContext, input: RegisterInput) {
   if (!input.shifter && !input.business) {
@@ -63,110 +54,148 @@ export async function registerAccount(ctx: ServiceContext, input: RegisterInput)
       { field: 'body', message: 'shifter or business is required' },
     ]);
   }
-  const [taken] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.email, input.email)).limit(1);
-  if (taken) throw new AppError('EMAIL-TAKEN-ERR');
+  await enforceRateLimit(
+    ctx.env,
+    `register:${input.email}`,
+    LIMITS.registerPerEmail.limit,
+    LIMITS.registerPerEmail.windowSeconds,
+    'Too many registrations for this email.',
+  );
 
-  const now = ctx.now();
   const userId = newId('user');
-  const shifterRow = input.shifter ? await buildShifterRow(ctx, userId, input.display_name, input.shifter) : null;
-  const businessRow = input.business ? await buildBusinessRow(ctx, userId, input.business, true) : null;
-  const verification = await newVerification(ctx, userId);
-  const mail = verificationEmail(ctx, input.email, verification.code);
+  const [passwordHash, shifterRow, businessRow] = await Promise.all([
+    hashPassword(input.password),
+    input.shifter ? buildShifterRow(ctx, userId, input.display_name, input.shifter) : null,
+    input.business ? buildBusinessRow(ctx, userId, input.business, true) : null,
+  ]);
 
-  try {
-    await runBatch(ctx.db, [
-      ctx.db.insert(users).values({
-        id: userId,
-        email: input.email,
-        password_hash: await hashPassword(input.password),
-        display_name: input.display_name,
-        phone: input.phone ?? null,
-        created_at: now,
-        updated_at: now,
-      }),
-      ...(shifterRow ? [ctx.db.insert(shifters).values(shifterRow)] : []),
-      ...(businessRow ? [ctx.db.insert(businesses).values(businessRow)] : []),
-      verification.insert,
-      mail.insert,
-      auditInsert(ctx, 'user.register', { type: 'user', id: userId }, { shifter: !!shifterRow, business: !!businessRow }),
-    ]);
-  } catch (err) {
-    if (isUniqueViolation(err)) throw new AppError('EMAIL-TAKEN-ERR');
-    throw err;
+  // A concurrent registration of the same email can replace the row read here; start over then.
+  for (let round = 0; ; round++) {
+    const [existing] = await ctx.db
+      .select({ id: users.id, verified: users.email_verified_at })
+      .from(users)
+      .where(eq(users.email, input.email))
+      .limit(1);
+    if (existing && existing.verified !== null) throw new AppError('EMAIL-TAKEN-ERR');
+
+    const now = ctx.now();
+    const verification = await issueCode(ctx, 'verify_email', input.email, userId);
+    const mail = verificationEmail(ctx, input.email, verification.code);
+    const insertUser = ctx.db.insert(users).values({
+      id: userId,
+      email: input.email,
+      password_hash: passwordHash,
+      display_name: input.display_name,
+      phone: input.phone ?? null,
+      created_at: now,
+      updated_at: now,
+    });
+    // Starting over deletes the unverified account (its profiles go with it); the unique email makes
+    // the insert fail, and so the whole batch, should it have been verified meanwhile.
+    const replace = existing ? ctx.db.delete(users).where(and(eq(users.id, existing.id), isNull(users.email_verified_at))) : null;
+    const w = prepareWrite(ctx, { type: 'user', id: userId });
+    try {
+      const r = await w.commit({
+        guard: replace ?? insertUser,
+        follow: [
+          ...(replace ? [insertUser] : []),
+          ...(shifterRow ? [ctx.db.insert(shifters).values(shifterRow)] : []),
+          ...(businessRow ? [ctx.db.insert(businesses).values(businessRow)] : []),
+          ...verification.statements,
+          mail.insert,
+        ],
+        audit: { action: 'user.register', data: { shifter: !!shifterRow, business: !!businessRow, restarted: !!existing } },
+      });
+      if (r.replayed) return registeredView(ctx, r.subject.id);
+      if (!r.applied) {
+        if (round < 2) continue;
+        throw new AppError('CONFLICT-ERR', 'This email was registered at the same moment; try again.');
+      }
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+      if (round < 2) continue;
+      throw new AppError('EMAIL-TAKEN-ERR');
+    }
+    ctx.waitUntil(
+      mail.enqueue().catch((err: unknown) => ctx.log.warn('verification mail not enqueued; the sweep sends it', { error: String(err) })),
+    );
+    return { userId, shifterId: shifterRow?.id ?? null, businessId: businessRow?.id ?? null, expiresInSeconds: CODE_TTL_MS / 1000 };
   }
-  await mail.enqueue();
-  return { userId, shifterId: shifterRow?.id ?? null, businessId: businessRow?.id ?? null };
 }
 
-/** Sends a fresh code to an unverified account. Silent for unknown or verified emails (no enumeration). */
-export async function resendVerification(ctx: ServiceContext, email: string) {
-  const limit = await consumeRateLimit(ctx.env, `verify-resend:${email}`, 5, 3600);
-  if (!limit.allowed) {
-    throw new AppError('RATE-LIMIT-ERR', 'Too many codes requested for this email.', undefined, { 'Retry-After': String(limit.retryAfter) });
-  }
-  const [user] = await ctx.db.select().from(users).where(eq(users.email, email)).limit(1);
-  if (!user || user.email_verified_at !== null) return;
-  const verification = await newVerification(ctx, user.id);
-  const mail = verificationEmail(ctx, email, verification.code);
-  await runBatch(ctx.db, [verification.insert, mail.insert]);
-  await mail.enqueue();
+/** A retried registration that already committed answers from what it created. */
+async function registeredView(ctx: ServiceContext, userId: string) {
+  const [[s], [b]] = await Promise.all([
+    ctx.db.select({ id: shifters.id }).from(shifters).where(eq(shifters.user_id, userId)).limit(1),
+    ctx.db.select({ id: businesses.id }).from(businesses).where(eq(businesses.user_id, userId)).limit(1),
+  ]);
+  return { userId, shifterId: s?.id ?? null, businessId: b?.id ?? null, expiresInSeconds: CODE_TTL_MS / 1000 };
 }
 
 /**
- * Checks the code; on success marks the email verified and issues the account's personal API key,
- * returned here in full for the only time.
+ * Sends a fresh code to an unverified account; earlier codes die. Silent for unknown or verified
+ * emails (no enumeration). The attempts of the new code share the email's cap with the earlier ones.
  */
-export async function verifyEmail(ctx: ServiceContext, email: string, code: string) {
-  const fail = (msg: string) => new AppError('VERIFY-CODE-ERR', msg);
-  const [user] = await ctx.db.select().from(users).where(eq(users.email, email)).limit(1);
-  if (!user) throw fail('The code is wrong or has expired.');
-  if (user.email_verified_at !== null) throw fail('This email is already verified.');
-  const [ver] = await ctx.db
-    .select()
-    .from(emailVerifications)
-    .where(and(eq(emailVerifications.user_id, user.id), isNull(emailVerifications.consumed_at)))
-    .orderBy(desc(emailVerifications.created_at))
+export async function resendVerification(ctx: ServiceContext, email: string) {
+  await enforceRateLimit(
+    ctx.env,
+    `verify-resend:${email}`,
+    LIMITS.resendPerEmail.limit,
+    LIMITS.resendPerEmail.windowSeconds,
+    'Too many codes requested for this email.',
+  );
+  const [user] = await ctx.db
+    .select({ id: users.id, verified: users.email_verified_at })
+    .from(users)
+    .where(eq(users.email, email))
     .limit(1);
-  if (!ver || ver.expires_at < ctx.now()) throw fail('The code has expired. Ask for a new one.');
-  if (ver.attempts >= VERIFY_MAX_ATTEMPTS) throw fail('Too many wrong attempts. Ask for a new code.');
-  if (!timingSafeEqualStr(await codeHash(ver.id, code), ver.code_hash)) {
-    await ctx.db
-      .update(emailVerifications)
-      .set({ attempts: ver.attempts + 1 })
-      .where(eq(emailVerifications.id, ver.id));
-    throw fail('The code is wrong or has expired.');
+  if (!user || user.verified !== null) return;
+  const verification = await issueCode(ctx, 'verify_email', email, user.id);
+  const mail = verificationEmail(ctx, email, verification.code);
+  await runBatch(ctx.db, [...verification.statements, mail.insert]);
+  ctx.waitUntil(
+    mail.enqueue().catch((err: unknown) => ctx.log.warn('verification mail not enqueued; the sweep sends it', { error: String(err) })),
+  );
+}
+
+const CODE_REFUSED = 'The code is wrong or has expired, the password does not match, or too many attempts were made; ask for a new code.';
+
+/**
+ * Verifies the email with the code mailed to it and the password the account was registered with.
+ * An attempt is taken before either is compared, and a wrong password costs an attempt like a wrong
+ * code, with the same answer. On success the email is verified and the account's personal API key is
+ * issued, returned here in full for the only time.
+ */
+export async function verifyEmail(ctx: ServiceContext, input: { email: string; code: string; password: string }) {
+  const refused = () => new AppError('VERIFY-CODE-ERR', CODE_REFUSED);
+  const [user] = await ctx.db.select().from(users).where(eq(users.email, input.email)).limit(1);
+  if (!user || user.email_verified_at !== null) {
+    await verifyPassword(input.password, NO_ACCOUNT_HASH);
+    throw refused();
   }
+  const attempt = await takeAttempt(ctx, 'verify_email', input.email, user.id);
+  const [codeOk, passwordOk] = await Promise.all([codeMatches(attempt, input.code), verifyPassword(input.password, user.password_hash)]);
+  if (!attempt || !codeOk || !passwordOk) throw refused();
 
   const now = ctx.now();
   const { key, row } = await mintApiKey(user.id, now);
+  const w = prepareWrite(ctx, { type: 'user', id: user.id }, userOpApplied(user.id));
+  let r: WriteResult;
   try {
-    // The partial unique index (one live personal key per user) makes a concurrent second verify fail whole.
-    await runBatch(ctx.db, [
-      ctx.db.update(emailVerifications).set({ consumed_at: now }).where(eq(emailVerifications.id, ver.id)),
-      ctx.db.update(users).set({ email_verified_at: now, updated_at: now }).where(eq(users.id, user.id)),
-      ctx.db.insert(apiKeys).values(row),
-      auditInsert(ctx, 'user.verify_email', { type: 'user', id: user.id }),
-      auditInsert(ctx, 'api_key.create', { type: 'api_key', id: row.id }),
-    ]);
+    r = await w.commit({
+      guard: ctx.db
+        .update(users)
+        .set({ email_verified_at: now, updated_at: now, last_op_id: w.op })
+        .where(and(eq(users.id, user.id), isNull(users.email_verified_at), codeIsLive(attempt.id, now))),
+      follow: [consumeCode(ctx, attempt.id, now, w.applied), insertWhere(ctx.db, apiKeys, row, w.applied!)],
+      audit: { action: 'user.verify_email', data: { api_key_id: row.id } },
+    });
   } catch (err) {
-    if (isUniqueViolation(err)) throw fail('This email is already verified.');
+    // The partial unique index (one live personal key per user) refuses a second key.
+    if (isUniqueViolation(err)) throw refused();
     throw err;
   }
+  // A replayed retry cannot show the key again: it was shown once.
+  if (!r.applied || r.replayed) throw refused();
   return { userId: user.id, apiKey: { key, prefix: row.prefix, created_at: now } };
-}
-
-/** Email + password sign-in; returns a bearer session token. */
-export async function login(ctx: ServiceContext, email: string, password: string) {
-  const limit = await consumeRateLimit(ctx.env, `login:${email}`, 10, 900);
-  if (!limit.allowed) {
-    throw new AppError('RATE-LIMIT-ERR', 'Too many sign-in attempts for this email.', undefined, { 'Retry-After': String(limit.retryAfter) });
-  }
-  const [user] = await ctx.db.select().from(users).where(eq(users.email, email)).limit(1);
-  // Hash even for unknown emails so timing does not reveal which accounts exist.
-  const ok = await verifyPassword(password, user?.password_hash ?? 'pbkdf2_sha256$100000$AAAAAAAAAAAAAAAAAAAAAA==$AAAA');
-  if (!user || !ok) throw new AppError('LOGIN-FAILED-ERR');
-  if (user.email_verified_at === null) throw new AppError('EMAIL-UNVERIFIED-ERR');
-  const { token, row } = await mintSession(user.id, ctx.now());
-  await ctx.db.insert(sessions).values(row);
-  return { userId: user.id, token, expiresAt: row.expires_at };
 }

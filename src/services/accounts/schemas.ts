@@ -17,7 +17,9 @@ export const shifterProfileInput = z.object({
   display_name: z.string().trim().min(1).max(100).optional().openapi({ description: 'Defaults to the account name.' }),
   headline: z.string().trim().max(140).optional(),
   city_id: z.number().int().positive().optional(),
-  timezone: timezoneSchema.optional().openapi({ description: 'Earnings months are computed in this zone. Default UTC.' }),
+  timezone: timezoneSchema
+    .optional()
+    .openapi({ description: "Earnings months are computed in this zone. Defaults to the city's zone, else UTC." }),
   currency: z.string().length(3).toUpperCase().optional(),
 });
 
@@ -28,7 +30,12 @@ export const businessProfileInput = z.object({
   city_id: z.number().int().positive().optional(),
   latitude: z.number().min(-90).max(90).optional(),
   longitude: z.number().min(-180).max(180).optional(),
-  currency: z.string().length(3).toUpperCase().optional().openapi({ description: 'ISO 4217; defaults to the country’s currency, else USD.' }),
+  currency: z
+    .string()
+    .length(3)
+    .toUpperCase()
+    .optional()
+    .openapi({ description: 'ISO 4217; defaults to the country’s currency, else USD.' }),
 });
 
 export type ShifterProfileInput = z.infer<typeof shifterProfileInput>;

@@ -1,15 +1,18 @@
-import { and, eq } from 'drizzle-orm';
-import { isUniqueViolation, runBatch } from '../../db/client';
+import { and, eq, sql } from 'drizzle-orm';
+import { runBatch } from '../../db/client';
 import { teammates, users } from '../../db/schema';
 import { AppError } from '../../lib/errors';
-import { newId } from '../../lib/ids';
 import { toIso } from '../../lib/time';
+import { accessBusiness, TEAMMATE_STATUS } from '../access';
 import { auditInsert } from '../audit';
 import type { ServiceContext } from '../context';
-import { accessBusiness, TEAMMATE_STATUS } from '../access';
+import { changedRows } from '../guarded-write';
 
+/** Teammates listed per business. */
+const MAX_LISTED_TEAMMATES = 500;
 
-function view(t: typeof teammates.$inferSelect, u: { email: string; display_name: string }) {
+/** A teammate as the business (and the teammate) see them: they accepted an invitation, so it is shown. */
+export function teammateView(t: typeof teammates.$inferSelect, u: { email: string; display_name: string }) {
   return {
     id: t.id,
     business_id: t.business_id,
@@ -22,46 +25,44 @@ function view(t: typeof teammates.$inferSelect, u: { email: string; display_name
   };
 }
 
+/** Loads one teammate row with its account's email and name. */
+export async function loadTeammate(ctx: ServiceContext, businessId: string, userId: string) {
+  const [t] = await ctx.db
+    .select({ t: teammates, email: users.email, display_name: users.display_name })
+    .from(teammates)
+    .innerJoin(users, eq(users.id, teammates.user_id))
+    .where(and(eq(teammates.business_id, businessId), eq(teammates.user_id, userId)))
+    .limit(1);
+  return t ? teammateView(t.t, t) : null;
+}
+
 export async function listTeammates(ctx: ServiceContext, businessId: string) {
   await accessBusiness(ctx, businessId);
   const rows = await ctx.db
     .select({ t: teammates, email: users.email, display_name: users.display_name })
     .from(teammates)
     .innerJoin(users, eq(users.id, teammates.user_id))
-    .where(eq(teammates.business_id, businessId));
-  return rows.map((r) => view(r.t, r));
+    .where(eq(teammates.business_id, businessId))
+    .orderBy(teammates.created_at)
+    .limit(MAX_LISTED_TEAMMATES);
+  return rows.map((r) => teammateView(r.t, r));
 }
 
-/** The owner (or an admin) adds an existing, verified user as an active teammate. */
-export async function addTeammate(ctx: ServiceContext, businessId: string, email: string) {
-  const { business } = await accessBusiness(ctx, businessId, ['owner', 'admin']);
-  const [user] = await ctx.db.select().from(users).where(eq(users.email, email)).limit(1);
-  if (!user || user.email_verified_at === null) throw new AppError('USER-NOT-FND-ERR', 'No verified account has this email.');
-  if (user.id === business.user_id) throw new AppError('CONFLICT-ERR', 'The owner is not a teammate of their own business.');
-  const now = ctx.now();
-  const row = { id: newId('teammate'), business_id: businessId, user_id: user.id, status: TEAMMATE_STATUS.active, created_at: now, updated_at: now };
-  try {
-    await runBatch(ctx.db, [
-      ctx.db.insert(teammates).values(row),
-      auditInsert(ctx, 'teammate.add', { type: 'business', id: businessId }, { user_id: user.id }),
-    ]);
-  } catch (err) {
-    if (isUniqueViolation(err)) throw new AppError('CONFLICT-ERR', 'This user is already a teammate.');
-    throw err;
-  }
-  return view(row, user);
-}
-
+/** Suspends (0) or reactivates (1) a teammate; owner or admin. */
 export async function setTeammateStatus(ctx: ServiceContext, businessId: string, userId: string, status: number) {
   await accessBusiness(ctx, businessId, ['owner', 'admin']);
   const now = ctx.now();
-  const [updated] = await ctx.db
-    .update(teammates)
-    .set({ status, updated_at: now })
-    .where(and(eq(teammates.business_id, businessId), eq(teammates.user_id, userId)))
-    .returning();
-  if (!updated) throw new AppError('NOT-FOUND-ERR', 'This user is not a teammate of the business.');
-  await auditInsert(ctx, 'teammate.status', { type: 'business', id: businessId }, { user_id: userId, status }).run();
-  const [user] = await ctx.db.select().from(users).where(eq(users.id, userId)).limit(1);
-  return view(updated, user!);
+  const member = and(eq(teammates.business_id, businessId), eq(teammates.user_id, userId))!;
+  const [changed] = await runBatch(ctx.db, [
+    ctx.db.update(teammates).set({ status, updated_at: now }).where(member),
+    auditInsert(
+      ctx,
+      'teammate.status',
+      { type: 'business', id: businessId },
+      { user_id: userId, status },
+      sql`EXISTS (SELECT 1 FROM ${teammates} WHERE ${member} AND ${teammates.updated_at} = ${now})`,
+    ),
+  ]);
+  if (changedRows(changed) === 0) throw new AppError('NOT-FOUND-ERR', 'This user is not a teammate of the business.');
+  return (await loadTeammate(ctx, businessId, userId))!;
 }

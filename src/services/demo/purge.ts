@@ -10,6 +10,8 @@ import type { ServiceContext } from '../context';
  * DELETE whose WHERE clause follows the keys back to `users.is_demo = 1`, children before parents.
  * SET NULL / SET DEFAULT keys are left to SQLite.
  *
+ * Admin grants made by a demo account (and those made by the admins it made) are deleted too.
+ *
  * Objects outside SQL go too: the R2 credential documents of demo shifters (everything under
  * credentials/<shifter_id>/, docs/storage.md) are deleted before the rows, so no object outlives
  * the row that would name it. Should the batch then fail, the rows only point at missing documents
@@ -36,11 +38,20 @@ const LOOSE_USER_COLUMNS: Array<[table: string, column: string]> = [
   ['idempotency_keys', 'scope'],
 ];
 
+/** Deletes every admin grant that traces back to a demo account. */
+const DEMO_GRANTED_ADMINS = `DELETE FROM "admins" WHERE "user_id" IN (
+  WITH RECURSIVE granted(id) AS (
+    SELECT "user_id" FROM "admins" WHERE "granted_by_user_id" IN (SELECT "id" FROM "users" WHERE ${ROOT_PREDICATE})
+    UNION SELECT a."user_id" FROM "admins" a JOIN granted g ON a."granted_by_user_id" = g.id
+  ) SELECT id FROM granted)`;
+
 const q = (ident: string) => `"${ident.replaceAll('"', '""')}"`;
 
 async function readForeignKeys(d1: D1Database) {
   const { results } = await d1
-    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name <> 'd1_migrations'")
+    .prepare(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name <> 'd1_migrations'",
+    )
     .all<{ name: string }>();
   const tables = results.map((r) => r.name);
   const fkResults = await d1.batch<ForeignKey>(tables.map((t) => d1.prepare(`PRAGMA foreign_key_list(${q(t)})`)));
@@ -94,9 +105,14 @@ export async function demoPurgeStatements(d1: D1Database): Promise<string[]> {
     }
   }
 
-  const statements = order.map((t) => `DELETE FROM ${q(t)} WHERE ${predicate(t, [])}`);
+  // Admin rights a demo account granted go first (while the grantors still exist), and so do the
+  // grants made by the accounts it made admin, and so on: a published demo password must not leave
+  // an admin behind.
+  const statements = tables.includes('admins') ? [DEMO_GRANTED_ADMINS] : [];
+  statements.push(...order.map((t) => `DELETE FROM ${q(t)} WHERE ${predicate(t, [])}`));
   for (const [table, column] of LOOSE_USER_COLUMNS) {
-    if (tables.includes(table)) statements.push(`DELETE FROM ${q(table)} WHERE ${q(column)} IN (SELECT "id" FROM "users" WHERE ${ROOT_PREDICATE})`);
+    if (tables.includes(table))
+      statements.push(`DELETE FROM ${q(table)} WHERE ${q(column)} IN (SELECT "id" FROM "users" WHERE ${ROOT_PREDICATE})`);
   }
   statements.push(`DELETE FROM ${q(ROOT)} WHERE ${ROOT_PREDICATE}`);
   return statements;

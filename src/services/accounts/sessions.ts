@@ -1,0 +1,150 @@
+import { and, desc, eq, gt, isNull, ne, notInArray, sql } from 'drizzle-orm';
+import { runBatch } from '../../db/client';
+import { sessions, users } from '../../db/schema';
+import { verifyPassword } from '../../lib/crypto';
+import { AppError } from '../../lib/errors';
+import { toIso } from '../../lib/time';
+import { auditInsert } from '../audit';
+import { type ServiceContext, requirePerson } from '../context';
+import { changedRows } from '../guarded-write';
+import { MAX_LIVE_SESSIONS, mintSession, signInPlace } from './credentials';
+import { budget, chargeAttempt, KNOWN_PLACE_MS, LIMITS } from './limits';
+import { NO_ACCOUNT_HASH } from './register';
+
+/**
+ * Email + password sign-in; returns a bearer session token. Only failures count toward the limits,
+ * and they hold back where they come from: a client IP that keeps failing for one email (or for many)
+ * is refused, while the account's owner signing in from elsewhere is not. Failures for one email
+ * from many addresses have a higher cap; past it only places the account signed in from before pass.
+ */
+export async function login(ctx: ServiceContext, input: { email: string; password: string; ip: string }) {
+  const { email, ip } = input;
+  const [user] = await ctx.db.select().from(users).where(eq(users.email, email)).limit(1);
+  const attempt = await chargeAttempt(
+    ctx.env,
+    [
+      budget(`login-fail:${email}:${ip}`, LIMITS.loginFailuresPerEmailAndIp),
+      budget(`login-fail-ip:${ip}`, LIMITS.loginFailuresPerIp),
+      budget(`login-fail-email:${email}`, LIMITS.loginFailuresPerEmail),
+    ],
+    'Too many failed sign-ins; wait before trying again, or reset the password.',
+    async (spent) => spent.subject.startsWith('login-fail-email:') && !!user && (await signedInFromBefore(ctx, user.id, ip)),
+  );
+  // Hash even for unknown emails so timing does not reveal which accounts exist.
+  const ok = await verifyPassword(input.password, user?.password_hash ?? NO_ACCOUNT_HASH);
+  if (!user || !ok) throw new AppError('LOGIN-FAILED-ERR');
+  await attempt.succeeded();
+  if (user.email_verified_at === null) throw new AppError('EMAIL-UNVERIFIED-ERR');
+
+  const now = ctx.now();
+  const { token, row } = await mintSession(user.id, now, ip);
+  const newest = ctx.db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(and(eq(sessions.user_id, user.id), isNull(sessions.revoked_at), gt(sessions.expires_at, now)))
+    .orderBy(desc(sessions.created_at), desc(sessions.id))
+    .limit(MAX_LIVE_SESSIONS);
+  await runBatch(ctx.db, [
+    ctx.db.insert(sessions).values(row),
+    // At most MAX_LIVE_SESSIONS live sessions: the oldest beyond them end.
+    ctx.db
+      .update(sessions)
+      .set({ revoked_at: now })
+      .where(and(eq(sessions.user_id, user.id), isNull(sessions.revoked_at), notInArray(sessions.id, newest))),
+    auditInsert(ctx, 'session.create', { type: 'user', id: user.id }, { session_id: row.id }),
+  ]);
+  return { userId: user.id, token, expiresAt: row.expires_at };
+}
+
+/** True when the account signed in from this IP before (a session made there lately). */
+async function signedInFromBefore(ctx: ServiceContext, userId: string, ip: string): Promise<boolean> {
+  const [row] = await ctx.db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(
+      and(
+        eq(sessions.user_id, userId),
+        eq(sessions.ip_hash, await signInPlace(userId, ip)),
+        gt(sessions.created_at, ctx.now() - KNOWN_PLACE_MS),
+      ),
+    )
+    .limit(1);
+  return !!row;
+}
+
+export function sessionView(s: typeof sessions.$inferSelect, currentId: string | null) {
+  return {
+    id: s.id,
+    created_at: toIso(s.created_at)!,
+    last_seen_at: toIso(s.last_seen_at ?? s.created_at)!,
+    expires_at: toIso(s.expires_at)!,
+    current: s.id === currentId,
+  };
+}
+
+const currentSessionId = (ctx: ServiceContext) => {
+  const a = requirePerson(ctx);
+  return a.kind === 'user' && a.via === 'session' ? a.credentialId : null;
+};
+
+/** The caller's live sessions, newest first (at most MAX_LIVE_SESSIONS exist). */
+export async function listSessions(ctx: ServiceContext) {
+  const actor = requirePerson(ctx);
+  const rows = await ctx.db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.user_id, actor.userId), isNull(sessions.revoked_at), gt(sessions.expires_at, ctx.now())))
+    .orderBy(desc(sessions.created_at), desc(sessions.id))
+    .limit(MAX_LIVE_SESSIONS);
+  const current = currentSessionId(ctx);
+  return rows.map((s) => sessionView(s, current));
+}
+
+/** Ends one of the caller's sessions; another user's session is 404, as one that does not exist. */
+export async function revokeSession(ctx: ServiceContext, sessionId: string) {
+  const actor = requirePerson(ctx);
+  const now = ctx.now();
+  const [changed] = await runBatch(ctx.db, [
+    ctx.db
+      .update(sessions)
+      .set({ revoked_at: now })
+      .where(
+        and(eq(sessions.id, sessionId), eq(sessions.user_id, actor.userId), isNull(sessions.revoked_at), gt(sessions.expires_at, now)),
+      ),
+    auditInsert(ctx, 'session.revoke', { type: 'session', id: sessionId }, undefined, revokedNow(sessionId, now)),
+  ]);
+  if (changedRows(changed) === 0) throw new AppError('SESSION-NOT-FND-ERR');
+}
+
+const revokedNow = (sessionId: string, now: number) =>
+  sql`EXISTS (SELECT 1 FROM ${sessions} WHERE ${sessions.id} = ${sessionId} AND ${sessions.revoked_at} = ${now})`;
+
+/** Ends every live session of the caller except the one making the request (all, for a key). */
+export async function revokeOtherSessions(ctx: ServiceContext): Promise<number> {
+  const actor = requirePerson(ctx);
+  const now = ctx.now();
+  const current = currentSessionId(ctx);
+  const [changed] = await runBatch(ctx.db, [
+    ctx.db
+      .update(sessions)
+      .set({ revoked_at: now })
+      .where(and(eq(sessions.user_id, actor.userId), isNull(sessions.revoked_at), current ? ne(sessions.id, current) : undefined)),
+    auditInsert(
+      ctx,
+      'session.revoke_others',
+      { type: 'user', id: actor.userId },
+      undefined,
+      sql`EXISTS (SELECT 1 FROM ${sessions} WHERE ${sessions.user_id} = ${actor.userId} AND ${sessions.revoked_at} = ${now})`,
+    ),
+  ]);
+  return changedRows(changed);
+}
+
+/** Signs out the session making the request. */
+export async function logout(ctx: ServiceContext) {
+  const actor = requirePerson(ctx);
+  if (actor.kind !== 'user' || actor.via !== 'session') {
+    throw new AppError('VALIDATION-ERR', 'Only a session token can be signed out; regenerate an API key instead.');
+  }
+  await revokeSession(ctx, actor.credentialId);
+}
