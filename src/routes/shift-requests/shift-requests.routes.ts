@@ -93,7 +93,12 @@ const transition = <P extends string>(path: P, operationId: string, summary: str
     errors: ['SHFT-NOT-FND-ERR', ...errors],
   });
 
-export const accept = transition('accept', 'acceptShiftRequest', 'The targeted shifter accepts (pending → accepted)', [...FINAL, 'SHFT-CONFLICT-ERR']);
+export const accept = transition('accept', 'acceptShiftRequest', 'The targeted shifter accepts (pending → accepted); on a broadcast, claims it', [
+  ...FINAL,
+  'SHFT-CONFLICT-ERR',
+  'CLAIM-LOST-ERR',
+  'SHFT-OWN-BUSINESS-ERR',
+]);
 export const decline = authRoute({
   method: 'post',
   operationId: 'declineShiftRequest',
@@ -104,7 +109,7 @@ export const decline = authRoute({
   responses: { 200: one('The request after the change.') },
   errors: ['SHFT-NOT-FND-ERR', ...FINAL],
 });
-export const claim = transition('claim', 'claimShiftRequest', 'Claim an open broadcast: the first claim wins', [...FINAL, 'CLAIM-LOST-ERR', 'SHFT-CONFLICT-ERR']);
+export const claim = transition('claim', 'claimShiftRequest', 'Claim an open broadcast: the first claim wins', [...FINAL, 'CLAIM-LOST-ERR', 'SHFT-CONFLICT-ERR', 'SHFT-OWN-BUSINESS-ERR']);
 export const noShow = transition('no_show', 'markShiftNoShow', 'The business marks an accepted shift as a no-show after its start', FINAL);
 
 export const cancel = authRoute({

@@ -1,8 +1,8 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import { shiftRequests, shifters } from '../../db/schema';
 import { AppError } from '../../lib/errors';
-import { businessRecipients, callerShifter, isCrew } from '../access';
-import type { Actor, IdempotencyScope, ServiceContext } from '../context';
+import { businessRecipients, callerShifter, isCrew, standingToward } from '../access';
+import { type Actor, type IdempotencyScope, requirePerson, type ServiceContext } from '../context';
 import { committedSubject } from '../guarded-write';
 import { noOverlapSql, overlappingAcceptedShifts } from './conflicts';
 import { loadShift } from './load';
@@ -73,17 +73,26 @@ export async function commitClaim(ctx: ServiceContext, input: ClaimInput): Promi
  * A shifter claims an open broadcast. Eligibility (crew of the business, a future start, no
  * overlapping accepted shift) is checked here; the race is settled by one ClaimLock Durable Object
  * per broadcast, so the first claim wins and every later one gets 409 CLAIM-LOST-ERR. Claiming again
- * after winning returns the won shift (safe to retry).
+ * after winning returns the won shift (safe to retry). The business's owner, and a teammate who is not
+ * also its crew, get 403 SHFT-OWN-BUSINESS-ERR: they see its broadcasts as the business, never as a
+ * shifter (list_of_broadcast_requests read as a shifter leaves them out the same way).
  */
 export async function claimBroadcast(ctx: ServiceContext, id: string) {
   const done = committedSubject(ctx, 'shift_request');
   if (done) return loadShift(ctx, done);
+  const actor = requirePerson(ctx);
   const s = await loadShift(ctx, id);
   const own = await callerShifter(ctx);
   if (!own) throw new AppError('FORBIDDEN-ERR', 'Only a shifter can claim a broadcast.');
+  if (s.row.is_broadcast && s.business.user_id === actor.userId) throw new AppError('SHFT-OWN-BUSINESS-ERR', 'You own this business: its broadcasts are for its crew to claim.');
   // Only the business's crew may see or claim its broadcasts; to anyone else they do not exist.
   if (!(await isCrew(ctx, s.business.id, own.id))) {
     if (!s.row.is_broadcast && s.row.shifter_id === own.id) throw new AppError('SHFT-STATE-ERR', 'A targeted request is accepted, not claimed.');
+    if (s.row.is_broadcast) {
+      const standing = await standingToward(ctx, s.business);
+      if (standing === 'owner' || standing === 'teammate') throw new AppError('SHFT-OWN-BUSINESS-ERR');
+      if (standing === 'admin') throw new AppError('FORBIDDEN-ERR', "Only the business's crew may claim its broadcasts.");
+    }
     throw new AppError('SHFT-NOT-FND-ERR');
   }
   if (!s.row.is_broadcast) {

@@ -121,17 +121,26 @@ export async function listBroadcasts(ctx: ServiceContext, f: BroadcastFilters) {
     eq(shiftRequests.is_broadcast, true),
     gt(shiftRequests.starts_at, ctx.now()),
   ];
+  // Read as a shifter (shifter_id given, or sort_by_relevance), the list holds what that shifter may
+  // claim: their crew's broadcasts, never those of a business the shifter's own user owns (claim
+  // answers those with SHFT-OWN-BUSINESS-ERR). Read plainly, a business also sees its own broadcasts.
+  const asShifter = viewer !== null && (f.shifter_id !== undefined || f.sort_by_relevance === true);
   if (!actor.isAdmin || f.shifter_id) {
     const scopes: SQL[] = [];
     if (viewer) {
       scopes.push(crewBusinessSql(viewer, shiftRequests.business_id));
     }
-    if (!f.shifter_id) {
+    if (!asShifter) {
       const bizIds = await actingBusinessIds(ctx, actor.userId);
       if (bizIds.length) scopes.push(actsForBusinessSql(actor.userId, shiftRequests.business_id));
     }
     if (!scopes.length) return { data: [], next_cursor: null };
     conds.push(or(...scopes)!);
+  }
+  if (asShifter && viewer) {
+    const viewerUser = viewer === myShifter ? actor.userId : (await ctx.db.select({ u: shifters.user_id }).from(shifters).where(eq(shifters.id, viewer)))[0]?.u;
+    // A subquery, not a join: both the plain page and the ranked query take these conditions as they are.
+    if (viewerUser) conds.push(sql`${shiftRequests.business_id} NOT IN (SELECT ${businesses.id} FROM ${businesses} WHERE ${businesses.user_id} = ${viewerUser})`);
   }
   if (f.shift_date) conds.push(eq(shiftRequests.shift_date, f.shift_date));
   if (f.date_from) conds.push(gte(shiftRequests.shift_date, f.date_from));
