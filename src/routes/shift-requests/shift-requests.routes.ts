@@ -59,11 +59,18 @@ export const conflicts = authRoute({
   path: '/v1/shift_request/conflicts',
   tags,
   summary: "The shifter's accepted shifts overlapping a window",
-  description: 'Half-open windows [in, out) on real instants; an overnight shift from the day before that runs into the window counts.',
+  description:
+    'Half-open windows [in, out) on real instants; an overnight shift from the day before that runs into the window counts. The shifter and admins get every overlapping shift in `data`. A business (owner or active teammate) gets in `data` only the shifts at businesses it acts for; the shifter’s other overlapping shifts are listed in `busy` as bare windows (starts_at, ends_at), with nothing else of the other business.',
   request: { query: conflictsQuery },
   responses: {
     200: jsonContent(
-      z.object({ window: z.object({ starts_at: z.string(), ends_at: z.string(), timezone: z.string() }), data: z.array(shiftRequestSchema) }),
+      z.object({
+        window: z.object({ starts_at: z.string(), ends_at: z.string(), timezone: z.string() }),
+        data: z.array(shiftRequestSchema).openapi({ description: 'Overlapping shifts the caller may see in full.' }),
+        busy: z
+          .array(z.object({ starts_at: z.string(), ends_at: z.string() }))
+          .openapi({ description: 'Overlapping shifts at businesses the caller does not act for: only when the shifter is busy. Always empty for the shifter and admins.' }),
+      }),
       'Overlapping accepted shifts.',
     ),
   },

@@ -66,21 +66,27 @@ async function counterpartBusiness(ctx: ServiceContext, businessId: string, shif
  * GET /v1/shift_request/conflicts. The window is wall-clock in the business's zone when business_id
  * is given, else in the shifter's own zone. Readable by the shifter, by a business the shifter is
  * connected to (owner or active teammate), and by admins.
+ *
+ * What each reader sees: the shifter and admins get every overlapping shift in full (`data`). Anyone
+ * else gets in full only the shifts at businesses they act for (owner or active teammate); the
+ * shifter's shifts elsewhere are only busy windows (`busy`: starts_at, ends_at), so a business never
+ * learns another business's rate, note, role, name or clock record.
  */
 export async function findConflicts(ctx: ServiceContext, q: ConflictQuery) {
   const actor = requirePerson(ctx);
   const [shifter] = await ctx.db.select().from(shifters).where(eq(shifters.id, q.shifter_id)).limit(1);
   if (!shifter) throw new AppError('SHIFTER-NOT-FND-ERR');
+  const isShifter = shifter.user_id === actor.userId;
   let tz = shifter.timezone;
+  let mine: string[] | null = null;
   if (q.business_id) {
-    const business =
-      shifter.user_id === actor.userId ? await counterpartBusiness(ctx, q.business_id, shifter.id) : (await accessBusiness(ctx, q.business_id)).business;
+    const business = isShifter ? await counterpartBusiness(ctx, q.business_id, shifter.id) : (await accessBusiness(ctx, q.business_id)).business;
     tz = business.timezone;
-    if (shifter.user_id !== actor.userId && !actor.isAdmin && !(await isCrew(ctx, business.id, shifter.id))) {
+    if (!isShifter && !actor.isAdmin && !(await isCrew(ctx, business.id, shifter.id))) {
       throw new AppError('SHIFTER-NOT-FND-ERR');
     }
-  } else if (shifter.user_id !== actor.userId && !actor.isAdmin) {
-    const mine = await actingBusinessIds(ctx, actor.userId);
+  } else if (!isShifter && !actor.isAdmin) {
+    mine = await actingBusinessIds(ctx, actor.userId);
     const links = mine.length
       ? await ctx.db
           .select({ id: requestAuthorizations.id })
@@ -92,6 +98,11 @@ export async function findConflicts(ctx: ServiceContext, q: ConflictQuery) {
   }
   const { startsAt, endsAt } = shiftInstants(q.date, q.shift_in, q.shift_out, tz);
   const rows = await overlappingAcceptedShifts(ctx, shifter.id, startsAt, endsAt, q.exclude_shift_request_id);
-  const loaded = await Promise.all(rows.map((r) => loadShift(ctx, r.id)));
-  return { window: { starts_at: toIso(startsAt), ends_at: toIso(endsAt), timezone: tz }, data: loaded.map(viewLoaded) };
+  const window = { starts_at: toIso(startsAt), ends_at: toIso(endsAt), timezone: tz };
+  const seesAll = isShifter || actor.isAdmin;
+  if (!seesAll) mine ??= await actingBusinessIds(ctx, actor.userId);
+  const inFull = seesAll ? rows : rows.filter((r) => mine!.includes(r.business_id));
+  const busy = seesAll ? [] : rows.filter((r) => !mine!.includes(r.business_id)).map((r) => ({ starts_at: toIso(r.starts_at), ends_at: toIso(r.ends_at) }));
+  const loaded = await Promise.all(inFull.map((r) => loadShift(ctx, r.id)));
+  return { window, data: loaded.map(viewLoaded), busy };
 }
