@@ -127,7 +127,10 @@ describe('counter rules CRUD', () => {
     const upd = await call('PATCH', `${path}/${id}`, { key: s.key, body: { weekdays: null, start_from: null, start_to: null, currency: 'CAD', label: 'Nights, any day' } });
     expect(upd.status, JSON.stringify(upd.body)).toBe(200);
     expect(upd.body).toMatchObject({ label: 'Nights, any day', weekdays: null, start_from: null, start_to: null, currency: 'CAD', min_hourly_rate: 24.5, distance_premium: 2.25, shiftrole_id: 1 });
-    const jpy = await call('PATCH', `${path}/${id}`, { key: s.key, body: { currency: 'JPY', min_hourly_rate: 3000, distance_premium: 250.4 } });
+    // JPY has no minor unit: a fractional yen is refused, never truncated; whole yen are kept exactly.
+    const fractional = await call('PATCH', `${path}/${id}`, { key: s.key, body: { currency: 'JPY', min_hourly_rate: 3000, distance_premium: 250.4 } });
+    expectError(fractional, 400, 'VALIDATION-ERR');
+    const jpy = await call('PATCH', `${path}/${id}`, { key: s.key, body: { currency: 'JPY', min_hourly_rate: 3000, distance_premium: 250 } });
     expect(jpy.body).toMatchObject({ currency: 'JPY', min_hourly_rate: 3000, distance_premium: 250 });
 
     expect((await call('DELETE', `${path}/${id}`, { key: s.key })).body).toEqual({ id, deleted: true });
