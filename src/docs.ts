@@ -71,7 +71,7 @@ export function mountDocs(app: OpenAPIHono<AppEnv>) {
       version: '1.0.0',
       description:
         'The versioned JSON API of Shiftmarket, the marketplace for shift work. Errors share one envelope: ' +
-        '`{ "error": { "code", "message", "details" }, "request_id" }`. POSTs honour `Idempotency-Key`.',
+        '`{ "error": { "code", "message", "details" }, "request_id" }`. Signed-in POSTs honour `Idempotency-Key` (a retry replays the first answer for 24 hours). Request bodies are at most 64 KB (uploads: their file limit).',
     },
     servers: [{ url: new URL(c.req.url).origin, description: 'This server.' }],
   }));
