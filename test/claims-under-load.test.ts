@@ -56,7 +56,11 @@ describe('claims under load', () => {
     const rivals = crew.slice(1);
     let meWon = 0;
     for (let round = 0; round < 3; round++) {
-      const b = await postShift(biz.key, { is_broadcast: 1, shift_in: `${String(8 + round * 4).padStart(2, '0')}:00`, shift_out: `${String(11 + round * 4).padStart(2, '0')}:00` });
+      const b = await postShift(biz.key, {
+        is_broadcast: 1,
+        shift_in: `${String(8 + round * 4).padStart(2, '0')}:00`,
+        shift_out: `${String(11 + round * 4).padStart(2, '0')}:00`,
+      });
       // The repeated claimer's requests go out first, so it usually wins and its claims overlap its own commit.
       const mine = Array.from({ length: 30 }, () => claim(b.id, me.key).then((res) => ({ who: me, res })));
       const theirs = rivals.map((r) => claim(b.id, r.key).then((res) => ({ who: r, res })));

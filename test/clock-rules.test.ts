@@ -39,7 +39,12 @@ async function refusal(p: Promise<unknown>, code: string): Promise<AppError> {
 /** An accepted 8-hour shift starting a day from now, far from the real clock, so every instant is injected. */
 async function dayShift(business: Record<string, unknown> = {}) {
   const { biz, sh } = await makePair({ business });
-  const shift = await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId, startsAt: Date.now() + 24 * HOUR, minutes: 8 * 60 });
+  const shift = await insertShift({
+    businessId: biz.businessId!,
+    shifterId: sh.shifterId,
+    startsAt: Date.now() + 24 * HOUR,
+    minutes: 8 * 60,
+  });
   return { biz, sh, shift };
 }
 
@@ -171,7 +176,11 @@ describe('clock actor: shift_start_by_id and shift_end_by_id hold the user the p
     const FAR = { lat: 40.758, lon: -73.9855 };
     const shift = await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId, startsAt: Date.now() + 30 * MINUTE });
     const path = `/v1/shift_request/${shift.id}/clock_in`;
-    const err = expectError(await callWithEnv('POST', path, { key: biz.key, body: { ...FAR, im_here: true } }, HARD), 400, 'VALIDATION-ERR');
+    const err = expectError(
+      await callWithEnv('POST', path, { key: biz.key, body: { ...FAR, im_here: true } }, HARD),
+      400,
+      'VALIDATION-ERR',
+    );
     expect(err.details).toEqual([{ field: 'im_here', message: 'only the shifter or a kiosk acting for them may send it' }]);
     expectError(await callWithEnv('POST', path, { key: biz.key, body: FAR }, HARD), 422, 'GEOFENCE-ERR');
     expect((await readShift(shift.id))!.shift_start_at).toBeNull();

@@ -9,7 +9,22 @@ import { type ApiResult, call, expectError } from './helpers/api';
 import { contextAt } from './helpers/clock';
 import { addTeammate, db, makeUser } from './helpers/factory';
 import { itRejectsBadCredentials } from './helpers/security';
-import { auditFor, callWithEnv, expectDeniedWith, HOUR, insertShift, makeCrewMember, makePair, MINUTE, NYC, outboxFor, photoForm, pngBytes, readShift, windowFromNow } from './helpers/shifts';
+import {
+  auditFor,
+  callWithEnv,
+  expectDeniedWith,
+  HOUR,
+  insertShift,
+  makeCrewMember,
+  makePair,
+  MINUTE,
+  NYC,
+  outboxFor,
+  photoForm,
+  pngBytes,
+  readShift,
+  windowFromNow,
+} from './helpers/shifts';
 
 const clockIn = (id: string, key: string, body?: unknown) => call('POST', `/v1/shift_request/${id}/clock_in`, { key, body });
 const clockOut = (id: string, key: string, body?: unknown) => call('POST', `/v1/shift_request/${id}/clock_out`, { key, body });
@@ -56,7 +71,13 @@ describe('clock_in and clock_out', () => {
     const before = Date.now();
     const first = ok(await clockIn(shift.id, sh.key, {}));
     // The punch is attributed to the shifter's own user id (DECISIONS.md "Clock actor").
-    expect(first).toMatchObject({ request_status: 2, shift_start_by_id: sh.userId, clock_in_distance_m: null, clock_in_override: false, shift_end_at: null });
+    expect(first).toMatchObject({
+      request_status: 2,
+      shift_start_by_id: sh.userId,
+      clock_in_distance_m: null,
+      clock_in_override: false,
+      shift_end_at: null,
+    });
     expect(Date.parse(first.shift_start_at)).toBeGreaterThanOrEqual(before - 1000);
     const [note] = await outboxFor(shift.id, { kind: 'clock_in' });
     expect(note!.body.user_ids).toEqual([biz.userId]);
@@ -82,7 +103,13 @@ describe('clock_in and clock_out', () => {
 
   it('end to end: posted through the API, accepted, clocked in and out by the shifter', async () => {
     const { biz, sh } = await makePair();
-    const posted = ok(await call('POST', '/v1/shift_request/send_request', { key: biz.key, body: { ...windowFromNow(30, 4 * 60), shiftrole_id: 1, hourly_rate: 20, shifter_id: sh.shifterId } }), 201);
+    const posted = ok(
+      await call('POST', '/v1/shift_request/send_request', {
+        key: biz.key,
+        body: { ...windowFromNow(30, 4 * 60), shiftrole_id: 1, hourly_rate: 20, shifter_id: sh.shifterId },
+      }),
+      201,
+    );
     expect(posted.duration_minutes).toBe(240);
     expect(ok(await call('POST', `/v1/shift_request/${posted.id}/accept`, { key: sh.key })).request_status).toBe(2);
     expect(ok(await clockIn(posted.id, sh.key)).shift_start_by_id).toBe(sh.userId);
@@ -99,7 +126,12 @@ describe('clock_in and clock_out', () => {
     const { sh, shift } = await clockCase({}, 3 * 60);
     expectError(await clockIn(shift.id, sh.key), 422, 'SHFT-CLOCK-WINDOW-ERR');
     expect((await readShift(shift.id))!.shift_start_at).toBeNull();
-    const ended = await insertShift({ businessId: shift.business_id, shifterId: sh.shifterId, startsAt: Date.now() - 5 * HOUR, minutes: 4 * 60 });
+    const ended = await insertShift({
+      businessId: shift.business_id,
+      shifterId: sh.shifterId,
+      startsAt: Date.now() - 5 * HOUR,
+      minutes: 4 * 60,
+    });
     expectError(await clockIn(ended.id, sh.key), 422, 'SHFT-CLOCK-WINDOW-ERR');
     const soon = await insertShift({ businessId: shift.business_id, shifterId: sh.shifterId, startsAt: Date.now() + 55 * MINUTE });
     ok(await clockIn(soon.id, sh.key));
@@ -109,9 +141,19 @@ describe('clock_in and clock_out', () => {
     const { biz, sh, shift } = await clockCase();
     expectError(await clockOut(shift.id, sh.key), 409, 'SHFT-STATE-ERR');
     expect((await readShift(shift.id))!.shift_end_at).toBeNull();
-    const pending = await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId, startsAt: Date.now() + 10 * MINUTE, status: 1 });
+    const pending = await insertShift({
+      businessId: biz.businessId!,
+      shifterId: sh.shifterId,
+      startsAt: Date.now() + 10 * MINUTE,
+      status: 1,
+    });
     expectError(await clockIn(pending.id, sh.key), 409, 'SHFT-STATE-ERR');
-    const cancelled = await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId, startsAt: Date.now() + 10 * MINUTE, status: 7 });
+    const cancelled = await insertShift({
+      businessId: biz.businessId!,
+      shifterId: sh.shifterId,
+      startsAt: Date.now() + 10 * MINUTE,
+      status: 7,
+    });
     expectError(await clockIn(cancelled.id, sh.key), 409, 'SHFT-CANCELLED-ERR');
     expectError(await clockOut(cancelled.id, sh.key), 409, 'SHFT-CANCELLED-ERR');
   });
@@ -180,7 +222,9 @@ describe('geofence', () => {
     expect(res.body.shift_start_at).not.toBeNull();
     await clockedInAgo(shift.id, 2);
     // Clock-out is never blocked by the fence.
-    expect(ok(await callWithEnv('POST', `/v1/shift_request/${shift.id}/clock_out`, { key: sh.key, body: FAR }, HARD)).shift_end_at).not.toBeNull();
+    expect(
+      ok(await callWithEnv('POST', `/v1/shift_request/${shift.id}/clock_out`, { key: sh.key, body: FAR }, HARD)).shift_end_at,
+    ).not.toBeNull();
   });
 
   it('hard mode lets an in-radius clock-in through, and a client that sends nothing', async () => {
@@ -204,7 +248,12 @@ describe('geofence', () => {
 });
 
 describe('clock photos', () => {
-  itRejectsBadCredentials({ method: 'POST', path: '/v1/shift_request/sr_doesnotexist/clock_photo', query: { side: 'in' }, body: photoForm(pngBytes()) });
+  itRejectsBadCredentials({
+    method: 'POST',
+    path: '/v1/shift_request/sr_doesnotexist/clock_photo',
+    query: { side: 'in' },
+    body: photoForm(pngBytes()),
+  });
 
   const r2Keys = async (shiftId: string) => (await env.UPLOADS.list({ prefix: `clock-photos/${shiftId}/` })).objects.map((o) => o.key);
 
@@ -228,7 +277,11 @@ describe('clock photos', () => {
     expect(stored!.httpMetadata?.contentType).toBe('image/png');
 
     // A url of another shift, or of the other side, is refused.
-    const other = await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId, startsAt: Date.now() + 2 * HOUR + 30 * MINUTE });
+    const other = await insertShift({
+      businessId: biz.businessId!,
+      shifterId: sh.shifterId,
+      startsAt: Date.now() + 2 * HOUR + 30 * MINUTE,
+    });
     const foreign = ok(await upload(other.id, sh.key, photoForm(bytes)), 201);
     expectError(await clockIn(shift.id, sh.key, { photo_url: foreign.url }), 400, 'VALIDATION-ERR');
     const outSide = ok(await upload(shift.id, sh.key, photoForm(bytes), 'out'), 201);
@@ -249,9 +302,17 @@ describe('clock photos', () => {
       expect(got.headers.get('Content-Type')).toBe('image/png');
       expect(new Uint8Array(await got.raw.arrayBuffer())).toEqual(bytes);
     }
-    await expectDeniedWith(await call('GET', up.url, { key: (await makeUser({ shifter: true, business: true })).key }), 404, 'SHFT-NOT-FND-ERR');
+    await expectDeniedWith(
+      await call('GET', up.url, { key: (await makeUser({ shifter: true, business: true })).key }),
+      404,
+      'SHFT-NOT-FND-ERR',
+    );
     expectError(await call('GET', up.url, {}), 401, 'AUTH-REQ-ERR');
-    await expectDeniedWith(await call('GET', `/v1/uploads/clock-photos/${shift.id}/in/missing.png`, { key: sh.key }), 404, 'UPLOAD-NOT-FND-ERR');
+    await expectDeniedWith(
+      await call('GET', `/v1/uploads/clock-photos/${shift.id}/in/missing.png`, { key: sh.key }),
+      404,
+      'UPLOAD-NOT-FND-ERR',
+    );
   });
 
   it('refuses a photo_url that names no stored photo of this shift and side (attacks)', async () => {
@@ -269,7 +330,11 @@ describe('clock photos', () => {
     await refused(outSide.url.replace('/out/', '/in/'));
     await refused(outSide.url);
     // A real upload of another shift, copied under this shift's prefix: its metadata names the other shift.
-    const other = await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId, startsAt: Date.now() + 2 * HOUR + 30 * MINUTE });
+    const other = await insertShift({
+      businessId: biz.businessId!,
+      shifterId: sh.shifterId,
+      startsAt: Date.now() + 2 * HOUR + 30 * MINUTE,
+    });
     const foreign = ok(await upload(other.id, sh.key, photoForm(pngBytes())), 201);
     await refused(foreign.url);
     const foreignKey = foreign.url.replace('/v1/uploads/', '');

@@ -19,7 +19,17 @@ async function siblingOf(owner: TestUser, name: string) {
   const id = newId('business');
   await db()
     .insert(businesses)
-    .values({ id, user_id: owner.userId, slug: `${name.toLowerCase().replaceAll(' ', '-')}-${id.slice(-6)}`, name, is_default: false, timezone: NY, currency: 'USD', created_at: now, updated_at: now });
+    .values({
+      id,
+      user_id: owner.userId,
+      slug: `${name.toLowerCase().replaceAll(' ', '-')}-${id.slice(-6)}`,
+      name,
+      is_default: false,
+      timezone: NY,
+      currency: 'USD',
+      created_at: now,
+      updated_at: now,
+    });
   return id;
 }
 
@@ -41,9 +51,35 @@ async function scenario() {
   await addTeammate(a2, siblingMate.userId, 1);
   await connect(a2, sh.shifterId!);
   const date = dateAhead(6);
-  const atA = await insertShift({ businessId: a, shifterId: sh.shifterId, date, in: '06:00', out: '09:00', rateMinor: 2100, set: { note: 'alpha note' } });
-  const atA2 = await insertShift({ businessId: a2, shifterId: sh.shifterId, date, in: '10:00', out: '13:00', role: 4, rateMinor: 4321, set: { note: 'sibling secret note' } });
-  const atRival = await insertShift({ businessId: rival.businessId!, shifterId: sh.shifterId, date, in: '14:00', out: '18:00', role: 3, rateMinor: 5678, set: { note: 'rival secret note' } });
+  const atA = await insertShift({
+    businessId: a,
+    shifterId: sh.shifterId,
+    date,
+    in: '06:00',
+    out: '09:00',
+    rateMinor: 2100,
+    set: { note: 'alpha note' },
+  });
+  const atA2 = await insertShift({
+    businessId: a2,
+    shifterId: sh.shifterId,
+    date,
+    in: '10:00',
+    out: '13:00',
+    role: 4,
+    rateMinor: 4321,
+    set: { note: 'sibling secret note' },
+  });
+  const atRival = await insertShift({
+    businessId: rival.businessId!,
+    shifterId: sh.shifterId,
+    date,
+    in: '14:00',
+    out: '18:00',
+    role: 3,
+    rateMinor: 5678,
+    set: { note: 'rival secret note' },
+  });
   const q = { shifter_id: sh.shifterId!, date, shift_in: '05:00', shift_out: '20:00' };
   return { owner, a, a2, rival, sh, mate, siblingMate, atA, atA2, atRival, q };
 }
@@ -54,7 +90,11 @@ function body(res: ApiResult) {
   return res.body as { data: Array<{ id: string }>; busy: Array<Record<string, string>>; window: unknown };
 }
 /** Nothing of these shifts but their start and end may appear anywhere in the answer. */
-function expectNothingOf(res: ApiResult, hidden: Array<{ id: string; business_id: string; note: string | null; hourly_rate_minor: number }>, names: string[]) {
+function expectNothingOf(
+  res: ApiResult,
+  hidden: Array<{ id: string; business_id: string; note: string | null; hourly_rate_minor: number }>,
+  names: string[],
+) {
   const text = JSON.stringify(res.body);
   for (const h of hidden) {
     expect(text).not.toContain(h.id);

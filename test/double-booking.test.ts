@@ -44,7 +44,13 @@ describe('double booking', () => {
       const start = Date.now() + (2 + round) * DAY;
       // One at each business, overlapping by an hour.
       const x = await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId, status: 1, startsAt: start, minutes: 4 * 60 });
-      const y = await insertShift({ businessId: other.businessId!, shifterId: sh.shifterId, status: 1, startsAt: start + 3 * HOUR, minutes: 4 * 60 });
+      const y = await insertShift({
+        businessId: other.businessId!,
+        shifterId: sh.shifterId,
+        status: 1,
+        startsAt: start + 3 * HOUR,
+        minutes: 4 * 60,
+      });
       const [rx, ry] = await Promise.all([accept(x.id, sh.key), accept(y.id, sh.key)]);
       const { winner, loser } = oneWins({ id: x.id, res: rx }, { id: y.id, res: ry });
       const accepted = (await acceptedOf(sh.shifterId!)).map((r) => r.id);
@@ -61,14 +67,32 @@ describe('double booking', () => {
     const outcomes = { accept: 0, claim: 0 };
     for (let round = 0; round < 10; round++) {
       const start = Date.now() + (2 + round) * DAY;
-      const targeted = await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId, status: 1, startsAt: start, minutes: 4 * 60 });
-      const broadcast = await insertShift({ businessId: other.businessId!, broadcast: true, status: 1, startsAt: start + 2 * HOUR, minutes: 4 * 60 });
-      const [ra, rc] = round % 2 ? await Promise.all([accept(targeted.id, sh.key), claim(broadcast.id, sh.key)]) : await Promise.all([claim(broadcast.id, sh.key), accept(targeted.id, sh.key)]).then(([c, a]) => [a, c] as const);
+      const targeted = await insertShift({
+        businessId: biz.businessId!,
+        shifterId: sh.shifterId,
+        status: 1,
+        startsAt: start,
+        minutes: 4 * 60,
+      });
+      const broadcast = await insertShift({
+        businessId: other.businessId!,
+        broadcast: true,
+        status: 1,
+        startsAt: start + 2 * HOUR,
+        minutes: 4 * 60,
+      });
+      const [ra, rc] =
+        round % 2
+          ? await Promise.all([accept(targeted.id, sh.key), claim(broadcast.id, sh.key)])
+          : await Promise.all([claim(broadcast.id, sh.key), accept(targeted.id, sh.key)]).then(([c, a]) => [a, c] as const);
       const { winner } = oneWins({ id: targeted.id, res: ra }, { id: broadcast.id, res: rc });
       if (winner === targeted.id) {
         outcomes.accept++;
         // The broadcast lost nothing: it is still open for someone else.
-        expect((await call('GET', `/v1/shift_request/${broadcast.id}`, { key: other.key })).body).toMatchObject({ request_status: 1, shifter_id: null });
+        expect((await call('GET', `/v1/shift_request/${broadcast.id}`, { key: other.key })).body).toMatchObject({
+          request_status: 1,
+          shifter_id: null,
+        });
       } else {
         outcomes.claim++;
         expect((await call('GET', `/v1/shift_request/${targeted.id}`, { key: sh.key })).body).toMatchObject({ request_status: 1 });
@@ -82,7 +106,13 @@ describe('double booking', () => {
     const { biz, sh } = await makePair();
     const start = Date.now() + 3 * DAY;
     const x = await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId, status: 1, startsAt: start, minutes: 4 * 60 });
-    const y = await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId, status: 1, startsAt: start + HOUR, minutes: 4 * 60 });
+    const y = await insertShift({
+      businessId: biz.businessId!,
+      shifterId: sh.shifterId,
+      status: 1,
+      startsAt: start + HOUR,
+      minutes: 4 * 60,
+    });
     const now = Date.now();
     // y's accept has read the row and checked for overlaps; x's accept commits; then y's guarded write runs.
     const ctx = contextAt(now, sh);

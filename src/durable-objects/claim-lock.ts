@@ -1,5 +1,6 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { AppBindings } from '../env';
+import { errorFields } from '../lib/log';
 import { type ClaimInput, type ClaimOutcome, commitClaim } from '../services/shifts/claim';
 import { systemContext } from '../services/system-context';
 
@@ -14,25 +15,28 @@ import { systemContext } from '../services/system-context';
 export class ClaimLock extends DurableObject<AppBindings> {
   async claim(input: ClaimInput): Promise<ClaimOutcome> {
     let outcome: ClaimOutcome = 'closed';
-    let failure: { error: unknown } | null = null;
     await this.ctx.blockConcurrencyWhile(async () => {
-      // A throw inside blockConcurrencyWhile resets the object and fails every queued claim with it;
-      // a failed write is this caller's failure only, so it is carried out and rethrown below.
+      const ctx = {
+        ...systemContext(this.env, this.ctx, 'claim', input.actor),
+        requestId: input.requestId,
+        idempotency: input.idempotency,
+      };
+      // A throw inside blockConcurrencyWhile would reset the object and fail every claim queued behind
+      // this one; a failed write is this caller's failure only, answered as `failed`.
       try {
         const winner = this.ctx.storage.kv.get<string>('winner');
         if (winner !== undefined && winner !== input.shifterId) {
           outcome = 'lost';
           return;
         }
-        const ctx = { ...systemContext(this.env, this.ctx, 'claim', input.actor), requestId: input.requestId, idempotency: input.idempotency };
         const result = await commitClaim(ctx, input);
         if (result.winner) this.ctx.storage.kv.put('winner', result.winner);
         outcome = result.winner === input.shifterId ? 'won' : result.winner ? 'lost' : 'closed';
-      } catch (error) {
-        failure = { error };
+      } catch (err) {
+        ctx.log.error('claim write failed; the broadcast stays open', { shift_request_id: input.shiftRequestId, ...errorFields(err) });
+        outcome = 'failed';
       }
     });
-    if (failure) throw (failure as { error: unknown }).error;
     return outcome;
   }
 }

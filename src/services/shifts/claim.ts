@@ -18,7 +18,8 @@ export interface ClaimInput {
   idempotency?: IdempotencyScope | undefined;
 }
 
-export type ClaimOutcome = 'won' | 'lost' | 'closed';
+/** `closed`: D1 refused the claim (no longer open, or an overlap); `failed`: the write itself failed. */
+export type ClaimOutcome = 'won' | 'lost' | 'closed' | 'failed';
 
 /**
  * The guarded write of a claim, run inside the broadcast's ClaimLock object: the row moves 1 → 2
@@ -58,7 +59,13 @@ export async function commitClaim(ctx: ServiceContext, input: ClaimInput): Promi
       events: [
         {
           topic: 'webhooks',
-          body: { type: 'broadcast.claimed', business_id: s.business.id, shift_request_id: s.row.id, shifter_id: input.shifterId, occurred_at: new Date(now).toISOString() },
+          body: {
+            type: 'broadcast.claimed',
+            business_id: s.business.id,
+            shift_request_id: s.row.id,
+            shifter_id: input.shifterId,
+            occurred_at: new Date(now).toISOString(),
+          },
         },
       ],
     });
@@ -84,10 +91,12 @@ export async function claimBroadcast(ctx: ServiceContext, id: string) {
   const s = await loadShift(ctx, id);
   const own = await callerShifter(ctx);
   if (!own) throw new AppError('FORBIDDEN-ERR', 'Only a shifter can claim a broadcast.');
-  if (s.row.is_broadcast && s.business.user_id === actor.userId) throw new AppError('SHFT-OWN-BUSINESS-ERR', 'You own this business: its broadcasts are for its crew to claim.');
+  if (s.row.is_broadcast && s.business.user_id === actor.userId)
+    throw new AppError('SHFT-OWN-BUSINESS-ERR', 'You own this business: its broadcasts are for its crew to claim.');
   // Only the business's crew may see or claim its broadcasts; to anyone else they do not exist.
   if (!(await isCrew(ctx, s.business.id, own.id))) {
-    if (!s.row.is_broadcast && s.row.shifter_id === own.id) throw new AppError('SHFT-STATE-ERR', 'A targeted request is accepted, not claimed.');
+    if (!s.row.is_broadcast && s.row.shifter_id === own.id)
+      throw new AppError('SHFT-STATE-ERR', 'A targeted request is accepted, not claimed.');
     if (s.row.is_broadcast) {
       const standing = await standingToward(ctx, s.business);
       if (standing === 'owner' || standing === 'teammate') throw new AppError('SHFT-OWN-BUSINESS-ERR');
@@ -109,8 +118,16 @@ export async function claimBroadcast(ctx: ServiceContext, id: string) {
   if (clashes.length) throw new AppError('SHFT-CONFLICT-ERR', undefined, { conflicting_shift_request_ids: clashes.map((c) => c.id) });
 
   const stub = ctx.env.CLAIM_LOCK.get(ctx.env.CLAIM_LOCK.idFromName(id));
-  const outcome = await stub.claim({ shiftRequestId: id, shifterId: own.id, actor: ctx.actor, requestId: ctx.requestId, idempotency: ctx.idempotency });
+  const outcome = await stub.claim({
+    shiftRequestId: id,
+    shifterId: own.id,
+    actor: ctx.actor,
+    requestId: ctx.requestId,
+    idempotency: ctx.idempotency,
+  });
   if (outcome === 'lost') throw new AppError('CLAIM-LOST-ERR');
+  // Logged by the object; the caller gets the generic 500 and may retry: nothing was written.
+  if (outcome === 'failed') throw new Error(`claim of ${id} failed before it committed`);
   const fresh = await loadShift(ctx, id);
   if (outcome === 'closed') {
     if (fresh.row.request_status === SHIFT_STATUS.pending) {

@@ -58,14 +58,18 @@ async function puncher(ctx: ServiceContext, s: LoadedShift, input: ClockInput): 
   const shifterUser = s.shifter?.user_id;
   if (party.isShifter && shifterUser) {
     if (input.actor_id !== undefined && input.actor_id !== s.row.shifter_id) {
-      throw new AppError('VALIDATION-ERR', 'actor_id must be your own shifter id.', [{ field: 'actor_id', message: 'not your shifter id' }]);
+      throw new AppError('VALIDATION-ERR', 'actor_id must be your own shifter id.', [
+        { field: 'actor_id', message: 'not your shifter id' },
+      ]);
     }
     return { as: 'shifter', attributedTo: shifterUser };
   }
   if (party.businessRole) {
     if (input.actor_id !== undefined) {
       if (input.actor_id !== s.row.shifter_id || !shifterUser) {
-        throw new AppError('VALIDATION-ERR', "A kiosk must pass the shift's shifter id as actor_id.", [{ field: 'actor_id', message: 'not the shift’s shifter' }]);
+        throw new AppError('VALIDATION-ERR', "A kiosk must pass the shift's shifter id as actor_id.", [
+          { field: 'actor_id', message: 'not the shift’s shifter' },
+        ]);
       }
       return { as: 'kiosk', attributedTo: shifterUser };
     }
@@ -94,7 +98,9 @@ async function checkPhoto(ctx: ServiceContext, s: LoadedShift, side: Side, photo
     return;
   }
   const refuse = () =>
-    new AppError('VALIDATION-ERR', `photo_url must be a URL returned by clock_photo for this shift (side=${side}).`, [{ field: 'photo_url', message: 'unknown photo' }]);
+    new AppError('VALIDATION-ERR', `photo_url must be a URL returned by clock_photo for this shift (side=${side}).`, [
+      { field: 'photo_url', message: 'unknown photo' },
+    ]);
   const m = PHOTO_URL.exec(photoUrl);
   if (!m || m[2] !== s.row.id || m[3] !== side) throw refuse();
   const head = await ctx.env.UPLOADS.head(m[1]!);
@@ -263,7 +269,11 @@ export async function uploadClockPhoto(ctx: ServiceContext, id: string, side: Si
   const s = await loadShift(ctx, id);
   await puncher(ctx, s, {});
   if (s.row.request_status !== SHIFT_STATUS.accepted) throw stateError(s.row, 'accepted');
-  const file = await inspectFile(upload, { maxBytes: CLOCK_PHOTO_MAX_BYTES, accept: (t) => t.mime.startsWith('image/'), what: 'clock photo' });
+  const file = await inspectFile(upload, {
+    maxBytes: CLOCK_PHOTO_MAX_BYTES,
+    accept: (t) => t.mime.startsWith('image/'),
+    what: 'clock photo',
+  });
   const key = `${clockPhotoPrefix(id, side)}${newId('upload')}.${file.type.ext}`;
   await ctx.env.UPLOADS.put(key, file.bytes, {
     httpMetadata: { contentType: file.type.mime },

@@ -17,7 +17,13 @@ const other = alias(shiftRequests, OTHER);
  * [starts_at, ends_at) meets [startsAt, endsAt). Half-open windows overlap unless a_out <= b_in or
  * a_in >= b_out; real instants catch an overnight shift from the day before and DST-shifted ends.
  */
-function overlapConditions(t: typeof shiftRequests | typeof other, shifterId: string, startsAt: number, endsAt: number, excludeId?: string | null) {
+function overlapConditions(
+  t: typeof shiftRequests | typeof other,
+  shifterId: string,
+  startsAt: number,
+  endsAt: number,
+  excludeId?: string | null,
+) {
   return and(
     eq(t.shifter_id, shifterId),
     eq(t.request_status, SHIFT_STATUS.accepted),
@@ -29,7 +35,13 @@ function overlapConditions(t: typeof shiftRequests | typeof other, shifterId: st
 }
 
 /** The shifter's accepted shifts overlapping [startsAt, endsAt). */
-export async function overlappingAcceptedShifts(ctx: ServiceContext, shifterId: string, startsAt: number, endsAt: number, excludeId?: string | null) {
+export async function overlappingAcceptedShifts(
+  ctx: ServiceContext,
+  shifterId: string,
+  startsAt: number,
+  endsAt: number,
+  excludeId?: string | null,
+) {
   return ctx.db
     .select()
     .from(shiftRequests)
@@ -80,7 +92,9 @@ export async function findConflicts(ctx: ServiceContext, q: ConflictQuery) {
   let tz = shifter.timezone;
   let mine: string[] | null = null;
   if (q.business_id) {
-    const business = isShifter ? await counterpartBusiness(ctx, q.business_id, shifter.id) : (await accessBusiness(ctx, q.business_id)).business;
+    const business = isShifter
+      ? await counterpartBusiness(ctx, q.business_id, shifter.id)
+      : (await accessBusiness(ctx, q.business_id)).business;
     tz = business.timezone;
     if (!isShifter && !actor.isAdmin && !(await isCrew(ctx, business.id, shifter.id))) {
       throw new AppError('SHIFTER-NOT-FND-ERR');
@@ -91,7 +105,13 @@ export async function findConflicts(ctx: ServiceContext, q: ConflictQuery) {
       ? await ctx.db
           .select({ id: requestAuthorizations.id })
           .from(requestAuthorizations)
-          .where(and(eq(requestAuthorizations.shifter_id, shifter.id), eq(requestAuthorizations.status, 'accepted'), inArray(requestAuthorizations.business_id, mine)))
+          .where(
+            and(
+              eq(requestAuthorizations.shifter_id, shifter.id),
+              eq(requestAuthorizations.status, 'accepted'),
+              inArray(requestAuthorizations.business_id, mine),
+            ),
+          )
           .limit(1)
       : [];
     if (!links.length) throw new AppError('SHIFTER-NOT-FND-ERR');
@@ -102,7 +122,9 @@ export async function findConflicts(ctx: ServiceContext, q: ConflictQuery) {
   const seesAll = isShifter || actor.isAdmin;
   if (!seesAll) mine ??= await actingBusinessIds(ctx, actor.userId);
   const inFull = seesAll ? rows : rows.filter((r) => mine!.includes(r.business_id));
-  const busy = seesAll ? [] : rows.filter((r) => !mine!.includes(r.business_id)).map((r) => ({ starts_at: toIso(r.starts_at), ends_at: toIso(r.ends_at) }));
+  const busy = seesAll
+    ? []
+    : rows.filter((r) => !mine!.includes(r.business_id)).map((r) => ({ starts_at: toIso(r.starts_at), ends_at: toIso(r.ends_at) }));
   const loaded = await Promise.all(inFull.map((r) => loadShift(ctx, r.id)));
   return { window, data: loaded.map(viewLoaded), busy };
 }
