@@ -286,8 +286,6 @@ const TABLE: Record<string, Entry> = {
       {
         target: "the business's requests (as business)",
         side: 'business',
-        filter: true,
-        hide: allShiftIds,
         req: (w) => ({ body: { as: 'business', business_id: w.business } }),
       },
       {

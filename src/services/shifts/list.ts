@@ -65,9 +65,10 @@ export async function listRequests(ctx: ServiceContext, f: ListFilters) {
     const scopes: SQL[] = [];
     if (f.as !== 'shifter' && bizIds.length) scopes.push(actsForBusinessSql(actor.userId, shiftRequests.business_id));
     if (f.as !== 'business' && myShifter) scopes.push(eq(shiftRequests.shifter_id, myShifter));
+    // Listing as a business one does not act for is refused the same way for everyone (no probing).
+    if (f.business_id && !bizIds.includes(f.business_id) && f.as === 'business') throw new AppError('BUSINESS-NOT-FND-ERR');
     if (!scopes.length) return { data: [], next_cursor: null };
     conds.push(or(...scopes)!);
-    if (f.business_id && !bizIds.includes(f.business_id) && f.as === 'business') throw new AppError('BUSINESS-NOT-FND-ERR');
   }
   if (f.business_id) conds.push(eq(shiftRequests.business_id, f.business_id));
   if (f.shifter_id) conds.push(eq(shiftRequests.shifter_id, f.shifter_id));
