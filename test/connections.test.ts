@@ -1,8 +1,11 @@
 import { and, eq, like } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { auditLog, outboxEvents, requestAuthorizations } from '../src/db/schema';
 import { call, expectError } from './helpers/api';
 import { addTeammate, connect, db, makeUser } from './helpers/factory';
+import { failNextBatch, loseNextBatchAnswer } from './helpers/failures';
+import { contextAt } from './helpers/clock';
+import { respondToConnection } from '../src/services/connections/requests';
 import { expectDenied, itRejectsBadCredentials } from './helpers/security';
 
 const send = (key: string, body: unknown) => call('POST', '/v1/request_authorization/send', { key, body });
@@ -120,7 +123,10 @@ describe('connection request rules', () => {
 
   it('ends up connected when both sides send at the same moment', async () => {
     const { biz, sh, businessId, shifterId } = await pair();
-    const [a, b] = await Promise.all([send(sh.key, { business_id: businessId }), send(biz.key, { business_id: businessId, shifter_id: shifterId })]);
+    const [a, b] = await Promise.all([
+      send(sh.key, { business_id: businessId }),
+      send(biz.key, { business_id: businessId, shifter_id: shifterId }),
+    ]);
     expect([a.status, b.status]).toEqual([201, 201]);
     const rows = await db().select().from(requestAuthorizations).where(eq(requestAuthorizations.business_id, businessId));
     expect(rows).toHaveLength(1);
@@ -205,6 +211,86 @@ describe('connection request rules', () => {
   });
 });
 
+describe('connections: guarded writes', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('of 10 concurrent accepts exactly one applies: one audit row, one notification, the others 409', async () => {
+    const { biz, sh, businessId, shifterId } = await pair();
+    const sent = await send(biz.key, { business_id: businessId, shifter_id: shifterId });
+    const results = await Promise.all(Array.from({ length: 10 }, () => accept(sh.key, sent.body.id)));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    for (const r of results.filter((x) => x.status !== 200)) expectError(r, 409, 'CONFLICT-ERR');
+    expect(await auditsFor(sent.body.id)).toEqual(['connection.accept', 'connection.request']);
+    expect((await notesFor(sent.body.id)).filter((n) => n.kind === 'connection_accepted')).toHaveLength(1);
+  });
+
+  it('concurrent accepts on one clock (the same version stamp) still leave exactly one audit row and one notification', async () => {
+    const { biz, sh, businessId, shifterId } = await pair();
+    const sent = await send(biz.key, { business_id: businessId, shifter_id: shifterId });
+    const now = Date.now() + 60_000;
+    const results = await Promise.allSettled(
+      Array.from({ length: 5 }, () => respondToConnection(contextAt(now, sh), sent.body.id, 'accept')),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    expect(await auditsFor(sent.body.id)).toEqual(['connection.accept', 'connection.request']);
+    expect((await notesFor(sent.body.id)).filter((n) => n.kind === 'connection_accepted')).toHaveLength(1);
+  });
+
+  it('accept and decline racing: one wins, and only its audit row and notification exist', async () => {
+    const { biz, sh, businessId, shifterId } = await pair();
+    const sent = await send(biz.key, { business_id: businessId, shifter_id: shifterId });
+    const [a, d] = await Promise.all([accept(sh.key, sent.body.id), decline(sh.key, sent.body.id)]);
+    expect([a.status, d.status].sort()).toEqual([200, 409]);
+    const [row] = await db().select().from(requestAuthorizations).where(eq(requestAuthorizations.id, sent.body.id));
+    const audits = await auditsFor(sent.body.id);
+    if (row!.status === 'accepted') {
+      expect(audits).toEqual(['connection.accept', 'connection.request']);
+      expect((await notesFor(sent.body.id)).filter((n) => n.kind === 'connection_accepted')).toHaveLength(1);
+    } else {
+      expect(row!.status).toBe('declined');
+      expect(audits).toEqual(['connection.decline', 'connection.request']);
+      expect((await notesFor(sent.body.id)).filter((n) => n.kind === 'connection_accepted')).toHaveLength(0);
+    }
+  });
+
+  it('10 concurrent removes all answer removed; the removal is audited once', async () => {
+    const { biz, sh, businessId, shifterId } = await pair();
+    const sent = await send(biz.key, { business_id: businessId, shifter_id: shifterId });
+    await accept(sh.key, sent.body.id);
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => remove(i % 2 ? sh.key : biz.key, sent.body.id)));
+    for (const r of results) expect(r.body.status, JSON.stringify(r.body)).toBe('removed');
+    expect(await auditsFor(sent.body.id)).toEqual(['connection.accept', 'connection.remove', 'connection.request']);
+  });
+
+  it('a send whose answer is lost after the commit: the retry with the same Idempotency-Key answers 201 with the same connection, written once', async () => {
+    const { biz, businessId, shifterId } = await pair();
+    const body = { business_id: businessId, shifter_id: shifterId };
+    const headers = { 'Idempotency-Key': `con-${crypto.randomUUID()}` };
+    loseNextBatchAnswer();
+    expectError(await call('POST', '/v1/request_authorization/send', { key: biz.key, body, headers }), 500, 'INTERNAL-ERR');
+    const rows = await db().select().from(requestAuthorizations).where(eq(requestAuthorizations.business_id, businessId));
+    expect(rows).toHaveLength(1);
+
+    const retry = await call('POST', '/v1/request_authorization/send', { key: biz.key, body, headers });
+    expect(retry.status, JSON.stringify(retry.body)).toBe(201);
+    expect(retry.body).toMatchObject({ id: rows[0]!.id, status: 'pending', initiated_by: 'business' });
+    expect(await db().select().from(requestAuthorizations).where(eq(requestAuthorizations.business_id, businessId))).toHaveLength(1);
+    expect(await auditsFor(rows[0]!.id)).toEqual(['connection.request']);
+    expect((await notesFor(rows[0]!.id)).filter((n) => n.kind === 'connection_request')).toHaveLength(1);
+  });
+
+  it('an accept whose batch fails writes nothing; the retry accepts once', async () => {
+    const { biz, sh, businessId, shifterId } = await pair();
+    const sent = await send(biz.key, { business_id: businessId, shifter_id: shifterId });
+    failNextBatch();
+    expectError(await accept(sh.key, sent.body.id), 500, 'INTERNAL-ERR');
+    expect(await auditsFor(sent.body.id)).toEqual(['connection.request']);
+    expect((await db().select().from(requestAuthorizations).where(eq(requestAuthorizations.id, sent.body.id)))[0]!.status).toBe('pending');
+    expect((await accept(sh.key, sent.body.id)).status).toBe(200);
+    expect(await auditsFor(sent.body.id)).toEqual(['connection.accept', 'connection.request']);
+  });
+});
+
 describe('connections: authorization', () => {
   describe.each([
     ['POST', '/v1/request_authorization/send', { business_id: 'biz_x', shifter_id: 'shf_x' }],
@@ -257,9 +343,12 @@ describe('connections: authorization', () => {
 describe('connections in the OpenAPI document', () => {
   it('lists every connection operation with its error codes', async () => {
     const doc = (await call('GET', '/v1/openapi.json')).body;
-    const codes = (op: any, status: string) => op.responses[status]?.content['application/json'].schema.properties.error.properties.code.enum as string[];
+    const codes = (op: any, status: string) =>
+      op.responses[status]?.content['application/json'].schema.properties.error.properties.code.enum as string[];
     const paths = doc.paths;
-    expect(codes(paths['/v1/request_authorization/send'].post, '409')).toEqual(expect.arrayContaining(['CONNECTION-EXISTS-ERR', 'CONFLICT-ERR']));
+    expect(codes(paths['/v1/request_authorization/send'].post, '409')).toEqual(
+      expect.arrayContaining(['CONNECTION-EXISTS-ERR', 'CONFLICT-ERR']),
+    );
     expect(codes(paths['/v1/request_authorization/{id}/accept'].post, '404')).toContain('CONNECTION-NOT-FND-ERR');
     expect(codes(paths['/v1/request_authorization/{id}/decline'].post, '409')).toContain('CONFLICT-ERR');
     expect(codes(paths['/v1/request_authorization/{id}'].delete, '404')).toContain('CONNECTION-NOT-FND-ERR');

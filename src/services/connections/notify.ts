@@ -1,7 +1,6 @@
-import type { SQL } from 'drizzle-orm';
 import { businessRecipients } from '../access';
 import { requirePerson, type ServiceContext } from '../context';
-import { draftEvent } from '../events/outbox';
+import type { Notice } from '../guarded-write';
 import type { Side } from './schemas';
 
 export interface Parties {
@@ -17,19 +16,17 @@ async function usersOf(ctx: ServiceContext, side: Side, p: Parties): Promise<str
 }
 
 /**
- * The outbox notification telling `to` about a request or an acceptance. The dedupe key names the
- * connection, the event and the version, so a request re-sent after a decline is announced again
- * but a retried delivery of one event is not.
+ * The notification telling `to` about a request or an acceptance, for the guarded write's `notify`
+ * (which names the connection and de-duplicates on the write's operation id, so a request re-sent
+ * after a decline is announced again but a retried delivery of one event is not). Null when nobody
+ * on that side is left to tell.
  */
-export async function connectionNote(
+export async function connectionNotice(
   ctx: ServiceContext,
   kind: 'connection_request' | 'connection_accepted',
   to: Side,
   p: Parties,
-  connectionId: string,
-  version: number,
-  onlyIf?: SQL,
-) {
+): Promise<Notice | null> {
   const userIds = await usersOf(ctx, to, p);
   if (userIds.length === 0) return null;
   const from = to === 'shifter' ? p.business.name : p.shifter.name;
@@ -39,18 +36,14 @@ export async function connectionNote(
         ? `${from} wants to add you to their crew`
         : `${from} wants to join your crew at ${p.business.name}`
       : `${from} accepted your connection request`;
-  return draftEvent(
-    ctx,
-    'notifications',
-    {
-      type: 'notify',
-      dedupe_key: `${kind}:${connectionId}:${version}`,
-      user_ids: userIds,
-      kind,
-      title,
-      body: kind === 'connection_request' ? 'Accept or decline it in your connections.' : `${p.business.name} and ${p.shifter.name} are now connected.`,
-      data: { connection_id: connectionId, business_id: p.business.id, shifter_id: p.shifter.id },
-    },
-    onlyIf,
-  );
+  return {
+    kind,
+    userIds,
+    title,
+    body:
+      kind === 'connection_request'
+        ? 'Accept or decline it in your connections.'
+        : `${p.business.name} and ${p.shifter.name} are now connected.`,
+    data: { business_id: p.business.id, shifter_id: p.shifter.id },
+  };
 }

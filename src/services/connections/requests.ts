@@ -1,13 +1,13 @@
-import { and, eq, sql, type SQL } from 'drizzle-orm';
-import { type BatchItem, isUniqueViolation, runBatch } from '../../db/client';
+import { and, eq } from 'drizzle-orm';
+import { isUniqueViolation } from '../../db/client';
 import { businesses, requestAuthorizations, shifters } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import { auditInsert } from '../audit';
 import { accessBusiness, standingToward } from '../access';
 import { requirePerson, type ServiceContext } from '../context';
-import { publishOutbox } from '../events/outbox';
-import { connectionNote, type Parties } from './notify';
+import { committedSubject, prepareWrite } from '../guarded-write';
+import { existsIn, markedWrite } from '../marked-write';
+import { connectionNotice, type Parties } from './notify';
 import type { SendConnectionInput, Side } from './schemas';
 import { type ConnectionRow, type LoadedConnection, loadConnection } from './view';
 
@@ -19,8 +19,11 @@ import { type ConnectionRow, type LoadedConnection, loadConnection } from './vie
  *                       └─ send from the other side = accept (a mutual request)
  *   any ──remove (either side)──▶ removed ──send──▶ pending
  *
- * Every change is a guarded UPDATE (on the status and version the caller read), with its audit row
- * and outbox events written in the same batch only if that update took effect.
+ * Every change is one guarded write (services/guarded-write.ts): a new pair is an INSERT (the unique
+ * pair index refuses a second); a transition is an UPDATE under the status and version the caller
+ * read, marked by its audit row (services/marked-write.ts). Audit row and notification are in the
+ * same batch and exist only if the change took effect. A retry of a request whose change already
+ * committed (Idempotency-Key) answers from the connection it wrote.
  */
 
 const other = (s: Side): Side => (s === 'business' ? 'shifter' : 'business');
@@ -42,22 +45,10 @@ export async function connectionSides(ctx: ServiceContext, c: LoadedConnection):
 }
 
 /**
- * True inside a batch once the connection is in this state at this version, i.e. the guarded update
- * ran. Every change moves updated_at forward by at least 1 ms, so the version identifies the change.
+ * A guarded move of `row` to a new state: applies only if nobody changed the row since it was read
+ * (its status and version). The transition's audit row marks the write (services/marked-write.ts),
+ * so a concurrent change that lost leaves no audit row and no notification behind.
  */
-function connectionIs(id: string, status: ConnectionRow['status'], version: number): SQL {
-  return sql`EXISTS (SELECT 1 FROM ${requestAuthorizations} WHERE ${requestAuthorizations.id} = ${id} AND ${requestAuthorizations.status} = ${status} AND ${requestAuthorizations.updated_at} = ${version})`;
-}
-
-/** Runs a batch whose first statement is the guarded update; publishes the events if it applied. */
-async function runGuarded(ctx: ServiceContext, statements: BatchItem[], events: Array<{ id: string } | null>): Promise<boolean> {
-  const results = (await runBatch(ctx.db, statements)) as Array<{ meta?: { changes?: number } }>;
-  const applied = (results[0]?.meta?.changes ?? 0) > 0;
-  if (applied) await publishOutbox(ctx, events.filter((e): e is { id: string } => e !== null).map((e) => e.id));
-  return applied;
-}
-
-/** A guarded move of `row` to a new state: applies only if nobody changed the row since it was read. */
 async function transition(
   ctx: ServiceContext,
   row: ConnectionRow,
@@ -66,25 +57,26 @@ async function transition(
   note: { kind: 'connection_request' | 'connection_accepted'; to: Side; parties: Parties } | null,
 ): Promise<boolean> {
   const version = Math.max(ctx.now(), row.updated_at + 1);
-  const applied = connectionIs(row.id, to.status, version);
-  const event = note ? await connectionNote(ctx, note.kind, note.to, note.parties, row.id, version, applied) : null;
-  return runGuarded(
+  return markedWrite(
     ctx,
-    [
-      ctx.db
-        .update(requestAuthorizations)
-        .set({ ...to, updated_at: version })
-        .where(
-          and(
-            eq(requestAuthorizations.id, row.id),
-            eq(requestAuthorizations.status, row.status),
-            eq(requestAuthorizations.updated_at, row.updated_at),
-          ),
-        ),
-      auditInsert(ctx, action, { type: 'connection', id: row.id }, { from: row.status, to: to.status, initiated_by: to.initiated_by }, applied),
-      ...(event ? [event.statement] : []),
-    ],
-    [event],
+    { type: 'connection', id: row.id },
+    {
+      precondition: existsIn(
+        requestAuthorizations,
+        and(
+          eq(requestAuthorizations.id, row.id),
+          eq(requestAuthorizations.status, row.status),
+          eq(requestAuthorizations.updated_at, row.updated_at),
+        )!,
+      ),
+      change: (marked) =>
+        ctx.db
+          .update(requestAuthorizations)
+          .set({ ...to, updated_at: version })
+          .where(and(eq(requestAuthorizations.id, row.id), marked)),
+      audit: { action, data: { from: row.status, to: to.status, initiated_by: to.initiated_by } },
+      notify: note ? [await connectionNotice(ctx, note.kind, note.to, note.parties)] : [],
+    },
   );
 }
 
@@ -101,19 +93,28 @@ async function resolveSender(ctx: ServiceContext, input: SendConnectionInput): P
   const side: Side = input.as ?? (input.shifter_id ? 'business' : 'shifter');
   if (side === 'business') {
     if (!input.shifter_id) {
-      throw new AppError('VALIDATION-ERR', 'shifter_id: required when the business side sends', [{ field: 'shifter_id', message: 'required when the business side sends' }]);
+      throw new AppError('VALIDATION-ERR', 'shifter_id: required when the business side sends', [
+        { field: 'shifter_id', message: 'required when the business side sends' },
+      ]);
     }
     const { business } = await accessBusiness(ctx, input.business_id);
     const [s] = await ctx.db.select().from(shifters).where(eq(shifters.id, input.shifter_id)).limit(1);
     if (!s) throw new AppError('SHIFTER-NOT-FND-ERR');
-    return { side, parties: { business: { id: business.id, name: business.name }, shifter: { id: s.id, name: s.display_name, userId: s.user_id } } };
+    return {
+      side,
+      parties: { business: { id: business.id, name: business.name }, shifter: { id: s.id, name: s.display_name, userId: s.user_id } },
+    };
   }
   const [s] = await ctx.db.select().from(shifters).where(eq(shifters.user_id, actor.userId)).limit(1);
   if (!s) throw new AppError('SHIFTER-NOT-FND-ERR', 'The caller has no shifter profile to connect with.');
   if (input.shifter_id && input.shifter_id !== s.id) {
     throw new AppError('FORBIDDEN-ERR', 'A shifter sends connection requests only for their own profile.');
   }
-  const [b] = await ctx.db.select({ id: businesses.id, name: businesses.name }).from(businesses).where(eq(businesses.id, input.business_id)).limit(1);
+  const [b] = await ctx.db
+    .select({ id: businesses.id, name: businesses.name })
+    .from(businesses)
+    .where(eq(businesses.id, input.business_id))
+    .limit(1);
   if (!b) throw new AppError('BUSINESS-NOT-FND-ERR');
   return { side, parties: { business: b, shifter: { id: s.id, name: s.display_name, userId: s.user_id } } };
 }
@@ -126,6 +127,8 @@ async function resolveSender(ctx: ServiceContext, input: SendConnectionInput): P
  */
 export async function sendConnection(ctx: ServiceContext, input: SendConnectionInput): Promise<string> {
   const { side, parties } = await resolveSender(ctx, input);
+  const done = committedSubject(ctx, 'connection');
+  if (done) return done;
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const [row] = await ctx.db
       .select()
@@ -136,10 +139,11 @@ export async function sendConnection(ctx: ServiceContext, input: SendConnectionI
     if (!row) {
       const now = ctx.now();
       const id = newId('connection');
-      const note = await connectionNote(ctx, 'connection_request', other(side), parties, id, now);
+      // A plain insert: the batch fails as a whole when the pair already exists.
+      const w = prepareWrite(ctx, { type: 'connection', id });
       try {
-        await runBatch(ctx.db, [
-          ctx.db.insert(requestAuthorizations).values({
+        await w.commit({
+          guard: ctx.db.insert(requestAuthorizations).values({
             id,
             business_id: parties.business.id,
             shifter_id: parties.shifter.id,
@@ -149,14 +153,13 @@ export async function sendConnection(ctx: ServiceContext, input: SendConnectionI
             created_at: now,
             updated_at: now,
           }),
-          auditInsert(ctx, 'connection.request', { type: 'connection', id }, { initiated_by: side }),
-          ...(note ? [note.statement] : []),
-        ]);
+          audit: { action: 'connection.request', data: { initiated_by: side } },
+          notify: [await connectionNotice(ctx, 'connection_request', other(side), parties)],
+        });
       } catch (err) {
         if (isUniqueViolation(err)) continue; // the other side (or a double click) created the pair first
         throw err;
       }
-      if (note) await publishOutbox(ctx, [note.id]);
       return id;
     }
 
@@ -185,6 +188,8 @@ export async function sendConnection(ctx: ServiceContext, input: SendConnectionI
 export async function respondToConnection(ctx: ServiceContext, id: string, decision: 'accept' | 'decline'): Promise<string> {
   const c = await loadConnection(ctx, id);
   const sides = await connectionSides(ctx, c);
+  // A retry after the first attempt committed: its state check would now fail; answer from the row.
+  if (committedSubject(ctx, 'connection') === id) return id;
   const row = c.row;
   if (row.status !== 'pending') {
     throw new AppError('CONFLICT-ERR', `Only a pending request can be ${decision}ed; this one is ${row.status}.`, { status: row.status });
@@ -200,7 +205,13 @@ export async function respondToConnection(ctx: ServiceContext, id: string, decis
           to: row.initiated_by,
           parties: partiesOf(c),
         })
-      : await transition(ctx, row, { status: 'declined', initiated_by: row.initiated_by, responded_at: ctx.now() }, 'connection.decline', null);
+      : await transition(
+          ctx,
+          row,
+          { status: 'declined', initiated_by: row.initiated_by, responded_at: ctx.now() },
+          'connection.decline',
+          null,
+        );
   if (!applied) throw new AppError('CONFLICT-ERR', 'The request changed meanwhile; reload it.');
   return id;
 }
