@@ -59,11 +59,8 @@ export const pathParam = (name: string) =>
     .max(ID_MAX_LENGTH)
     .openapi({ param: { name, in: 'path' } });
 
-/** A 1/0 flag as responses write it (the spec's style); typed number like the views that build it. */
-export const flag01 = z
-  .number()
-  .int()
-  .openapi({ enum: [0, 1], description: '1 = yes, 0 = no.' });
+/** A 1/0 flag as responses write it; defined in lib so the services' response schemas share it. */
+export { flag01 } from '../lib/flags';
 
 /** The `{id}` path parameter most routes take. */
 export const idParam = z.object({ id: pathParam('id') });

@@ -1,6 +1,5 @@
-import { z } from '@hono/zod-openapi';
 import { authRoute, jsonBody, jsonContent } from '../../http/openapi';
-import { ID_MAX_LENGTH } from '../../lib/ids';
+import { adminGrantedSchema, grantAdminInput } from '../../services/accounts/schemas';
 
 export const grantAdmin = authRoute({
   method: 'post',
@@ -8,7 +7,7 @@ export const grantAdmin = authRoute({
   operationId: 'grantAdmin',
   tags: ['Admin'],
   summary: 'Grant admin rights to a user (admin only; never a demo account)',
-  request: { body: jsonBody(z.object({ user_id: z.string().min(1).max(ID_MAX_LENGTH) })) },
-  responses: { 200: jsonContent(z.object({ user_id: z.string(), is_admin: z.literal(true) }), 'Granted.') },
+  request: { body: jsonBody(grantAdminInput) },
+  responses: { 200: jsonContent(adminGrantedSchema, 'Granted.') },
   errors: ['USER-NOT-FND-ERR'],
 });

@@ -2,33 +2,31 @@ import { createRouter, serviceCtx } from '../../http/create-app';
 import { createBusiness, makeDefaultBusiness } from '../../services/accounts/profiles';
 import { getBusinessesOfUser } from '../../services/accounts/reads';
 import { inviteTeammate, listBusinessInvitations, revokeInvitation } from '../../services/businesses/invitations';
-import { listTeammates, setTeammateStatus } from '../../services/businesses/teammates';
 import { setWeeklyBudget, updateSettings } from '../../services/businesses/settings';
+import { listTeammates, setTeammateStatus } from '../../services/businesses/teammates';
 import { crewAnalytics } from '../../services/insights/crew-analytics';
 import { laborCosts } from '../../services/insights/labor-costs';
 import * as routes from './business.routes';
 import * as settings from './settings.routes';
 
 export const businessRouter = createRouter()
-  .openapi(routes.ofUser, async (c) => c.json({ data: await getBusinessesOfUser(serviceCtx(c), c.req.valid('query').user_id) }, 200))
+  .openapi(routes.ofUser, async (c) => c.json(await getBusinessesOfUser(serviceCtx(c), c.req.valid('query')), 200))
   .openapi(routes.create, async (c) => c.json(await createBusiness(serviceCtx(c), c.req.valid('json')), 201))
   .openapi(routes.makeDefault, async (c) => c.json(await makeDefaultBusiness(serviceCtx(c), c.req.valid('param').id), 200))
-  .openapi(routes.listTeammates, async (c) => c.json({ data: await listTeammates(serviceCtx(c), c.req.valid('param').id) }, 200))
-  .openapi(routes.addTeammate, async (c) =>
-    c.json(await inviteTeammate(serviceCtx(c), c.req.valid('param').id, c.req.valid('json').email), 202),
-  )
-  .openapi(routes.listInvitations, async (c) => c.json({ data: await listBusinessInvitations(serviceCtx(c), c.req.valid('param').id) }, 200))
+  .openapi(routes.listTeammates, async (c) => c.json(await listTeammates(serviceCtx(c), c.req.valid('param').id), 200))
+  .openapi(routes.addTeammate, async (c) => c.json(await inviteTeammate(serviceCtx(c), c.req.valid('param').id, c.req.valid('json')), 202))
+  .openapi(routes.listInvitations, async (c) => c.json(await listBusinessInvitations(serviceCtx(c), c.req.valid('param').id), 200))
   .openapi(routes.revokeInvitation, async (c) => {
     const { id, invitation_id } = c.req.valid('param');
     return c.json(await revokeInvitation(serviceCtx(c), id, invitation_id), 200);
   })
   .openapi(routes.setTeammateStatus, async (c) => {
     const { id, user_id } = c.req.valid('param');
-    return c.json(await setTeammateStatus(serviceCtx(c), id, user_id, c.req.valid('json').status), 200);
+    return c.json(await setTeammateStatus(serviceCtx(c), id, user_id, c.req.valid('json')), 200);
   })
   .openapi(settings.updateSettings, async (c) => c.json(await updateSettings(serviceCtx(c), c.req.valid('json')), 200))
-  .openapi(settings.laborCosts, async (c) => c.json(await laborCosts(serviceCtx(c), c.req.valid('param').id, c.req.valid('query').week), 200))
+  .openapi(settings.laborCosts, async (c) => c.json(await laborCosts(serviceCtx(c), c.req.valid('param').id, c.req.valid('query')), 200))
   .openapi(settings.weeklyBudget, async (c) =>
-    c.json(await setWeeklyBudget(serviceCtx(c), c.req.valid('param').id, c.req.valid('json').weekly_labor_budget), 200),
+    c.json(await setWeeklyBudget(serviceCtx(c), c.req.valid('param').id, c.req.valid('json')), 200),
   )
   .openapi(settings.crewAnalytics, async (c) => c.json(await crewAnalytics(serviceCtx(c), c.req.valid('param').business_id), 200));

@@ -1,32 +1,15 @@
-import { z } from '@hono/zod-openapi';
 import { authRoute, idParam, jsonBody, jsonContent, pathParam } from '../../http/openapi';
-import { businessProfileInput, emailSchema } from '../../services/accounts/schemas';
-import { teammateSchema, userIdQuery } from '../user/user.routes';
+import { businessListSchema, businessSchema, createBusinessInput, userIdQuery } from '../../services/accounts/schemas';
+import {
+  invitationListSchema,
+  invitationSchema,
+  inviteTeammateInput,
+  teammateListSchema,
+  teammateSchema,
+  teammateStatusInput,
+} from '../../services/businesses/schemas';
 
 const tags = ['Businesses'];
-
-export const businessSchema = z
-  .object({
-    id: z.string(),
-    slug: z.string(),
-    user_id: z.string(),
-    name: z.string(),
-    is_default: z.boolean().openapi({ description: "Marks the owner's default business." }),
-    timezone: z.string(),
-    address: z.string().nullable(),
-    city_id: z.number().nullable(),
-    state_id: z.number().nullable(),
-    country_id: z.number().nullable(),
-    latitude: z.number().nullable(),
-    longitude: z.number().nullable(),
-    geofence_radius_m: z.number().nullable(),
-    require_clock_photo: z.boolean(),
-    weekly_labor_budget: z.number().nullable(),
-    currency: z.string(),
-    auto_fill_on_cancel: z.boolean(),
-    created_at: z.string(),
-  })
-  .openapi('Business');
 
 const businessIdParam = idParam;
 
@@ -37,7 +20,7 @@ export const ofUser = authRoute({
   tags,
   summary: 'Every business the user owns, each with the default-business flag',
   request: { query: userIdQuery },
-  responses: { 200: jsonContent(z.object({ data: z.array(businessSchema) }), 'The businesses, default first.') },
+  responses: { 200: jsonContent(businessListSchema, 'The businesses, default first.') },
   errors: ['USER-NOT-FND-ERR'],
 });
 
@@ -47,7 +30,7 @@ export const create = authRoute({
   path: '/v1/business/create',
   tags,
   summary: 'Create a business owned by the caller',
-  request: { body: jsonBody(businessProfileInput.extend({ is_default: z.boolean().optional() })) },
+  request: { body: jsonBody(createBusinessInput) },
   responses: { 201: jsonContent(businessSchema, 'The new business.') },
 });
 
@@ -63,18 +46,6 @@ export const makeDefault = authRoute({
   errors: ['BUSINESS-NOT-FND-ERR'],
 });
 
-export const invitationSchema = z
-  .object({
-    id: z.string(),
-    business_id: z.string(),
-    email: z.string(),
-    status: z.enum(['pending', 'accepted', 'declined', 'revoked', 'expired']),
-    expires_at: z.string(),
-    responded_at: z.string().nullable(),
-    created_at: z.string(),
-  })
-  .openapi('TeammateInvitation');
-
 export const listTeammates = authRoute({
   method: 'get',
   operationId: 'listTeammates',
@@ -82,7 +53,7 @@ export const listTeammates = authRoute({
   tags,
   summary: "The business's teammates (people who accepted an invitation)",
   request: { params: businessIdParam },
-  responses: { 200: jsonContent(z.object({ data: z.array(teammateSchema).max(500) }), 'Teammates (at most 500).') },
+  responses: { 200: jsonContent(teammateListSchema, 'Teammates (at most 500).') },
   errors: ['BUSINESS-NOT-FND-ERR'],
 });
 
@@ -96,7 +67,7 @@ export const addTeammate = authRoute({
     'Sends an invitation the invitee accepts or declines; until they accept, the business learns nothing of them beyond the email. ' +
     'The answer is the same whether or not the email has an account. Inviting an email with a pending invitation re-sends it. ' +
     'Invitations expire after 14 days.',
-  request: { params: businessIdParam, body: jsonBody(z.object({ email: emailSchema })) },
+  request: { params: businessIdParam, body: jsonBody(inviteTeammateInput) },
   responses: { 202: jsonContent(invitationSchema, 'The invitation.') },
   errors: ['BUSINESS-NOT-FND-ERR', 'CONFLICT-ERR'],
 });
@@ -108,7 +79,7 @@ export const listInvitations = authRoute({
   tags,
   summary: "The business's pending invitations (owner or admin)",
   request: { params: businessIdParam },
-  responses: { 200: jsonContent(z.object({ data: z.array(invitationSchema).max(100) }), 'Pending invitations, expired ones marked.') },
+  responses: { 200: jsonContent(invitationListSchema, 'Pending invitations, expired ones marked.') },
   errors: ['BUSINESS-NOT-FND-ERR'],
 });
 
@@ -131,7 +102,7 @@ export const setTeammateStatus = authRoute({
   summary: 'Activate (1) or suspend (0) a teammate (owner or admin)',
   request: {
     params: businessIdParam.extend({ user_id: pathParam('user_id') }),
-    body: jsonBody(z.object({ status: z.union([z.literal(0), z.literal(1)]) })),
+    body: jsonBody(teammateStatusInput),
   },
   responses: { 200: jsonContent(teammateSchema, 'The teammate.') },
   errors: ['BUSINESS-NOT-FND-ERR', 'NOT-FOUND-ERR'],

@@ -6,9 +6,7 @@ import * as earn from './earnings.routes';
 import * as routes from './shifter.routes';
 
 export const shifterRouter = createRouter()
-  .openapi(routes.ofUser, async (c) => c.json(await getShifterOfUser(serviceCtx(c), c.req.valid('query').user_id), 200))
+  .openapi(routes.ofUser, async (c) => c.json(await getShifterOfUser(serviceCtx(c), c.req.valid('query')), 200))
   .openapi(routes.create, async (c) => c.json(await createShifterProfile(serviceCtx(c), c.req.valid('json')), 201))
   .openapi(earn.earnings, async (c) => c.json(await earnings(serviceCtx(c), c.req.valid('param').id, c.req.valid('query')), 200))
-  .openapi(earn.earningsGoal, async (c) =>
-    c.json(await setEarningsGoal(serviceCtx(c), c.req.valid('param').id, c.req.valid('json').monthly_earnings_goal), 200),
-  );
+  .openapi(earn.earningsGoal, async (c) => c.json(await setEarningsGoal(serviceCtx(c), c.req.valid('param').id, c.req.valid('json')), 200));

@@ -1,30 +1,7 @@
-import { z } from '@hono/zod-openapi';
 import { authRoute, jsonBody, jsonContent } from '../../http/openapi';
-import { shifterProfileInput } from '../../services/accounts/schemas';
-import { userIdQuery } from '../user/user.routes';
+import { shifterProfileInput, shifterSchema, userIdQuery } from '../../services/accounts/schemas';
 
 const tags = ['Shifters'];
-
-export const shifterSchema = z
-  .object({
-    id: z.string(),
-    slug: z.string(),
-    user_id: z.string(),
-    display_name: z.string(),
-    headline: z.string().nullable(),
-    bio: z.string().nullable(),
-    photo_url: z.string().nullable(),
-    city_id: z.number().nullable(),
-    city: z.string().nullable(),
-    timezone: z.string(),
-    accept_shift_req: z.boolean(),
-    is_paused: z.boolean().openapi({ description: 'True when accept_shift_req is off: the public profile shows a Paused badge.' }),
-    monthly_earnings_goal: z.number().nullable(),
-    currency: z.string(),
-    ratings: z.object({ average: z.number().nullable(), count: z.number() }),
-    created_at: z.string(),
-  })
-  .openapi('Shifter');
 
 export const ofUser = authRoute({
   method: 'get',

@@ -1,22 +1,13 @@
 import { createRouter, serviceCtx } from '../../http/create-app';
 import { createTemplate, deleteTemplate, listTemplates, updateTemplate } from '../../services/templates/crud';
 import { generateFromTemplate } from '../../services/templates/generate';
-import { templateView } from '../../services/templates/view';
 import * as routes from './templates.routes';
 
 export const templatesRouter = createRouter()
-  .openapi(routes.byBusiness, async (c) =>
-    c.json({ data: (await listTemplates(serviceCtx(c), c.req.valid('param').id)).map(templateView) }, 200),
-  )
-  .openapi(routes.create, async (c) => c.json(templateView(await createTemplate(serviceCtx(c), c.req.valid('json'))), 201))
-  .openapi(routes.update, async (c) =>
-    c.json(templateView(await updateTemplate(serviceCtx(c), c.req.valid('param').id, c.req.valid('json'))), 200),
-  )
-  .openapi(routes.remove, async (c) => {
-    const { id } = c.req.valid('param');
-    await deleteTemplate(serviceCtx(c), id);
-    return c.json({ id, deleted: true as const }, 200);
-  })
+  .openapi(routes.byBusiness, async (c) => c.json(await listTemplates(serviceCtx(c), c.req.valid('param').id), 200))
+  .openapi(routes.create, async (c) => c.json(await createTemplate(serviceCtx(c), c.req.valid('json')), 201))
+  .openapi(routes.update, async (c) => c.json(await updateTemplate(serviceCtx(c), c.req.valid('param').id, c.req.valid('json')), 200))
+  .openapi(routes.remove, async (c) => c.json(await deleteTemplate(serviceCtx(c), c.req.valid('param').id), 200))
   .openapi(routes.generate, async (c) => {
     const r = await generateFromTemplate(serviceCtx(c), c.req.valid('param').id, c.req.valid('query').weeks);
     return r.created.length ? c.json(r, 201) : c.json(r, 200);

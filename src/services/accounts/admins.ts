@@ -4,12 +4,14 @@ import { admins, users } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { auditInsert } from '../audit';
 import { type ServiceContext, requirePerson } from '../context';
+import type { AdminGranted, GrantAdminInput } from './schemas';
 
 /**
  * An admin makes another user an admin. The first admin comes from the seed or an operator's SQL. A
  * demo account never grants admin, the demo cast's admin included (its password is published).
  */
-export async function grantAdmin(ctx: ServiceContext, userId: string) {
+export async function grantAdmin(ctx: ServiceContext, input: GrantAdminInput): Promise<AdminGranted> {
+  const { user_id: userId } = input;
   const actor = requirePerson(ctx);
   if (actor.isDemo) throw new AppError('FORBIDDEN-ERR', 'A demo account may not grant admin rights.');
   if (!actor.isAdmin) throw new AppError('FORBIDDEN-ERR', 'Only an admin may grant admin rights.');
@@ -19,4 +21,5 @@ export async function grantAdmin(ctx: ServiceContext, userId: string) {
     ctx.db.insert(admins).values({ user_id: userId, granted_by_user_id: actor.userId, created_at: ctx.now() }).onConflictDoNothing(),
     auditInsert(ctx, 'admin.grant', { type: 'user', id: userId }),
   ]);
+  return { user_id: userId, is_admin: true };
 }

@@ -3,7 +3,9 @@ import type { Db } from '../../db/client';
 import { admins, apiKeys, sessions, users } from '../../db/schema';
 import { sha256Hex } from '../../lib/crypto';
 import { newId, randomBase62 } from '../../lib/ids';
+import { toIso } from '../../lib/time';
 import type { PersonRights } from '../context';
+import type { ApiKeyIssued } from './schemas';
 
 /** `smk_` + 32 base62 characters ≈ 190 bits of entropy. */
 export const API_KEY_PREFIX = 'smk_';
@@ -41,6 +43,11 @@ export async function mintApiKey(userId: string, now: number) {
     created_at: now,
   };
   return { key, row };
+}
+
+/** A newly minted key as its one answer shows it: in full, this once. */
+export function issuedKeyView(key: string, row: { prefix: string; created_at: number }): ApiKeyIssued {
+  return { key, prefix: row.prefix, created_at: toIso(row.created_at) };
 }
 
 /** Where a sign-in came from, kept only as a hash bound to the account. */

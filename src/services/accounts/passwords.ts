@@ -9,9 +9,17 @@ import { prepareWrite } from '../guarded-write';
 import { draftEmail } from '../mail';
 import { enforceRateLimit } from '../rate-limit';
 import { codeIsLive, codeMatches, consumeCode, issueCode, takeAttempt } from './codes';
-import { mintApiKey } from './credentials';
+import { issuedKeyView, mintApiKey } from './credentials';
 import { budget, chargeAttempt, LIMITS } from './limits';
 import { NO_ACCOUNT_HASH, userOpApplied } from './register';
+import type {
+  ChangePasswordInput,
+  ConfirmPasswordResetInput,
+  KeyIssued,
+  PasswordChanged,
+  PasswordResetRequested,
+  RequestPasswordResetInput,
+} from './schemas';
 
 /** Ends every session of the account, inside the batch of a guarded change (`onlyIf`). */
 const revokeAllSessions = (ctx: ServiceContext, userId: string, now: number, onlyIf: SQL) =>
@@ -26,7 +34,7 @@ const revokeAllSessions = (ctx: ServiceContext, userId: string, now: number, onl
  * key stays (the owner proved the password; POST /v1/user/api_key/regenerate replaces it). Pending
  * reset codes die.
  */
-export async function changePassword(ctx: ServiceContext, input: { current_password: string; new_password: string }) {
+export async function changePassword(ctx: ServiceContext, input: ChangePasswordInput): Promise<PasswordChanged> {
   const actor = requirePerson(ctx);
   const attempt = await chargeAttempt(
     ctx.env,
@@ -57,14 +65,16 @@ export async function changePassword(ctx: ServiceContext, input: { current_passw
     audit: { action: 'user.password_change' },
   });
   if (!r.applied) throw new AppError('CONFLICT-ERR', 'The password was changed at the same moment; sign in again.');
-  return { status: 'password_changed' as const, sessions_revoked: true as const, api_key_revoked: false as const };
+  return { status: 'password_changed', sessions_revoked: true, api_key_revoked: false };
 }
 
 /**
  * Mails a reset code to a verified account; earlier reset codes die. Silent for unknown and
  * unverified emails (an unverified account registers again instead).
  */
-export async function requestPasswordReset(ctx: ServiceContext, email: string) {
+export async function requestPasswordReset(ctx: ServiceContext, input: RequestPasswordResetInput): Promise<PasswordResetRequested> {
+  const { email } = input;
+  const answer: PasswordResetRequested = { status: 'sent_if_account' };
   const { limit, windowSeconds } = LIMITS.resetRequestPerEmail;
   await enforceRateLimit(ctx.env, `reset-request:${email}`, limit, windowSeconds, 'Too many reset codes requested for this email.');
   const [user] = await ctx.db
@@ -72,7 +82,7 @@ export async function requestPasswordReset(ctx: ServiceContext, email: string) {
     .from(users)
     .where(and(eq(users.email, email), isNotNull(users.email_verified_at)))
     .limit(1);
-  if (!user) return;
+  if (!user) return answer;
   const reset = await issueCode(ctx, 'password_reset', email, user.id);
   const mail = draftEmail(ctx, {
     to: email,
@@ -85,6 +95,7 @@ export async function requestPasswordReset(ctx: ServiceContext, email: string) {
   ctx.waitUntil(
     mail.enqueue().catch((err: unknown) => ctx.log.warn('reset mail not enqueued; the sweep sends it', { error: String(err) })),
   );
+  return answer;
 }
 
 const RESET_REFUSED = 'The code is wrong or has expired, or too many attempts were made; ask for a new code.';
@@ -95,7 +106,7 @@ const RESET_REFUSED = 'The code is wrong or has expired, or too many attempts we
  * owner alone: every session ends, the personal API key is revoked and a new one is issued, shown
  * in this answer only.
  */
-export async function confirmPasswordReset(ctx: ServiceContext, input: { email: string; code: string; new_password: string }) {
+export async function confirmPasswordReset(ctx: ServiceContext, input: ConfirmPasswordResetInput): Promise<KeyIssued> {
   const refused = () => new AppError('VERIFY-CODE-ERR', RESET_REFUSED);
   const [user] = await ctx.db
     .select()
@@ -129,5 +140,5 @@ export async function confirmPasswordReset(ctx: ServiceContext, input: { email: 
     audit: { action: 'user.password_reset', data: { api_key_id: row.id } },
   });
   if (!r.applied || r.replayed) throw refused();
-  return { userId: user.id, apiKey: { key, prefix: row.prefix, created_at: now } };
+  return { user_id: user.id, api_key: issuedKeyView(key, row) };
 }

@@ -9,7 +9,7 @@ import { accessBusiness } from '../access';
 import { type ServiceContext, requirePerson } from '../context';
 import { prepareWrite } from '../guarded-write';
 import { businessView, getShifterOfUser } from './reads';
-import type { BusinessProfileInput, ShifterProfileInput } from './schemas';
+import type { BusinessProfileInput, BusinessView, CreateBusinessInput, ShifterProfileInput, ShifterView } from './schemas';
 
 async function cityInfo(ctx: ServiceContext, cityId: number | undefined) {
   if (cityId === undefined) return null;
@@ -86,7 +86,7 @@ export async function buildBusinessRow(ctx: ServiceContext, userId: string, inpu
 }
 
 /** Adds a shifter profile to the caller's account (a business owner becoming dual-profile); returns its view. */
-export async function createShifterProfile(ctx: ServiceContext, input: ShifterProfileInput) {
+export async function createShifterProfile(ctx: ServiceContext, input: ShifterProfileInput): Promise<ShifterView> {
   const actor = requirePerson(ctx);
   const [existing] = await ctx.db.select({ id: shifters.id }).from(shifters).where(eq(shifters.user_id, actor.userId)).limit(1);
   if (existing) throw new AppError('PROFILE-EXISTS-ERR', 'This account already has a shifter profile.');
@@ -113,7 +113,7 @@ const hasDefault = (userId: string) => sql`EXISTS (SELECT 1 FROM ${businesses} A
  * default business (a unique partial index holds it): the new business becomes the default when
  * asked or when the owner has none, and the flag moves in the same batch as the insert.
  */
-export async function createBusiness(ctx: ServiceContext, input: BusinessProfileInput & { is_default?: boolean | undefined }) {
+export async function createBusiness(ctx: ServiceContext, input: CreateBusinessInput): Promise<BusinessView> {
   const actor = requirePerson(ctx);
   const row = await buildBusinessRow(ctx, actor.userId, input, false);
   const now = ctx.now();
@@ -140,7 +140,7 @@ function clearDefault(ctx: ServiceContext, ownerId: string, keepId: string, now:
     .where(and(eq(businesses.user_id, ownerId), eq(businesses.is_default, true), ne(businesses.id, keepId)));
 }
 
-async function loadBusinessView(ctx: ServiceContext, businessId: string) {
+async function loadBusinessView(ctx: ServiceContext, businessId: string): Promise<BusinessView> {
   const [b] = await ctx.db.select().from(businesses).where(eq(businesses.id, businessId)).limit(1);
   if (!b) throw new AppError('BUSINESS-NOT-FND-ERR');
   return businessView(b);
@@ -150,7 +150,7 @@ async function loadBusinessView(ctx: ServiceContext, businessId: string) {
  * Makes one of the owner's businesses the default (owner only): one batch clears the old flag and
  * sets the new one, guarded on the business still being the caller's.
  */
-export async function makeDefaultBusiness(ctx: ServiceContext, businessId: string) {
+export async function makeDefaultBusiness(ctx: ServiceContext, businessId: string): Promise<BusinessView> {
   const { business, actor } = await accessBusiness(ctx, businessId, ['owner']);
   const now = ctx.now();
   const owned = sql`EXISTS (SELECT 1 FROM ${businesses} AS b2 WHERE b2.id = ${business.id} AND b2.user_id = ${actor.userId})`;

@@ -5,12 +5,13 @@ import { toIso } from '../../lib/time';
 import { fromMinor } from '../../lib/money';
 import { assertSelfOrAdminOf, TEAMMATE_STATUS } from '../access';
 import { type ServiceContext, requirePerson } from '../context';
+import type { BusinessList, BusinessView, ShifterView, UserDetails, UserIdQuery } from './schemas';
 
 type UserRow = typeof users.$inferSelect;
 type ShifterRow = typeof shifters.$inferSelect;
 type BusinessRow = typeof businesses.$inferSelect;
 
-export function shifterView(s: ShifterRow, cityName: string | null) {
+export function shifterView(s: ShifterRow, cityName: string | null): ShifterView {
   return {
     id: s.id,
     slug: s.slug,
@@ -28,12 +29,12 @@ export function shifterView(s: ShifterRow, cityName: string | null) {
     monthly_earnings_goal: s.monthly_earnings_goal_minor === null ? null : fromMinor(s.monthly_earnings_goal_minor, s.currency),
     currency: s.currency,
     // Filled from reviews once they exist.
-    ratings: { average: null as number | null, count: 0 },
+    ratings: { average: null, count: 0 },
     created_at: toIso(s.created_at),
   };
 }
 
-export function businessView(b: BusinessRow) {
+export function businessView(b: BusinessRow): BusinessView {
   return {
     id: b.id,
     slug: b.slug,
@@ -63,8 +64,8 @@ async function loadUser(ctx: ServiceContext, userId: string): Promise<UserRow> {
 }
 
 /** Account profile, dual-profile flags and verification state (spec 4.1). */
-export async function getUserDetails(ctx: ServiceContext, userId?: string) {
-  const id = userId ?? requirePerson(ctx).userId;
+export async function getUserDetails(ctx: ServiceContext, input: UserIdQuery = {}): Promise<UserDetails> {
+  const id = input.user_id ?? requirePerson(ctx).userId;
   await assertSelfOrAdminOf(ctx, id);
   const user = await loadUser(ctx, id);
   const [shifter, owned, teams, admin] = await Promise.all([
@@ -99,8 +100,8 @@ export async function getUserDetails(ctx: ServiceContext, userId?: string) {
   };
 }
 
-export async function getShifterOfUser(ctx: ServiceContext, userId?: string) {
-  const id = userId ?? requirePerson(ctx).userId;
+export async function getShifterOfUser(ctx: ServiceContext, input: UserIdQuery = {}): Promise<ShifterView> {
+  const id = input.user_id ?? requirePerson(ctx).userId;
   await assertSelfOrAdminOf(ctx, id);
   const [row] = await ctx.db
     .select({ s: shifters, city: cities.name })
@@ -113,8 +114,8 @@ export async function getShifterOfUser(ctx: ServiceContext, userId?: string) {
 }
 
 /** Every business the user owns, default first. */
-export async function getBusinessesOfUser(ctx: ServiceContext, userId?: string) {
-  const id = userId ?? requirePerson(ctx).userId;
+export async function getBusinessesOfUser(ctx: ServiceContext, input: UserIdQuery = {}): Promise<BusinessList> {
+  const id = input.user_id ?? requirePerson(ctx).userId;
   await assertSelfOrAdminOf(ctx, id);
   await loadUser(ctx, id);
   const rows = await ctx.db
@@ -122,5 +123,5 @@ export async function getBusinessesOfUser(ctx: ServiceContext, userId?: string) 
     .from(businesses)
     .where(eq(businesses.user_id, id))
     .orderBy(desc(businesses.is_default), asc(businesses.created_at));
-  return rows.map(businessView);
+  return { data: rows.map(businessView) };
 }

@@ -10,19 +10,10 @@ import { prepareWrite, type WriteResult } from '../guarded-write';
 import { draftEmail } from '../mail';
 import { enforceRateLimit } from '../rate-limit';
 import { CODE_TTL_MS, codeIsLive, codeMatches, consumeCode, issueCode, takeAttempt } from './codes';
-import { mintApiKey } from './credentials';
+import { issuedKeyView, mintApiKey } from './credentials';
 import { LIMITS } from './limits';
 import { buildBusinessRow, buildShifterRow } from './profiles';
-import type { BusinessProfileInput, ShifterProfileInput } from './schemas';
-
-export interface RegisterInput {
-  email: string;
-  password: string;
-  display_name: string;
-  phone?: string | undefined;
-  shifter?: ShifterProfileInput | undefined;
-  business?: BusinessProfileInput | undefined;
-}
+import type { KeyIssued, Registered, RegisterInput, ResendVerificationInput, VerificationResent, VerifyEmailInput } from './schemas';
 
 /** Compared against when there is no account, so a missing one costs the same time as a wrong password. */
 export const NO_ACCOUNT_HASH = 'pbkdf2_sha256$100000$AAAAAAAAAAAAAAAAAAAAAA==$AAAA';
@@ -48,7 +39,7 @@ function verificationEmail(ctx: ServiceContext, to: string, code: string) {
  * this one, new password included), in the same one batch. The answer has the same shape either way
  * and a new user id, so nothing of the earlier registration is revealed.
  */
-export async function registerAccount(ctx: ServiceContext, input: RegisterInput) {
+export async function registerAccount(ctx: ServiceContext, input: RegisterInput): Promise<Registered> {
   if (!input.shifter && !input.business) {
     throw new AppError('VALIDATION-ERR', 'Send a shifter profile, a business, or both.', [
       { field: 'body', message: 'shifter or business is required' },
@@ -106,7 +97,7 @@ export async function registerAccount(ctx: ServiceContext, input: RegisterInput)
         ],
         audit: { action: 'user.register', data: { shifter: !!shifterRow, business: !!businessRow, restarted: !!existing } },
       });
-      if (r.replayed) return registeredView(ctx, r.subject.id);
+      if (r.replayed) return registeredAgain(ctx, r.subject.id, input.email);
       if (!r.applied) {
         if (round < 2) continue;
         throw new AppError('CONFLICT-ERR', 'This email was registered at the same moment; try again.');
@@ -119,24 +110,36 @@ export async function registerAccount(ctx: ServiceContext, input: RegisterInput)
     ctx.waitUntil(
       mail.enqueue().catch((err: unknown) => ctx.log.warn('verification mail not enqueued; the sweep sends it', { error: String(err) })),
     );
-    return { userId, shifterId: shifterRow?.id ?? null, businessId: businessRow?.id ?? null, expiresInSeconds: CODE_TTL_MS / 1000 };
+    return registeredView(userId, shifterRow?.id ?? null, businessRow?.id ?? null, input.email);
   }
 }
 
+/** The registration's answer: the new ids and where the code went (the address as it was normalised). */
+function registeredView(userId: string, shifterId: string | null, businessId: string | null, email: string): Registered {
+  return {
+    user_id: userId,
+    shifter_id: shifterId,
+    business_id: businessId,
+    verification: { sent_to: email, expires_in_seconds: CODE_TTL_MS / 1000 },
+  };
+}
+
 /** A retried registration that already committed answers from what it created. */
-async function registeredView(ctx: ServiceContext, userId: string) {
+async function registeredAgain(ctx: ServiceContext, userId: string, email: string): Promise<Registered> {
   const [[s], [b]] = await Promise.all([
     ctx.db.select({ id: shifters.id }).from(shifters).where(eq(shifters.user_id, userId)).limit(1),
     ctx.db.select({ id: businesses.id }).from(businesses).where(eq(businesses.user_id, userId)).limit(1),
   ]);
-  return { userId, shifterId: s?.id ?? null, businessId: b?.id ?? null, expiresInSeconds: CODE_TTL_MS / 1000 };
+  return registeredView(userId, s?.id ?? null, b?.id ?? null, email);
 }
 
 /**
  * Sends a fresh code to an unverified account; earlier codes die. Silent for unknown or verified
  * emails (no enumeration). The attempts of the new code share the email's cap with the earlier ones.
  */
-export async function resendVerification(ctx: ServiceContext, email: string) {
+export async function resendVerification(ctx: ServiceContext, input: ResendVerificationInput): Promise<VerificationResent> {
+  const { email } = input;
+  const answer: VerificationResent = { status: 'sent_if_pending' };
   await enforceRateLimit(
     ctx.env,
     `verify-resend:${email}`,
@@ -149,13 +152,14 @@ export async function resendVerification(ctx: ServiceContext, email: string) {
     .from(users)
     .where(eq(users.email, email))
     .limit(1);
-  if (!user || user.verified !== null) return;
+  if (!user || user.verified !== null) return answer;
   const verification = await issueCode(ctx, 'verify_email', email, user.id);
   const mail = verificationEmail(ctx, email, verification.code);
   await runBatch(ctx.db, [...verification.statements, mail.insert]);
   ctx.waitUntil(
     mail.enqueue().catch((err: unknown) => ctx.log.warn('verification mail not enqueued; the sweep sends it', { error: String(err) })),
   );
+  return answer;
 }
 
 const CODE_REFUSED = 'The code is wrong or has expired, the password does not match, or too many attempts were made; ask for a new code.';
@@ -166,7 +170,7 @@ const CODE_REFUSED = 'The code is wrong or has expired, the password does not ma
  * code, with the same answer. On success the email is verified and the account's personal API key is
  * issued, returned here in full for the only time.
  */
-export async function verifyEmail(ctx: ServiceContext, input: { email: string; code: string; password: string }) {
+export async function verifyEmail(ctx: ServiceContext, input: VerifyEmailInput): Promise<KeyIssued> {
   const refused = () => new AppError('VERIFY-CODE-ERR', CODE_REFUSED);
   const [user] = await ctx.db.select().from(users).where(eq(users.email, input.email)).limit(1);
   if (!user || user.email_verified_at !== null) {
@@ -197,5 +201,5 @@ export async function verifyEmail(ctx: ServiceContext, input: { email: string; c
   }
   // A replayed retry cannot show the key again: it was shown once.
   if (!r.applied || r.replayed) throw refused();
-  return { userId: user.id, apiKey: { key, prefix: row.prefix, created_at: now } };
+  return { user_id: user.id, api_key: issuedKeyView(key, row) };
 }

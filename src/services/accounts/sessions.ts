@@ -10,6 +10,7 @@ import { changedRows } from '../guarded-write';
 import { MAX_LIVE_SESSIONS, mintSession, signInPlace } from './credentials';
 import { budget, chargeAttempt, KNOWN_PLACE_MS, LIMITS } from './limits';
 import { NO_ACCOUNT_HASH } from './register';
+import type { LoginInput, SessionList, SessionRevoked, SessionsRevoked, SessionView, SignedIn, SignedOut } from './schemas';
 
 /**
  * Email + password sign-in; returns a bearer session token. Only failures count toward the limits,
@@ -17,8 +18,8 @@ import { NO_ACCOUNT_HASH } from './register';
  * is refused, while the account's owner signing in from elsewhere is not. Failures for one email
  * from many addresses have a higher cap; past it only places the account signed in from before pass.
  */
-export async function login(ctx: ServiceContext, input: { email: string; password: string; ip: string }) {
-  const { email, ip } = input;
+export async function login(ctx: ServiceContext, input: LoginInput, ip: string): Promise<SignedIn> {
+  const { email } = input;
   const [user] = await ctx.db.select().from(users).where(eq(users.email, email)).limit(1);
   const attempt = await chargeAttempt(
     ctx.env,
@@ -53,7 +54,7 @@ export async function login(ctx: ServiceContext, input: { email: string; passwor
       .where(and(eq(sessions.user_id, user.id), isNull(sessions.revoked_at), notInArray(sessions.id, newest))),
     auditInsert(ctx, 'session.create', { type: 'user', id: user.id }, { session_id: row.id }),
   ]);
-  return { userId: user.id, token, expiresAt: row.expires_at };
+  return { user_id: user.id, session_token: token, expires_at: toIso(row.expires_at) };
 }
 
 /** True when the account signed in from this IP before (a session made there lately). */
@@ -72,12 +73,12 @@ async function signedInFromBefore(ctx: ServiceContext, userId: string, ip: strin
   return !!row;
 }
 
-export function sessionView(s: typeof sessions.$inferSelect, currentId: string | null) {
+export function sessionView(s: typeof sessions.$inferSelect, currentId: string | null): SessionView {
   return {
     id: s.id,
-    created_at: toIso(s.created_at)!,
-    last_seen_at: toIso(s.last_seen_at ?? s.created_at)!,
-    expires_at: toIso(s.expires_at)!,
+    created_at: toIso(s.created_at),
+    last_seen_at: toIso(s.last_seen_at ?? s.created_at),
+    expires_at: toIso(s.expires_at),
     current: s.id === currentId,
   };
 }
@@ -88,7 +89,7 @@ const currentSessionId = (ctx: ServiceContext) => {
 };
 
 /** The caller's live sessions, newest first (at most MAX_LIVE_SESSIONS exist). */
-export async function listSessions(ctx: ServiceContext) {
+export async function listSessions(ctx: ServiceContext): Promise<SessionList> {
   const actor = requirePerson(ctx);
   const rows = await ctx.db
     .select()
@@ -97,11 +98,11 @@ export async function listSessions(ctx: ServiceContext) {
     .orderBy(desc(sessions.created_at), desc(sessions.id))
     .limit(MAX_LIVE_SESSIONS);
   const current = currentSessionId(ctx);
-  return rows.map((s) => sessionView(s, current));
+  return { data: rows.map((s) => sessionView(s, current)) };
 }
 
 /** Ends one of the caller's sessions; another user's session is 404, as one that does not exist. */
-export async function revokeSession(ctx: ServiceContext, sessionId: string) {
+export async function revokeSession(ctx: ServiceContext, sessionId: string): Promise<SessionRevoked> {
   const actor = requirePerson(ctx);
   const now = ctx.now();
   const [changed] = await runBatch(ctx.db, [
@@ -114,13 +115,14 @@ export async function revokeSession(ctx: ServiceContext, sessionId: string) {
     auditInsert(ctx, 'session.revoke', { type: 'session', id: sessionId }, undefined, revokedNow(sessionId, now)),
   ]);
   if (changedRows(changed) === 0) throw new AppError('SESSION-NOT-FND-ERR');
+  return { id: sessionId, status: 'revoked' };
 }
 
 const revokedNow = (sessionId: string, now: number) =>
   sql`EXISTS (SELECT 1 FROM ${sessions} WHERE ${sessions.id} = ${sessionId} AND ${sessions.revoked_at} = ${now})`;
 
 /** Ends every live session of the caller except the one making the request (all, for a key). */
-export async function revokeOtherSessions(ctx: ServiceContext): Promise<number> {
+export async function revokeOtherSessions(ctx: ServiceContext): Promise<SessionsRevoked> {
   const actor = requirePerson(ctx);
   const now = ctx.now();
   const current = currentSessionId(ctx);
@@ -137,14 +139,15 @@ export async function revokeOtherSessions(ctx: ServiceContext): Promise<number> 
       sql`EXISTS (SELECT 1 FROM ${sessions} WHERE ${sessions.user_id} = ${actor.userId} AND ${sessions.revoked_at} = ${now})`,
     ),
   ]);
-  return changedRows(changed);
+  return { revoked: changedRows(changed) };
 }
 
 /** Signs out the session making the request. */
-export async function logout(ctx: ServiceContext) {
+export async function logout(ctx: ServiceContext): Promise<SignedOut> {
   const actor = requirePerson(ctx);
   if (actor.kind !== 'user' || actor.via !== 'session') {
     throw new AppError('VALIDATION-ERR', 'Only a session token can be signed out; regenerate an API key instead.');
   }
   await revokeSession(ctx, actor.credentialId);
+  return { status: 'signed_out' };
 }

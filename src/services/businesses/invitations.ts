@@ -11,23 +11,30 @@ import { type ServiceContext, requirePerson } from '../context';
 import { type Notice, prepareWrite } from '../guarded-write';
 import { draftEmail } from '../mail';
 import { enforceRateLimit } from '../rate-limit';
+import {
+  type InvitationList,
+  type InvitationStatus,
+  type InvitationView,
+  type InviteTeammateInput,
+  MAX_PENDING_INVITATIONS,
+  type ReceivedInvitationList,
+  type ReceivedInvitationView,
+  type TeammateView,
+} from './schemas';
 import { loadTeammate } from './teammates';
 
 /** An invitation can be accepted for this long after it was sent (or last re-sent). */
 export const INVITATION_TTL_MS = 14 * 24 * 3600 * 1000;
-/** Pending invitations a business may have at once. */
-export const MAX_PENDING_INVITATIONS = 100;
 /** Invitations a business may send (or re-send) per hour: each may mail a stranger. */
 const INVITES_PER_HOUR = 30;
 
 type InvitationRow = typeof teammateInvitations.$inferSelect;
-type InvitationStatus = InvitationRow['status'] | 'expired';
 
 const statusAt = (inv: InvitationRow, now: number): InvitationStatus =>
   inv.status === 'pending' && inv.expires_at <= now ? 'expired' : inv.status;
 
 /** What the business sees of an invitation: the address it typed, nothing of any account behind it. */
-export function invitationView(inv: InvitationRow, now: number) {
+export function invitationView(inv: InvitationRow, now: number): InvitationView {
   return {
     id: inv.id,
     business_id: inv.business_id,
@@ -40,7 +47,7 @@ export function invitationView(inv: InvitationRow, now: number) {
 }
 
 /** What the invitee sees: who invites them, to which business. */
-function receivedView(inv: InvitationRow, business: { name: string }, inviterName: string, now: number) {
+function receivedView(inv: InvitationRow, business: { name: string }, inviterName: string, now: number): ReceivedInvitationView {
   return { ...invitationView(inv, now), business_name: business.name, invited_by_name: inviterName };
 }
 
@@ -49,7 +56,7 @@ const invitationOp = (invitationId: string) => (op: string) =>
   sql`EXISTS (SELECT 1 FROM ${teammateInvitations} WHERE ${teammateInvitations.id} = ${invitationId} AND ${teammateInvitations.last_op_id} = ${op})`;
 
 /** The business's pending invitations (expired ones included, marked), newest first. */
-export async function listBusinessInvitations(ctx: ServiceContext, businessId: string) {
+export async function listBusinessInvitations(ctx: ServiceContext, businessId: string): Promise<InvitationList> {
   await accessBusiness(ctx, businessId, ['owner', 'admin']);
   const rows = await ctx.db
     .select()
@@ -58,7 +65,7 @@ export async function listBusinessInvitations(ctx: ServiceContext, businessId: s
     .orderBy(desc(teammateInvitations.created_at))
     .limit(MAX_PENDING_INVITATIONS);
   const now = ctx.now();
-  return rows.map((r) => invitationView(r, now));
+  return { data: rows.map((r) => invitationView(r, now)) };
 }
 
 /**
@@ -67,7 +74,8 @@ export async function listBusinessInvitations(ctx: ServiceContext, businessId: s
  * app when a verified account has the email, else by email, and becomes a teammate only by accepting.
  * Inviting an email that already has a pending invitation re-sends it with a fresh expiry.
  */
-export async function inviteTeammate(ctx: ServiceContext, businessId: string, email: string) {
+export async function inviteTeammate(ctx: ServiceContext, businessId: string, input: InviteTeammateInput): Promise<InvitationView> {
+  const { email } = input;
   const { business, actor } = await accessBusiness(ctx, businessId, ['owner', 'admin']);
   // Both refusals concern people the business already knows: itself and its team.
   const [[owner], [member]] = await Promise.all([
@@ -190,7 +198,7 @@ export async function inviteTeammate(ctx: ServiceContext, businessId: string, em
 }
 
 /** The owner (or an admin) withdraws a pending invitation. */
-export async function revokeInvitation(ctx: ServiceContext, businessId: string, invitationId: string) {
+export async function revokeInvitation(ctx: ServiceContext, businessId: string, invitationId: string): Promise<InvitationView> {
   await accessBusiness(ctx, businessId, ['owner', 'admin']);
   const [inv] = await ctx.db
     .select()
@@ -226,7 +234,7 @@ async function myEmail(ctx: ServiceContext): Promise<string> {
 const inviters = alias(users, 'inviters');
 
 /** Invitations addressed to the caller's email that can still be answered, newest first. */
-export async function listMyInvitations(ctx: ServiceContext) {
+export async function listMyInvitations(ctx: ServiceContext): Promise<ReceivedInvitationList> {
   const email = await myEmail(ctx);
   const now = ctx.now();
   const rows = await ctx.db
@@ -237,7 +245,7 @@ export async function listMyInvitations(ctx: ServiceContext) {
     .where(and(eq(teammateInvitations.email, email), eq(teammateInvitations.status, 'pending'), gt(teammateInvitations.expires_at, now)))
     .orderBy(desc(teammateInvitations.created_at))
     .limit(MAX_PENDING_INVITATIONS);
-  return rows.map((r) => receivedView(r.inv, { name: r.business }, r.inviter, now));
+  return { data: rows.map((r) => receivedView(r.inv, { name: r.business }, r.inviter, now)) };
 }
 
 /** Loads an invitation addressed to the caller; anyone else's is 404, as one that does not exist. */
@@ -272,7 +280,7 @@ const stillOpen = (invitationId: string, email: string, now: number) =>
  * The invitee accepts: one batch marks the invitation accepted (guarded: still pending, unexpired,
  * their email) and, only if that happened, makes them an active teammate and tells the owner.
  */
-export async function acceptInvitation(ctx: ServiceContext, invitationId: string) {
+export async function acceptInvitation(ctx: ServiceContext, invitationId: string): Promise<TeammateView> {
   const actor = requirePerson(ctx);
   const { inv, business, email } = await myInvitation(ctx, invitationId);
   if (business.user_id === actor.userId) throw new AppError('CONFLICT-ERR', 'The owner is not a teammate of their own business.');
@@ -314,7 +322,7 @@ export async function acceptInvitation(ctx: ServiceContext, invitationId: string
 }
 
 /** The invitee declines; the business sees the invitation declined. */
-export async function declineInvitation(ctx: ServiceContext, invitationId: string) {
+export async function declineInvitation(ctx: ServiceContext, invitationId: string): Promise<ReceivedInvitationView> {
   const { inv, business, inviter, email } = await myInvitation(ctx, invitationId);
   const now = ctx.now();
   const w = prepareWrite(ctx, { type: 'teammate_invitation', id: inv.id }, invitationOp(inv.id));

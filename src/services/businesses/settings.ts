@@ -6,34 +6,24 @@ import { shiftInstants } from '../../lib/shift-time';
 import { auditInsert } from '../audit';
 import type { ServiceContext } from '../context';
 import { businessView } from '../accounts/reads';
+import type { BusinessView } from '../accounts/schemas';
 import { SHIFT_STATUS } from '../shifts/status';
 import { accessBusiness, postingBusiness } from '../access';
-
-export interface SettingsInput {
-  business_id?: string | undefined;
-  weekly_labor_budget?: number | null | undefined;
-  auto_fill_on_cancel?: boolean | undefined;
-  geofence_radius_m?: number | null | undefined;
-  require_clock_photo?: boolean | undefined;
-  timezone?: string | undefined;
-  latitude?: number | null | undefined;
-  longitude?: number | null | undefined;
-  name?: string | undefined;
-  address?: string | null | undefined;
-}
+import type { BusinessSettingsInput, WeeklyBudgetInput } from './schemas';
 
 /**
  * PUT /v1/business/update_settings: only the fields sent change; null clears a nullable one. A new
  * time zone keeps the wall-clock meaning of upcoming shifts: their instants are recomputed in the
  * same batch.
  */
-export async function updateSettings(ctx: ServiceContext, input: SettingsInput) {
+export async function updateSettings(ctx: ServiceContext, input: BusinessSettingsInput): Promise<BusinessView> {
   const target = await postingBusiness(ctx, input.business_id);
   const { business } = await accessBusiness(ctx, target.id, ['owner', 'admin']);
   const now = ctx.now();
   const patch: Partial<typeof businesses.$inferInsert> = { updated_at: now };
   if (input.weekly_labor_budget !== undefined) {
-    patch.weekly_labor_budget_minor = input.weekly_labor_budget === null ? null : toMinorExact(input.weekly_labor_budget, business.currency, 'weekly_labor_budget');
+    patch.weekly_labor_budget_minor =
+      input.weekly_labor_budget === null ? null : toMinorExact(input.weekly_labor_budget, business.currency, 'weekly_labor_budget');
   }
   if (input.auto_fill_on_cancel !== undefined) patch.auto_fill_on_cancel = input.auto_fill_on_cancel;
   if (input.geofence_radius_m !== undefined) patch.geofence_radius_m = input.geofence_radius_m;
@@ -44,7 +34,7 @@ export async function updateSettings(ctx: ServiceContext, input: SettingsInput) 
   if (input.address !== undefined) patch.address = input.address;
 
   const statements: BatchItem[] = [];
-  const sent = Object.keys(input).filter((k) => k !== 'business_id' && input[k as keyof SettingsInput] !== undefined);
+  const sent = Object.keys(input).filter((k) => k !== 'business_id' && input[k as keyof BusinessSettingsInput] !== undefined);
   if (input.timezone !== undefined && input.timezone !== business.timezone) {
     patch.timezone = input.timezone;
     const upcoming = await ctx.db
@@ -60,7 +50,9 @@ export async function updateSettings(ctx: ServiceContext, input: SettingsInput) 
       );
     for (const r of upcoming) {
       const t = shiftInstants(r.shift_date, r.shift_in, r.shift_out, input.timezone);
-      statements.push(ctx.db.update(shiftRequests).set({ starts_at: t.startsAt, ends_at: t.endsAt, updated_at: now }).where(eq(shiftRequests.id, r.id)));
+      statements.push(
+        ctx.db.update(shiftRequests).set({ starts_at: t.startsAt, ends_at: t.endsAt, updated_at: now }).where(eq(shiftRequests.id, r.id)),
+      );
     }
   }
   await runBatch(ctx.db, [
@@ -73,6 +65,6 @@ export async function updateSettings(ctx: ServiceContext, input: SettingsInput) 
 }
 
 /** PUT /v1/business/{id}/weekly_labor_budget (owner or admin). */
-export async function setWeeklyBudget(ctx: ServiceContext, businessId: string, budget: number | null) {
-  return updateSettings(ctx, { business_id: businessId, weekly_labor_budget: budget });
+export async function setWeeklyBudget(ctx: ServiceContext, businessId: string, input: WeeklyBudgetInput): Promise<BusinessView> {
+  return updateSettings(ctx, { business_id: businessId, weekly_labor_budget: input.weekly_labor_budget });
 }

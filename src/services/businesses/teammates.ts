@@ -7,12 +7,10 @@ import { accessBusiness, TEAMMATE_STATUS } from '../access';
 import { auditInsert } from '../audit';
 import type { ServiceContext } from '../context';
 import { changedRows } from '../guarded-write';
-
-/** Teammates listed per business. */
-const MAX_LISTED_TEAMMATES = 500;
+import { MAX_LISTED_TEAMMATES, type TeammateList, type TeammateStatusInput, type TeammateView } from './schemas';
 
 /** A teammate as the business (and the teammate) see them: they accepted an invitation, so it is shown. */
-export function teammateView(t: typeof teammates.$inferSelect, u: { email: string; display_name: string }) {
+export function teammateView(t: typeof teammates.$inferSelect, u: { email: string; display_name: string }): TeammateView {
   return {
     id: t.id,
     business_id: t.business_id,
@@ -26,7 +24,7 @@ export function teammateView(t: typeof teammates.$inferSelect, u: { email: strin
 }
 
 /** Loads one teammate row with its account's email and name. */
-export async function loadTeammate(ctx: ServiceContext, businessId: string, userId: string) {
+export async function loadTeammate(ctx: ServiceContext, businessId: string, userId: string): Promise<TeammateView | null> {
   const [t] = await ctx.db
     .select({ t: teammates, email: users.email, display_name: users.display_name })
     .from(teammates)
@@ -36,7 +34,7 @@ export async function loadTeammate(ctx: ServiceContext, businessId: string, user
   return t ? teammateView(t.t, t) : null;
 }
 
-export async function listTeammates(ctx: ServiceContext, businessId: string) {
+export async function listTeammates(ctx: ServiceContext, businessId: string): Promise<TeammateList> {
   await accessBusiness(ctx, businessId);
   const rows = await ctx.db
     .select({ t: teammates, email: users.email, display_name: users.display_name })
@@ -45,11 +43,17 @@ export async function listTeammates(ctx: ServiceContext, businessId: string) {
     .where(eq(teammates.business_id, businessId))
     .orderBy(teammates.created_at)
     .limit(MAX_LISTED_TEAMMATES);
-  return rows.map((r) => teammateView(r.t, r));
+  return { data: rows.map((r) => teammateView(r.t, r)) };
 }
 
 /** Suspends (0) or reactivates (1) a teammate; owner or admin. */
-export async function setTeammateStatus(ctx: ServiceContext, businessId: string, userId: string, status: number) {
+export async function setTeammateStatus(
+  ctx: ServiceContext,
+  businessId: string,
+  userId: string,
+  input: TeammateStatusInput,
+): Promise<TeammateView> {
+  const { status } = input;
   await accessBusiness(ctx, businessId, ['owner', 'admin']);
   const now = ctx.now();
   const member = and(eq(teammates.business_id, businessId), eq(teammates.user_id, userId))!;

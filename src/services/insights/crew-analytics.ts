@@ -6,6 +6,7 @@ import { accessBusiness } from '../access';
 import type { ServiceContext } from '../context';
 import { hours, scheduledMinutes, shiftPayMinor } from '../shifts/pay';
 import { isWorked } from '../shifts/status';
+import type { CrewAnalytics, CrewMember } from './schemas';
 
 export const CREW_WINDOW_DAYS = 90;
 
@@ -24,7 +25,7 @@ export function reliabilityScore(worked: number, noShows: number, cancels: numbe
  * in any other currency is listed apart per shifter (`other_currencies`), never added to it or dropped.
  * Percentages are rounded half-up at their last shown digit on the exact ratio.
  */
-export async function crewAnalytics(ctx: ServiceContext, businessId: string) {
+export async function crewAnalytics(ctx: ServiceContext, businessId: string): Promise<CrewAnalytics> {
   const { business } = await accessBusiness(ctx, businessId);
   const to = ctx.now();
   const from = to - CREW_WINDOW_DAYS * 86_400_000;
@@ -72,7 +73,7 @@ export async function crewAnalytics(ctx: ServiceContext, businessId: string) {
     else if (r.cancelled_by === 'shifter') s.cancels += 1;
   }
   const perShifter = crew
-    .map((c) => {
+    .map((c): CrewMember => {
       const s = stats.get(c.id)!;
       const others = [...s.others]
         .sort(([a], [b]) => a.localeCompare(b))

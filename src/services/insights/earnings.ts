@@ -9,6 +9,15 @@ import type { ServiceContext } from '../context';
 import { privateRecords } from '../access';
 import { hours, scheduledMinutes, shiftPayMinor } from '../shifts/pay';
 import { workedShiftSql } from '../shifts/status';
+import type {
+  Earnings,
+  EarningsByBusiness,
+  EarningsGoal,
+  EarningsGoalInput,
+  EarningsMonth,
+  EarningsOtherCurrency,
+  EarningsQuery,
+} from './schemas';
 
 export const PROJECTION_MIN_DAYS = 3;
 export const TYPICAL_WINDOW_DAYS = 90;
@@ -23,7 +32,7 @@ async function ownShifter(ctx: ServiceContext, shifterId: string) {
  * the shifter's own zone, in the shifter's currency (other currencies are listed apart). Formulas:
  * DECISIONS.md "Computed values".
  */
-export async function earnings(ctx: ServiceContext, shifterId: string, q: { year?: number | undefined; month?: number | undefined }) {
+export async function earnings(ctx: ServiceContext, shifterId: string, q: EarningsQuery): Promise<Earnings> {
   const s = await ownShifter(ctx, shifterId);
   const tz = s.timezone;
   const today = Temporal.PlainDate.from(todayIn(tz, ctx.now()));
@@ -133,15 +142,24 @@ export async function earnings(ctx: ServiceContext, shifterId: string, q: { year
     monthly_earnings_goal: goal === null ? null : money(goal),
     shifts_to_goal: shiftsToGoal,
     by_business: [...byBusiness]
-      .map(([id, b]) => ({ business_id: id, business_name: b.name, gross: money(b.minor), shifts: b.shifts, hours: hours(b.minutes) }))
+      .map(
+        ([id, b]): EarningsByBusiness => ({
+          business_id: id,
+          business_name: b.name,
+          gross: money(b.minor),
+          shifts: b.shifts,
+          hours: hours(b.minutes),
+        }),
+      )
       .sort((a, b) => b.gross - a.gross),
-    trend_12_months: [...trend].map(([k, t]) => ({ month: k, gross: money(t.minor), shifts: t.shifts })),
-    other_currencies: [...others].map(([currency, minor]) => ({ currency, gross: fromMinor(minor, currency) })),
+    trend_12_months: [...trend].map(([k, t]): EarningsMonth => ({ month: k, gross: money(t.minor), shifts: t.shifts })),
+    other_currencies: [...others].map(([currency, minor]): EarningsOtherCurrency => ({ currency, gross: fromMinor(minor, currency) })),
   };
 }
 
 /** PUT /v1/shifter/{id}/earnings_goal: a number in the shifter's currency, or null to clear. */
-export async function setEarningsGoal(ctx: ServiceContext, shifterId: string, goal: number | null) {
+export async function setEarningsGoal(ctx: ServiceContext, shifterId: string, input: EarningsGoalInput): Promise<EarningsGoal> {
+  const goal = input.monthly_earnings_goal;
   const s = await ownShifter(ctx, shifterId);
   const minor = goal === null ? null : toMinorExact(goal, s.currency, 'monthly_earnings_goal');
   await runBatch(ctx.db, [

@@ -6,14 +6,7 @@ import { toIso } from '../../lib/time';
 import type { ServiceContext } from '../context';
 import { requirePerson } from '../context';
 import { workedShiftSql } from '../shifts/status';
-
-export interface GoingRateQuery {
-  city_id?: number | undefined;
-  state_id?: number | undefined;
-  country_id?: number | undefined;
-  shiftrole_id?: number | undefined;
-  currency?: string | undefined;
-}
+import type { GoingRate, GoingRateQuery } from './schemas';
 
 /** The going-rate percentiles as exact fractions: p = num ÷ 4. */
 export const PERCENTILES = { p25: 1, median: 2, p75: 3 } as const;
@@ -36,7 +29,7 @@ export function percentilePositions(n: number, quarter: number): { lo: number; h
  * Computed in SQL: one aggregate query (count, min, max, mean, currency) and one ranked query that
  * returns only the rows at the percentile positions — the slice itself never leaves the database.
  */
-export async function goingRate(ctx: ServiceContext, q: GoingRateQuery) {
+export async function goingRate(ctx: ServiceContext, q: GoingRateQuery): Promise<GoingRate> {
   requirePerson(ctx);
   if (q.city_id === undefined && q.state_id === undefined && q.country_id === undefined) {
     throw new AppError('VALIDATION-ERR', 'Send city_id, state_id or country_id.', [
@@ -77,7 +70,17 @@ export async function goingRate(ctx: ServiceContext, q: GoingRateQuery) {
       shiftrole_id: q.shiftrole_id ?? null,
     },
   };
-  const empty = { min: null, p25: null, median: null, p75: null, max: null, mean: null, sample_size: 0, sufficient_data: false, ...base };
+  const empty: GoingRate = {
+    min: null,
+    p25: null,
+    median: null,
+    p75: null,
+    max: null,
+    mean: null,
+    sample_size: 0,
+    sufficient_data: false,
+    ...base,
+  };
   if (!currency) return empty;
   conds.push(eq(shiftRequests.currency, currency));
   const where = and(...conds);

@@ -6,6 +6,7 @@ import { accessBusiness } from '../access';
 import type { ServiceContext } from '../context';
 import { hours, scheduledMinutes, shiftPayMinor } from '../shifts/pay';
 import { workedShiftSql } from '../shifts/status';
+import type { LaborByRole, LaborByShifter, LaborCosts, LaborCostsQuery, LaborWeek, OtherCurrencyTotal } from './schemas';
 
 const WEEKS_OF_HISTORY = 8;
 
@@ -35,15 +36,18 @@ class Split {
     this.others.set(currency, b);
   }
   /** [{ currency, total, hours, shifts }] by currency code; empty when every shift was in the business's currency. */
-  otherCurrencies() {
+  otherCurrencies(): OtherCurrencyTotal[] {
     return [...this.others]
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([currency, b]) => ({ currency, total: fromMinor(b.minor, currency), hours: hours(b.minutes), shifts: b.shifts }));
   }
 }
 
-/** A row's `other_currencies`, present only when the row has shifts in another currency (v1 rows stay as they were). */
-const withOthers = <T extends object>(row: T, split: Split) => {
+/**
+ * A row's `other_currencies`, present only when the row has shifts in another currency (v1 rows stay
+ * as they were). Called with the row's view type, so the literal is checked against its schema.
+ */
+const withOthers = <Row extends { other_currencies?: OtherCurrencyTotal[] | undefined }>(row: Row, split: Split): Row => {
   const others = split.otherCurrencies();
   return others.length ? { ...row, other_currencies: others } : row;
 };
@@ -55,7 +59,8 @@ const withOthers = <T extends object>(row: T, split: Split) => {
  * shifts in another currency are reported apart, per currency (`other_currencies` at the top for the
  * week, and on each breakdown row and history week that has any). One query, one pass in memory.
  */
-export async function laborCosts(ctx: ServiceContext, businessId: string, week?: string) {
+export async function laborCosts(ctx: ServiceContext, businessId: string, query: LaborCostsQuery = {}): Promise<LaborCosts> {
+  const { week } = query;
   const { business } = await accessBusiness(ctx, businessId, ['owner', 'admin']);
   const tz = business.timezone;
   const cur = business.currency;
@@ -124,13 +129,16 @@ export async function laborCosts(ctx: ServiceContext, businessId: string, week?:
     over_under_budget: budget === null ? null : money(thisWeek.main.minor - budget),
     other_currencies: thisWeek.otherCurrencies(),
     by_shifter: [...byShifter]
-      .map(([id, b]) => withOthers({ shifter_id: id, shifter_name: b.name, ...breakdown(b.split) }, b.split))
+      .map(([id, b]) => withOthers<LaborByShifter>({ shifter_id: id, shifter_name: b.name, ...breakdown(b.split) }, b.split))
       .sort((a, b) => b.total - a.total),
     by_role: [...byRole]
-      .map(([id, b]) => withOthers({ shiftrole_id: id, role: b.role, ...breakdown(b.split) }, b.split))
+      .map(([id, b]) => withOthers<LaborByRole>({ shiftrole_id: id, role: b.role, ...breakdown(b.split) }, b.split))
       .sort((a, b) => b.total - a.total),
     last_8_weeks: weeks.map((b, i) =>
-      withOthers({ week_start: mondays[i]!, total: money(b.main.minor), hours: hours(b.main.minutes), shifts: b.main.shifts }, b),
+      withOthers<LaborWeek>(
+        { week_start: mondays[i]!, total: money(b.main.minor), hours: hours(b.main.minutes), shifts: b.main.shifts },
+        b,
+      ),
     ),
   };
 }

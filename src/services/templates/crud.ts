@@ -8,8 +8,8 @@ import { auditInsert } from '../audit';
 import { accessBusiness, type BusinessRow } from '../access';
 import { isCrew } from '../access';
 import { requirePerson, type ServiceContext } from '../context';
-import type { CreateTemplateInput, UpdateTemplateInput } from './schemas';
-import type { TemplateRow } from './view';
+import type { CreateTemplateInput, TemplateDeleted, TemplateList, TemplateView, UpdateTemplateInput } from './schemas';
+import { type TemplateRow, templateView } from './view';
 
 const invalid = (field: string, message: string) => new AppError('VALIDATION-ERR', `${field}: ${message}`, [{ field, message }]);
 
@@ -71,17 +71,18 @@ async function checkTemplate(
 }
 
 /** GET /v1/shift_templates/by_business/{id} */
-export async function listTemplates(ctx: ServiceContext, businessId: string): Promise<TemplateRow[]> {
+export async function listTemplates(ctx: ServiceContext, businessId: string): Promise<TemplateList> {
   await accessBusiness(ctx, businessId);
-  return ctx.db
+  const rows = await ctx.db
     .select()
     .from(shiftTemplates)
     .where(eq(shiftTemplates.business_id, businessId))
     .orderBy(asc(shiftTemplates.label), asc(shiftTemplates.created_at), asc(shiftTemplates.id));
+  return { data: rows.map(templateView) };
 }
 
 /** POST /v1/shift_templates/create */
-export async function createTemplate(ctx: ServiceContext, input: CreateTemplateInput): Promise<TemplateRow> {
+export async function createTemplate(ctx: ServiceContext, input: CreateTemplateInput): Promise<TemplateView> {
   const actor = requirePerson(ctx);
   const { business } = await accessBusiness(ctx, input.business_id);
   const currency = input.currency_id ?? business.currency;
@@ -113,11 +114,11 @@ export async function createTemplate(ctx: ServiceContext, input: CreateTemplateI
     ctx.db.insert(shiftTemplates).values(row),
     auditInsert(ctx, 'template.create', { type: 'shift_template', id: row.id }, { business_id: business.id }),
   ]);
-  return row;
+  return templateView(row);
 }
 
 /** PUT /v1/shift_templates/{id}: only the fields sent change; the result must still be a valid template. */
-export async function updateTemplate(ctx: ServiceContext, id: string, input: UpdateTemplateInput): Promise<TemplateRow> {
+export async function updateTemplate(ctx: ServiceContext, id: string, input: UpdateTemplateInput): Promise<TemplateView> {
   const { template: t, business } = await templateFor(ctx, id);
   const currency = input.currency_id ?? t.currency_id;
   if (currency !== t.currency_id) await assertCurrency(ctx, currency);
@@ -156,14 +157,15 @@ export async function updateTemplate(ctx: ServiceContext, id: string, input: Upd
     ctx.db.update(shiftTemplates).set(changes).where(eq(shiftTemplates.id, id)),
     auditInsert(ctx, 'template.update', { type: 'shift_template', id }, { fields: sent }),
   ]);
-  return next;
+  return templateView(next);
 }
 
 /** DELETE /v1/shift_templates/{id}: a hard delete; shift requests it generated stay as they are. */
-export async function deleteTemplate(ctx: ServiceContext, id: string): Promise<void> {
+export async function deleteTemplate(ctx: ServiceContext, id: string): Promise<TemplateDeleted> {
   const { template } = await templateFor(ctx, id);
   await runBatch(ctx.db, [
     ctx.db.delete(shiftTemplates).where(eq(shiftTemplates.id, id)),
     auditInsert(ctx, 'template.delete', { type: 'shift_template', id }, { business_id: template.business_id, label: template.label }),
   ]);
+  return { id, deleted: true };
 }

@@ -14,8 +14,12 @@ import { buildShiftRow, type NewShiftRow, newShiftEventDrafts, newShiftRecipient
 import { shiftRequestView, type ShiftRequestView } from '../shifts/view';
 import { templateFor } from './crud';
 import { templateOccurrences } from './dates';
-import { clampWeeks, parseDays } from './schemas';
+import { clampWeeks, type GenerateQuery, parseDays } from './schemas';
 
+/**
+ * Written out here until the shift request schema moves from the routes into services/shifts; the
+ * route's TemplateGenerateResult schema is then built beside it and this becomes its z.infer.
+ */
 export interface GenerateResult {
   created: ShiftRequestView[];
   /** Dates left out because a matching shift request already exists. */
@@ -49,7 +53,7 @@ const rowExists = (id: string): SQL => sql`EXISTS (SELECT 1 FROM ${shiftRequests
  * generate calls at once cannot both insert a date; the audit row and events of each shift are
  * written only if that shift's insert happened.
  */
-export async function generateFromTemplate(ctx: ServiceContext, id: string, weeksAsked: number | undefined): Promise<GenerateResult> {
+export async function generateFromTemplate(ctx: ServiceContext, id: string, weeksAsked: GenerateQuery['weeks']): Promise<GenerateResult> {
   const { template: t, business } = await templateFor(ctx, id);
   const weeks = clampWeeks(weeksAsked);
   if (!t.is_active) throw new AppError('TEMPLATE-INACTIVE-ERR');

@@ -1,6 +1,10 @@
 import { z } from '@hono/zod-openapi';
+import { flag01 } from '../../lib/flags';
 import { ID_MAX_LENGTH } from '../../lib/ids';
 import { currencySchema, flagSchema, rateSchema, timeSchema } from '../shifts/schemas';
+
+// The templates domain's request and response schemas: the route contracts import them, the services
+// take and build z.infer of them.
 
 /** Canonical form of a weekday set: ISO weekdays (1 = Monday … 7 = Sunday), unique, ascending, comma-separated. */
 export function canonicalDays(days: readonly number[]): string {
@@ -16,11 +20,17 @@ export function parseDays(daysOfWeek: string): number[] {
 
 export const daysOfWeekSchema = z
   .union([
-    z.string().max(40).regex(/^\s*[1-7]\s*(,\s*[1-7]\s*)*$/, 'must be ISO weekdays 1–7 separated by commas, e.g. "1,3,5"'),
+    z
+      .string()
+      .max(40)
+      .regex(/^\s*[1-7]\s*(,\s*[1-7]\s*)*$/, 'must be ISO weekdays 1–7 separated by commas, e.g. "1,3,5"'),
     z.array(z.number().int().min(1).max(7)).min(1).max(7),
   ])
   .transform((v) => canonicalDays(typeof v === 'string' ? parseDays(v) : v))
-  .openapi({ description: 'ISO weekdays, 1 = Monday … 7 = Sunday: "1,3,5" or [1, 3, 5]. Stored as a sorted comma list.', example: '1,3,5' });
+  .openapi({
+    description: 'ISO weekdays, 1 = Monday … 7 = Sunday: "1,3,5" or [1, 3, 5]. Stored as a sorted comma list.',
+    example: '1,3,5',
+  });
 
 const fields = {
   label: z.string().trim().min(1).max(120),
@@ -28,11 +38,18 @@ const fields = {
   shift_in: timeSchema,
   shift_out: timeSchema.openapi({ description: 'Earlier than shift_in: the shift ends the next day. Equal to shift_in is refused.' }),
   shiftrole_id: z.number().int().positive(),
-  hourly_rate: rateSchema.openapi({ description: "Per hour, in currency_id; no more decimals than the currency's minor unit (2 for USD, 0 for JPY)." }),
+  hourly_rate: rateSchema.openapi({
+    description: "Per hour, in currency_id; no more decimals than the currency's minor unit (2 for USD, 0 for JPY).",
+  }),
   currency_id: currencySchema,
   is_flexible: flagSchema,
   is_broadcast: flagSchema,
-  default_shifter_id: z.string().min(1).max(ID_MAX_LENGTH).nullable().openapi({ description: 'The shifter a targeted template (is_broadcast=0) posts to; must be connected.' }),
+  default_shifter_id: z
+    .string()
+    .min(1)
+    .max(ID_MAX_LENGTH)
+    .nullable()
+    .openapi({ description: 'The shifter a targeted template (is_broadcast=0) posts to; must be connected.' }),
   note: z.string().trim().max(1000).nullable(),
   is_active: flagSchema,
   frequency: z.string().trim().max(40).nullable().openapi({ description: 'Reserved; stored, no behaviour yet (recurrence is weekly).' }),
@@ -80,8 +97,55 @@ export type UpdateTemplateInput = z.infer<typeof updateTemplateInput>;
 
 export const GENERATE_WEEKS = { min: 1, max: 12, default: 4 } as const;
 
+export const generateQuery = z.object({
+  weeks: z
+    .string()
+    .max(4)
+    .regex(/^-?\d+$/, 'must be an integer')
+    .transform(Number)
+    .optional()
+    .openapi({
+      param: { name: 'weeks', in: 'query' },
+      type: 'integer',
+      example: GENERATE_WEEKS.default,
+      description: `Default ${GENERATE_WEEKS.default}; clamped to ${GENERATE_WEEKS.min}–${GENERATE_WEEKS.max}.`,
+    }),
+});
+export type GenerateQuery = z.infer<typeof generateQuery>;
+
 /** weeks for generate: default 4, clamped to 1..12 (spec part 8), never refused for being out of range. */
 export function clampWeeks(weeks: number | undefined): number {
   if (weeks === undefined) return GENERATE_WEEKS.default;
   return Math.min(GENERATE_WEEKS.max, Math.max(GENERATE_WEEKS.min, weeks));
 }
+
+/** The API shape of a shift template; flags are 1/0 as on shift requests. */
+export const templateSchema = z
+  .object({
+    id: z.string(),
+    business_id: z.string(),
+    label: z.string(),
+    days_of_week: z.string().openapi({ description: 'ISO weekdays, 1 = Monday … 7 = Sunday, sorted, comma-separated.', example: '1,3,5' }),
+    shift_in: z.string(),
+    shift_out: z.string(),
+    shiftrole_id: z.number(),
+    hourly_rate: z.number(),
+    currency_id: z.string(),
+    is_flexible: flag01,
+    is_broadcast: flag01.openapi({ description: '1: generated shifts are broadcast to the crew; 0: targeted to default_shifter_id.' }),
+    default_shifter_id: z.string().nullable(),
+    note: z.string().nullable(),
+    is_active: flag01.openapi({ description: '1: generate creates shifts; 0: paused.' }),
+    frequency: z.string().nullable().openapi({ description: 'Reserved; no behaviour yet.' }),
+    created_by_user_id: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .openapi('ShiftTemplate');
+export type TemplateView = z.infer<typeof templateSchema>;
+
+export const templateListSchema = z.object({ data: z.array(templateSchema) });
+export type TemplateList = z.infer<typeof templateListSchema>;
+
+export const templateDeletedSchema = z.object({ id: z.string(), deleted: z.literal(true) }).openapi('TemplateDeleted');
+export type TemplateDeleted = z.infer<typeof templateDeletedSchema>;

@@ -1,11 +1,12 @@
 import type { shiftTemplates } from '../../db/schema';
 import { fromMinor } from '../../lib/money';
 import { toIso } from '../../lib/time';
+import type { TemplateView } from './schemas';
 
 export type TemplateRow = typeof shiftTemplates.$inferSelect;
 
 /** The API shape of a shift template; flags are 1/0 as on shift requests. */
-export function templateView(t: TemplateRow) {
+export function templateView(t: TemplateRow): TemplateView {
   return {
     id: t.id,
     business_id: t.business_id,
@@ -27,4 +28,3 @@ export function templateView(t: TemplateRow) {
     updated_at: toIso(t.updated_at),
   };
 }
-export type TemplateView = ReturnType<typeof templateView>;
