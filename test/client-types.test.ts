@@ -2,6 +2,7 @@ import { exports } from 'cloudflare:workers';
 import { hc, type InferRequestType, type InferResponseType } from 'hono/client';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { AppType } from '../src/app';
+import type { ShiftStatus, ShiftStatusName } from '../src/services/shifts/status';
 import { BASE } from './helpers/api';
 import { makeUser } from './helpers/factory';
 import { dateAhead } from './helpers/shifts';
@@ -19,7 +20,9 @@ describe('the typed client (hono/client)', () => {
   it('types request bodies, path parameters and responses from the route contracts', () => {
     expectTypeOf<InferRequestType<SendShift>['json']>().toHaveProperty('shift_date').toEqualTypeOf<string>();
     expectTypeOf<InferRequestType<SendShift>['json']>().toHaveProperty('hourly_rate').toEqualTypeOf<number>();
-    expectTypeOf<InferResponseType<SendShift, 201>>().toHaveProperty('request_status').toEqualTypeOf<number>();
+    // The view is typed by its response schema, so the status is the closed set, not any number.
+    expectTypeOf<InferResponseType<SendShift, 201>>().toHaveProperty('request_status').toEqualTypeOf<ShiftStatus>();
+    expectTypeOf<InferResponseType<SendShift, 201>>().toHaveProperty('status').toEqualTypeOf<ShiftStatusName>();
     expectTypeOf<InferResponseType<SendShift, 201>>()
       .toHaveProperty('cancelled_by')
       .toEqualTypeOf<'business' | 'shifter' | 'system' | null>();

@@ -118,7 +118,7 @@ describe('clock_in and clock_out', () => {
     const endsAt = Date.parse(posted.ends_at);
     expect(early.details).toEqual({ opens_at: new Date(endsAt - 15 * MINUTE).toISOString() });
     const done = await clockOutAt(contextAt(endsAt - 15 * MINUTE, sh), posted.id, {});
-    expect(done.row.shift_end_at).toBe(endsAt - 15 * MINUTE);
+    expect(done.shift_end_at).toBe(new Date(endsAt - 15 * MINUTE).toISOString());
     expect(isWorked((await readShift(posted.id))!)).toBe(true);
   });
 

@@ -283,3 +283,13 @@ describe('accept and decline', () => {
     expectError(await accept(s.id, sh.key), 409, 'SHFT-STATE-ERR');
   });
 });
+
+describe('the shift request view', () => {
+  it('a row whose request_status is outside the status table is a generic 500, never a view off the contract', async () => {
+    const { biz, sh } = await makePair();
+    const s = await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId, startsAt: Date.now() + 24 * HOUR, status: 99 });
+    const res = await call('GET', `/v1/shift_request/${s.id}`, { key: biz.key });
+    expectError(res, 500, 'INTERNAL-ERR');
+    expect(JSON.stringify(res.body)).not.toContain(s.id);
+  });
+});

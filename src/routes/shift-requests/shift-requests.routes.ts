@@ -1,23 +1,38 @@
 import { z } from '@hono/zod-openapi';
 import type { ErrorCode } from '../../lib/errors';
-import { authRoute, idParam, jsonBody, jsonContent, pathParam } from '../../http/openapi';
-import { fileField, uploadGuard } from '../../lib/uploads';
+import { authRoute, idParam, jsonBody, jsonContent } from '../../http/openapi';
+import { uploadGuard } from '../../lib/uploads';
 import { CLOCK_PHOTO_MAX_BYTES } from '../../services/shifts/clock';
-import { sendRequestInput } from '../../services/shifts/schemas';
 import {
   cancelBody,
+  cancelledShiftSchema,
+  changedShiftSchema,
   changeRequestBody,
   clockBody,
+  clockPhotoForm,
+  clockPhotoParams,
+  clockPhotoQuery,
+  clockPhotoSchema,
   conflictsQuery,
+  conflictsSchema,
+  declineBody,
   listBroadcastsBody,
   listRequestsBody,
+  sendRequestInput,
   shiftListSchema,
   shiftRequestSchema,
-} from './shift-requests.schemas';
+} from '../../services/shifts/schemas';
 
 const tags = ['Shift requests'];
 const one = (d: string) => jsonContent(shiftRequestSchema, d);
-const FINAL: ErrorCode[] = ['SHFT-COMPLETED-ERR', 'SHFT-EXPIRED-ERR', 'SHFT-DECLINED-ERR', 'SHFT-SUPERSEDED-ERR', 'SHFT-CANCELLED-ERR', 'SHFT-STATE-ERR'];
+const FINAL: ErrorCode[] = [
+  'SHFT-COMPLETED-ERR',
+  'SHFT-EXPIRED-ERR',
+  'SHFT-DECLINED-ERR',
+  'SHFT-SUPERSEDED-ERR',
+  'SHFT-CANCELLED-ERR',
+  'SHFT-STATE-ERR',
+];
 
 export const sendRequest = authRoute({
   method: 'post',
@@ -27,7 +42,13 @@ export const sendRequest = authRoute({
   summary: 'Post one shift: targeted to a connected shifter, or broadcast to the crew',
   request: { body: jsonBody(sendRequestInput) },
   responses: { 201: one('The created request (status 1, pending).') },
-  errors: ['BUSINESS-NOT-FND-ERR', 'SHFT-NOT-CONNECTED-ERR', 'SHIFTER-PAUSED-ERR', 'IDEMPOTENCY-MISMATCH-ERR', 'IDEMPOTENCY-IN-PROGRESS-ERR'],
+  errors: [
+    'BUSINESS-NOT-FND-ERR',
+    'SHFT-NOT-CONNECTED-ERR',
+    'SHIFTER-PAUSED-ERR',
+    'IDEMPOTENCY-MISMATCH-ERR',
+    'IDEMPOTENCY-IN-PROGRESS-ERR',
+  ],
 });
 
 export const listRequests = authRoute({
@@ -63,16 +84,7 @@ export const conflicts = authRoute({
     'Half-open windows [in, out) on real instants; an overnight shift from the day before that runs into the window counts. The shifter and admins get every overlapping shift in `data`. A business (owner or active teammate) gets in `data` only the shifts at businesses it acts for; the shifter’s other overlapping shifts are listed in `busy` as bare windows (starts_at, ends_at), with nothing else of the other business.',
   request: { query: conflictsQuery },
   responses: {
-    200: jsonContent(
-      z.object({
-        window: z.object({ starts_at: z.string(), ends_at: z.string(), timezone: z.string() }),
-        data: z.array(shiftRequestSchema).openapi({ description: 'Overlapping shifts the caller may see in full.' }),
-        busy: z
-          .array(z.object({ starts_at: z.string(), ends_at: z.string() }))
-          .openapi({ description: 'Overlapping shifts at businesses the caller does not act for: only when the shifter is busy. Always empty for the shifter and admins.' }),
-      }),
-      'Overlapping accepted shifts.',
-    ),
+    200: jsonContent(conflictsSchema, 'Overlapping accepted shifts.'),
   },
   errors: ['SHIFTER-NOT-FND-ERR', 'BUSINESS-NOT-FND-ERR'],
 });
@@ -100,23 +112,28 @@ const transition = <P extends string>(path: P, operationId: string, summary: str
     errors: ['SHFT-NOT-FND-ERR', ...errors],
   });
 
-export const accept = transition('accept', 'acceptShiftRequest', 'The targeted shifter accepts (pending → accepted); on a broadcast, claims it', [
-  ...FINAL,
-  'SHFT-CONFLICT-ERR',
-  'CLAIM-LOST-ERR',
-  'SHFT-OWN-BUSINESS-ERR',
-]);
+export const accept = transition(
+  'accept',
+  'acceptShiftRequest',
+  'The targeted shifter accepts (pending → accepted); on a broadcast, claims it',
+  [...FINAL, 'SHFT-CONFLICT-ERR', 'CLAIM-LOST-ERR', 'SHFT-OWN-BUSINESS-ERR'],
+);
 export const decline = authRoute({
   method: 'post',
   operationId: 'declineShiftRequest',
   path: '/v1/shift_request/{id}/decline',
   tags,
   summary: 'The targeted shifter declines (pending → declined)',
-  request: { params: idParam, body: { ...jsonBody(z.object({ reason: z.string().trim().max(500).nullish() })), required: false } },
+  request: { params: idParam, body: { ...jsonBody(declineBody), required: false } },
   responses: { 200: one('The request after the change.') },
   errors: ['SHFT-NOT-FND-ERR', ...FINAL],
 });
-export const claim = transition('claim', 'claimShiftRequest', 'Claim an open broadcast: the first claim wins', [...FINAL, 'CLAIM-LOST-ERR', 'SHFT-CONFLICT-ERR', 'SHFT-OWN-BUSINESS-ERR']);
+export const claim = transition('claim', 'claimShiftRequest', 'Claim an open broadcast: the first claim wins', [
+  ...FINAL,
+  'CLAIM-LOST-ERR',
+  'SHFT-CONFLICT-ERR',
+  'SHFT-OWN-BUSINESS-ERR',
+]);
 export const noShow = transition('no_show', 'markShiftNoShow', 'The business marks an accepted shift as a no-show after its start', FINAL);
 
 export const cancel = authRoute({
@@ -127,10 +144,7 @@ export const cancel = authRoute({
   summary: 'Cancel (either party); a shifter cancel may re-broadcast the shift (auto-fill)',
   request: { params: idParam, body: jsonBody(cancelBody) },
   responses: {
-    200: jsonContent(
-      z.object({ shift_request: shiftRequestSchema, auto_fill_shift_request_id: z.string().nullable() }),
-      'Cancelled (status 7); the id of the re-broadcast when auto-fill ran.',
-    ),
+    200: jsonContent(cancelledShiftSchema, 'Cancelled (status 7); the id of the re-broadcast when auto-fill ran.'),
   },
   errors: ['SHFT-NOT-FND-ERR', ...FINAL, 'SHFT-WORKED-ERR', 'SHFT-STARTED-ERR'],
 });
@@ -143,12 +157,17 @@ export const changeRequest = authRoute({
   summary: 'Change a pending request: the original becomes superseded (4) and a pending child replaces it',
   request: { body: jsonBody(changeRequestBody) },
   responses: {
-    201: jsonContent(z.object({ superseded: shiftRequestSchema, shift_request: shiftRequestSchema }), 'The superseded original and its pending child.'),
+    201: jsonContent(changedShiftSchema, 'The superseded original and its pending child.'),
   },
   errors: ['SHFT-NOT-FND-ERR', ...FINAL, 'SHFT-NOT-CONNECTED-ERR', 'SHIFTER-PAUSED-ERR'],
 });
 
-const clockRoute = <P extends 'clock_in' | 'clock_out'>(path: P, operationId: 'clockIn' | 'clockOut', summary: string, errors: ErrorCode[]) =>
+const clockRoute = <P extends 'clock_in' | 'clock_out'>(
+  path: P,
+  operationId: 'clockIn' | 'clockOut',
+  summary: string,
+  errors: ErrorCode[],
+) =>
   authRoute({
     method: 'post',
     operationId,
@@ -173,12 +192,12 @@ export const clockPhoto = authRoute({
   summary: 'Upload a clock photo (multipart field "file"; JPEG, PNG, GIF, WebP or HEIC; at most 8 MB)',
   request: {
     params: idParam,
-    query: z.object({ side: z.enum(['in', 'out']) }),
-    body: { required: true, content: { 'multipart/form-data': { schema: z.object({ file: fileField }) } } },
+    query: clockPhotoQuery,
+    body: { required: true, content: { 'multipart/form-data': { schema: clockPhotoForm } } },
   },
   middleware: [uploadGuard(CLOCK_PHOTO_MAX_BYTES, 'clock photo')],
   responses: {
-    201: jsonContent(z.object({ url: z.string(), content_type: z.string(), size: z.number() }), 'Pass url back as photo_url to clock_in/clock_out.'),
+    201: jsonContent(clockPhotoSchema, 'Pass url back as photo_url to clock_in/clock_out.'),
   },
   errors: ['SHFT-NOT-FND-ERR', ...FINAL, 'PAYLOAD-TOO-LARGE-ERR', 'UNSUPPORTED-MEDIA-ERR'],
 });
@@ -189,13 +208,9 @@ export const readClockPhoto = authRoute({
   path: '/v1/uploads/clock-photos/{shift_request_id}/{side}/{file}',
   tags,
   summary: 'A clock photo (parties of the shift only)',
-  request: {
-    params: z.object({
-      shift_request_id: pathParam('shift_request_id'),
-      side: z.enum(['in', 'out']).openapi({ param: { name: 'side', in: 'path' } }),
-      file: pathParam('file'),
-    }),
+  request: { params: clockPhotoParams },
+  responses: {
+    200: { description: 'The image.', content: { 'image/*': { schema: z.any().openapi({ type: 'string', format: 'binary' }) } } },
   },
-  responses: { 200: { description: 'The image.', content: { 'image/*': { schema: z.any().openapi({ type: 'string', format: 'binary' }) } } } },
   errors: ['SHFT-NOT-FND-ERR', 'UPLOAD-NOT-FND-ERR'],
 });

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { authRoute, flag01, idParam, jsonBody, jsonContent } from '../../http/openapi';
 import { createTemplateInput, GENERATE_WEEKS, updateTemplateInput } from '../../services/templates/schemas';
-import { shiftRequestSchema } from '../shift-requests/shift-requests.schemas';
+import { shiftRequestSchema } from '../../services/shifts/schemas';
 
 const tags = ['Shift templates'];
 

@@ -6,8 +6,9 @@ import type { ServiceContext } from '../context';
 import { committedSubject } from '../guarded-write';
 import { claimBroadcast } from './claim';
 import { noOverlapSql, overlappingAcceptedShifts } from './conflicts';
-import { loadShift } from './load';
+import { loadShift, loadView } from './load';
 import { pickSide, shiftWhen, stateError } from './rules';
+import type { ShiftRequestView } from './schemas';
 import { SHIFT_STATUS } from './status';
 import { shiftWrite } from './write';
 
@@ -16,9 +17,9 @@ import { shiftWrite } from './write';
  * guarded update, so two overlapping shifts accepted at the same moment cannot both succeed.
  * Accepting an open broadcast is claiming it (DECISIONS.md): the same Durable Object, first claim wins.
  */
-export async function acceptRequest(ctx: ServiceContext, id: string) {
+export async function acceptRequest(ctx: ServiceContext, id: string): Promise<ShiftRequestView> {
   const done = committedSubject(ctx, 'shift_request');
-  if (done) return loadShift(ctx, done);
+  if (done) return loadView(ctx, done);
   const s = await loadShift(ctx, id);
   if (s.row.is_broadcast) return claimBroadcast(ctx, id);
   const party = await shiftParty(ctx, s);
@@ -57,5 +58,5 @@ export async function acceptRequest(ctx: ServiceContext, id: string) {
     if (clashes.length) throw new AppError('SHFT-CONFLICT-ERR', undefined, { conflicting_shift_request_ids: clashes.map((c) => c.id) });
     throw new AppError('SHFT-STATE-ERR', 'The shift has already started.');
   }
-  return loadShift(ctx, r.subject.id);
+  return loadView(ctx, r.subject.id);
 }

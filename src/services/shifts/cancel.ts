@@ -6,27 +6,24 @@ import { newId } from '../../lib/ids';
 import { businessRecipients, crewOf, shiftParty } from '../access';
 import type { ServiceContext } from '../context';
 import { committedSubject, type Notice } from '../guarded-write';
-import { type LoadedShift, loadShift } from './load';
-import { cancelRefusal, pickSide, type Side, shiftWhen } from './rules';
+import { type LoadedShift, loadShift, viewLoaded } from './load';
+import { cancelRefusal, pickSide, shiftWhen } from './rules';
+import type { CancelInput, CancelledShift } from './schemas';
 import { SHIFT_STATUS } from './status';
 import { shiftWrite } from './write';
-
-export interface CancelResult {
-  shift: LoadedShift;
-  autoFill: { id: string } | null;
-}
 
 /**
  * Cancel by either party (→ 7). When the shifter cancels an accepted shift, the business has
  * auto_fill_on_cancel on and the start is at least AUTO_FILL_MIN_LEAD_MINUTES away, a broadcast
  * copy (parent_id = the cancelled row) goes out to the crew in the same batch.
  */
-export async function cancelShift(ctx: ServiceContext, id: string, opts: { as?: Side | undefined; reason?: string | null } = {}): Promise<CancelResult> {
+export async function cancelShift(ctx: ServiceContext, id: string, input: CancelInput): Promise<CancelledShift> {
   const done = committedSubject(ctx, 'shift_request');
   const s = await loadShift(ctx, done ?? id);
-  if (done) return { shift: s, autoFill: await autoFillChild(ctx, done) };
+  if (done) return cancelled(s, await autoFillChild(ctx, done));
+  const reason = input.reason ?? null;
   const party = await shiftParty(ctx, s);
-  const side = pickSide(party, opts.as, ['business', 'shifter']);
+  const side = pickSide(party, input.as, ['business', 'shifter']);
   const refusal = cancelRefusal(s.row);
   if (refusal) throw refusal;
   if (side === 'shifter' && s.row.request_status !== SHIFT_STATUS.accepted) {
@@ -89,13 +86,26 @@ export async function cancelShift(ctx: ServiceContext, id: string, opts: { as?: 
     });
     events.push({
       topic: 'webhooks' as const,
-      body: { type: 'broadcast.created', business_id: s.business.id, shift_request_id: child.id, parent_id: id, occurred_at: new Date(now).toISOString() },
+      body: {
+        type: 'broadcast.created',
+        business_id: s.business.id,
+        shift_request_id: child.id,
+        parent_id: id,
+        occurred_at: new Date(now).toISOString(),
+      },
     });
   }
   const r = await w.commit({
     guard: ctx.db
       .update(shiftRequests)
-      .set({ request_status: SHIFT_STATUS.cancelled, cancelled_at: now, cancelled_by: side, cancel_reason: opts.reason ?? null, last_op_id: w.op, updated_at: now })
+      .set({
+        request_status: SHIFT_STATUS.cancelled,
+        cancelled_at: now,
+        cancelled_by: side,
+        cancel_reason: reason,
+        last_op_id: w.op,
+        updated_at: now,
+      })
       .where(
         and(
           eq(shiftRequests.id, id),
@@ -105,7 +115,7 @@ export async function cancelShift(ctx: ServiceContext, id: string, opts: { as?: 
         ),
       ),
     follow,
-    audit: { action: 'shift_request.cancel', data: { side, reason: opts.reason ?? null, auto_fill: autoFill } },
+    audit: { action: 'shift_request.cancel', data: { side, reason, auto_fill: autoFill } },
     notify,
     events,
   });
@@ -113,7 +123,11 @@ export async function cancelShift(ctx: ServiceContext, id: string, opts: { as?: 
     const fresh = await loadShift(ctx, id);
     throw cancelRefusal(fresh.row) ?? new AppError('CONFLICT-ERR', 'The shift changed while cancelling; try again.');
   }
-  return { shift: await loadShift(ctx, r.subject.id), autoFill: child };
+  return cancelled(await loadShift(ctx, r.subject.id), child);
+}
+
+function cancelled(s: LoadedShift, autoFill: { id: string } | null): CancelledShift {
+  return { shift_request: viewLoaded(s), auto_fill_shift_request_id: autoFill?.id ?? null };
 }
 
 async function autoFillChild(ctx: ServiceContext, id: string): Promise<{ id: string } | null> {

@@ -7,24 +7,14 @@ import type { ServiceContext } from '../context';
 import { committedSubject } from '../guarded-write';
 import { AppError } from '../../lib/errors';
 import { buildShiftRow } from './create';
-import { loadShift } from './load';
+import { loadShift, loadView } from './load';
 import { pickSide, shiftWhen, stateError } from './rules';
+import type { ChangedShift, ChangeRequestInput } from './schemas';
 import { SHIFT_STATUS } from './status';
 import { shiftWrite } from './write';
 
-export interface ChangeRequestInput {
-  shift_request_id: string;
-  shift_date?: string | undefined;
-  shift_in?: string | undefined;
-  shift_out?: string | undefined;
-  shiftrole_id?: number | undefined;
-  hourly_rate?: number | undefined;
-  is_flexible?: boolean | undefined;
-  note?: string | null | undefined;
-}
-
 /** Business side changes a pending request: the original becomes 4 and a pending child replaces it, atomically. */
-export async function changeRequest(ctx: ServiceContext, input: ChangeRequestInput) {
+export async function changeRequest(ctx: ServiceContext, input: ChangeRequestInput): Promise<ChangedShift> {
   const done = committedSubject(ctx, 'shift_request');
   const s = await loadShift(ctx, done ?? input.shift_request_id);
   if (done) return withChild(ctx, done);
@@ -50,7 +40,9 @@ export async function changeRequest(ctx: ServiceContext, input: ChangeRequestInp
     { parent_id: r.id, template_id: r.template_id },
   );
   const now = ctx.now();
-  const recipients = r.shifter_id ? (await ctx.db.select({ u: shifters.user_id }).from(shifters).where(eq(shifters.id, r.shifter_id))).map((x) => x.u) : [];
+  const recipients = r.shifter_id
+    ? (await ctx.db.select({ u: shifters.user_id }).from(shifters).where(eq(shifters.id, r.shifter_id))).map((x) => x.u)
+    : [];
   const w = shiftWrite(ctx, r.id);
   const result = await w.commit({
     guard: ctx.db
@@ -74,8 +66,8 @@ export async function changeRequest(ctx: ServiceContext, input: ChangeRequestInp
 }
 
 /** The superseded request and the child that replaced it. */
-async function withChild(ctx: ServiceContext, id: string) {
+async function withChild(ctx: ServiceContext, id: string): Promise<ChangedShift> {
   const [made] = await ctx.db.select({ id: shiftRequests.id }).from(shiftRequests).where(eq(shiftRequests.parent_id, id)).limit(1);
   if (!made) throw new AppError('SHFT-NOT-FND-ERR');
-  return { original: await loadShift(ctx, id), child: await loadShift(ctx, made.id) };
+  return { superseded: await loadView(ctx, id), shift_request: await loadView(ctx, made.id) };
 }

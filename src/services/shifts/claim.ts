@@ -5,8 +5,9 @@ import { businessRecipients, callerShifter, isCrew, standingToward } from '../ac
 import { type Actor, type IdempotencyScope, requirePerson, type ServiceContext } from '../context';
 import { committedSubject } from '../guarded-write';
 import { noOverlapSql, overlappingAcceptedShifts } from './conflicts';
-import { loadShift } from './load';
+import { loadShift, loadView, viewLoaded } from './load';
 import { shiftWhen, stateError } from './rules';
+import type { ShiftRequestView } from './schemas';
 import { SHIFT_STATUS } from './status';
 import { shiftWrite } from './write';
 
@@ -84,9 +85,9 @@ export async function commitClaim(ctx: ServiceContext, input: ClaimInput): Promi
  * also its crew, get 403 SHFT-OWN-BUSINESS-ERR: they see its broadcasts as the business, never as a
  * shifter (list_of_broadcast_requests read as a shifter leaves them out the same way).
  */
-export async function claimBroadcast(ctx: ServiceContext, id: string) {
+export async function claimBroadcast(ctx: ServiceContext, id: string): Promise<ShiftRequestView> {
   const done = committedSubject(ctx, 'shift_request');
-  if (done) return loadShift(ctx, done);
+  if (done) return loadView(ctx, done);
   const actor = requirePerson(ctx);
   const s = await loadShift(ctx, id);
   const own = await callerShifter(ctx);
@@ -108,7 +109,7 @@ export async function claimBroadcast(ctx: ServiceContext, id: string) {
     if (s.row.shifter_id !== own.id) throw new AppError('SHFT-NOT-FND-ERR');
     throw new AppError('SHFT-STATE-ERR', 'A targeted request is accepted, not claimed.');
   }
-  if (s.row.shifter_id === own.id && s.row.request_status === SHIFT_STATUS.accepted) return s;
+  if (s.row.shifter_id === own.id && s.row.request_status === SHIFT_STATUS.accepted) return viewLoaded(s);
   if (s.row.request_status !== SHIFT_STATUS.pending) {
     if (s.row.request_status === SHIFT_STATUS.accepted) throw new AppError('CLAIM-LOST-ERR');
     throw stateError(s.row, 'an open broadcast');
@@ -137,5 +138,5 @@ export async function claimBroadcast(ctx: ServiceContext, id: string) {
     }
     throw stateError(fresh.row, 'an open broadcast');
   }
-  return fresh;
+  return viewLoaded(fresh);
 }

@@ -8,8 +8,9 @@ import { inspectFile } from '../../lib/uploads';
 import { businessRecipients, shiftParty } from '../access';
 import type { ServiceContext } from '../context';
 import { committedSubject } from '../guarded-write';
-import { type LoadedShift, loadShift } from './load';
+import { type LoadedShift, loadShift, loadView, viewLoaded } from './load';
 import { shiftWhen, stateError } from './rules';
+import type { ClockInput, ClockPhotoParams, ClockPhotoUpload, ClockSide, ShiftRequestView } from './schemas';
 import { SHIFT_STATUS } from './status';
 import { shiftWrite } from './write';
 
@@ -23,19 +24,7 @@ export const MIN_CLOCKED_MINUTES = 1;
 
 const MINUTE = 60_000;
 
-export interface ClockInput {
-  lat?: number | undefined;
-  lon?: number | undefined;
-  photo_url?: string | undefined;
-  /** The "I'm here" override: clock in although out of the geofence in hard mode (the shifter's word only). */
-  im_here?: boolean | undefined;
-  /** Kiosk: the business's device passes the shifter's id as the actor. */
-  actor_id?: string | undefined;
-}
-
-type Side = 'in' | 'out';
-
-export function clockPhotoPrefix(shiftId: string, side: Side) {
+export function clockPhotoPrefix(shiftId: string, side: ClockSide) {
   return `clock-photos/${shiftId}/${side}/`;
 }
 
@@ -92,7 +81,7 @@ const PHOTO_URL = /^\/v1\/uploads\/(clock-photos\/(sr_[0-9A-Za-z]+)\/(in|out)\/u
  * or a real upload of another shift or side, is refused). A missing photo where the business requires
  * one is SHFT-PHOTO-REQ-ERR.
  */
-async function checkPhoto(ctx: ServiceContext, s: LoadedShift, side: Side, photoUrl: string | undefined) {
+async function checkPhoto(ctx: ServiceContext, s: LoadedShift, side: ClockSide, photoUrl: string | undefined) {
   if (photoUrl === undefined) {
     if (s.business.require_clock_photo) throw new AppError('SHFT-PHOTO-REQ-ERR');
     return;
@@ -134,12 +123,12 @@ function clockInWindowError(row: LoadedShift['row']) {
  * scheduled end, never on a no-show; these conditions are in the guarded update itself, so a no-show
  * marked at the same moment and a clock-in cannot both win. Repeating it returns the stored result.
  */
-export async function clockIn(ctx: ServiceContext, id: string, input: ClockInput) {
+export async function clockIn(ctx: ServiceContext, id: string, input: ClockInput): Promise<ShiftRequestView> {
   const done = committedSubject(ctx, 'shift_request');
-  if (done) return loadShift(ctx, done);
+  if (done) return loadView(ctx, done);
   const s = await loadShift(ctx, id);
   const who = await puncher(ctx, s, input);
-  if (s.row.shift_start_at !== null && s.row.request_status === SHIFT_STATUS.accepted) return s;
+  if (s.row.shift_start_at !== null && s.row.request_status === SHIFT_STATUS.accepted) return viewLoaded(s);
   if (s.row.request_status !== SHIFT_STATUS.accepted) throw stateError(s.row, 'accepted');
   if (s.row.is_noshow) throw new AppError('SHFT-STATE-ERR', 'The shift is marked as a no-show.');
   const now = ctx.now();
@@ -183,9 +172,9 @@ export async function clockIn(ctx: ServiceContext, id: string, input: ClockInput
     ],
   });
   const fresh = await loadShift(ctx, r.subject.id);
-  if (r.applied) return fresh;
+  if (r.applied) return viewLoaded(fresh);
   // The guard did not hold: a concurrent twin clocked in (its result is ours), or the row changed.
-  if (fresh.row.shift_start_at !== null && fresh.row.request_status === SHIFT_STATUS.accepted) return fresh;
+  if (fresh.row.shift_start_at !== null && fresh.row.request_status === SHIFT_STATUS.accepted) return viewLoaded(fresh);
   if (fresh.row.request_status !== SHIFT_STATUS.accepted) throw stateError(fresh.row, 'accepted');
   if (fresh.row.is_noshow) throw new AppError('SHFT-STATE-ERR', 'The shift is marked as a no-show.');
   throw clockInWindowError(fresh.row);
@@ -198,12 +187,12 @@ export async function clockIn(ctx: ServiceContext, id: string, input: ClockInput
  * early at any time, and the audit row says so. The time conditions are in the guarded update.
  * Repeating it returns the stored result.
  */
-export async function clockOut(ctx: ServiceContext, id: string, input: ClockInput) {
+export async function clockOut(ctx: ServiceContext, id: string, input: ClockInput): Promise<ShiftRequestView> {
   const done = committedSubject(ctx, 'shift_request');
-  if (done) return loadShift(ctx, done);
+  if (done) return loadView(ctx, done);
   const s = await loadShift(ctx, id);
   const who = await puncher(ctx, s, input);
-  if (s.row.shift_end_at !== null && s.row.request_status !== SHIFT_STATUS.cancelled) return s;
+  if (s.row.shift_end_at !== null && s.row.request_status !== SHIFT_STATUS.cancelled) return viewLoaded(s);
   if (s.row.request_status !== SHIFT_STATUS.accepted) throw stateError(s.row, 'accepted');
   if (s.row.shift_start_at === null) throw new AppError('SHFT-STATE-ERR', 'Clock in before clocking out.');
   const now = ctx.now();
@@ -243,8 +232,8 @@ export async function clockOut(ctx: ServiceContext, id: string, input: ClockInpu
     },
   });
   const fresh = await loadShift(ctx, r.subject.id);
-  if (r.applied) return fresh;
-  if (fresh.row.shift_end_at !== null && fresh.row.request_status !== SHIFT_STATUS.cancelled) return fresh;
+  if (r.applied) return viewLoaded(fresh);
+  if (fresh.row.shift_end_at !== null && fresh.row.request_status !== SHIFT_STATUS.cancelled) return viewLoaded(fresh);
   if (fresh.row.request_status !== SHIFT_STATUS.accepted) throw stateError(fresh.row, 'accepted');
   if (fresh.row.shift_start_at === null) throw new AppError('SHFT-STATE-ERR', 'Clock in before clocking out.');
   throw clockOutWindowError(fresh.row, who);
@@ -265,7 +254,7 @@ function clockOutWindowError(row: LoadedShift['row'], who: Puncher) {
 }
 
 /** Stores a clock photo in R2 (images only, sniffed; at most 8 MB) and returns its URL. */
-export async function uploadClockPhoto(ctx: ServiceContext, id: string, side: Side, upload: File) {
+export async function uploadClockPhoto(ctx: ServiceContext, id: string, side: ClockSide, upload: File): Promise<ClockPhotoUpload> {
   const s = await loadShift(ctx, id);
   await puncher(ctx, s, {});
   if (s.row.request_status !== SHIFT_STATUS.accepted) throw stateError(s.row, 'accepted');
@@ -282,12 +271,16 @@ export async function uploadClockPhoto(ctx: ServiceContext, id: string, side: Si
   return { url: `/v1/uploads/${key}`, content_type: file.type.mime, size: file.bytes.byteLength };
 }
 
-/** Serves a clock photo to the parties of its shift only. */
-export async function readClockPhoto(ctx: ServiceContext, key: string) {
+/**
+ * Serves a clock photo (GET /v1/uploads/clock-photos/{shift_request_id}/{side}/{file}) to the parties
+ * of its shift only: the bytes and their stored type.
+ */
+export async function readClockPhoto(ctx: ServiceContext, p: ClockPhotoParams): Promise<{ body: ReadableStream; content_type: string }> {
+  const key = `${clockPhotoPrefix(p.shift_request_id, p.side)}${p.file}`;
   const m = /^clock-photos\/(sr_[0-9A-Za-z]+)\/(in|out)\/[^/]+$/.exec(key);
   if (!m) throw new AppError('UPLOAD-NOT-FND-ERR');
   await shiftParty(ctx, await loadShift(ctx, m[1]!));
   const obj = await ctx.env.UPLOADS.get(key);
   if (!obj) throw new AppError('UPLOAD-NOT-FND-ERR');
-  return obj;
+  return { body: obj.body, content_type: obj.httpMetadata?.contentType ?? 'application/octet-stream' };
 }

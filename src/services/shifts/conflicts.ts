@@ -6,7 +6,8 @@ import { shiftInstants } from '../../lib/shift-time';
 import { toIso } from '../../lib/time';
 import { accessBusiness, actingBusinessIds, isCrew } from '../access';
 import { type ServiceContext, requirePerson } from '../context';
-import { loadShift, viewLoaded } from './load';
+import { loadView } from './load';
+import type { ConflictsQuery, ShiftConflicts } from './schemas';
 import { SHIFT_STATUS } from './status';
 
 const OTHER = 'other_shift';
@@ -58,15 +59,6 @@ export function noOverlapSql(shifterId: string, startsAt: number, endsAt: number
   return sql`NOT EXISTS (SELECT 1 FROM ${shiftRequests} AS ${sql.identifier(OTHER)} WHERE ${overlapConditions(other, shifterId, startsAt, endsAt, excludeId)})`;
 }
 
-export interface ConflictQuery {
-  shifter_id: string;
-  date: string;
-  shift_in: string;
-  shift_out: string;
-  exclude_shift_request_id?: string | undefined;
-  business_id?: string | undefined;
-}
-
 /** A business whose zone the shifter may read the window in: one they are connected to, or one they act for. */
 async function counterpartBusiness(ctx: ServiceContext, businessId: string, shifterId: string) {
   const [b] = await ctx.db.select().from(businesses).where(eq(businesses.id, businessId)).limit(1);
@@ -84,7 +76,7 @@ async function counterpartBusiness(ctx: ServiceContext, businessId: string, shif
  * shifter's shifts elsewhere are only busy windows (`busy`: starts_at, ends_at), so a business never
  * learns another business's rate, note, role, name or clock record.
  */
-export async function findConflicts(ctx: ServiceContext, q: ConflictQuery) {
+export async function findConflicts(ctx: ServiceContext, q: ConflictsQuery): Promise<ShiftConflicts> {
   const actor = requirePerson(ctx);
   const [shifter] = await ctx.db.select().from(shifters).where(eq(shifters.id, q.shifter_id)).limit(1);
   if (!shifter) throw new AppError('SHIFTER-NOT-FND-ERR');
@@ -125,6 +117,5 @@ export async function findConflicts(ctx: ServiceContext, q: ConflictQuery) {
   const busy = seesAll
     ? []
     : rows.filter((r) => !mine!.includes(r.business_id)).map((r) => ({ starts_at: toIso(r.starts_at), ends_at: toIso(r.ends_at) }));
-  const loaded = await Promise.all(inFull.map((r) => loadShift(ctx, r.id)));
-  return { window, data: loaded.map(viewLoaded), busy };
+  return { window, data: await Promise.all(inFull.map((r) => loadView(ctx, r.id))), busy };
 }

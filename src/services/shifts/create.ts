@@ -8,32 +8,28 @@ import { type BusinessRow, crewOf, isCrew, postingBusiness } from '../access';
 import { type ServiceContext, requirePerson } from '../context';
 import { draftEvent } from '../events/outbox';
 import { committedSubject, type Notice, prepareWrite, type WriteParts } from '../guarded-write';
-import type { SendRequestInput } from './schemas';
+import { loadView } from './load';
+import type { SendRequestInput, ShiftRequestView } from './schemas';
 import { SHIFT_STATUS } from './status';
 
 export const MAX_SHIFT_MINUTES = 24 * 60;
 
 const invalid = (field: string, message: string) => new AppError('VALIDATION-ERR', `${field}: ${message}`, [{ field, message }]);
 
-export interface ShiftFields {
-  shift_date: string;
-  shift_in: string;
-  shift_out: string;
-  shiftrole_id: number;
-  hourly_rate: number;
-  currency?: string | undefined;
-  shifter_id: string | null;
-  is_broadcast: boolean;
-  is_flexible: boolean;
-  note?: string | null | undefined;
-}
+/** A shift's own fields: send_request's input without the business (change_request and templates fill them in). */
+export type ShiftFields = Omit<SendRequestInput, 'business_id'>;
 
 /**
  * Validates a shift for a business and returns the row to insert: formats, role, rate, currency,
  * the window (positive, at most 24 h, starting in the future) and, for a targeted shift, that the
  * shifter is connected and accepting requests. Shared by send_request, change_request and templates.
  */
-export async function buildShiftRow(ctx: ServiceContext, business: BusinessRow, f: ShiftFields, extra: Partial<typeof shiftRequests.$inferInsert> = {}) {
+export async function buildShiftRow(
+  ctx: ServiceContext,
+  business: BusinessRow,
+  f: ShiftFields,
+  extra: Partial<typeof shiftRequests.$inferInsert> = {},
+) {
   if (f.is_broadcast && f.shifter_id) throw invalid('shifter_id', 'must be blank for a broadcast');
   if (!f.is_broadcast && !f.shifter_id) throw invalid('shifter_id', 'required for a targeted request (or send is_broadcast=1)');
   const [role] = await ctx.db.select().from(shiftRoles).where(eq(shiftRoles.id, f.shiftrole_id)).limit(1);
@@ -92,7 +88,12 @@ export async function newShiftRecipients(ctx: ServiceContext, businessId: string
 }
 
 /** The notification and partner event of a new request, as parts of its guarded write. */
-export function newShiftEvents(row: NewShiftRow, business: BusinessRow, userIds: string[], now: number): { notify: Notice[]; events: WriteParts['events'] & {} } {
+export function newShiftEvents(
+  row: NewShiftRow,
+  business: BusinessRow,
+  userIds: string[],
+  now: number,
+): { notify: Notice[]; events: WriteParts['events'] & {} } {
   const kind = row.is_broadcast ? 'open_shift' : 'shift_request';
   return {
     notify: [
@@ -131,7 +132,15 @@ export function newShiftEventDrafts(ctx: ServiceContext, row: NewShiftRow, busin
         draftEvent(
           ctx,
           'notifications',
-          { type: 'notify', dedupe_key: `${n.kind}:${row.id}`, user_ids: n.userIds, kind: n.kind, title: n.title, body: n.body, ...(n.data ? { data: n.data } : {}) },
+          {
+            type: 'notify',
+            dedupe_key: `${n.kind}:${row.id}`,
+            user_ids: n.userIds,
+            kind: n.kind,
+            title: n.title,
+            body: n.body,
+            ...(n.data ? { data: n.data } : {}),
+          },
           onlyIf,
         ),
       ),
@@ -139,10 +148,10 @@ export function newShiftEventDrafts(ctx: ServiceContext, row: NewShiftRow, busin
   ];
 }
 
-/** POST /v1/shift_request/send_request: one shift per call, targeted or broadcast. */
-export async function sendRequest(ctx: ServiceContext, input: SendRequestInput): Promise<string> {
+/** POST /v1/shift_request/send_request: one shift per call, targeted or broadcast; answers the created request. */
+export async function sendRequest(ctx: ServiceContext, input: SendRequestInput): Promise<ShiftRequestView> {
   const done = committedSubject(ctx, 'shift_request');
-  if (done) return done;
+  if (done) return loadView(ctx, done);
   const business = await postingBusiness(ctx, input.business_id);
   const row = await buildShiftRow(ctx, business, input);
   const r = await prepareWrite(ctx, { type: 'shift_request', id: row.id }).commit({
@@ -150,5 +159,5 @@ export async function sendRequest(ctx: ServiceContext, input: SendRequestInput):
     audit: { action: row.is_broadcast ? 'broadcast.create' : 'shift_request.create' },
     ...newShiftEvents(row, business, await newShiftRecipients(ctx, business.id, row.shifter_id), ctx.now()),
   });
-  return r.subject.id;
+  return loadView(ctx, r.subject.id);
 }

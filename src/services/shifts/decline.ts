@@ -4,15 +4,17 @@ import { AppError } from '../../lib/errors';
 import { businessRecipients, shiftParty } from '../access';
 import type { ServiceContext } from '../context';
 import { committedSubject } from '../guarded-write';
-import { loadShift } from './load';
+import { loadShift, loadView } from './load';
 import { pickSide, shiftWhen, stateError } from './rules';
+import type { DeclineInput, ShiftRequestView } from './schemas';
 import { SHIFT_STATUS } from './status';
 import { shiftWrite } from './write';
 
 /** The targeted shifter declines a request (pending → declined). A broadcast is simply not claimed. */
-export async function declineRequest(ctx: ServiceContext, id: string, reason?: string | null) {
+export async function declineRequest(ctx: ServiceContext, id: string, input: DeclineInput = {}): Promise<ShiftRequestView> {
   const done = committedSubject(ctx, 'shift_request');
-  if (done) return loadShift(ctx, done);
+  if (done) return loadView(ctx, done);
+  const reason = input.reason ?? null;
   const s = await loadShift(ctx, id);
   const party = await shiftParty(ctx, s);
   if (s.row.is_broadcast) throw new AppError('SHFT-STATE-ERR', 'A broadcast cannot be declined; just do not claim it.');
@@ -23,7 +25,7 @@ export async function declineRequest(ctx: ServiceContext, id: string, reason?: s
   const r = await w.commit({
     guard: ctx.db
       .update(shiftRequests)
-      .set({ request_status: SHIFT_STATUS.declined, cancel_reason: reason ?? null, last_op_id: w.op, updated_at: now })
+      .set({ request_status: SHIFT_STATUS.declined, cancel_reason: reason, last_op_id: w.op, updated_at: now })
       .where(and(eq(shiftRequests.id, id), eq(shiftRequests.request_status, SHIFT_STATUS.pending))),
     audit: { action: 'shift_request.decline', ...(reason ? { data: { reason } } : {}) },
     notify: [
@@ -36,5 +38,5 @@ export async function declineRequest(ctx: ServiceContext, id: string, reason?: s
     ],
   });
   if (!r.applied) throw stateError((await loadShift(ctx, id)).row, 'pending');
-  return loadShift(ctx, r.subject.id);
+  return loadView(ctx, r.subject.id);
 }

@@ -9,6 +9,7 @@ import { type ServiceContext, requirePerson } from '../context';
 import { counterSuggestionsForUser } from './counter-suggest';
 import { relevanceScore } from './relevance';
 import { loadShifterSignals } from './relevance-signals';
+import type { ListBroadcastsInput, ListRequestsInput, ShiftList } from './schemas';
 import { SHIFT_STATUS } from './status';
 import { shiftRequestView } from './view';
 
@@ -42,22 +43,8 @@ function keysetAfter(cursor: string | null | undefined): SQL | undefined {
   return or(lt(shiftRequests.created_at, createdAt), and(eq(shiftRequests.created_at, createdAt), lt(shiftRequests.id, id)));
 }
 
-export interface ListFilters {
-  as?: 'business' | 'shifter' | undefined;
-  business_id?: string | undefined;
-  shifter_id?: string | undefined;
-  counterparty_id?: string | undefined;
-  status?: number | number[] | undefined;
-  shiftrole_id?: number | undefined;
-  date_from?: string | undefined;
-  date_to?: string | undefined;
-  is_broadcast?: boolean | undefined;
-  limit: number;
-  cursor?: string | null | undefined;
-}
-
 /** The caller's shift requests (either side), newest first, keyset-paginated. */
-export async function listRequests(ctx: ServiceContext, f: ListFilters) {
+export async function listRequests(ctx: ServiceContext, f: ListRequestsInput): Promise<ShiftList> {
   const actor = requirePerson(ctx);
   const conds: SQL[] = [];
   if (!actor.isAdmin) {
@@ -94,25 +81,12 @@ export async function listRequests(ctx: ServiceContext, f: ListFilters) {
   };
 }
 
-export interface BroadcastFilters {
-  shifter_id?: string | undefined;
-  sort_by_relevance?: boolean | undefined;
-  shift_date?: string | undefined;
-  date_from?: string | undefined;
-  date_to?: string | undefined;
-  shiftrole_id?: number | undefined;
-  business_id?: string | undefined;
-  min_rate?: number | undefined;
-  limit: number;
-  cursor?: string | null | undefined;
-}
-
 /**
  * Open broadcasts (status 1, is_broadcast 1, start in the future) the caller may see: those of
  * businesses their shifter profile is connected to, and their own businesses'. Newest first; with
  * sort_by_relevance and shifter_id, best fit first with relevance_score on each row.
  */
-export async function listBroadcasts(ctx: ServiceContext, f: BroadcastFilters) {
+export async function listBroadcasts(ctx: ServiceContext, f: ListBroadcastsInput): Promise<ShiftList> {
   const actor = requirePerson(ctx);
   const myShifter = await shifterIdOf(ctx, actor.userId);
   if (f.shifter_id && f.shifter_id !== myShifter && !actor.isAdmin) throw new AppError('FORBIDDEN-ERR', 'shifter_id must be your own shifter profile.');

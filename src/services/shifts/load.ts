@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { businesses, shiftRequests, shiftRoles, shifters } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import type { ServiceContext } from '../context';
+import type { ShiftRequestView } from './schemas';
 import { shiftRequestView, type ShiftRow } from './view';
 
 export interface LoadedShift {
@@ -11,6 +12,7 @@ export interface LoadedShift {
   roleLabel: string | null;
 }
 
+/** One shift with its business, shifter and role label; 404 when it does not exist (no access check: callers make it). */
 export async function loadShift(ctx: ServiceContext, id: string): Promise<LoadedShift> {
   const [r] = await ctx.db
     .select({ row: shiftRequests, business: businesses, shifter: shifters, roleLabel: shiftRoles.label })
@@ -24,7 +26,8 @@ export async function loadShift(ctx: ServiceContext, id: string): Promise<Loaded
   return r;
 }
 
-export function viewLoaded(s: LoadedShift) {
+/** The API view of a loaded shift. */
+export function viewLoaded(s: LoadedShift): ShiftRequestView {
   return shiftRequestView(s.row, {
     business_name: s.business.name,
     business_slug: s.business.slug,
@@ -33,4 +36,9 @@ export function viewLoaded(s: LoadedShift) {
     shifter_name: s.shifter?.display_name ?? null,
     shifter_slug: s.shifter?.slug ?? null,
   });
+}
+
+/** One shift's API view, read fresh: what each transition answers with. */
+export async function loadView(ctx: ServiceContext, id: string): Promise<ShiftRequestView> {
+  return viewLoaded(await loadShift(ctx, id));
 }

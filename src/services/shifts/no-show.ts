@@ -4,8 +4,9 @@ import { AppError } from '../../lib/errors';
 import { shiftParty } from '../access';
 import type { ServiceContext } from '../context';
 import { committedSubject } from '../guarded-write';
-import { loadShift } from './load';
+import { loadShift, loadView, viewLoaded } from './load';
 import { pickSide, stateError } from './rules';
+import type { ShiftRequestView } from './schemas';
 import { SHIFT_STATUS } from './status';
 import { shiftWrite } from './write';
 
@@ -13,9 +14,9 @@ import { shiftWrite } from './write';
  * The business marks an accepted shift whose start has passed, with no clock-in, as a no-show. The
  * guard requires no clock-in, and clock-in's guard requires no no-show, so the two cannot both win.
  */
-export async function markNoShow(ctx: ServiceContext, id: string) {
+export async function markNoShow(ctx: ServiceContext, id: string): Promise<ShiftRequestView> {
   const done = committedSubject(ctx, 'shift_request');
-  if (done) return loadShift(ctx, done);
+  if (done) return loadView(ctx, done);
   const s = await loadShift(ctx, id);
   const party = await shiftParty(ctx, s);
   pickSide(party, 'business', ['business']);
@@ -23,7 +24,7 @@ export async function markNoShow(ctx: ServiceContext, id: string) {
   if (s.row.shift_start_at !== null) throw new AppError('SHFT-STATE-ERR', 'The shifter clocked in; this is not a no-show.');
   const now = ctx.now();
   if (s.row.starts_at > now) throw new AppError('SHFT-STATE-ERR', 'A no-show can only be marked after the start.');
-  if (s.row.is_noshow) return s;
+  if (s.row.is_noshow) return viewLoaded(s);
   const w = shiftWrite(ctx, id);
   const r = await w.commit({
     guard: ctx.db
@@ -41,7 +42,12 @@ export async function markNoShow(ctx: ServiceContext, id: string) {
     audit: { action: 'shift_request.no_show' },
     notify: [
       s.shifter
-        ? { kind: 'no_show', userIds: [s.shifter.user_id], title: `${s.business.name} marked you as a no-show`, body: `${s.row.shift_date} ${s.row.shift_in}` }
+        ? {
+            kind: 'no_show',
+            userIds: [s.shifter.user_id],
+            title: `${s.business.name} marked you as a no-show`,
+            body: `${s.row.shift_date} ${s.row.shift_in}`,
+          }
         : null,
     ],
   });
@@ -50,5 +56,5 @@ export async function markNoShow(ctx: ServiceContext, id: string) {
     if (fresh.row.shift_start_at !== null) throw new AppError('SHFT-STATE-ERR', 'The shifter clocked in; this is not a no-show.');
     throw stateError(fresh.row, 'accepted');
   }
-  return fresh;
+  return viewLoaded(fresh);
 }

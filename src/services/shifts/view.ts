@@ -1,7 +1,8 @@
 import { fromMinor } from '../../lib/money';
 import { toIso } from '../../lib/time';
 import type { shiftRequests } from '../../db/schema';
-import { SHIFT_STATUS_NAME } from './status';
+import type { ShiftRequestView } from './schemas';
+import { readStatus } from './status';
 
 export type ShiftRow = typeof shiftRequests.$inferSelect;
 
@@ -14,9 +15,12 @@ export interface ShiftJoin {
   shifter_slug?: string | null;
 }
 
-/** The API shape of a shift request (REST, MCP tools and widgets all render through this). */
-export function shiftRequestView(r: ShiftRow, j: ShiftJoin = {}, extra: { relevance_score?: number } = {}) {
+export type { ShiftRequestView };
+
+/** The API shape of a shift request (REST, MCP tools and widgets all render through this), typed by shiftRequestSchema. */
+export function shiftRequestView(r: ShiftRow, j: ShiftJoin = {}, extra: { relevance_score?: number } = {}): ShiftRequestView {
   const minutes = Math.round((r.ends_at - r.starts_at) / 60_000);
+  const status = readStatus(r.request_status);
   return {
     id: r.id,
     business_id: r.business_id,
@@ -37,8 +41,8 @@ export function shiftRequestView(r: ShiftRow, j: ShiftJoin = {}, extra: { releva
     currency: r.currency,
     is_broadcast: r.is_broadcast ? 1 : 0,
     is_flexible: r.is_flexible ? 1 : 0,
-    request_status: r.request_status,
-    status: SHIFT_STATUS_NAME[r.request_status] ?? 'unknown',
+    request_status: status.value,
+    status: status.name,
     parent_id: r.parent_id,
     template_id: r.template_id,
     note: r.note,
@@ -60,5 +64,3 @@ export function shiftRequestView(r: ShiftRow, j: ShiftJoin = {}, extra: { releva
     ...(extra.relevance_score === undefined ? {} : { relevance_score: extra.relevance_score }),
   };
 }
-
-export type ShiftRequestView = ReturnType<typeof shiftRequestView>;
