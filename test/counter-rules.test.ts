@@ -1,7 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { and, eq } from 'drizzle-orm';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { auditLog, counterRules } from '../src/db/schema';
+import { newId } from '../src/lib/ids';
+import { MAX_RULES_PER_SHIFTER } from '../src/services/shifter-records/counter-rules';
 import { counterFloor, inStartBand, type RuleLike, suggestCounter } from '../src/services/shifts/counter-suggest';
 import { call, expectError } from './helpers/api';
-import { connect, makeUser } from './helpers/factory';
+import { connect, db, makeUser } from './helpers/factory';
+import { loseNextBatchAnswer } from './helpers/failures';
 import { daysFromToday, insertShift } from './helpers/rows';
 import { expectDenied, itRejectsBadCredentials } from './helpers/security';
 
@@ -24,7 +29,13 @@ const rule = (over: Partial<RuleLike> & { id: string; min_hourly_rate_minor: num
 describe('suggestCounter (hand-computed)', () => {
   const rules: RuleLike[] = [
     rule({ id: 'cr_a_night', shiftrole_id: 1, start_from: '22:00', start_to: '06:00', min_hourly_rate_minor: 2500 }),
-    rule({ id: 'cr_b_weekday', weekdays: '1,2,3,4,5', distance_threshold_km: 10, distance_premium_minor: 300, min_hourly_rate_minor: 2000 }),
+    rule({
+      id: 'cr_b_weekday',
+      weekdays: '1,2,3,4,5',
+      distance_threshold_km: 10,
+      distance_premium_minor: 300,
+      min_hourly_rate_minor: 2000,
+    }),
     rule({ id: 'cr_c_euro', shiftrole_id: 1, currency: 'EUR', min_hourly_rate_minor: 5000 }),
     rule({ id: 'cr_d_off', is_active: false, min_hourly_rate_minor: 9999 }),
   ];
@@ -56,14 +67,20 @@ describe('suggestCounter (hand-computed)', () => {
 
   it('a weekday mismatch leaves the rule out', () => {
     expect(suggestCounter(rules, shift({ shift_date: SATURDAY, shift_in: '09:00', hourly_rate_minor: 1800 }), near)).toBeNull();
-    expect(suggestCounter(rules, shift({ shift_date: MONDAY, shift_in: '09:00', hourly_rate_minor: 1800 }), near)).toEqual({ rate_minor: 2000, rule_id: 'cr_b_weekday' });
+    expect(suggestCounter(rules, shift({ shift_date: MONDAY, shift_in: '09:00', hourly_rate_minor: 1800 }), near)).toEqual({
+      rate_minor: 2000,
+      rule_id: 'cr_b_weekday',
+    });
     // Without the shift's date a weekday rule cannot match.
     expect(suggestCounter(rules, shift({ shift_date: undefined, shift_in: '09:00', hourly_rate_minor: 1800 }), near)).toBeNull();
   });
 
   it("only rules in the shift's currency count", () => {
     // A EUR shift at 40.00: the USD rules do not apply, the EUR rule asks 50.00.
-    expect(suggestCounter(rules, shift({ currency: 'EUR', shift_date: MONDAY, hourly_rate_minor: 4000 }), near)).toEqual({ rate_minor: 5000, rule_id: 'cr_c_euro' });
+    expect(suggestCounter(rules, shift({ currency: 'EUR', shift_date: MONDAY, hourly_rate_minor: 4000 }), near)).toEqual({
+      rate_minor: 5000,
+      rule_id: 'cr_c_euro',
+    });
     expect(suggestCounter(rules, shift({ currency: 'CAD', shift_date: MONDAY, hourly_rate_minor: 100 }), near)).toBeNull();
   });
 
@@ -98,7 +115,16 @@ describe('counter rules CRUD', () => {
     const path = base(s.shifterId!);
     const created = await call('POST', path, {
       key: s.key,
-      body: { label: 'Late nights', shiftrole_id: 1, weekdays: '5,1,3,3', start_from: '22:00', start_to: '06:00', min_hourly_rate: 24.5, distance_threshold_km: 15, distance_premium: 2.25 },
+      body: {
+        label: 'Late nights',
+        shiftrole_id: 1,
+        weekdays: '5,1,3,3',
+        start_from: '22:00',
+        start_to: '06:00',
+        min_hourly_rate: 24.5,
+        distance_threshold_km: 15,
+        distance_premium: 2.25,
+      },
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect(created.body).toMatchObject({
@@ -116,21 +142,49 @@ describe('counter rules CRUD', () => {
     });
     const id = created.body.id as string;
     expect(id).toMatch(/^cr_/);
-    const second = await call('POST', path, { key: s.key, body: { label: 'Any weekend', weekdays: [6, 7], min_hourly_rate: 20, is_active: false, is_auto_apply: true } });
-    expect(second.body).toMatchObject({ shiftrole_id: null, weekdays: [6, 7], start_from: null, distance_premium: null, is_active: false, is_auto_apply: true });
+    const second = await call('POST', path, {
+      key: s.key,
+      body: { label: 'Any weekend', weekdays: [6, 7], min_hourly_rate: 20, is_active: false, is_auto_apply: true },
+    });
+    expect(second.body).toMatchObject({
+      shiftrole_id: null,
+      weekdays: [6, 7],
+      start_from: null,
+      distance_premium: null,
+      is_active: false,
+      is_auto_apply: true,
+    });
 
     const list = await call('GET', path, { key: s.key });
     expect(list.body.data.map((r: any) => r.id)).toEqual([id, second.body.id]); // active first
     expect((await call('GET', `${path}/${id}`, { key: s.key })).body).toEqual(created.body);
 
     // Partial update: only what is sent changes; null clears; a new currency re-expresses kept amounts.
-    const upd = await call('PATCH', `${path}/${id}`, { key: s.key, body: { weekdays: null, start_from: null, start_to: null, currency: 'CAD', label: 'Nights, any day' } });
+    const upd = await call('PATCH', `${path}/${id}`, {
+      key: s.key,
+      body: { weekdays: null, start_from: null, start_to: null, currency: 'CAD', label: 'Nights, any day' },
+    });
     expect(upd.status, JSON.stringify(upd.body)).toBe(200);
-    expect(upd.body).toMatchObject({ label: 'Nights, any day', weekdays: null, start_from: null, start_to: null, currency: 'CAD', min_hourly_rate: 24.5, distance_premium: 2.25, shiftrole_id: 1 });
+    expect(upd.body).toMatchObject({
+      label: 'Nights, any day',
+      weekdays: null,
+      start_from: null,
+      start_to: null,
+      currency: 'CAD',
+      min_hourly_rate: 24.5,
+      distance_premium: 2.25,
+      shiftrole_id: 1,
+    });
     // JPY has no minor unit: a fractional yen is refused, never truncated; whole yen are kept exactly.
-    const fractional = await call('PATCH', `${path}/${id}`, { key: s.key, body: { currency: 'JPY', min_hourly_rate: 3000, distance_premium: 250.4 } });
+    const fractional = await call('PATCH', `${path}/${id}`, {
+      key: s.key,
+      body: { currency: 'JPY', min_hourly_rate: 3000, distance_premium: 250.4 },
+    });
     expectError(fractional, 400, 'VALIDATION-ERR');
-    const jpy = await call('PATCH', `${path}/${id}`, { key: s.key, body: { currency: 'JPY', min_hourly_rate: 3000, distance_premium: 250 } });
+    const jpy = await call('PATCH', `${path}/${id}`, {
+      key: s.key,
+      body: { currency: 'JPY', min_hourly_rate: 3000, distance_premium: 250 },
+    });
     expect(jpy.body).toMatchObject({ currency: 'JPY', min_hourly_rate: 3000, distance_premium: 250 });
 
     expect((await call('DELETE', `${path}/${id}`, { key: s.key })).body).toEqual({ id, deleted: true });
@@ -168,7 +222,11 @@ describe('counter rules CRUD', () => {
     for (const body of [{}, { start_to: null }, { distance_premium: 3 }, { min_hourly_rate: -1 }]) {
       expectError(await call('PATCH', `${path}/${ok.body.id}`, { key: s.key, body }), 400, 'VALIDATION-ERR');
     }
-    expect((await call('GET', `${path}/${ok.body.id}`, { key: s.key })).body).toMatchObject({ start_from: '09:00', start_to: '17:00', distance_premium: null });
+    expect((await call('GET', `${path}/${ok.body.id}`, { key: s.key })).body).toMatchObject({
+      start_from: '09:00',
+      start_to: '17:00',
+      distance_premium: null,
+    });
   });
 
   it('is for the owner and admins: another shifter or a business gets 404', async () => {
@@ -194,8 +252,85 @@ describe('counter rules CRUD', () => {
   });
 
   describe('list', () => itRejectsBadCredentials({ method: 'GET', path: '/v1/shifter/shf_x/counter_rules' }));
-  describe('create', () => itRejectsBadCredentials({ method: 'POST', path: '/v1/shifter/shf_x/counter_rules', body: { label: 'x', min_hourly_rate: 1 } }));
-  describe('suggest', () => itRejectsBadCredentials({ method: 'GET', path: '/v1/shifter/shf_x/counter_rules/suggest', query: { shift_request_id: 'sr_x' } }));
+  describe('create', () =>
+    itRejectsBadCredentials({ method: 'POST', path: '/v1/shifter/shf_x/counter_rules', body: { label: 'x', min_hourly_rate: 1 } }));
+  describe('suggest', () =>
+    itRejectsBadCredentials({ method: 'GET', path: '/v1/shifter/shf_x/counter_rules/suggest', query: { shift_request_id: 'sr_x' } }));
+});
+
+describe('counter rules: guarded writes', () => {
+  afterEach(() => vi.restoreAllMocks());
+  const rulesOf = (shifterId: string) => db().select().from(counterRules).where(eq(counterRules.shifter_id, shifterId));
+  const auditsOf = (ruleId: string, action: string) =>
+    db()
+      .select({ id: auditLog.id })
+      .from(auditLog)
+      .where(and(eq(auditLog.subject_type, 'counter_rule'), eq(auditLog.subject_id, ruleId), eq(auditLog.action, action)));
+
+  it(`concurrent creates cannot pass the cap of ${MAX_RULES_PER_SHIFTER}`, async () => {
+    const s = await makeUser({ shifter: true });
+    const now = Date.now();
+    for (let i = 0; i < MAX_RULES_PER_SHIFTER - 1; i++) {
+      await db()
+        .insert(counterRules)
+        .values({
+          id: newId('counterRule'),
+          shifter_id: s.shifterId!,
+          label: `seeded ${i}`,
+          min_hourly_rate_minor: 2000,
+          currency: 'USD',
+          created_at: now,
+          updated_at: now,
+        });
+    }
+    const results = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        call('POST', base(s.shifterId!), { key: s.key, body: { label: `race ${i}`, min_hourly_rate: 21 } }),
+      ),
+    );
+    expect(results.filter((r) => r.status === 201)).toHaveLength(1);
+    for (const r of results.filter((x) => x.status !== 201)) expectError(r, 409, 'CONFLICT-ERR');
+    expect(await rulesOf(s.shifterId!)).toHaveLength(MAX_RULES_PER_SHIFTER);
+  });
+
+  it('a create whose answer is lost after the commit: the retry with the same Idempotency-Key answers with the one rule written', async () => {
+    const s = await makeUser({ shifter: true });
+    const body = { label: 'Nights', min_hourly_rate: 25, start_from: '22:00', start_to: '06:00' };
+    const headers = { 'Idempotency-Key': `crl-${crypto.randomUUID()}` };
+    loseNextBatchAnswer();
+    expectError(await call('POST', base(s.shifterId!), { key: s.key, body, headers }), 500, 'INTERNAL-ERR');
+    const [stored, ...more] = await rulesOf(s.shifterId!);
+    expect(more).toEqual([]);
+    const retry = await call('POST', base(s.shifterId!), { key: s.key, body, headers });
+    expect(retry.status, JSON.stringify(retry.body)).toBe(201);
+    expect(retry.body).toMatchObject({ id: stored!.id, label: 'Nights', min_hourly_rate: 25 });
+    expect(await rulesOf(s.shifterId!)).toHaveLength(1);
+    expect(await auditsOf(stored!.id, 'counter_rule.create')).toHaveLength(1);
+  });
+
+  it('concurrent changes of one rule: each answered change is kept and audited once; concurrent deletes delete once', async () => {
+    const s = await makeUser({ shifter: true });
+    const path = base(s.shifterId!);
+    const r = (await call('POST', path, { key: s.key, body: { label: 'floor', min_hourly_rate: 20 } })).body;
+    const changes = [{ label: 'Floor' }, { min_hourly_rate: 22 }, { weekdays: [1, 2] }, { is_active: false }];
+    const results = await Promise.all(changes.map((body) => call('PATCH', `${path}/${r.id}`, { key: s.key, body })));
+    const after = (await call('GET', `${path}/${r.id}`, { key: s.key })).body;
+    const kept = results.filter((x) => x.status === 200);
+    expect(kept.length).toBeGreaterThanOrEqual(3);
+    for (const [i, x] of results.entries()) {
+      if (x.status !== 200) {
+        expectError(x, 409, 'CONFLICT-ERR');
+        continue;
+      }
+      expect(after).toMatchObject(changes[i]!);
+    }
+    expect(await auditsOf(r.id, 'counter_rule.update')).toHaveLength(kept.length);
+
+    const deletes = await Promise.all(Array.from({ length: 4 }, () => call('DELETE', `${path}/${r.id}`, { key: s.key })));
+    expect(deletes.filter((x) => x.status === 200)).toHaveLength(1);
+    for (const x of deletes.filter((d) => d.status !== 200)) expectError(x, 404, 'RULE-NOT-FND-ERR');
+    expect(await auditsOf(r.id, 'counter_rule.delete')).toHaveLength(1);
+  });
 });
 
 describe('counter suggestions on incoming requests', () => {
@@ -204,7 +339,12 @@ describe('counter suggestions on incoming requests', () => {
     const biz = await makeUser({ business: { timezone: NY } });
     const s = await makeUser({ shifter: { latitude: 40.85, longitude: -74.006 } });
     const rules = base(s.shifterId!);
-    const floor = (await call('POST', rules, { key: s.key, body: { label: 'Servers', shiftrole_id: 1, min_hourly_rate: 25, distance_threshold_km: 10, distance_premium: 3 } })).body;
+    const floor = (
+      await call('POST', rules, {
+        key: s.key,
+        body: { label: 'Servers', shiftrole_id: 1, min_hourly_rate: 25, distance_threshold_km: 10, distance_premium: 3 },
+      })
+    ).body;
     await call('POST', rules, { key: s.key, body: { label: 'Bartenders', shiftrole_id: 2, min_hourly_rate: 40 } });
     const date = daysFromToday(10, NY);
     const row = { businessId: biz.businessId!, shifterId: s.shifterId, date, in: '09:00', out: '17:00', tz: NY, worked: false };
@@ -225,12 +365,24 @@ describe('counter suggestions on incoming requests', () => {
     expect(theirs.body.data).toHaveLength(3);
     for (const r of theirs.body.data) expect(r).not.toHaveProperty('suggested_counter_rate');
 
-    expect((await call('GET', `/v1/shift_request/${incoming}`, { key: s.key })).body).toMatchObject({ suggested_counter_rate: 28, counter_rule_id: floor.id });
+    expect((await call('GET', `/v1/shift_request/${incoming}`, { key: s.key })).body).toMatchObject({
+      suggested_counter_rate: 28,
+      counter_rule_id: floor.id,
+    });
     expect((await call('GET', `/v1/shift_request/${incoming}`, { key: biz.key })).body).not.toHaveProperty('suggested_counter_rate');
 
     const one = await call('GET', `${rules}/suggest`, { key: s.key, query: { shift_request_id: incoming } });
     expect(one.status, JSON.stringify(one.body)).toBe(200);
-    expect(one.body).toMatchObject({ shift_request_id: incoming, hourly_rate: 20, currency: 'USD', distance_km: 15.3, floor_rate: 28, floor_rule_id: floor.id, suggested_counter_rate: 28, counter_rule_id: floor.id });
+    expect(one.body).toMatchObject({
+      shift_request_id: incoming,
+      hourly_rate: 20,
+      currency: 'USD',
+      distance_km: 15.3,
+      floor_rate: 28,
+      floor_rule_id: floor.id,
+      suggested_counter_rate: 28,
+      counter_rule_id: floor.id,
+    });
     const met = await call('GET', `${rules}/suggest`, { key: s.key, query: { shift_request_id: generous } });
     expect(met.body).toMatchObject({ floor_rate: 28, suggested_counter_rate: null, counter_rule_id: null });
 
@@ -240,7 +392,11 @@ describe('counter suggestions on incoming requests', () => {
     const elsewhere = await insertShift({ ...row, shifterId: stranger.shifterId, rate: 2000, status: 1 });
     expectError(await call('GET', `${rules}/suggest`, { key: s.key, query: { shift_request_id: elsewhere } }), 404, 'SHFT-NOT-FND-ERR');
     expectError(await call('GET', `${rules}/suggest`, { key: s.key, query: { shift_request_id: 'sr_missing' } }), 404, 'SHFT-NOT-FND-ERR');
-    expectError(await call('GET', `${rules}/suggest`, { key: (await makeUser({ admin: true })).key, query: { shift_request_id: incoming } }), 403, 'FORBIDDEN-ERR');
+    expectError(
+      await call('GET', `${rules}/suggest`, { key: (await makeUser({ admin: true })).key, query: { shift_request_id: incoming } }),
+      403,
+      'FORBIDDEN-ERR',
+    );
     await expectDenied(await call('GET', `${rules}/suggest`, { key: biz.key, query: { shift_request_id: incoming } }), [404]);
     expectError(await call('GET', `${rules}/suggest`, { key: s.key }), 400, 'VALIDATION-ERR');
   });
@@ -249,15 +405,32 @@ describe('counter suggestions on incoming requests', () => {
     const biz = await makeUser({ business: { timezone: NY } });
     const s = await makeUser({ shifter: true });
     await connect(biz.businessId!, s.shifterId!);
-    await insertShift({ businessId: biz.businessId!, date: daysFromToday(5, NY), in: '09:00', out: '13:00', tz: NY, rate: 2000, role: 1, status: 1, worked: false, broadcast: true });
+    await insertShift({
+      businessId: biz.businessId!,
+      date: daysFromToday(5, NY),
+      in: '09:00',
+      out: '13:00',
+      tz: NY,
+      rate: 2000,
+      role: 1,
+      status: 1,
+      worked: false,
+      broadcast: true,
+    });
     const rank = async () => {
-      const res = await call('POST', '/v1/shift_request/list_of_broadcast_requests', { key: s.key, body: { shifter_id: s.shifterId, sort_by_relevance: true } });
+      const res = await call('POST', '/v1/shift_request/list_of_broadcast_requests', {
+        key: s.key,
+        body: { shifter_id: s.shifterId, sort_by_relevance: true },
+      });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       return res.body.data[0].relevance_score as number;
     };
     // No history: the reference rate is the market median (20.00), so pay scores 12.5.
     const before = await rank();
-    await call('POST', base(s.shifterId!), { key: s.key, body: { label: 'Night servers', shiftrole_id: 1, start_from: '22:00', start_to: '06:00', min_hourly_rate: 25 } });
+    await call('POST', base(s.shifterId!), {
+      key: s.key,
+      body: { label: 'Night servers', shiftrole_id: 1, start_from: '22:00', start_to: '06:00', min_hourly_rate: 25 },
+    });
     expect(await rank()).toBe(before); // the band does not hold 09:00
     await call('POST', base(s.shifterId!), { key: s.key, body: { label: 'Servers', shiftrole_id: 1, min_hourly_rate: 25 } });
     const after = await rank();
@@ -267,7 +440,8 @@ describe('counter suggestions on incoming requests', () => {
 
   it('is in the OpenAPI document with its error codes, the suggestion on the shift request schema', async () => {
     const doc = (await call('GET', '/v1/openapi.json')).body;
-    const codes = (op: any, status: string) => op.responses[status]?.content['application/json'].schema.properties.error.properties.code.enum ?? [];
+    const codes = (op: any, status: string) =>
+      op.responses[status]?.content['application/json'].schema.properties.error.properties.code.enum ?? [];
     const list = doc.paths['/v1/shifter/{id}/counter_rules'];
     const one = doc.paths['/v1/shifter/{id}/counter_rules/{rule_id}'];
     const suggest = doc.paths['/v1/shifter/{id}/counter_rules/suggest'];
@@ -279,6 +453,8 @@ describe('counter suggestions on incoming requests', () => {
     for (const op of [one.get, one.patch, one.delete]) expect(codes(op, '404')).toContain('RULE-NOT-FND-ERR');
     expect(codes(suggest.get, '404')).toContain('SHFT-NOT-FND-ERR');
     expect(codes(suggest.get, '409')).toContain('SHFT-STATE-ERR');
-    expect(Object.keys(doc.components.schemas.ShiftRequest.properties)).toEqual(expect.arrayContaining(['suggested_counter_rate', 'counter_rule_id']));
+    expect(Object.keys(doc.components.schemas.ShiftRequest.properties)).toEqual(
+      expect.arrayContaining(['suggested_counter_rate', 'counter_rule_id']),
+    );
   });
 });

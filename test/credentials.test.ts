@@ -1,7 +1,13 @@
 import { env, exports } from 'cloudflare:workers';
-import { describe, expect, it } from 'vitest';
+import { and, eq } from 'drizzle-orm';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { auditLog, credentials } from '../src/db/schema';
+import { chunk } from '../src/lib/chunk';
+import { newId } from '../src/lib/ids';
+import { MAX_CREDENTIALS_PER_SHIFTER } from '../src/services/shifter-records/credentials';
 import { BASE, call, expectError } from './helpers/api';
-import { makeUser } from './helpers/factory';
+import { db, makeUser } from './helpers/factory';
+import { failNextBatch, loseNextBatchAnswer } from './helpers/failures';
 import { daysFromToday } from './helpers/rows';
 import { expectDenied, itRejectsBadCredentials } from './helpers/security';
 
@@ -31,13 +37,29 @@ describe('credentials', () => {
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       return res.body;
     };
-    const food = await make({ label: 'Food handler', issuer: 'County', issued_on: daysFromToday(-700), expires_on: daysFromToday(31), notes: 'card in wallet' });
+    const food = await make({
+      label: 'Food handler',
+      issuer: 'County',
+      issued_on: daysFromToday(-700),
+      expires_on: daysFromToday(31),
+      notes: 'card in wallet',
+    });
     const alcohol = await make({ label: 'Alcohol server', expires_on: daysFromToday(30) });
     const first = await make({ label: 'First aid', expires_on: daysFromToday(0), is_visible: false });
     const forklift = await make({ label: 'Forklift', expires_on: daysFromToday(-1) });
     const cpr = await make({ label: 'CPR' });
 
-    expect(food).toMatchObject({ issuer: 'County', notes: 'card in wallet', is_visible: true, expiring: false, expired: false, has_document: false, document_type: null, document_size: null, document_url: null });
+    expect(food).toMatchObject({
+      issuer: 'County',
+      notes: 'card in wallet',
+      is_visible: true,
+      expiring: false,
+      expired: false,
+      has_document: false,
+      document_type: null,
+      document_size: null,
+      document_url: null,
+    });
     expect(alcohol).toMatchObject({ expiring: true, expired: false });
     expect(first).toMatchObject({ expiring: true, expired: false, is_visible: false });
     expect(forklift).toMatchObject({ expiring: false, expired: true });
@@ -47,7 +69,10 @@ describe('credentials', () => {
     expect(list.body.data.map((c: any) => c.label)).toEqual(['Forklift', 'First aid', 'Alcohol server', 'Food handler', 'CPR']);
     expect((await call('GET', `${path}/${food.id}`, { key: s.key })).body).toEqual(food);
 
-    const upd = await call('PATCH', `${path}/${food.id}`, { key: s.key, body: { issuer: null, expires_on: daysFromToday(10), label: 'Food handler card' } });
+    const upd = await call('PATCH', `${path}/${food.id}`, {
+      key: s.key,
+      body: { issuer: null, expires_on: daysFromToday(10), label: 'Food handler card' },
+    });
     expect(upd.status, JSON.stringify(upd.body)).toBe(200);
     expect(upd.body).toMatchObject({ label: 'Food handler card', issuer: null, notes: 'card in wallet', expiring: true });
 
@@ -116,7 +141,12 @@ describe('credentials', () => {
     // The client claims PNG; the bytes say PDF, and the bytes win.
     const up = await call('POST', `${path}/${cred.id}/document`, { key: s.key, body: form(PDF, 'scan.png', 'image/png') });
     expect(up.status, JSON.stringify(up.body)).toBe(201);
-    expect(up.body).toMatchObject({ has_document: true, document_type: 'application/pdf', document_size: PDF.byteLength, document_url: `${path}/${cred.id}/document` });
+    expect(up.body).toMatchObject({
+      has_document: true,
+      document_type: 'application/pdf',
+      document_size: PDF.byteLength,
+      document_url: `${path}/${cred.id}/document`,
+    });
     const [firstKey, ...rest] = await r2Keys(prefix);
     expect(rest).toEqual([]);
     expect(firstKey).toMatch(new RegExp(`^${prefix}upl_[0-9A-Za-z]+\\.pdf$`));
@@ -138,7 +168,10 @@ describe('credentials', () => {
     expect(keys).toHaveLength(1);
     expect(keys[0]).not.toBe(firstKey);
     expect(keys[0]).toMatch(/\.png$/);
-    expect((await call('GET', `${path}/${cred.id}`, { key: biz.key })).body).toMatchObject({ has_document: true, document_type: 'image/png' });
+    expect((await call('GET', `${path}/${cred.id}`, { key: biz.key })).body).toMatchObject({
+      has_document: true,
+      document_type: 'image/png',
+    });
 
     // Hidden: the document is served to the owner and admins only.
     await call('PATCH', `${path}/${cred.id}`, { key: s.key, body: { is_visible: false } });
@@ -188,11 +221,13 @@ describe('credentials', () => {
 
   describe('list', () => itRejectsBadCredentials({ method: 'GET', path: '/v1/shifter/shf_x/credentials' }));
   describe('create', () => itRejectsBadCredentials({ method: 'POST', path: '/v1/shifter/shf_x/credentials', body: { label: 'x' } }));
-  describe('upload', () => itRejectsBadCredentials({ method: 'POST', path: '/v1/shifter/shf_x/credentials/crd_x/document', body: form(PDF) }));
+  describe('upload', () =>
+    itRejectsBadCredentials({ method: 'POST', path: '/v1/shifter/shf_x/credentials/crd_x/document', body: form(PDF) }));
 
   it('is in the OpenAPI document with its error codes', async () => {
     const doc = (await call('GET', '/v1/openapi.json')).body;
-    const codes = (op: any, status: string) => op.responses[status]?.content['application/json'].schema.properties.error.properties.code.enum ?? [];
+    const codes = (op: any, status: string) =>
+      op.responses[status]?.content['application/json'].schema.properties.error.properties.code.enum ?? [];
     const list = doc.paths['/v1/shifter/{id}/credentials'];
     const one = doc.paths['/v1/shifter/{id}/credentials/{credential_id}'];
     const document = doc.paths['/v1/shifter/{id}/credentials/{credential_id}/document'];
@@ -201,9 +236,148 @@ describe('credentials', () => {
       expect(codes(op, '401')).toContain('AUTH-REQ-ERR');
       expect(codes(op, '403')).toContain('FORBIDDEN-ERR');
     }
-    for (const op of [one.get, one.patch, one.delete, document.post, document.get]) expect(codes(op, '404')).toContain('CREDENTIAL-NOT-FND-ERR');
+    for (const op of [one.get, one.patch, one.delete, document.post, document.get])
+      expect(codes(op, '404')).toContain('CREDENTIAL-NOT-FND-ERR');
     expect(codes(document.post, '413')).toContain('PAYLOAD-TOO-LARGE-ERR');
     expect(codes(document.post, '415')).toContain('UNSUPPORTED-MEDIA-ERR');
     expect(document.post.requestBody.content['multipart/form-data']).toBeDefined();
+  });
+});
+
+const rowsOf = (shifterId: string) => db().select().from(credentials).where(eq(credentials.shifter_id, shifterId));
+const auditsOf = async (credentialId: string, action: string) =>
+  db()
+    .select({ id: auditLog.id })
+    .from(auditLog)
+    .where(and(eq(auditLog.subject_type, 'credential'), eq(auditLog.subject_id, credentialId), eq(auditLog.action, action)));
+
+describe('credentials: guarded writes', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('a create whose answer is lost after the commit: the retry with the same Idempotency-Key answers 201 with the same credential, written once', async () => {
+    const s = await makeUser({ shifter: true });
+    const path = base(s.shifterId!);
+    const body = { label: 'Food handler', expires_on: daysFromToday(90) };
+    const headers = { 'Idempotency-Key': `crd-${crypto.randomUUID()}` };
+    loseNextBatchAnswer();
+    expectError(await call('POST', path, { key: s.key, body, headers }), 500, 'INTERNAL-ERR');
+    const stored = await rowsOf(s.shifterId!);
+    expect(stored).toHaveLength(1);
+
+    const retry = await call('POST', path, { key: s.key, body, headers });
+    expect(retry.status, JSON.stringify(retry.body)).toBe(201);
+    expect(retry.body).toMatchObject({ id: stored[0]!.id, label: 'Food handler', expires_on: body.expires_on });
+    const replay = await call('POST', path, { key: s.key, body, headers });
+    expect(replay.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(replay.body.id).toBe(stored[0]!.id);
+    expect(await rowsOf(s.shifterId!)).toHaveLength(1);
+    expect(await auditsOf(stored[0]!.id, 'credential.create')).toHaveLength(1);
+  });
+
+  it('a create whose batch fails writes nothing, and its retry creates one', async () => {
+    const s = await makeUser({ shifter: true });
+    const path = base(s.shifterId!);
+    const headers = { 'Idempotency-Key': `crd-${crypto.randomUUID()}` };
+    failNextBatch();
+    expectError(await call('POST', path, { key: s.key, body: { label: 'CPR' }, headers }), 500, 'INTERNAL-ERR');
+    expect(await rowsOf(s.shifterId!)).toHaveLength(0);
+    const retry = await call('POST', path, { key: s.key, body: { label: 'CPR' }, headers });
+    expect(retry.status).toBe(201);
+    expect(await rowsOf(s.shifterId!)).toHaveLength(1);
+  });
+
+  it(`concurrent creates cannot pass the cap of ${MAX_CREDENTIALS_PER_SHIFTER}`, async () => {
+    const s = await makeUser({ shifter: true });
+    const now = Date.now();
+    const seeded = Array.from({ length: MAX_CREDENTIALS_PER_SHIFTER - 2 }, (_, i) => ({
+      id: newId('credential'),
+      shifter_id: s.shifterId!,
+      label: `seeded ${i}`,
+      created_at: now,
+      updated_at: now,
+    }));
+    // D1 binds at most 100 parameters a statement.
+    for (const rows of chunk(seeded, 15)) await db().insert(credentials).values(rows);
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => call('POST', base(s.shifterId!), { key: s.key, body: { label: `race ${i}` } })),
+    );
+    expect(results.filter((r) => r.status === 201)).toHaveLength(2);
+    for (const r of results.filter((x) => x.status !== 201)) expectError(r, 409, 'CONFLICT-ERR');
+    expect(await rowsOf(s.shifterId!)).toHaveLength(MAX_CREDENTIALS_PER_SHIFTER);
+  });
+
+  it('concurrent changes of one credential: each answered change is kept, and audited once', async () => {
+    const s = await makeUser({ shifter: true });
+    const path = base(s.shifterId!);
+    const cred = (await call('POST', path, { key: s.key, body: { label: 'License' } })).body;
+    const changes = [
+      { label: 'Driving license' },
+      { issuer: 'DMV' },
+      { notes: 'class B' },
+      { expires_on: daysFromToday(400) },
+      { is_visible: false },
+    ];
+    const results = await Promise.all(changes.map((body) => call('PATCH', `${path}/${cred.id}`, { key: s.key, body })));
+    const [row] = await db().select().from(credentials).where(eq(credentials.id, cred.id));
+    const kept = results.filter((r) => r.status === 200);
+    expect(kept.length).toBeGreaterThanOrEqual(3);
+    for (const [i, r] of results.entries()) {
+      if (r.status !== 200) {
+        expectError(r, 409, 'CONFLICT-ERR');
+        continue;
+      }
+      for (const [k, v] of Object.entries(changes[i]!)) expect(row![k as keyof typeof row]).toEqual(v);
+    }
+    expect(await auditsOf(cred.id, 'credential.update')).toHaveLength(kept.length);
+  });
+
+  it('concurrent deletes: one deletes and is audited, the others find nothing', async () => {
+    const s = await makeUser({ shifter: true });
+    const path = base(s.shifterId!);
+    const cred = (await call('POST', path, { key: s.key, body: { label: 'Badge' } })).body;
+    const results = await Promise.all(Array.from({ length: 5 }, () => call('DELETE', `${path}/${cred.id}`, { key: s.key })));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    for (const r of results.filter((x) => x.status !== 200)) expectError(r, 404, 'CREDENTIAL-NOT-FND-ERR');
+    expect(await auditsOf(cred.id, 'credential.delete')).toHaveLength(1);
+  });
+
+  it('an upload whose D1 write fails leaves no object in R2 and the row as it was', async () => {
+    const s = await makeUser({ shifter: true });
+    const path = base(s.shifterId!);
+    const cred = (await call('POST', path, { key: s.key, body: { label: 'License' } })).body;
+    const prefix = `credentials/${s.shifterId}/${cred.id}/`;
+    // First without a document, then over an existing one.
+    failNextBatch();
+    expectError(await call('POST', `${path}/${cred.id}/document`, { key: s.key, body: form(PDF) }), 500, 'INTERNAL-ERR');
+    expect(await r2Keys(prefix)).toEqual([]);
+    expect((await call('GET', `${path}/${cred.id}`, { key: s.key })).body).toMatchObject({ has_document: false, document_url: null });
+
+    expect((await call('POST', `${path}/${cred.id}/document`, { key: s.key, body: form(PDF) })).status).toBe(201);
+    const [kept] = await r2Keys(prefix);
+    failNextBatch();
+    expectError(await call('POST', `${path}/${cred.id}/document`, { key: s.key, body: form(PNG) }), 500, 'INTERNAL-ERR');
+    expect(await r2Keys(prefix)).toEqual([kept]);
+    const doc = await getFile(`${path}/${cred.id}/document`, s.key);
+    expect(doc.headers.get('Content-Type')).toBe('application/pdf');
+    expect(new Uint8Array(await doc.arrayBuffer())).toEqual(PDF);
+    expect(await auditsOf(cred.id, 'credential.document')).toHaveLength(1);
+  });
+
+  it('an upload whose answer is lost after the commit is kept: the row points at the new object, the old one is gone', async () => {
+    const s = await makeUser({ shifter: true });
+    const path = base(s.shifterId!);
+    const cred = (await call('POST', path, { key: s.key, body: { label: 'License' } })).body;
+    const prefix = `credentials/${s.shifterId}/${cred.id}/`;
+    expect((await call('POST', `${path}/${cred.id}/document`, { key: s.key, body: form(PDF) })).status).toBe(201);
+    const [first] = await r2Keys(prefix);
+    loseNextBatchAnswer();
+    const up = await call('POST', `${path}/${cred.id}/document`, { key: s.key, body: form(PNG) });
+    expect(up.status, JSON.stringify(up.body)).toBe(201);
+    expect(up.body).toMatchObject({ document_type: 'image/png', document_size: PNG.byteLength });
+    const keys = await r2Keys(prefix);
+    expect(keys).toHaveLength(1);
+    expect(keys[0]).not.toBe(first);
+    const [row] = await db().select().from(credentials).where(eq(credentials.id, cred.id));
+    expect(row!.document_key).toBe(keys[0]);
   });
 });

@@ -1,12 +1,13 @@
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
-import { eq } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
-import { auditLog } from '../src/db/schema';
+import { and, eq } from 'drizzle-orm';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { auditLog, mileageEntries } from '../src/db/schema';
 import type { AppBindings } from '../src/env';
 import worker from '../src/index';
 import { BASE, call, expectError } from './helpers/api';
 import { db, makeUser } from './helpers/factory';
+import { loseNextBatchAnswer } from './helpers/failures';
 import { daysFromToday } from './helpers/rows';
 import { expectDenied, itRejectsBadCredentials } from './helpers/security';
 
@@ -30,7 +31,15 @@ describe('mileage', () => {
     // 12.5 mi × 67 = 837.5 → 838 ¢; 3.33 mi × 67 = 223.11 → 223 ¢
     const a = await call('POST', path, { key: s.key, body: { log_date: '2026-03-10', miles: 12.5, purpose: 'Client site' } });
     expect(a.status, JSON.stringify(a.body)).toBe(201);
-    expect(a.body).toMatchObject({ log_date: '2026-03-10', miles: 12.5, rate_per_mile_cents: 67, amount_cents: 838, amount: 8.38, currency: 'USD', purpose: 'Client site' });
+    expect(a.body).toMatchObject({
+      log_date: '2026-03-10',
+      miles: 12.5,
+      rate_per_mile_cents: 67,
+      amount_cents: 838,
+      amount: 8.38,
+      currency: 'USD',
+      purpose: 'Client site',
+    });
     const b = await call('POST', path, { key: s.key, body: { log_date: '2026-05-02', miles: 3.33 } });
     expect(b.body).toMatchObject({ rate_per_mile_cents: 67, amount_cents: 223, purpose: null });
     await call('POST', path, { key: s.key, body: { log_date: '2025-12-31', miles: 100 } }); // another year
@@ -48,7 +57,14 @@ describe('mileage', () => {
       ['2026-03-10', 67],
     ]);
     // 838 + 223 + 700 = 1761 ¢; 12.5 + 3.33 + 10 = 25.83 mi
-    expect(list.body.rollup).toEqual({ year: 2026, entries: 3, total_miles: 25.83, total_amount_cents: 1761, total_amount: 17.61, currency: 'USD' });
+    expect(list.body.rollup).toEqual({
+      year: 2026,
+      entries: 3,
+      total_miles: 25.83,
+      total_amount_cents: 1761,
+      total_amount: 17.61,
+      currency: 'USD',
+    });
     expect(list.body.next_cursor).toBeNull();
     const prev = await call('GET', path, { key: s.key, query: { year: 2025 } });
     expect(prev.body.rollup).toMatchObject({ year: 2025, entries: 1, total_miles: 100, total_amount_cents: 6700 });
@@ -60,7 +76,10 @@ describe('mileage', () => {
     const put = await call('PUT', `${path}/${b.body.id}`, { key: s.key, body: { log_date: '2026-06-30' } });
     expect(put.body).toMatchObject({ log_date: '2026-06-30', miles: 3.33, rate_per_mile_cents: 67 });
     expect((await call('GET', `${path}/${a.body.id}`, { key: s.key })).body).toMatchObject({ miles: 20, rate_per_mile_cents: 67 });
-    const audit = await db().select({ action: auditLog.action, user: auditLog.actor_user_id }).from(auditLog).where(eq(auditLog.subject_id, a.body.id));
+    const audit = await db()
+      .select({ action: auditLog.action, user: auditLog.actor_user_id })
+      .from(auditLog)
+      .where(eq(auditLog.subject_id, a.body.id));
     expect(audit.map((r) => r.action).sort()).toEqual(['mileage.create', 'mileage.update']);
     expect(audit.every((r) => r.user === s.userId)).toBe(true);
 
@@ -70,7 +89,14 @@ describe('mileage', () => {
     expectError(await call('DELETE', `${path}/${c.body.id}`, { key: s.key }), 404, 'MILEAGE-NOT-FND-ERR');
     const after = await call('GET', path, { key: s.key, query: { year: 2026 } });
     // 1340 + 223 = 1563 ¢; 20 + 3.33 = 23.33 mi
-    expect(after.body.rollup).toEqual({ year: 2026, entries: 2, total_miles: 23.33, total_amount_cents: 1563, total_amount: 15.63, currency: 'USD' });
+    expect(after.body.rollup).toEqual({
+      year: 2026,
+      entries: 2,
+      total_miles: 23.33,
+      total_amount_cents: 1563,
+      total_amount: 15.63,
+      currency: 'USD',
+    });
   });
 
   it("defaults to the current year in the shifter's zone and pages newest first", async () => {
@@ -142,12 +168,14 @@ describe('mileage', () => {
   });
 
   describe('list', () => itRejectsBadCredentials({ method: 'GET', path: '/v1/shifter/shf_x/mileage' }));
-  describe('create', () => itRejectsBadCredentials({ method: 'POST', path: '/v1/shifter/shf_x/mileage', body: { log_date: '2026-01-01', miles: 1 } }));
+  describe('create', () =>
+    itRejectsBadCredentials({ method: 'POST', path: '/v1/shifter/shf_x/mileage', body: { log_date: '2026-01-01', miles: 1 } }));
   describe('update', () => itRejectsBadCredentials({ method: 'PATCH', path: '/v1/shifter/shf_x/mileage/mil_x', body: { miles: 1 } }));
 
   it('is in the OpenAPI document with its error codes', async () => {
     const doc = (await call('GET', '/v1/openapi.json')).body;
-    const codes = (op: any, status: string) => op.responses[status]?.content['application/json'].schema.properties.error.properties.code.enum ?? [];
+    const codes = (op: any, status: string) =>
+      op.responses[status]?.content['application/json'].schema.properties.error.properties.code.enum ?? [];
     const list = doc.paths['/v1/shifter/{id}/mileage'];
     const one = doc.paths['/v1/shifter/{id}/mileage/{entry_id}'];
     for (const op of [list.get, list.post, one.get, one.patch, one.put, one.delete]) {
@@ -157,5 +185,54 @@ describe('mileage', () => {
     }
     for (const op of [one.get, one.patch, one.put, one.delete]) expect(codes(op, '404')).toContain('MILEAGE-NOT-FND-ERR');
     expect(codes(list.post, '403')).toContain('FORBIDDEN-ERR');
+  });
+});
+
+describe('mileage: guarded writes', () => {
+  afterEach(() => vi.restoreAllMocks());
+  const entriesOf = (shifterId: string) => db().select().from(mileageEntries).where(eq(mileageEntries.shifter_id, shifterId));
+  const auditsOf = (entryId: string, action: string) =>
+    db()
+      .select({ id: auditLog.id })
+      .from(auditLog)
+      .where(and(eq(auditLog.subject_type, 'mileage_entry'), eq(auditLog.subject_id, entryId), eq(auditLog.action, action)));
+
+  it('a create whose answer is lost after the commit: the retry with the same Idempotency-Key answers with the one entry written', async () => {
+    const s = await makeUser({ shifter: true });
+    const body = { log_date: daysFromToday(-1), miles: 12.5, purpose: 'Site visit' };
+    const headers = { 'Idempotency-Key': `mil-${crypto.randomUUID()}` };
+    loseNextBatchAnswer();
+    expectError(await call('POST', base(s.shifterId!), { key: s.key, body, headers }), 500, 'INTERNAL-ERR');
+    const [stored, ...more] = await entriesOf(s.shifterId!);
+    expect(more).toEqual([]);
+    const retry = await call('POST', base(s.shifterId!), { key: s.key, body, headers });
+    expect(retry.status, JSON.stringify(retry.body)).toBe(201);
+    expect(retry.body).toMatchObject({ id: stored!.id, miles: 12.5, amount_cents: 838 });
+    expect(await entriesOf(s.shifterId!)).toHaveLength(1);
+    expect(await auditsOf(stored!.id, 'mileage.create')).toHaveLength(1);
+  });
+
+  it('concurrent changes: each answered change is kept and audited once; concurrent deletes delete once', async () => {
+    const s = await makeUser({ shifter: true });
+    const path = base(s.shifterId!);
+    const e = (await call('POST', path, { key: s.key, body: { log_date: daysFromToday(-2), miles: 5 } })).body;
+    const changes = [{ miles: 6 }, { purpose: 'Supplies run' }, { log_date: daysFromToday(-3) }];
+    const results = await Promise.all(changes.map((body) => call('PATCH', `${path}/${e.id}`, { key: s.key, body })));
+    const after = (await call('GET', `${path}/${e.id}`, { key: s.key })).body;
+    const kept = results.filter((x) => x.status === 200);
+    expect(kept.length).toBeGreaterThanOrEqual(2);
+    for (const [i, x] of results.entries()) {
+      if (x.status !== 200) {
+        expectError(x, 409, 'CONFLICT-ERR');
+        continue;
+      }
+      expect(after).toMatchObject(changes[i]!);
+    }
+    expect(await auditsOf(e.id, 'mileage.update')).toHaveLength(kept.length);
+
+    const deletes = await Promise.all(Array.from({ length: 4 }, () => call('DELETE', `${path}/${e.id}`, { key: s.key })));
+    expect(deletes.filter((x) => x.status === 200)).toHaveLength(1);
+    for (const x of deletes.filter((d) => d.status !== 200)) expectError(x, 404, 'MILEAGE-NOT-FND-ERR');
+    expect(await auditsOf(e.id, 'mileage.delete')).toHaveLength(1);
   });
 });

@@ -1,22 +1,28 @@
-import { and, asc, count, eq, isNull, type SQL, sql } from 'drizzle-orm';
-import { runBatch } from '../../db/client';
+import { and, asc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import { insertWhere } from '../../db/conditional';
-import { auditLog, credentials } from '../../db/schema';
+import { credentials } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
+import { errorFields } from '../../lib/log';
 import { addDays, todayIn } from '../../lib/shift-time';
 import { toIso } from '../../lib/time';
 import { inspectFile } from '../../lib/uploads';
-import { auditInsert } from '../audit';
-import { actorAudit, type ServiceContext } from '../context';
+import type { ServiceContext } from '../context';
+import { committedSubject, prepareWrite } from '../guarded-write';
+import { existsIn, markedWrite } from '../marked-write';
 import { type ShifterAccess, shifterAccess } from '../access';
 import { type CreateCredentialInput, invalid, type UpdateCredentialInput } from './schemas';
+import { nextVersion, rowAsRead, rowExists, underCap, UPDATE_ATTEMPTS } from './versioned';
 
 /**
  * Credentials (spec 2.8). Only the owning shifter writes them (an admin included: 403). Reading:
  * the owner and admins see every row; anyone else signed in (a business checking a shifter) sees the
  * rows with is_visible, and a hidden row, its document included, is 404 to them. Documents live in
  * R2 under credentials/<shifter_id>/<credential_id>/<upl_id>.<ext> (docs/storage.md).
+ *
+ * Every change is one guarded write (services/guarded-write.ts) with its audit row; a retry of a
+ * create or an upload whose change already committed (Idempotency-Key) answers from the credential
+ * it wrote instead of writing again.
  */
 export const CREDENTIAL_DOC_MAX_BYTES = 8 * 1024 * 1024;
 /** A credential expiring within this many days (today included) is flagged `expiring`. */
@@ -95,10 +101,26 @@ export async function getCredential(ctx: ServiceContext, shifterId: string, cred
   return credentialView(await visibleCredential(ctx, a, credentialId), today(ctx, a));
 }
 
-/** POST /v1/shifter/{id}/credentials */
+/** A credential as stored now, as the caller may see it. */
+async function currentView(ctx: ServiceContext, a: ShifterAccess, credentialId: string) {
+  return credentialView(await visibleCredential(ctx, a, credentialId), today(ctx, a));
+}
+
+/** The credential a retry's first attempt wrote (Idempotency-Key), as stored now; null when none. */
+async function committedCredential(ctx: ServiceContext, a: ShifterAccess) {
+  const done = committedSubject(ctx, 'credential');
+  return done ? currentView(ctx, a, done) : null;
+}
+
+/**
+ * POST /v1/shifter/{id}/credentials. The insert is conditional on the shifter holding fewer than
+ * MAX_CREDENTIALS_PER_SHIFTER, so concurrent creates cannot pass the cap.
+ */
 export async function createCredential(ctx: ServiceContext, shifterId: string, input: CreateCredentialInput) {
   const a = await shifterAccess(ctx, shifterId);
   ownerOnly(a);
+  const replay = await committedCredential(ctx, a);
+  if (replay) return replay;
   const now = ctx.now();
   const row: CredentialRow = {
     id: newId('credential'),
@@ -116,49 +138,61 @@ export async function createCredential(ctx: ServiceContext, shifterId: string, i
     updated_at: now,
   };
   checkDates(row);
-  const [n] = await ctx.db.select({ n: count() }).from(credentials).where(eq(credentials.shifter_id, a.shifter.id));
-  if ((n?.n ?? 0) >= MAX_CREDENTIALS_PER_SHIFTER) throw new AppError('CONFLICT-ERR', `A shifter may keep at most ${MAX_CREDENTIALS_PER_SHIFTER} credentials.`);
-  await runBatch(ctx.db, [
-    ctx.db.insert(credentials).values(row),
-    auditInsert(ctx, 'credential.create', { type: 'credential', id: row.id }, { shifter_id: a.shifter.id }),
-  ]);
+  const w = prepareWrite(ctx, { type: 'credential', id: row.id }, () => rowExists(credentials, row.id));
+  const r = await w.commit({
+    guard: insertWhere(ctx.db, credentials, row, underCap(credentials, a.shifter.id, MAX_CREDENTIALS_PER_SHIFTER)),
+    audit: { action: 'credential.create', data: { shifter_id: a.shifter.id } },
+  });
+  if (!r.applied) throw new AppError('CONFLICT-ERR', `A shifter may keep at most ${MAX_CREDENTIALS_PER_SHIFTER} credentials.`);
   return credentialView(row, today(ctx, a));
 }
 
-/** PATCH /v1/shifter/{id}/credentials/{credential_id}: only the fields sent change; null clears. */
+/**
+ * PATCH /v1/shifter/{id}/credentials/{credential_id}: only the fields sent change; null clears. The
+ * update is guarded on the version read; a concurrent change makes it read again and re-apply.
+ */
 export async function updateCredential(ctx: ServiceContext, shifterId: string, credentialId: string, input: UpdateCredentialInput) {
   const a = await shifterAccess(ctx, shifterId);
   ownerOnly(a);
-  const old = await visibleCredential(ctx, a, credentialId);
-  const pick = <K extends 'issuer' | 'notes'>(k: K) => (input[k] === undefined ? old[k] : input[k] || null);
-  const next: CredentialRow = {
-    ...old,
-    label: input.label ?? old.label,
-    issuer: pick('issuer'),
-    issued_on: input.issued_on === undefined ? old.issued_on : input.issued_on,
-    expires_on: input.expires_on === undefined ? old.expires_on : input.expires_on,
-    notes: pick('notes'),
-    is_visible: input.is_visible ?? old.is_visible,
-    updated_at: ctx.now(),
-  };
-  checkDates(next);
-  const [res] = (await runBatch(ctx.db, [
-    ctx.db
-      .update(credentials)
-      .set({
-        label: next.label,
-        issuer: next.issuer,
-        issued_on: next.issued_on,
-        expires_on: next.expires_on,
-        notes: next.notes,
-        is_visible: next.is_visible,
-        updated_at: next.updated_at,
-      })
-      .where(and(eq(credentials.id, old.id), eq(credentials.shifter_id, a.shifter.id))),
-    auditInsert(ctx, 'credential.update', { type: 'credential', id: old.id }, { changed: Object.keys(input) }),
-  ])) as Array<{ meta?: { changes?: number } }>;
-  if (!res?.meta?.changes) throw new AppError('CREDENTIAL-NOT-FND-ERR');
-  return credentialView(next, today(ctx, a));
+  if (committedSubject(ctx, 'credential') === credentialId) return currentView(ctx, a, credentialId);
+  for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
+    const old = await visibleCredential(ctx, a, credentialId);
+    const pick = <K extends 'issuer' | 'notes'>(k: K) => (input[k] === undefined ? old[k] : input[k] || null);
+    const next: CredentialRow = {
+      ...old,
+      label: input.label ?? old.label,
+      issuer: pick('issuer'),
+      issued_on: input.issued_on === undefined ? old.issued_on : input.issued_on,
+      expires_on: input.expires_on === undefined ? old.expires_on : input.expires_on,
+      notes: pick('notes'),
+      is_visible: input.is_visible ?? old.is_visible,
+      updated_at: nextVersion(ctx, old.updated_at),
+    };
+    checkDates(next);
+    const applied = await markedWrite(
+      ctx,
+      { type: 'credential', id: old.id },
+      {
+        precondition: rowAsRead(credentials, old.id, a.shifter.id, old.updated_at),
+        change: (marked) =>
+          ctx.db
+            .update(credentials)
+            .set({
+              label: next.label,
+              issuer: next.issuer,
+              issued_on: next.issued_on,
+              expires_on: next.expires_on,
+              notes: next.notes,
+              is_visible: next.is_visible,
+              updated_at: next.updated_at,
+            })
+            .where(and(eq(credentials.id, old.id), marked)),
+        audit: { action: 'credential.update', data: { changed: Object.keys(input) } },
+      },
+    );
+    if (applied) return credentialView(next, today(ctx, a));
+  }
+  throw new AppError('CONFLICT-ERR', 'The credential kept changing meanwhile; try again.');
 }
 
 /** Removes a stored object; a failure only leaves an unreferenced object behind, so it is logged, not raised. */
@@ -166,7 +200,7 @@ async function removeObject(ctx: ServiceContext, key: string) {
   try {
     await ctx.env.UPLOADS.delete(key);
   } catch (err) {
-    ctx.log.error('credential document delete failed', { key, error: String(err) });
+    ctx.log.error('credential document delete failed', { key, ...errorFields(err) });
   }
 }
 
@@ -174,62 +208,87 @@ async function removeObject(ctx: ServiceContext, key: string) {
 export async function deleteCredential(ctx: ServiceContext, shifterId: string, credentialId: string) {
   const a = await shifterAccess(ctx, shifterId);
   ownerOnly(a);
+  if (committedSubject(ctx, 'credential') === credentialId) return { id: credentialId, deleted: true as const };
   const old = await visibleCredential(ctx, a, credentialId);
-  await runBatch(ctx.db, [
-    ctx.db.delete(credentials).where(and(eq(credentials.id, old.id), eq(credentials.shifter_id, a.shifter.id))),
-    auditInsert(ctx, 'credential.delete', { type: 'credential', id: old.id }, { shifter_id: a.shifter.id, label: old.label, document_key: old.document_key }),
-  ]);
+  const applied = await markedWrite(
+    ctx,
+    { type: 'credential', id: old.id },
+    {
+      precondition: rowAsRead(credentials, old.id, a.shifter.id),
+      change: (marked) => ctx.db.delete(credentials).where(and(eq(credentials.id, old.id), marked)),
+      audit: { action: 'credential.delete', data: { shifter_id: a.shifter.id, label: old.label, document_key: old.document_key } },
+    },
+  );
+  if (!applied) throw new AppError('CREDENTIAL-NOT-FND-ERR');
   if (old.document_key) await removeObject(ctx, old.document_key);
   return { id: old.id, deleted: true as const };
 }
 
+type DocumentPointer = { key: string; type: string; size: number } | null;
+
 /**
  * Points the row at `next` (or at no document) only if it still points at what we read, so two
- * concurrent uploads cannot leave an object that no row references unnoticed. The audit row is
- * written only if the update was.
+ * concurrent uploads cannot leave an object that no row references unnoticed. One guarded write: the
+ * audit row is written only if the pointer moved. Returns the row's new version, or null when the
+ * pointer had changed meanwhile.
  */
-async function swapDocument(
-  ctx: ServiceContext,
-  old: CredentialRow,
-  next: { key: string; type: string; size: number } | null,
-): Promise<boolean> {
-  const now = ctx.now();
+async function swapDocument(ctx: ServiceContext, old: CredentialRow, next: DocumentPointer): Promise<number | null> {
+  const version = nextVersion(ctx, old.updated_at);
   const sameKey = old.document_key === null ? isNull(credentials.document_key) : eq(credentials.document_key, old.document_key);
-  const applied = next
-    ? sql`EXISTS (SELECT 1 FROM ${credentials} WHERE ${credentials.id} = ${old.id} AND ${credentials.document_key} = ${next.key})`
-    : sql`NOT EXISTS (SELECT 1 FROM ${credentials} WHERE ${credentials.id} = ${old.id} AND ${credentials.document_key} IS NOT NULL)`;
-  const [res] = (await runBatch(ctx.db, [
-    ctx.db
-      .update(credentials)
-      .set({ document_key: next?.key ?? null, document_type: next?.type ?? null, document_size: next?.size ?? null, updated_at: now })
-      .where(and(eq(credentials.id, old.id), sameKey)),
-    insertWhere(
-      ctx.db,
-      auditLog,
-      {
-        id: newId('audit'),
-        ...actorAudit(ctx.actor),
+  const applied = await markedWrite(
+    ctx,
+    { type: 'credential', id: old.id },
+    {
+      precondition: existsIn(credentials, and(eq(credentials.id, old.id), sameKey)!),
+      change: (marked) =>
+        ctx.db
+          .update(credentials)
+          .set({
+            document_key: next?.key ?? null,
+            document_type: next?.type ?? null,
+            document_size: next?.size ?? null,
+            updated_at: version,
+          })
+          .where(and(eq(credentials.id, old.id), marked)),
+      audit: {
         action: next ? 'credential.document' : 'credential.document_delete',
-        subject_type: 'credential',
-        subject_id: old.id,
-        request_id: ctx.requestId,
-        data: JSON.stringify({ previous: old.document_key, key: next?.key ?? null, type: next?.type ?? null, size: next?.size ?? null }),
-        created_at: now,
+        data: { previous: old.document_key, key: next?.key ?? null, type: next?.type ?? null, size: next?.size ?? null },
       },
-      applied,
-    ),
-  ])) as Array<{ meta?: { changes?: number } }>;
-  return (res?.meta?.changes ?? 0) > 0;
+    },
+  );
+  return applied ? version : null;
+}
+
+/**
+ * After the pointer write failed with an error: whether it committed all the same (the answer was
+ * lost after the commit), read from the row. Null when even that read fails.
+ */
+async function pointsAt(ctx: ServiceContext, credentialId: string, key: string): Promise<boolean | null> {
+  try {
+    const [row] = await ctx.db.select({ key: credentials.document_key }).from(credentials).where(eq(credentials.id, credentialId)).limit(1);
+    return row?.key === key;
+  } catch (err) {
+    ctx.log.error('credential document: cannot tell whether the pointer was written', {
+      credential_id: credentialId,
+      key,
+      ...errorFields(err),
+    });
+    return null;
+  }
 }
 
 /**
  * POST /v1/shifter/{id}/credentials/{credential_id}/document: a PDF or an image, told by its first
- * bytes (never the client's type claim), at most 8 MB. Nothing is stored until the file passes; a
- * replaced document's object is deleted once the row points at the new one.
+ * bytes (never the client's type claim), at most 8 MB. Nothing is stored until the file passes. The
+ * object is written first, then the row is pointed at it; a replaced document's object is deleted
+ * once the row points at the new one. If pointing the row fails, the new object is deleted, so no
+ * object is left that no row references, and no row points at an object that is not there. (When
+ * even the check fails, the object is kept and its key logged: an orphan is the lesser harm.)
  */
 export async function uploadCredentialDocument(ctx: ServiceContext, shifterId: string, credentialId: string, upload: File) {
   const a = await shifterAccess(ctx, shifterId);
   ownerOnly(a);
+  if (committedSubject(ctx, 'credential') === credentialId) return currentView(ctx, a, credentialId);
   const old = await visibleCredential(ctx, a, credentialId);
   const file = await inspectFile(upload, {
     maxBytes: CREDENTIAL_DOC_MAX_BYTES,
@@ -242,24 +301,35 @@ export async function uploadCredentialDocument(ctx: ServiceContext, shifterId: s
     customMetadata: { shifter_id: a.shifter.id, credential_id: old.id, uploaded_by: a.actor.userId },
   });
   const next = { key, type: file.type.mime, size: file.bytes.byteLength };
-  if (!(await swapDocument(ctx, old, next))) {
+  let applied: boolean;
+  try {
+    applied = (await swapDocument(ctx, old, next)) !== null;
+  } catch (err) {
+    const committed = await pointsAt(ctx, old.id, key);
+    if (committed === false) await removeObject(ctx, key);
+    if (!committed) throw err;
+    applied = true; // the write committed; only its answer was lost
+  }
+  if (!applied) {
     await removeObject(ctx, key);
     await visibleCredential(ctx, a, old.id); // deleted meanwhile → 404
     throw new AppError('CONFLICT-ERR', 'The credential’s document changed meanwhile; send the upload again.');
   }
   if (old.document_key) await removeObject(ctx, old.document_key);
-  return credentialView({ ...old, document_key: key, document_type: next.type, document_size: next.size, updated_at: ctx.now() }, today(ctx, a));
+  return currentView(ctx, a, old.id);
 }
 
 /** DELETE /v1/shifter/{id}/credentials/{credential_id}/document: removes the document, keeps the credential. */
 export async function deleteCredentialDocument(ctx: ServiceContext, shifterId: string, credentialId: string) {
   const a = await shifterAccess(ctx, shifterId);
   ownerOnly(a);
+  if (committedSubject(ctx, 'credential') === credentialId) return currentView(ctx, a, credentialId);
   const old = await visibleCredential(ctx, a, credentialId);
   if (!old.document_key) throw new AppError('UPLOAD-NOT-FND-ERR', 'The credential has no document.');
-  if (!(await swapDocument(ctx, old, null))) throw new AppError('CONFLICT-ERR', 'The credential’s document changed meanwhile; try again.');
+  const version = await swapDocument(ctx, old, null);
+  if (version === null) throw new AppError('CONFLICT-ERR', 'The credential’s document changed meanwhile; try again.');
   await removeObject(ctx, old.document_key);
-  return credentialView({ ...old, document_key: null, document_type: null, document_size: null, updated_at: ctx.now() }, today(ctx, a));
+  return credentialView({ ...old, document_key: null, document_type: null, document_size: null, updated_at: version }, today(ctx, a));
 }
 
 /** GET /v1/shifter/{id}/credentials/{credential_id}/document: for those who may see the row. */

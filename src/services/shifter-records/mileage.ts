@@ -1,15 +1,16 @@
 import { and, desc, eq, gte, lt, or, type SQL, sql } from 'drizzle-orm';
-import { runBatch } from '../../db/client';
 import { mileageEntries } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { decodeCursor, encodeCursor } from '../../lib/pagination';
 import { todayIn } from '../../lib/shift-time';
 import { toIso } from '../../lib/time';
-import { auditInsert } from '../audit';
 import type { ServiceContext } from '../context';
+import { committedSubject, prepareWrite } from '../guarded-write';
+import { markedWrite } from '../marked-write';
 import { privateRecords } from '../access';
 import type { CreateMileageInput, UpdateMileageInput } from './schemas';
+import { nextVersion, rowAsRead, UPDATE_ATTEMPTS } from './versioned';
 
 /**
  * Mileage log (spec 2.7). Who may do what:
@@ -20,6 +21,9 @@ import type { CreateMileageInput, UpdateMileageInput } from './schemas';
  *
  * The operator rate is in US cents per mile, so every amount here is in USD whatever the shifter's
  * own currency.
+ *
+ * Every change is one guarded write (services/guarded-write.ts) with its audit row; a retried create
+ * whose first attempt committed (Idempotency-Key) answers with the entry it wrote.
  */
 export const MILEAGE_CURRENCY = 'USD';
 
@@ -67,7 +71,11 @@ function after(cursor: string | null | undefined): SQL | undefined {
  * GET /v1/shifter/{id}/mileage?year: the year's entries (default: the current year in the
  * shifter's zone), newest first, with the year's totals computed in SQL.
  */
-export async function listMileage(ctx: ServiceContext, shifterId: string, q: { year?: number | undefined; limit: number; cursor?: string | null | undefined }) {
+export async function listMileage(
+  ctx: ServiceContext,
+  shifterId: string,
+  q: { year?: number | undefined; limit: number; cursor?: string | null | undefined },
+) {
   const { shifter } = await privateRecords(ctx, shifterId, 'read mileage');
   const year = q.year ?? Number(todayIn(shifter.timezone, ctx.now()).slice(0, 4));
   const m = mileageEntries;
@@ -128,6 +136,8 @@ export async function getMileage(ctx: ServiceContext, shifterId: string, entryId
 /** POST /v1/shifter/{id}/mileage: the rate is the operator setting now (fallback 67), kept for good. */
 export async function createMileage(ctx: ServiceContext, shifterId: string, input: CreateMileageInput) {
   const { shifter } = await privateRecords(ctx, shifterId, 'log mileage', { adminAllowed: false });
+  const done = committedSubject(ctx, 'mileage_entry');
+  if (done) return mileageView(await entryOf(ctx, shifter.id, done));
   const now = ctx.now();
   const row: MileageRow = {
     id: newId('mileage'),
@@ -139,42 +149,62 @@ export async function createMileage(ctx: ServiceContext, shifterId: string, inpu
     created_at: now,
     updated_at: now,
   };
-  await runBatch(ctx.db, [
-    ctx.db.insert(mileageEntries).values(row),
-    auditInsert(ctx, 'mileage.create', { type: 'mileage_entry', id: row.id }, { shifter_id: shifter.id, miles: row.miles, rate: row.rate_per_mile_cents }),
-  ]);
+  // A plain insert: the batch commits whole or not at all.
+  await prepareWrite(ctx, { type: 'mileage_entry', id: row.id }).commit({
+    guard: ctx.db.insert(mileageEntries).values(row),
+    audit: { action: 'mileage.create', data: { shifter_id: shifter.id, miles: row.miles, rate: row.rate_per_mile_cents } },
+  });
   return mileageView(row);
 }
 
-/** PATCH/PUT /v1/shifter/{id}/mileage/{entry_id}: only the fields sent change; the captured rate never does. */
+/**
+ * PATCH/PUT /v1/shifter/{id}/mileage/{entry_id}: only the fields sent change; the captured rate never
+ * does. Guarded on the version read; a concurrent change makes it read again and re-apply.
+ */
 export async function updateMileage(ctx: ServiceContext, shifterId: string, entryId: string, input: UpdateMileageInput) {
   const { shifter } = await privateRecords(ctx, shifterId, 'change mileage', { adminAllowed: false });
-  const old = await entryOf(ctx, shifter.id, entryId);
-  const next: MileageRow = {
-    ...old,
-    log_date: input.log_date ?? old.log_date,
-    miles: input.miles ?? old.miles,
-    purpose: input.purpose === undefined ? old.purpose : input.purpose || null,
-    updated_at: ctx.now(),
-  };
-  const [res] = (await runBatch(ctx.db, [
-    ctx.db
-      .update(mileageEntries)
-      .set({ log_date: next.log_date, miles: next.miles, purpose: next.purpose, updated_at: next.updated_at })
-      .where(and(eq(mileageEntries.id, old.id), eq(mileageEntries.shifter_id, shifter.id))),
-    auditInsert(ctx, 'mileage.update', { type: 'mileage_entry', id: old.id }, { changed: Object.keys(input) }),
-  ])) as Array<{ meta?: { changes?: number } }>;
-  if (!res?.meta?.changes) throw new AppError('MILEAGE-NOT-FND-ERR');
-  return mileageView(next);
+  if (committedSubject(ctx, 'mileage_entry') === entryId) return mileageView(await entryOf(ctx, shifter.id, entryId));
+  for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
+    const old = await entryOf(ctx, shifter.id, entryId);
+    const next: MileageRow = {
+      ...old,
+      log_date: input.log_date ?? old.log_date,
+      miles: input.miles ?? old.miles,
+      purpose: input.purpose === undefined ? old.purpose : input.purpose || null,
+      updated_at: nextVersion(ctx, old.updated_at),
+    };
+    const applied = await markedWrite(
+      ctx,
+      { type: 'mileage_entry', id: old.id },
+      {
+        precondition: rowAsRead(mileageEntries, old.id, shifter.id, old.updated_at),
+        change: (marked) =>
+          ctx.db
+            .update(mileageEntries)
+            .set({ log_date: next.log_date, miles: next.miles, purpose: next.purpose, updated_at: next.updated_at })
+            .where(and(eq(mileageEntries.id, old.id), marked)),
+        audit: { action: 'mileage.update', data: { changed: Object.keys(input) } },
+      },
+    );
+    if (applied) return mileageView(next);
+  }
+  throw new AppError('CONFLICT-ERR', 'The mileage entry kept changing meanwhile; try again.');
 }
 
 /** DELETE /v1/shifter/{id}/mileage/{entry_id} (owner, or an admin). */
 export async function deleteMileage(ctx: ServiceContext, shifterId: string, entryId: string) {
   const { shifter } = await privateRecords(ctx, shifterId, 'delete mileage');
+  if (committedSubject(ctx, 'mileage_entry') === entryId) return { id: entryId, deleted: true as const };
   const old = await entryOf(ctx, shifter.id, entryId);
-  await runBatch(ctx.db, [
-    ctx.db.delete(mileageEntries).where(and(eq(mileageEntries.id, old.id), eq(mileageEntries.shifter_id, shifter.id))),
-    auditInsert(ctx, 'mileage.delete', { type: 'mileage_entry', id: old.id }, { shifter_id: shifter.id, log_date: old.log_date, miles: old.miles }),
-  ]);
+  const applied = await markedWrite(
+    ctx,
+    { type: 'mileage_entry', id: old.id },
+    {
+      precondition: rowAsRead(mileageEntries, old.id, shifter.id),
+      change: (marked) => ctx.db.delete(mileageEntries).where(and(eq(mileageEntries.id, old.id), marked)),
+      audit: { action: 'mileage.delete', data: { shifter_id: shifter.id, log_date: old.log_date, miles: old.miles } },
+    },
+  );
+  if (!applied) throw new AppError('MILEAGE-NOT-FND-ERR');
   return { id: old.id, deleted: true as const };
 }
