@@ -1,32 +1,15 @@
-import { z } from '@hono/zod-openapi';
-import { authRoute, flag01, idParam, jsonBody, jsonContent } from '../../http/openapi';
-import { createTemplateInput, GENERATE_WEEKS, updateTemplateInput } from '../../services/templates/schemas';
-import { shiftRequestSchema } from '../../services/shifts/schemas';
+import { authRoute, idParam, jsonBody, jsonContent } from '../../http/openapi';
+import {
+  createTemplateInput,
+  generateQuery,
+  generateResultSchema,
+  templateDeletedSchema,
+  templateListSchema,
+  templateSchema,
+  updateTemplateInput,
+} from '../../services/templates/schemas';
 
 const tags = ['Shift templates'];
-
-export const templateSchema = z
-  .object({
-    id: z.string(),
-    business_id: z.string(),
-    label: z.string(),
-    days_of_week: z.string().openapi({ description: 'ISO weekdays, 1 = Monday … 7 = Sunday, sorted, comma-separated.', example: '1,3,5' }),
-    shift_in: z.string(),
-    shift_out: z.string(),
-    shiftrole_id: z.number(),
-    hourly_rate: z.number(),
-    currency_id: z.string(),
-    is_flexible: flag01,
-    is_broadcast: flag01.openapi({ description: '1: generated shifts are broadcast to the crew; 0: targeted to default_shifter_id.' }),
-    default_shifter_id: z.string().nullable(),
-    note: z.string().nullable(),
-    is_active: flag01.openapi({ description: '1: generate creates shifts; 0: paused.' }),
-    frequency: z.string().nullable().openapi({ description: 'Reserved; no behaviour yet.' }),
-    created_by_user_id: z.string().nullable(),
-    created_at: z.string(),
-    updated_at: z.string(),
-  })
-  .openapi('ShiftTemplate');
 
 const one = (d: string) => jsonContent(templateSchema, d);
 
@@ -37,7 +20,7 @@ export const byBusiness = authRoute({
   tags,
   summary: "The business's shift templates (owner or active teammate)",
   request: { params: idParam },
-  responses: { 200: jsonContent(z.object({ data: z.array(templateSchema) }), 'Templates, by label.') },
+  responses: { 200: jsonContent(templateListSchema, 'Templates, by label.') },
   errors: ['BUSINESS-NOT-FND-ERR'],
 });
 
@@ -70,17 +53,9 @@ export const remove = authRoute({
   tags,
   summary: 'Delete a shift template (the shift requests it generated stay)',
   request: { params: idParam },
-  responses: { 200: jsonContent(z.object({ id: z.string(), deleted: z.literal(true) }).openapi('TemplateDeleted'), 'Deleted.') },
+  responses: { 200: jsonContent(templateDeletedSchema, 'Deleted.') },
   errors: ['TEMPLATE-NOT-FND-ERR'],
 });
-
-const generateResultSchema = z
-  .object({
-    created: z.array(shiftRequestSchema),
-    skipped: z.array(z.string()).openapi({ description: 'Dates left out because a shift request for the same business, date and start (and shifter, when targeted) already exists, in any status.' }),
-    weeks: z.number().int().openapi({ description: 'The number of weeks used, after clamping.' }),
-  })
-  .openapi('TemplateGenerateResult');
 
 export const generate = authRoute({
   method: 'post',
@@ -89,23 +64,7 @@ export const generate = authRoute({
   tags,
   summary: "Create the pending shift requests for the template's weekdays",
   description: `From today in the business's time zone over the next \`weeks\` weeks. Dates that already have a matching row, and starts already past, are skipped, so repeating is safe. 201 when something was created, else 200.`,
-  request: {
-    params: idParam,
-    query: z.object({
-      weeks: z
-        .string()
-        .max(4)
-        .regex(/^-?\d+$/, 'must be an integer')
-        .transform(Number)
-        .optional()
-        .openapi({
-          param: { name: 'weeks', in: 'query' },
-          type: 'integer',
-          example: GENERATE_WEEKS.default,
-          description: `Default ${GENERATE_WEEKS.default}; clamped to ${GENERATE_WEEKS.min}–${GENERATE_WEEKS.max}.`,
-        }),
-    }),
-  },
+  request: { params: idParam, query: generateQuery },
   responses: {
     201: jsonContent(generateResultSchema, 'Shift requests were created.'),
     200: jsonContent(generateResultSchema, 'Nothing new to create.'),

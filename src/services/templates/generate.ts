@@ -11,21 +11,10 @@ import { todayIn } from '../../lib/shift-time';
 import type { ServiceContext } from '../context';
 import { publishOutbox } from '../events/outbox';
 import { buildShiftRow, type NewShiftRow, newShiftEventDrafts, newShiftRecipients } from '../shifts/create';
-import { shiftRequestView, type ShiftRequestView } from '../shifts/view';
+import { shiftRequestView } from '../shifts/view';
 import { templateFor } from './crud';
 import { templateOccurrences } from './dates';
-import { clampWeeks, type GenerateQuery, parseDays } from './schemas';
-
-/**
- * Written out here until the shift request schema moves from the routes into services/shifts; the
- * route's TemplateGenerateResult schema is then built beside it and this becomes its z.infer.
- */
-export interface GenerateResult {
-  created: ShiftRequestView[];
-  /** Dates left out because a matching shift request already exists. */
-  skipped: string[];
-  weeks: number;
-}
+import { clampWeeks, type GenerateQuery, type GenerateResult, parseDays } from './schemas';
 
 /**
  * "A row already exists" for a date: a shift request of the same business, date and start time

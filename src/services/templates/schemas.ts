@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { flag01 } from '../../lib/flags';
 import { ID_MAX_LENGTH } from '../../lib/ids';
-import { currencySchema, flagSchema, rateSchema, timeSchema } from '../shifts/schemas';
+import { currencySchema, flagSchema, rateSchema, shiftRequestSchema, timeSchema } from '../shifts/schemas';
 
 // The templates domain's request and response schemas: the route contracts import them, the services
 // take and build z.infer of them.
@@ -149,3 +149,16 @@ export type TemplateList = z.infer<typeof templateListSchema>;
 
 export const templateDeletedSchema = z.object({ id: z.string(), deleted: z.literal(true) }).openapi('TemplateDeleted');
 export type TemplateDeleted = z.infer<typeof templateDeletedSchema>;
+
+/** POST /v1/shift_templates/{id}/generate: the shift requests made and the dates left out. */
+export const generateResultSchema = z
+  .object({
+    created: z.array(shiftRequestSchema),
+    skipped: z.array(z.string()).openapi({
+      description:
+        'Dates left out because a shift request for the same business, date and start (and shifter, when targeted) already exists, in any status.',
+    }),
+    weeks: z.number().int().openapi({ description: 'The number of weeks used, after clamping.' }),
+  })
+  .openapi('TemplateGenerateResult');
+export type GenerateResult = z.infer<typeof generateResultSchema>;
