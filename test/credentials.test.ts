@@ -157,6 +157,8 @@ describe('credentials', () => {
       const got = await getFile(up.body.document_url, key);
       expect(got.status).toBe(200);
       expect(got.headers.get('Content-Type')).toBe('application/pdf');
+      expect(got.headers.get('Content-Disposition')).toBe(`inline; filename="credential-${cred.id}.pdf"`);
+      expect(got.headers.get('Cache-Control')).toBe('private, max-age=300');
       expect(got.headers.get('X-Content-Type-Options')).toBe('nosniff');
       expect(new Uint8Array(await got.arrayBuffer())).toEqual(PDF);
     }
@@ -178,6 +180,7 @@ describe('credentials', () => {
     expectError(await call('GET', up.body.document_url, { key: biz.key }), 404, 'CREDENTIAL-NOT-FND-ERR');
     const asAdmin = await getFile(up.body.document_url, admin.key);
     expect(asAdmin.headers.get('Content-Type')).toBe('image/png');
+    expect(asAdmin.headers.get('Content-Disposition')).toBe(`inline; filename="credential-${cred.id}.png"`);
     expect(new Uint8Array(await asAdmin.arrayBuffer())).toEqual(PNG);
     expectError(await call('GET', up.body.document_url, {}), 401, 'AUTH-REQ-ERR');
 

@@ -1,38 +1,7 @@
-import { z } from '@hono/zod-openapi';
 import { authRoute, idParam, jsonBody, jsonContent } from '../../http/openapi';
-import { CONNECTION_STATUSES, listConnectionsInput, sendConnectionInput } from '../../services/connections/schemas';
+import { connectionListsSchema, connectionSchema, listConnectionsInput, sendConnectionInput } from '../../services/connections/schemas';
 
 const tags = ['Connections'];
-
-export const connectionSchema = z
-  .object({
-    id: z.string(),
-    business_id: z.string(),
-    business_name: z.string(),
-    business_slug: z.string(),
-    shifter_id: z.string(),
-    shifter_name: z.string(),
-    shifter_slug: z.string(),
-    initiated_by: z.enum(['business', 'shifter']),
-    status: z.enum(CONNECTION_STATUSES),
-    created_at: z.string(),
-    updated_at: z.string(),
-    responded_at: z.string().nullable(),
-  })
-  .openapi('Connection');
-
-const listedConnectionSchema = connectionSchema
-  .extend({ side: z.enum(['business', 'shifter']).openapi({ description: 'The side the caller stands on in this connection.' }) })
-  .openapi('ListedConnection');
-
-export const connectionListsSchema = z
-  .object({
-    incoming: z.array(listedConnectionSchema).openapi({ description: 'Pending, sent by the other side: the caller may accept or decline.' }),
-    outgoing: z.array(listedConnectionSchema).openapi({ description: "Pending, sent by the caller's side." }),
-    accepted: z.array(listedConnectionSchema).openapi({ description: 'Connected pairs (the crew).' }),
-    closed: z.array(listedConnectionSchema).openapi({ description: 'Declined or removed; filled only when status asks for them.' }),
-  })
-  .openapi('ConnectionLists');
 
 const one = (d: string) => jsonContent(connectionSchema, d);
 
@@ -46,7 +15,14 @@ export const send = authRoute({
     'The business side (owner or active teammate) sends `{business_id, shifter_id}`; a shifter sends `{business_id}`. A pending request from the other side is accepted instead (both want it); a declined or removed pair is reopened as pending.',
   request: { body: jsonBody(sendConnectionInput) },
   responses: { 201: one('The connection: pending, or accepted when the other side had already asked.') },
-  errors: ['BUSINESS-NOT-FND-ERR', 'SHIFTER-NOT-FND-ERR', 'CONNECTION-EXISTS-ERR', 'CONFLICT-ERR', 'IDEMPOTENCY-MISMATCH-ERR', 'IDEMPOTENCY-IN-PROGRESS-ERR'],
+  errors: [
+    'BUSINESS-NOT-FND-ERR',
+    'SHIFTER-NOT-FND-ERR',
+    'CONNECTION-EXISTS-ERR',
+    'CONFLICT-ERR',
+    'IDEMPOTENCY-MISMATCH-ERR',
+    'IDEMPOTENCY-IN-PROGRESS-ERR',
+  ],
 });
 
 export const accept = authRoute({

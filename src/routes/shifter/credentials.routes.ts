@@ -1,34 +1,20 @@
 import { z } from '@hono/zod-openapi';
 import type { ErrorCode } from '../../lib/errors';
 import { authRoute, jsonBody, jsonContent, pathParam } from '../../http/openapi';
-import { fileField, uploadGuard } from '../../lib/uploads';
+import { uploadGuard } from '../../lib/uploads';
 import { CREDENTIAL_DOC_MAX_BYTES } from '../../services/shifter-records/credentials';
-import { createCredentialInput, updateCredentialInput } from '../../services/shifter-records/schemas';
+import {
+  createCredentialInput,
+  credentialDeletedSchema,
+  credentialDocumentForm,
+  credentialListSchema,
+  credentialSchema,
+  updateCredentialInput,
+} from '../../services/shifter-records/schemas';
 import { shifterParam } from './mileage.routes';
 
 const tags = ['Shifter records'];
 const credentialParam = z.object({ id: pathParam('id'), credential_id: pathParam('credential_id') });
-
-export const credentialSchema = z
-  .object({
-    id: z.string(),
-    shifter_id: z.string(),
-    label: z.string(),
-    issuer: z.string().nullable(),
-    issued_on: z.string().nullable(),
-    expires_on: z.string().nullable(),
-    notes: z.string().nullable(),
-    is_visible: z.boolean(),
-    expiring: z.boolean().openapi({ description: "expires_on is today or within the next 30 days (the shifter's zone)." }),
-    expired: z.boolean().openapi({ description: 'expires_on has passed.' }),
-    has_document: z.boolean(),
-    document_type: z.string().nullable().openapi({ description: 'The sniffed type: application/pdf or image/*.' }),
-    document_size: z.number().int().nullable(),
-    document_url: z.string().nullable().openapi({ description: 'GET it with the same credentials; served to those who may see the row.' }),
-    created_at: z.string(),
-    updated_at: z.string(),
-  })
-  .openapi('Credential');
 
 const one = (d: string) => jsonContent(credentialSchema, d);
 const CRED_ERRORS: ErrorCode[] = ['SHIFTER-NOT-FND-ERR', 'CREDENTIAL-NOT-FND-ERR'];
@@ -40,12 +26,7 @@ export const listCredentials = authRoute({
   tags,
   summary: "A shifter's credentials: every row for the owner or an admin, visible rows for anyone else",
   request: { params: shifterParam },
-  responses: {
-    200: jsonContent(
-      z.object({ shifter_id: z.string(), data: z.array(credentialSchema), next_cursor: z.string().nullable() }).openapi('CredentialList'),
-      'Soonest expiry first (no expiry last), at most 100.',
-    ),
-  },
+  responses: { 200: jsonContent(credentialListSchema, 'Soonest expiry first (no expiry last), at most 100.') },
   errors: ['SHIFTER-NOT-FND-ERR'],
 });
 
@@ -89,7 +70,7 @@ export const deleteCredential = authRoute({
   tags,
   summary: 'Delete a credential and its document (the owning shifter only)',
   request: { params: credentialParam },
-  responses: { 200: jsonContent(z.object({ id: z.string(), deleted: z.literal(true) }).openapi('CredentialDeleted'), 'Deleted.') },
+  responses: { 200: jsonContent(credentialDeletedSchema, 'Deleted.') },
   errors: CRED_ERRORS,
 });
 
@@ -101,11 +82,19 @@ export const uploadDocument = authRoute({
   summary: 'Attach or replace the document (multipart field "file"; PDF or image by content; at most 8 MB; owner only)',
   request: {
     params: credentialParam,
-    body: { required: true, content: { 'multipart/form-data': { schema: z.object({ file: fileField }) } } },
+    body: { required: true, content: { 'multipart/form-data': { schema: credentialDocumentForm } } },
   },
   middleware: [uploadGuard(CREDENTIAL_DOC_MAX_BYTES, 'credential document')],
   responses: { 201: one('The credential with its new document reference.') },
-  errors: ['SHIFTER-NOT-FND-ERR', 'CREDENTIAL-NOT-FND-ERR', 'CONFLICT-ERR', 'PAYLOAD-TOO-LARGE-ERR', 'UNSUPPORTED-MEDIA-ERR', 'IDEMPOTENCY-MISMATCH-ERR', 'IDEMPOTENCY-IN-PROGRESS-ERR'],
+  errors: [
+    'SHIFTER-NOT-FND-ERR',
+    'CREDENTIAL-NOT-FND-ERR',
+    'CONFLICT-ERR',
+    'PAYLOAD-TOO-LARGE-ERR',
+    'UNSUPPORTED-MEDIA-ERR',
+    'IDEMPOTENCY-MISMATCH-ERR',
+    'IDEMPOTENCY-IN-PROGRESS-ERR',
+  ],
 });
 
 export const readDocument = authRoute({

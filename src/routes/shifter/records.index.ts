@@ -6,10 +6,17 @@ import * as cr from './counter-rules.routes';
 import * as cd from './credentials.routes';
 import * as mi from './mileage.routes';
 
-/** Shifter-owned records: mileage, counter rules, credentials (spec 4.5). */
+/**
+ * Shifter-owned records: mileage, counter rules, credentials (spec 4.5). One service call per
+ * handler: the services take the validated input and return the response view.
+ */
 export const shifterRecordsRouter = createRouter()
-  .openapi(mi.listMileage, async (c) => c.json(await mileage.listMileage(serviceCtx(c), c.req.valid('param').id, c.req.valid('query')), 200))
-  .openapi(mi.createMileage, async (c) => c.json(await mileage.createMileage(serviceCtx(c), c.req.valid('param').id, c.req.valid('json')), 201))
+  .openapi(mi.listMileage, async (c) =>
+    c.json(await mileage.listMileage(serviceCtx(c), c.req.valid('param').id, c.req.valid('query')), 200),
+  )
+  .openapi(mi.createMileage, async (c) =>
+    c.json(await mileage.createMileage(serviceCtx(c), c.req.valid('param').id, c.req.valid('json')), 201),
+  )
   .openapi(mi.getMileage, async (c) => {
     const p = c.req.valid('param');
     return c.json(await mileage.getMileage(serviceCtx(c), p.id, p.entry_id), 200);
@@ -27,10 +34,12 @@ export const shifterRecordsRouter = createRouter()
     return c.json(await mileage.deleteMileage(serviceCtx(c), p.id, p.entry_id), 200);
   })
   .openapi(cr.listCounterRules, async (c) => c.json(await rules.listCounterRules(serviceCtx(c), c.req.valid('param').id), 200))
-  .openapi(cr.createCounterRule, async (c) => c.json(await rules.createCounterRule(serviceCtx(c), c.req.valid('param').id, c.req.valid('json')), 201))
+  .openapi(cr.createCounterRule, async (c) =>
+    c.json(await rules.createCounterRule(serviceCtx(c), c.req.valid('param').id, c.req.valid('json')), 201),
+  )
   // Registered before /{rule_id} so "suggest" is never read as a rule id.
   .openapi(cr.suggestCounter, async (c) =>
-    c.json(await rules.suggestForRequest(serviceCtx(c), c.req.valid('param').id, c.req.valid('query').shift_request_id), 200),
+    c.json(await rules.suggestForRequest(serviceCtx(c), c.req.valid('param').id, c.req.valid('query')), 200),
   )
   .openapi(cr.getCounterRule, async (c) => {
     const p = c.req.valid('param');
@@ -45,7 +54,9 @@ export const shifterRecordsRouter = createRouter()
     return c.json(await rules.deleteCounterRule(serviceCtx(c), p.id, p.rule_id), 200);
   })
   .openapi(cd.listCredentials, async (c) => c.json(await creds.listCredentials(serviceCtx(c), c.req.valid('param').id), 200))
-  .openapi(cd.createCredential, async (c) => c.json(await creds.createCredential(serviceCtx(c), c.req.valid('param').id, c.req.valid('json')), 201))
+  .openapi(cd.createCredential, async (c) =>
+    c.json(await creds.createCredential(serviceCtx(c), c.req.valid('param').id, c.req.valid('json')), 201),
+  )
   .openapi(cd.getCredential, async (c) => {
     const p = c.req.valid('param');
     return c.json(await creds.getCredential(serviceCtx(c), p.id, p.credential_id), 200);
@@ -64,11 +75,10 @@ export const shifterRecordsRouter = createRouter()
   })
   .openapi(cd.readDocument, async (c) => {
     const p = c.req.valid('param');
-    const { obj, row } = await creds.readCredentialDocument(serviceCtx(c), p.id, p.credential_id);
-    const ext = row.document_key?.split('.').pop() ?? 'bin';
-    return c.body(obj.body, 200, {
-      'Content-Type': obj.httpMetadata?.contentType ?? 'application/octet-stream',
-      'Content-Disposition': `inline; filename="credential-${row.id}.${ext}"`,
+    const doc = await creds.readCredentialDocument(serviceCtx(c), p.id, p.credential_id);
+    return c.body(doc.body, 200, {
+      'Content-Type': doc.content_type,
+      'Content-Disposition': `inline; filename="${doc.filename}"`,
       'Cache-Control': 'private, max-age=300',
       'X-Content-Type-Options': 'nosniff',
     });

@@ -3,17 +3,8 @@ import { businesses, requestAuthorizations, shifters } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { accessBusiness, actsForBusinessSql, shifterIdOf } from '../access';
 import { requirePerson, type ServiceContext } from '../context';
-import type { ListConnectionsInput, Side } from './schemas';
-import { connectionJoinColumns, connectionView, type ConnectionView } from './view';
-
-export type ListedConnection = ConnectionView & { side: Side };
-
-export interface ConnectionLists {
-  incoming: ListedConnection[];
-  outgoing: ListedConnection[];
-  accepted: ListedConnection[];
-  closed: ListedConnection[];
-}
+import type { ConnectionLists, ListConnectionsInput, ListedConnection, Side } from './schemas';
+import { connectionJoinColumns, connectionView } from './view';
 
 /** Rows of one side, newest change first, each marked with the side the caller reads it from. */
 async function rowsOf(ctx: ServiceContext, side: Side, where: SQL, status: ListConnectionsInput['status']): Promise<ListedConnection[]> {

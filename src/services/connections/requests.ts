@@ -8,8 +8,8 @@ import { requirePerson, type ServiceContext } from '../context';
 import { committedSubject, prepareWrite } from '../guarded-write';
 import { existsIn, markedWrite } from '../marked-write';
 import { connectionNotice, type Parties } from './notify';
-import type { SendConnectionInput, Side } from './schemas';
-import { type ConnectionRow, type LoadedConnection, loadConnection } from './view';
+import type { ConnectionView, SendConnectionInput, Side } from './schemas';
+import { type ConnectionRow, connectionAsStored, type LoadedConnection, loadConnection } from './view';
 
 /*
  * Connection (request authorization) lifecycle, one row per business–shifter pair:
@@ -123,9 +123,14 @@ async function resolveSender(ctx: ServiceContext, input: SendConnectionInput): P
  * POST /v1/request_authorization/send. A new pair starts pending from the sender's side. An existing
  * pair: accepted, or pending from the same side, is 409 CONNECTION-EXISTS-ERR; pending from the other
  * side is accepted (both want it); declined or removed is reopened as pending from the sender's side.
- * Returns the connection id. A concurrent change to the pair makes it re-read and decide again.
+ * Returns the connection as stored after the change. A concurrent change to the pair makes it re-read
+ * and decide again.
  */
-export async function sendConnection(ctx: ServiceContext, input: SendConnectionInput): Promise<string> {
+export async function sendConnection(ctx: ServiceContext, input: SendConnectionInput): Promise<ConnectionView> {
+  return connectionAsStored(ctx, await sendConnectionId(ctx, input));
+}
+
+async function sendConnectionId(ctx: ServiceContext, input: SendConnectionInput): Promise<string> {
   const { side, parties } = await resolveSender(ctx, input);
   const done = committedSubject(ctx, 'connection');
   if (done) return done;
@@ -184,12 +189,17 @@ export async function sendConnection(ctx: ServiceContext, input: SendConnectionI
   throw new AppError('CONFLICT-ERR', 'The connection changed while sending; try again.');
 }
 
-/** Accept or decline a pending request: only its receiving side may. */
-export async function respondToConnection(ctx: ServiceContext, id: string, decision: 'accept' | 'decline'): Promise<string> {
+/** Accept or decline a pending request: only its receiving side may. Returns the connection after the change. */
+export async function respondToConnection(ctx: ServiceContext, id: string, decision: 'accept' | 'decline'): Promise<ConnectionView> {
+  await respond(ctx, id, decision);
+  return connectionAsStored(ctx, id);
+}
+
+async function respond(ctx: ServiceContext, id: string, decision: 'accept' | 'decline'): Promise<void> {
   const c = await loadConnection(ctx, id);
   const sides = await connectionSides(ctx, c);
   // A retry after the first attempt committed: its state check would now fail; answer from the row.
-  if (committedSubject(ctx, 'connection') === id) return id;
+  if (committedSubject(ctx, 'connection') === id) return;
   const row = c.row;
   if (row.status !== 'pending') {
     throw new AppError('CONFLICT-ERR', `Only a pending request can be ${decision}ed; this one is ${row.status}.`, { status: row.status });
@@ -213,21 +223,21 @@ export async function respondToConnection(ctx: ServiceContext, id: string, decis
           null,
         );
   if (!applied) throw new AppError('CONFLICT-ERR', 'The request changed meanwhile; reload it.');
-  return id;
 }
 
 /**
  * DELETE /v1/request_authorization/{id}: either side ends the connection, or withdraws or refuses a
  * pending request. Removing a removed connection changes nothing and succeeds (DELETE is idempotent).
+ * Returns the connection, now removed.
  */
-export async function removeConnection(ctx: ServiceContext, id: string): Promise<string> {
+export async function removeConnection(ctx: ServiceContext, id: string): Promise<ConnectionView> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const c = await loadConnection(ctx, id);
     await connectionSides(ctx, c);
     const row = c.row;
-    if (row.status === 'removed') return id;
+    if (row.status === 'removed') return connectionAsStored(ctx, id);
     const to = { status: 'removed' as const, initiated_by: row.initiated_by, responded_at: row.responded_at };
-    if (await transition(ctx, row, to, 'connection.remove', null)) return id;
+    if (await transition(ctx, row, to, 'connection.remove', null)) return connectionAsStored(ctx, id);
   }
   throw new AppError('CONFLICT-ERR', 'The connection changed while removing; try again.');
 }

@@ -3,18 +3,15 @@ import { businesses, requestAuthorizations, shifters } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { toIso } from '../../lib/time';
 import type { ServiceContext } from '../context';
+import type { ConnectionView } from './schemas';
 
 export type ConnectionRow = typeof requestAuthorizations.$inferSelect;
 
-export interface ConnectionJoin {
-  business_name: string;
-  business_slug: string;
-  shifter_name: string;
-  shifter_slug: string;
-}
+/** The names and slugs a connection's view takes from its business and shifter. */
+export type ConnectionJoin = Pick<ConnectionView, 'business_name' | 'business_slug' | 'shifter_name' | 'shifter_slug'>;
 
 /** The API shape of a connection (request authorization). */
-export function connectionView(r: ConnectionRow, j: ConnectionJoin) {
+export function connectionView(r: ConnectionRow, j: ConnectionJoin): ConnectionView {
   return {
     id: r.id,
     business_id: r.business_id,
@@ -30,7 +27,6 @@ export function connectionView(r: ConnectionRow, j: ConnectionJoin) {
     responded_at: toIso(r.responded_at),
   };
 }
-export type ConnectionView = ReturnType<typeof connectionView>;
 
 export const connectionJoinColumns = {
   business_name: businesses.name,
@@ -57,4 +53,10 @@ export async function loadConnection(ctx: ServiceContext, id: string): Promise<L
   if (!r) throw new AppError('CONNECTION-NOT-FND-ERR');
   const { row, businessOwnerId, shifterUserId, ...join } = r;
   return { row, join, businessOwnerId, shifterUserId };
+}
+
+/** A connection as stored now: what a change answers once it has been written. */
+export async function connectionAsStored(ctx: ServiceContext, id: string): Promise<ConnectionView> {
+  const c = await loadConnection(ctx, id);
+  return connectionView(c.row, c.join);
 }

@@ -14,7 +14,16 @@ import { stateError } from '../shifts/rules';
 import { parseDays } from '../templates/schemas';
 import { privateRecords } from '../access';
 import { counterFloor, distanceKm, loadCounterContext, suggestionFields } from '../shifts/counter-suggest';
-import { type CreateCounterRuleInput, invalid, type UpdateCounterRuleInput } from './schemas';
+import {
+  type CounterRuleDeleted,
+  type CounterRuleList,
+  type CounterRuleView,
+  type CounterSuggestion,
+  type CreateCounterRuleInput,
+  invalid,
+  type SuggestCounterQuery,
+  type UpdateCounterRuleInput,
+} from './schemas';
 import { nextVersion, rowAsRead, rowExists, underCap, UPDATE_ATTEMPTS } from './versioned';
 
 /**
@@ -29,7 +38,7 @@ export const MAX_RULES_PER_SHIFTER = 50;
 
 type RuleRow = typeof counterRules.$inferSelect;
 
-export function counterRuleView(r: RuleRow) {
+export function counterRuleView(r: RuleRow): CounterRuleView {
   return {
     id: r.id,
     shifter_id: r.shifter_id,
@@ -85,7 +94,7 @@ async function ruleOf(ctx: ServiceContext, shifterId: string, ruleId: string): P
 }
 
 /** GET /v1/shifter/{id}/counter_rules: every rule (at most MAX_RULES_PER_SHIFTER), active first, then by label. */
-export async function listCounterRules(ctx: ServiceContext, shifterId: string) {
+export async function listCounterRules(ctx: ServiceContext, shifterId: string): Promise<CounterRuleList> {
   const { shifter } = await privateRecords(ctx, shifterId, 'read counter rules');
   const rows = await ctx.db
     .select()
@@ -96,7 +105,7 @@ export async function listCounterRules(ctx: ServiceContext, shifterId: string) {
 }
 
 /** GET /v1/shifter/{id}/counter_rules/{rule_id} */
-export async function getCounterRule(ctx: ServiceContext, shifterId: string, ruleId: string) {
+export async function getCounterRule(ctx: ServiceContext, shifterId: string, ruleId: string): Promise<CounterRuleView> {
   const { shifter } = await privateRecords(ctx, shifterId, 'read counter rules');
   return counterRuleView(await ruleOf(ctx, shifter.id, ruleId));
 }
@@ -105,7 +114,7 @@ export async function getCounterRule(ctx: ServiceContext, shifterId: string, rul
  * POST /v1/shifter/{id}/counter_rules. The insert is conditional on the shifter holding fewer than
  * MAX_RULES_PER_SHIFTER, so concurrent creates cannot pass the cap.
  */
-export async function createCounterRule(ctx: ServiceContext, shifterId: string, input: CreateCounterRuleInput) {
+export async function createCounterRule(ctx: ServiceContext, shifterId: string, input: CreateCounterRuleInput): Promise<CounterRuleView> {
   const { shifter } = await privateRecords(ctx, shifterId, 'add counter rules');
   const done = committedSubject(ctx, 'counter_rule');
   if (done) return counterRuleView(await ruleOf(ctx, shifter.id, done));
@@ -142,7 +151,12 @@ export async function createCounterRule(ctx: ServiceContext, shifterId: string, 
  * PATCH /v1/shifter/{id}/counter_rules/{rule_id}: only the fields sent change; null clears. Guarded on
  * the version read; a concurrent change makes it read again and re-apply.
  */
-export async function updateCounterRule(ctx: ServiceContext, shifterId: string, ruleId: string, input: UpdateCounterRuleInput) {
+export async function updateCounterRule(
+  ctx: ServiceContext,
+  shifterId: string,
+  ruleId: string,
+  input: UpdateCounterRuleInput,
+): Promise<CounterRuleView> {
   const { shifter } = await privateRecords(ctx, shifterId, 'change counter rules');
   if (committedSubject(ctx, 'counter_rule') === ruleId) return counterRuleView(await ruleOf(ctx, shifter.id, ruleId));
   for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
@@ -193,7 +207,7 @@ export async function updateCounterRule(ctx: ServiceContext, shifterId: string, 
 }
 
 /** DELETE /v1/shifter/{id}/counter_rules/{rule_id} */
-export async function deleteCounterRule(ctx: ServiceContext, shifterId: string, ruleId: string) {
+export async function deleteCounterRule(ctx: ServiceContext, shifterId: string, ruleId: string): Promise<CounterRuleDeleted> {
   const { shifter } = await privateRecords(ctx, shifterId, 'delete counter rules');
   if (committedSubject(ctx, 'counter_rule') === ruleId) return { id: ruleId, deleted: true as const };
   const old = await ruleOf(ctx, shifter.id, ruleId);
@@ -214,9 +228,9 @@ export async function deleteCounterRule(ctx: ServiceContext, shifterId: string, 
  * GET /v1/shifter/{id}/counter_rules/suggest?shift_request_id: the counter-offer for one incoming
  * request (pending and targeted at this shifter). The shifter's own; an admin gets 403.
  */
-export async function suggestForRequest(ctx: ServiceContext, shifterId: string, shiftRequestId: string) {
+export async function suggestForRequest(ctx: ServiceContext, shifterId: string, q: SuggestCounterQuery): Promise<CounterSuggestion> {
   const { shifter } = await privateRecords(ctx, shifterId, 'ask for a counter suggestion', { adminAllowed: false });
-  const s = await loadShift(ctx, shiftRequestId);
+  const s = await loadShift(ctx, q.shift_request_id);
   if (s.row.shifter_id !== shifter.id) throw new AppError('SHFT-NOT-FND-ERR');
   if (s.row.request_status !== SHIFT_STATUS.pending) throw stateError(s.row, 'pending');
   if (s.row.is_broadcast) throw new AppError('SHFT-STATE-ERR', 'A broadcast is not negotiable.');

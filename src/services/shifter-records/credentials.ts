@@ -11,7 +11,14 @@ import type { ServiceContext } from '../context';
 import { committedSubject, prepareWrite } from '../guarded-write';
 import { existsIn, markedWrite } from '../marked-write';
 import { type ShifterAccess, shifterAccess } from '../access';
-import { type CreateCredentialInput, invalid, type UpdateCredentialInput } from './schemas';
+import {
+  type CreateCredentialInput,
+  type CredentialDeleted,
+  type CredentialList,
+  type CredentialView,
+  invalid,
+  type UpdateCredentialInput,
+} from './schemas';
 import { nextVersion, rowAsRead, rowExists, underCap, UPDATE_ATTEMPTS } from './versioned';
 
 /**
@@ -36,7 +43,7 @@ export function credentialDocumentPath(r: Pick<CredentialRow, 'shifter_id' | 'id
 }
 
 /** `today` is the shifter's date (their own zone) the expiry flags are read against. */
-export function credentialView(r: CredentialRow, today: string) {
+export function credentialView(r: CredentialRow, today: string): CredentialView {
   const expired = r.expires_on !== null && r.expires_on < today;
   const expiring = r.expires_on !== null && !expired && r.expires_on <= addDays(today, EXPIRING_WITHIN_DAYS);
   return {
@@ -82,7 +89,7 @@ function checkDates(r: Pick<CredentialRow, 'issued_on' | 'expires_on'>) {
 }
 
 /** GET /v1/shifter/{id}/credentials: soonest expiry first (no expiry last), then by label. */
-export async function listCredentials(ctx: ServiceContext, shifterId: string) {
+export async function listCredentials(ctx: ServiceContext, shifterId: string): Promise<CredentialList> {
   const a = await shifterAccess(ctx, shifterId);
   const conds: SQL[] = [eq(credentials.shifter_id, a.shifter.id)];
   if (!seesAll(a)) conds.push(eq(credentials.is_visible, true));
@@ -96,18 +103,18 @@ export async function listCredentials(ctx: ServiceContext, shifterId: string) {
 }
 
 /** GET /v1/shifter/{id}/credentials/{credential_id} */
-export async function getCredential(ctx: ServiceContext, shifterId: string, credentialId: string) {
+export async function getCredential(ctx: ServiceContext, shifterId: string, credentialId: string): Promise<CredentialView> {
   const a = await shifterAccess(ctx, shifterId);
   return credentialView(await visibleCredential(ctx, a, credentialId), today(ctx, a));
 }
 
 /** A credential as stored now, as the caller may see it. */
-async function currentView(ctx: ServiceContext, a: ShifterAccess, credentialId: string) {
+async function currentView(ctx: ServiceContext, a: ShifterAccess, credentialId: string): Promise<CredentialView> {
   return credentialView(await visibleCredential(ctx, a, credentialId), today(ctx, a));
 }
 
 /** The credential a retry's first attempt wrote (Idempotency-Key), as stored now; null when none. */
-async function committedCredential(ctx: ServiceContext, a: ShifterAccess) {
+async function committedCredential(ctx: ServiceContext, a: ShifterAccess): Promise<CredentialView | null> {
   const done = committedSubject(ctx, 'credential');
   return done ? currentView(ctx, a, done) : null;
 }
@@ -116,7 +123,7 @@ async function committedCredential(ctx: ServiceContext, a: ShifterAccess) {
  * POST /v1/shifter/{id}/credentials. The insert is conditional on the shifter holding fewer than
  * MAX_CREDENTIALS_PER_SHIFTER, so concurrent creates cannot pass the cap.
  */
-export async function createCredential(ctx: ServiceContext, shifterId: string, input: CreateCredentialInput) {
+export async function createCredential(ctx: ServiceContext, shifterId: string, input: CreateCredentialInput): Promise<CredentialView> {
   const a = await shifterAccess(ctx, shifterId);
   ownerOnly(a);
   const replay = await committedCredential(ctx, a);
@@ -151,7 +158,12 @@ export async function createCredential(ctx: ServiceContext, shifterId: string, i
  * PATCH /v1/shifter/{id}/credentials/{credential_id}: only the fields sent change; null clears. The
  * update is guarded on the version read; a concurrent change makes it read again and re-apply.
  */
-export async function updateCredential(ctx: ServiceContext, shifterId: string, credentialId: string, input: UpdateCredentialInput) {
+export async function updateCredential(
+  ctx: ServiceContext,
+  shifterId: string,
+  credentialId: string,
+  input: UpdateCredentialInput,
+): Promise<CredentialView> {
   const a = await shifterAccess(ctx, shifterId);
   ownerOnly(a);
   if (committedSubject(ctx, 'credential') === credentialId) return currentView(ctx, a, credentialId);
@@ -205,7 +217,7 @@ async function removeObject(ctx: ServiceContext, key: string) {
 }
 
 /** DELETE /v1/shifter/{id}/credentials/{credential_id}: the row, then its document in R2. */
-export async function deleteCredential(ctx: ServiceContext, shifterId: string, credentialId: string) {
+export async function deleteCredential(ctx: ServiceContext, shifterId: string, credentialId: string): Promise<CredentialDeleted> {
   const a = await shifterAccess(ctx, shifterId);
   ownerOnly(a);
   if (committedSubject(ctx, 'credential') === credentialId) return { id: credentialId, deleted: true as const };
@@ -285,7 +297,12 @@ async function pointsAt(ctx: ServiceContext, credentialId: string, key: string):
  * object is left that no row references, and no row points at an object that is not there. (When
  * even the check fails, the object is kept and its key logged: an orphan is the lesser harm.)
  */
-export async function uploadCredentialDocument(ctx: ServiceContext, shifterId: string, credentialId: string, upload: File) {
+export async function uploadCredentialDocument(
+  ctx: ServiceContext,
+  shifterId: string,
+  credentialId: string,
+  upload: File,
+): Promise<CredentialView> {
   const a = await shifterAccess(ctx, shifterId);
   ownerOnly(a);
   if (committedSubject(ctx, 'credential') === credentialId) return currentView(ctx, a, credentialId);
@@ -320,7 +337,7 @@ export async function uploadCredentialDocument(ctx: ServiceContext, shifterId: s
 }
 
 /** DELETE /v1/shifter/{id}/credentials/{credential_id}/document: removes the document, keeps the credential. */
-export async function deleteCredentialDocument(ctx: ServiceContext, shifterId: string, credentialId: string) {
+export async function deleteCredentialDocument(ctx: ServiceContext, shifterId: string, credentialId: string): Promise<CredentialView> {
   const a = await shifterAccess(ctx, shifterId);
   ownerOnly(a);
   if (committedSubject(ctx, 'credential') === credentialId) return currentView(ctx, a, credentialId);
@@ -332,12 +349,24 @@ export async function deleteCredentialDocument(ctx: ServiceContext, shifterId: s
   return credentialView({ ...old, document_key: null, document_type: null, document_size: null, updated_at: version }, today(ctx, a));
 }
 
+/** A stored document as served: its bytes, stored type and the file name it is offered under. */
+export interface CredentialDocument {
+  body: ReadableStream;
+  content_type: string;
+  filename: string;
+}
+
 /** GET /v1/shifter/{id}/credentials/{credential_id}/document: for those who may see the row. */
-export async function readCredentialDocument(ctx: ServiceContext, shifterId: string, credentialId: string) {
+export async function readCredentialDocument(ctx: ServiceContext, shifterId: string, credentialId: string): Promise<CredentialDocument> {
   const a = await shifterAccess(ctx, shifterId);
   const row = await visibleCredential(ctx, a, credentialId);
   if (!row.document_key) throw new AppError('UPLOAD-NOT-FND-ERR', 'The credential has no document.');
   const obj = await ctx.env.UPLOADS.get(row.document_key);
   if (!obj) throw new AppError('UPLOAD-NOT-FND-ERR');
-  return { obj, row };
+  const ext = row.document_key.split('.').pop() ?? 'bin';
+  return {
+    body: obj.body,
+    content_type: obj.httpMetadata?.contentType ?? 'application/octet-stream',
+    filename: `credential-${row.id}.${ext}`,
+  };
 }

@@ -9,7 +9,7 @@ import type { ServiceContext } from '../context';
 import { committedSubject, prepareWrite } from '../guarded-write';
 import { markedWrite } from '../marked-write';
 import { privateRecords } from '../access';
-import type { CreateMileageInput, UpdateMileageInput } from './schemas';
+import type { CreateMileageInput, ListMileageQuery, MileageDeleted, MileageEntryView, MileageList, UpdateMileageInput } from './schemas';
 import { nextVersion, rowAsRead, UPDATE_ATTEMPTS } from './versioned';
 
 /**
@@ -34,7 +34,7 @@ export function mileageAmountCents(miles: number, rateCents: number): number {
   return Math.floor((Math.round(miles * 100) * rateCents + 50) / 100);
 }
 
-export function mileageView(r: MileageRow) {
+export function mileageView(r: MileageRow): MileageEntryView {
   const cents = mileageAmountCents(r.miles, r.rate_per_mile_cents);
   return {
     id: r.id,
@@ -71,11 +71,7 @@ function after(cursor: string | null | undefined): SQL | undefined {
  * GET /v1/shifter/{id}/mileage?year: the year's entries (default: the current year in the
  * shifter's zone), newest first, with the year's totals computed in SQL.
  */
-export async function listMileage(
-  ctx: ServiceContext,
-  shifterId: string,
-  q: { year?: number | undefined; limit: number; cursor?: string | null | undefined },
-) {
+export async function listMileage(ctx: ServiceContext, shifterId: string, q: ListMileageQuery): Promise<MileageList> {
   const { shifter } = await privateRecords(ctx, shifterId, 'read mileage');
   const year = q.year ?? Number(todayIn(shifter.timezone, ctx.now()).slice(0, 4));
   const m = mileageEntries;
@@ -128,13 +124,13 @@ async function entryOf(ctx: ServiceContext, shifterId: string, entryId: string):
 }
 
 /** GET /v1/shifter/{id}/mileage/{entry_id} */
-export async function getMileage(ctx: ServiceContext, shifterId: string, entryId: string) {
+export async function getMileage(ctx: ServiceContext, shifterId: string, entryId: string): Promise<MileageEntryView> {
   const { shifter } = await privateRecords(ctx, shifterId, 'read mileage');
   return mileageView(await entryOf(ctx, shifter.id, entryId));
 }
 
 /** POST /v1/shifter/{id}/mileage: the rate is the operator setting now (fallback 67), kept for good. */
-export async function createMileage(ctx: ServiceContext, shifterId: string, input: CreateMileageInput) {
+export async function createMileage(ctx: ServiceContext, shifterId: string, input: CreateMileageInput): Promise<MileageEntryView> {
   const { shifter } = await privateRecords(ctx, shifterId, 'log mileage', { adminAllowed: false });
   const done = committedSubject(ctx, 'mileage_entry');
   if (done) return mileageView(await entryOf(ctx, shifter.id, done));
@@ -161,7 +157,12 @@ export async function createMileage(ctx: ServiceContext, shifterId: string, inpu
  * PATCH/PUT /v1/shifter/{id}/mileage/{entry_id}: only the fields sent change; the captured rate never
  * does. Guarded on the version read; a concurrent change makes it read again and re-apply.
  */
-export async function updateMileage(ctx: ServiceContext, shifterId: string, entryId: string, input: UpdateMileageInput) {
+export async function updateMileage(
+  ctx: ServiceContext,
+  shifterId: string,
+  entryId: string,
+  input: UpdateMileageInput,
+): Promise<MileageEntryView> {
   const { shifter } = await privateRecords(ctx, shifterId, 'change mileage', { adminAllowed: false });
   if (committedSubject(ctx, 'mileage_entry') === entryId) return mileageView(await entryOf(ctx, shifter.id, entryId));
   for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
@@ -192,7 +193,7 @@ export async function updateMileage(ctx: ServiceContext, shifterId: string, entr
 }
 
 /** DELETE /v1/shifter/{id}/mileage/{entry_id} (owner, or an admin). */
-export async function deleteMileage(ctx: ServiceContext, shifterId: string, entryId: string) {
+export async function deleteMileage(ctx: ServiceContext, shifterId: string, entryId: string): Promise<MileageDeleted> {
   const { shifter } = await privateRecords(ctx, shifterId, 'delete mileage');
   if (committedSubject(ctx, 'mileage_entry') === entryId) return { id: entryId, deleted: true as const };
   const old = await entryOf(ctx, shifter.id, entryId);

@@ -1,7 +1,14 @@
 import { z } from '@hono/zod-openapi';
 import { AppError } from '../../lib/errors';
+import { ID_MAX_LENGTH } from '../../lib/ids';
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../../lib/pagination';
+import { fileField } from '../../lib/uploads';
 import { currencySchema, dateSchema, rateSchema, timeSchema } from '../shifts/schemas';
 import { daysOfWeekSchema } from '../templates/schemas';
+
+// The shifter-records domain's request and response schemas (mileage, counter rules, credentials):
+// the route contracts import them, the services take z.infer of the request schemas and build
+// z.infer of the response schemas.
 
 /** A VALIDATION-ERR naming one field, for rules checked after merging a partial update. */
 export const invalid = (field: string, message: string) => new AppError('VALIDATION-ERR', `${field}: ${message}`, [{ field, message }]);
@@ -10,7 +17,9 @@ const atLeastOne = (v: Record<string, unknown>) => Object.values(v).some((x) => 
 const nothingSent = { message: 'send at least one field to change' };
 
 /** A calendar date in the years the records cover (the list's year filter has the same range). */
-const recordDate = dateSchema.refine((d) => d >= '2000-01-01' && d <= '2100-12-31', { message: 'must be between 2000-01-01 and 2100-12-31' });
+const recordDate = dateSchema.refine((d) => d >= '2000-01-01' && d <= '2100-12-31', {
+  message: 'must be between 2000-01-01 and 2100-12-31',
+});
 
 // ---- mileage --------------------------------------------------------------------------------
 
@@ -39,20 +48,79 @@ export const updateMileageInput = z
   .openapi('UpdateMileageEntry', { description: 'Only the fields sent change; rate_per_mile_cents stays as captured.' });
 export type UpdateMileageInput = z.infer<typeof updateMileageInput>;
 
+export const listMileageQuery = z.object({
+  year: z.coerce.number().int().min(2000).max(2100).optional().openapi({ description: "Default: the current year in the shifter's zone." }),
+  limit: z.coerce.number().int().min(1).max(MAX_LIMIT).default(DEFAULT_LIMIT),
+  cursor: z.string().max(300).optional(),
+});
+export type ListMileageQuery = z.infer<typeof listMileageQuery>;
+
+export const mileageEntrySchema = z
+  .object({
+    id: z.string(),
+    shifter_id: z.string(),
+    log_date: z.string(),
+    miles: z.number(),
+    rate_per_mile_cents: z
+      .number()
+      .int()
+      .openapi({ description: 'Captured from the operator setting when the entry was written; later setting changes never alter it.' }),
+    amount_cents: z.number().int().openapi({ description: 'miles × rate, rounded half-up to the cent.' }),
+    amount: z.number(),
+    currency: z.string().openapi({ description: 'USD: the operator rate is in US cents per mile.' }),
+    purpose: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .openapi('MileageEntry');
+export type MileageEntryView = z.infer<typeof mileageEntrySchema>;
+
+export const mileageListSchema = z
+  .object({
+    shifter_id: z.string(),
+    data: z.array(mileageEntrySchema),
+    next_cursor: z.string().nullable(),
+    rollup: z.object({
+      year: z.number().int(),
+      entries: z.number().int(),
+      total_miles: z.number(),
+      total_amount_cents: z.number().int().openapi({ description: 'Sum of the entries’ amount_cents (each at its captured rate).' }),
+      total_amount: z.number(),
+      currency: z.string(),
+    }),
+  })
+  .openapi('MileageList');
+export type MileageList = z.infer<typeof mileageListSchema>;
+
+export const mileageDeletedSchema = z.object({ id: z.string(), deleted: z.literal(true) }).openapi('MileageEntryDeleted');
+export type MileageDeleted = z.infer<typeof mileageDeletedSchema>;
+
 // ---- counter rules --------------------------------------------------------------------------
 
 const ruleFields = {
   label: z.string().trim().min(1).max(120),
   shiftrole_id: z.number().int().positive().nullable().openapi({ description: 'The role the rule is for; null = any role.' }),
   weekdays: daysOfWeekSchema.nullable().openapi({ description: 'ISO weekdays of shift_date ("1,3,5" or [1,3,5]); null = any day.' }),
-  start_from: timeSchema.nullable().openapi({ description: 'Start band, inclusive (the shift’s shift_in); send with start_to, or neither.' }),
+  start_from: timeSchema
+    .nullable()
+    .openapi({ description: 'Start band, inclusive (the shift’s shift_in); send with start_to, or neither.' }),
   start_to: timeSchema
     .nullable()
     .openapi({ description: 'Start band end, exclusive. Earlier than start_from: the band wraps midnight (22:00–06:00).' }),
   min_hourly_rate: rateSchema.openapi({ description: 'The least the shifter takes per hour, in currency.' }),
   currency: currencySchema,
-  distance_threshold_km: z.number().min(0).max(1000).nullable().openapi({ description: 'Beyond this distance to the business the premium applies; send with distance_premium, or neither.' }),
-  distance_premium: z.number().positive().max(10_000).nullable().openapi({ description: 'Added per hour beyond the threshold, in currency.' }),
+  distance_threshold_km: z
+    .number()
+    .min(0)
+    .max(1000)
+    .nullable()
+    .openapi({ description: 'Beyond this distance to the business the premium applies; send with distance_premium, or neither.' }),
+  distance_premium: z
+    .number()
+    .positive()
+    .max(10_000)
+    .nullable()
+    .openapi({ description: 'Added per hour beyond the threshold, in currency.' }),
   is_active: z.boolean(),
   is_auto_apply: z.boolean().openapi({ description: 'Reserved: stored, no behaviour yet.' }),
 };
@@ -91,8 +159,64 @@ export const updateCounterRuleInput = z
   })
   .strict()
   .refine(atLeastOne, nothingSent)
-  .openapi('UpdateCounterRule', { description: 'Only the fields sent change; null clears a nullable field. The result must still be a valid rule.' });
+  .openapi('UpdateCounterRule', {
+    description: 'Only the fields sent change; null clears a nullable field. The result must still be a valid rule.',
+  });
 export type UpdateCounterRuleInput = z.infer<typeof updateCounterRuleInput>;
+
+export const counterRuleSchema = z
+  .object({
+    id: z.string(),
+    shifter_id: z.string(),
+    label: z.string(),
+    shiftrole_id: z.number().int().nullable().openapi({ description: 'Null: any role.' }),
+    weekdays: z
+      .array(z.number().int().min(1).max(7))
+      .max(7)
+      .nullable()
+      .openapi({ description: 'ISO weekdays (1 = Monday) of shift_date; null: any day.' }),
+    start_from: z.string().nullable(),
+    start_to: z.string().nullable().openapi({ description: 'Exclusive; earlier than start_from means the band wraps midnight.' }),
+    min_hourly_rate: z.number(),
+    currency: z.string(),
+    distance_threshold_km: z.number().nullable(),
+    distance_premium: z.number().nullable().openapi({ description: 'Per hour, added beyond distance_threshold_km.' }),
+    is_active: z.boolean(),
+    is_auto_apply: z.boolean().openapi({ description: 'Reserved: stored, no behaviour yet.' }),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .openapi('CounterRule');
+export type CounterRuleView = z.infer<typeof counterRuleSchema>;
+
+export const counterRuleListSchema = z
+  .object({ data: z.array(counterRuleSchema), next_cursor: z.string().nullable() })
+  .openapi('CounterRuleList');
+export type CounterRuleList = z.infer<typeof counterRuleListSchema>;
+
+export const counterRuleDeletedSchema = z.object({ id: z.string(), deleted: z.literal(true) }).openapi('CounterRuleDeleted');
+export type CounterRuleDeleted = z.infer<typeof counterRuleDeletedSchema>;
+
+export const suggestCounterQuery = z.object({ shift_request_id: z.string().min(1).max(ID_MAX_LENGTH) });
+export type SuggestCounterQuery = z.infer<typeof suggestCounterQuery>;
+
+export const counterSuggestionSchema = z
+  .object({
+    shift_request_id: z.string(),
+    shifter_id: z.string(),
+    hourly_rate: z.number(),
+    currency: z.string(),
+    distance_km: z
+      .number()
+      .nullable()
+      .openapi({ description: 'Shifter to business; null when either position is unknown (no premium then).' }),
+    floor_rate: z.number().nullable(),
+    floor_rule_id: z.string().nullable(),
+    suggested_counter_rate: z.number().nullable(),
+    counter_rule_id: z.string().nullable(),
+  })
+  .openapi('CounterSuggestion');
+export type CounterSuggestion = z.infer<typeof counterSuggestionSchema>;
 
 // ---- credentials ----------------------------------------------------------------------------
 
@@ -131,3 +255,36 @@ export const updateCredentialInput = z
   .refine(atLeastOne, nothingSent)
   .openapi('UpdateCredential', { description: 'Only the fields sent change; null clears a nullable field.' });
 export type UpdateCredentialInput = z.infer<typeof updateCredentialInput>;
+
+export const credentialSchema = z
+  .object({
+    id: z.string(),
+    shifter_id: z.string(),
+    label: z.string(),
+    issuer: z.string().nullable(),
+    issued_on: z.string().nullable(),
+    expires_on: z.string().nullable(),
+    notes: z.string().nullable(),
+    is_visible: z.boolean(),
+    expiring: z.boolean().openapi({ description: "expires_on is today or within the next 30 days (the shifter's zone)." }),
+    expired: z.boolean().openapi({ description: 'expires_on has passed.' }),
+    has_document: z.boolean(),
+    document_type: z.string().nullable().openapi({ description: 'The sniffed type: application/pdf or image/*.' }),
+    document_size: z.number().int().nullable(),
+    document_url: z.string().nullable().openapi({ description: 'GET it with the same credentials; served to those who may see the row.' }),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .openapi('Credential');
+export type CredentialView = z.infer<typeof credentialSchema>;
+
+export const credentialListSchema = z
+  .object({ shifter_id: z.string(), data: z.array(credentialSchema), next_cursor: z.string().nullable() })
+  .openapi('CredentialList');
+export type CredentialList = z.infer<typeof credentialListSchema>;
+
+export const credentialDeletedSchema = z.object({ id: z.string(), deleted: z.literal(true) }).openapi('CredentialDeleted');
+export type CredentialDeleted = z.infer<typeof credentialDeletedSchema>;
+
+/** POST …/credentials/{credential_id}/document: the multipart form, one file. */
+export const credentialDocumentForm = z.object({ file: fileField });
