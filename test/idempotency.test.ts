@@ -3,7 +3,7 @@ import { env } from 'cloudflare:workers';
 import { and, eq, like } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { auditLog, businesses, idempotencyKeys, shiftRequests } from '../src/db/schema';
+import { auditLog, businesses, idempotencyKeys, shiftRequests, shifters, shiftTemplates } from '../src/db/schema';
 import type { AppEnv } from '../src/http/app-types';
 import { createRouter } from '../src/http/create-app';
 import { onError } from '../src/http/error-handler';
@@ -596,4 +596,64 @@ describe('send_request with a failure after the commit', () => {
     expect(replay.headers.get('Idempotent-Replayed')).toBe('true');
     expect(replay.body.id).toBe(created[0]!.id);
   });
+});
+
+describe('creates answer a retry after a lost answer with the one row they made', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  // Each create: its path, a body, and how to count what it made. The first attempt commits, then the
+  // answer is lost (the D1 batch answers with an error after committing); the retry with the same key
+  // must answer 201 with the same id and leave exactly one row.
+  const cases = [
+    {
+      what: 'a shift template',
+      path: '/v1/shift_templates/create',
+      body: (businessId: string) => ({
+        business_id: businessId,
+        label: 'Mornings',
+        days_of_week: '1,3',
+        shift_in: '08:00',
+        shift_out: '12:00',
+        shiftrole_id: 1,
+        hourly_rate: 18,
+      }),
+      made: async (businessId: string) => (await db().select({ id: shiftTemplates.id }).from(shiftTemplates).where(eq(shiftTemplates.business_id, businessId))).map((r) => r.id),
+    },
+    {
+      what: 'a business',
+      path: '/v1/business/create',
+      body: () => ({ name: 'Second Shop', timezone: 'America/New_York' }),
+      made: async (businessId: string, userId: string) =>
+        (await db().select({ id: businesses.id }).from(businesses).where(eq(businesses.user_id, userId))).map((r) => r.id).filter((id) => id !== businessId),
+    },
+    {
+      what: 'a shifter profile',
+      path: '/v1/shifter/create',
+      body: () => ({ display_name: 'Weekend Me' }),
+      made: async (_b: string, userId: string) => (await db().select({ id: shifters.id }).from(shifters).where(eq(shifters.user_id, userId))).map((r) => r.id),
+    },
+  ];
+
+  for (const c of cases) {
+    it(`${c.what}`, async () => {
+      const owner = await makeUser({ business: true });
+      const key = idemKey();
+      const send = () => call('POST', c.path, { key: owner.key, body: c.body(owner.businessId!), headers: { 'Idempotency-Key': key } });
+      const realBatch = env.DB.batch.bind(env.DB);
+      vi.spyOn(env.DB, 'batch').mockImplementationOnce(async (statements) => {
+        await realBatch(statements);
+        throw new Error('injected: connection lost after the commit');
+      });
+      expectError(await send(), 500, 'INTERNAL-ERR');
+      const made = await c.made(owner.businessId!, owner.userId);
+      expect(made).toHaveLength(1);
+      const retry = await send();
+      expect(retry.status, JSON.stringify(retry.body)).toBe(201);
+      expect(retry.body.id).toBe(made[0]);
+      expect(await c.made(owner.businessId!, owner.userId)).toEqual(made);
+      const replay = await send();
+      expect(replay.headers.get('Idempotent-Replayed')).toBe('true');
+      expect(replay.body.id).toBe(retry.body.id);
+    });
+  }
 });

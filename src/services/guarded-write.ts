@@ -54,6 +54,25 @@ export interface WriteResult {
   subject: Subject;
 }
 
+/** The audit row of a write: who (the actor), what (action, data), on what (subject), in which request. */
+export function auditRow(
+  ctx: ServiceContext,
+  subject: Subject,
+  audit: { action: string; data?: Record<string, unknown> },
+  id = newId('audit'),
+) {
+  return {
+    id,
+    ...actorAudit(ctx.actor),
+    action: audit.action,
+    subject_type: subject.type,
+    subject_id: subject.id,
+    request_id: ctx.requestId,
+    data: audit.data ? JSON.stringify(audit.data) : null,
+    created_at: ctx.now(),
+  };
+}
+
 /** D1's changed-row count of a batch statement result. */
 export function changedRows(result: unknown): number {
   const meta = (result as { meta?: { changes?: number } } | undefined)?.meta;
@@ -86,18 +105,7 @@ export function prepareWrite(ctx: ServiceContext, subject: Subject, appliedWhen?
         applied ? insertWhere(ctx.db, table, values, applied) : ctx.db.insert(table).values(values as never);
       const statements: BatchItem[] = [parts.guard, ...(parts.follow ?? [])];
       if (parts.audit) {
-        statements.push(
-          conditional(auditLog, {
-            id: newId('audit'),
-            ...actorAudit(ctx.actor),
-            action: parts.audit.action,
-            subject_type: subject.type,
-            subject_id: subject.id,
-            request_id: ctx.requestId,
-            data: parts.audit.data ? JSON.stringify(parts.audit.data) : null,
-            created_at: ctx.now(),
-          }),
-        );
+        statements.push(conditional(auditLog, auditRow(ctx, subject, parts.audit)));
       }
       const drafts = [
         ...(parts.notify ?? [])

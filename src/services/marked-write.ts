@@ -4,8 +4,8 @@ import type { BatchItem } from '../db/client';
 import { insertWhere } from '../db/conditional';
 import { auditLog } from '../db/schema';
 import { newId } from '../lib/ids';
-import { actorAudit, type ServiceContext } from './context';
-import { type Notice, prepareWrite, type Subject } from './guarded-write';
+import type { ServiceContext } from './context';
+import { auditRow, type Notice, prepareWrite, type Subject } from './guarded-write';
 
 /**
  * A guarded write (guarded-write.ts) for a row that has no operation-id column to stamp (connections,
@@ -38,21 +38,7 @@ export async function markedWrite(
   const applied = sql`EXISTS (SELECT 1 FROM ${auditLog} WHERE ${auditLog.id} = ${marker})`;
   const w = prepareWrite(ctx, subject, () => applied);
   const r = await w.commit({
-    guard: insertWhere(
-      ctx.db,
-      auditLog,
-      {
-        id: marker,
-        ...actorAudit(ctx.actor),
-        action: parts.audit.action,
-        subject_type: subject.type,
-        subject_id: subject.id,
-        request_id: ctx.requestId,
-        data: parts.audit.data ? JSON.stringify(parts.audit.data) : null,
-        created_at: ctx.now(),
-      },
-      parts.precondition,
-    ),
+    guard: insertWhere(ctx.db, auditLog, auditRow(ctx, subject, parts.audit, marker), parts.precondition),
     follow: [parts.change(applied)],
     notify: parts.notify ?? [],
   });

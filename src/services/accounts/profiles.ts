@@ -7,7 +7,7 @@ import { makeSlug } from '../../lib/slug';
 import { auditInsert } from '../audit';
 import { accessBusiness } from '../access';
 import { type ServiceContext, requirePerson } from '../context';
-import { prepareWrite } from '../guarded-write';
+import { committedSubject, prepareWrite } from '../guarded-write';
 import { businessView, getShifterOfUser } from './reads';
 import type { BusinessProfileInput, BusinessView, CreateBusinessInput, ShifterProfileInput, ShifterView } from './schemas';
 
@@ -88,16 +88,17 @@ export async function buildBusinessRow(ctx: ServiceContext, userId: string, inpu
 /** Adds a shifter profile to the caller's account (a business owner becoming dual-profile); returns its view. */
 export async function createShifterProfile(ctx: ServiceContext, input: ShifterProfileInput): Promise<ShifterView> {
   const actor = requirePerson(ctx);
+  // A retry after a lost answer finds the profile the first attempt made: answer with it, not 409.
+  if (committedSubject(ctx, 'shifter')) return getShifterOfUser(ctx);
   const [existing] = await ctx.db.select({ id: shifters.id }).from(shifters).where(eq(shifters.user_id, actor.userId)).limit(1);
   if (existing) throw new AppError('PROFILE-EXISTS-ERR', 'This account already has a shifter profile.');
   const [user] = await ctx.db.select({ name: users.display_name }).from(users).where(eq(users.id, actor.userId)).limit(1);
   const row = await buildShifterRow(ctx, actor.userId, user?.name ?? 'Shifter', input);
   try {
-    const r = await prepareWrite(ctx, { type: 'shifter', id: row.id }).commit({
+    await prepareWrite(ctx, { type: 'shifter', id: row.id }).commit({
       guard: ctx.db.insert(shifters).values(row),
       audit: { action: 'shifter.create' },
     });
-    if (r.replayed) return getShifterOfUser(ctx);
   } catch (err) {
     if (isUniqueViolation(err)) throw new AppError('PROFILE-EXISTS-ERR', 'This account already has a shifter profile.');
     throw err;

@@ -159,6 +159,7 @@ export async function inviteTeammate(ctx: ServiceContext, businessId: string, in
           subject: title,
           text: `${text}\n\nSign in, or create an account with this email address, and accept it under your invitations before ${toIso(expiresAt)}.\nIf you do not know this business, ignore this email.`,
         });
+    let written = id;
     try {
       const r = await w.commit({
         guard: open
@@ -183,6 +184,9 @@ export async function inviteTeammate(ctx: ServiceContext, businessId: string, in
       });
       if (!r.applied && round < 2) continue;
       if (!r.applied) throw new AppError('CONFLICT-ERR', 'The invitation changed at the same moment; try again.');
+      // A retry after a lost answer: the first attempt's invitation (and its mail) stand.
+      if (r.replayed) return invitationView(await invitationRow(ctx, r.subject.id), ctx.now());
+      written = r.subject.id;
     } catch (err) {
       // Another invite of the same email won the one pending slot: re-send that one instead.
       if (isUniqueViolation(err) && round < 2) continue;
@@ -192,9 +196,14 @@ export async function inviteTeammate(ctx: ServiceContext, businessId: string, in
       ctx.waitUntil(
         mail.enqueue().catch((err: unknown) => ctx.log.warn('invitation mail not enqueued; the sweep sends it', { error: String(err) })),
       );
-    const [row] = await ctx.db.select().from(teammateInvitations).where(eq(teammateInvitations.id, id)).limit(1);
-    return invitationView(row!, ctx.now());
+    return invitationView(await invitationRow(ctx, written), ctx.now());
   }
+}
+
+async function invitationRow(ctx: ServiceContext, id: string) {
+  const [row] = await ctx.db.select().from(teammateInvitations).where(eq(teammateInvitations.id, id)).limit(1);
+  if (!row) throw new AppError('INVITATION-NOT-FND-ERR');
+  return row;
 }
 
 /** The owner (or an admin) withdraws a pending invitation. */

@@ -1,13 +1,11 @@
 import { asc, eq } from 'drizzle-orm';
-import { runBatch } from '../../db/client';
 import { currencies, shiftRoles, shiftTemplates } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { fromMinor, toMinorExact } from '../../lib/money';
-import { auditInsert } from '../audit';
-import { accessBusiness, type BusinessRow } from '../access';
-import { isCrew } from '../access';
+import { accessBusiness, type BusinessRow, isCrew } from '../access';
 import { requirePerson, type ServiceContext } from '../context';
+import { committedSubject, prepareWrite } from '../guarded-write';
 import type { CreateTemplateInput, TemplateDeleted, TemplateList, TemplateView, UpdateTemplateInput } from './schemas';
 import { type TemplateRow, templateView } from './view';
 
@@ -84,6 +82,8 @@ export async function listTemplates(ctx: ServiceContext, businessId: string): Pr
 /** POST /v1/shift_templates/create */
 export async function createTemplate(ctx: ServiceContext, input: CreateTemplateInput): Promise<TemplateView> {
   const actor = requirePerson(ctx);
+  const done = committedSubject(ctx, 'shift_template');
+  if (done) return templateView((await templateFor(ctx, done)).template);
   const { business } = await accessBusiness(ctx, input.business_id);
   const currency = input.currency_id ?? business.currency;
   await assertCurrency(ctx, currency);
@@ -110,10 +110,10 @@ export async function createTemplate(ctx: ServiceContext, input: CreateTemplateI
     updated_at: now,
   };
   await checkTemplate(ctx, business, row, true);
-  await runBatch(ctx.db, [
-    ctx.db.insert(shiftTemplates).values(row),
-    auditInsert(ctx, 'template.create', { type: 'shift_template', id: row.id }, { business_id: business.id }),
-  ]);
+  await prepareWrite(ctx, { type: 'shift_template', id: row.id }).commit({
+    guard: ctx.db.insert(shiftTemplates).values(row),
+    audit: { action: 'template.create', data: { business_id: business.id } },
+  });
   return templateView(row);
 }
 
@@ -153,19 +153,20 @@ export async function updateTemplate(ctx: ServiceContext, id: string, input: Upd
   await checkTemplate(ctx, business, next, targetChanged, timeField);
   const { id: _id, business_id: _b, created_by_user_id: _c, created_at: _ca, ...changes } = next;
   const sent = Object.keys(input).filter((k) => input[k as keyof UpdateTemplateInput] !== undefined);
-  await runBatch(ctx.db, [
-    ctx.db.update(shiftTemplates).set(changes).where(eq(shiftTemplates.id, id)),
-    auditInsert(ctx, 'template.update', { type: 'shift_template', id }, { fields: sent }),
-  ]);
+  await prepareWrite(ctx, { type: 'shift_template', id }).commit({
+    guard: ctx.db.update(shiftTemplates).set(changes).where(eq(shiftTemplates.id, id)),
+    audit: { action: 'template.update', data: { fields: sent } },
+  });
   return templateView(next);
 }
 
 /** DELETE /v1/shift_templates/{id}: a hard delete; shift requests it generated stay as they are. */
 export async function deleteTemplate(ctx: ServiceContext, id: string): Promise<TemplateDeleted> {
+  if (committedSubject(ctx, 'shift_template') === id) return { id, deleted: true };
   const { template } = await templateFor(ctx, id);
-  await runBatch(ctx.db, [
-    ctx.db.delete(shiftTemplates).where(eq(shiftTemplates.id, id)),
-    auditInsert(ctx, 'template.delete', { type: 'shift_template', id }, { business_id: template.business_id, label: template.label }),
-  ]);
+  await prepareWrite(ctx, { type: 'shift_template', id }).commit({
+    guard: ctx.db.delete(shiftTemplates).where(eq(shiftTemplates.id, id)),
+    audit: { action: 'template.delete', data: { business_id: template.business_id, label: template.label } },
+  });
   return { id, deleted: true };
 }
