@@ -115,7 +115,10 @@ export function printAccounts(result, port) {
       .trimEnd();
   const out = [];
   const c = result.counts;
-  out.push('', '  Demo data seeded' + (c ? `: ${c.users} users, ${c.businesses} businesses, ${c.shifters} shifters, ${c.connections} connections, ${c.shift_requests} shift requests, ${c.mileage_entries ?? 0} mileage entries, ${c.counter_rules ?? 0} counter rules, ${c.credentials ?? 0} credentials` : '') + '.');
+  const counts = c
+    ? `: ${c.users} users, ${c.businesses} businesses, ${c.shifters} shifters, ${c.connections} connections, ${c.shift_requests} shift requests, ${c.mileage_entries ?? 0} mileage entries, ${c.counter_rules ?? 0} counter rules, ${c.credentials ?? 0} credentials`
+    : '';
+  out.push('', `  Demo data seeded${counts}.`);
   out.push('  Demo keys are shown only now; the nightly reset (and `npm run seed`) replaces them.', '');
   out.push(`  ${line(head)}`, `  ${'-'.repeat(Math.max(...rows.map((r) => line(r).length)))}`);
   for (const a of accounts) out.push(`  ${line(a)}`);

@@ -95,7 +95,10 @@ function scrubFields(fields: LogFields | undefined): LogFields | undefined {
     let clean = v;
     if (v instanceof Error) clean = errorFields(v);
     else if (typeof v === 'string' && (v.includes('params:') || v.includes('for value '))) clean = redactSecrets(v);
-    if (clean !== v) (out ??= { ...fields })[k] = clean;
+    if (clean !== v) {
+      out ??= { ...fields };
+      out[k] = clean;
+    }
   }
   return out ?? fields;
 }

@@ -150,7 +150,7 @@ export function buildShiftHistory(now: number, businesses: HistoryBusiness[], sh
         let kind: 'worked' | 'cancelled' | 'noshow' | 'declined' | 'expired' =
           roll < 0.04 ? 'cancelled' : roll < 0.07 ? 'noshow' : roll < 0.11 ? 'declined' : roll < 0.15 ? 'expired' : 'worked';
         const unclaimedBroadcast = kind === 'expired' && rnd() < 0.5;
-        let shifterKey = unclaimedBroadcast ? null : assign(b, slot, t.startsAt, t.endsAt, false);
+        const shifterKey = unclaimedBroadcast ? null : assign(b, slot, t.startsAt, t.endsAt, false);
         if (!unclaimedBroadcast && !shifterKey) return;
         // A paused shifter gets no targeted requests; his shifts are claimed broadcasts.
         const paused = shifterKey !== null && !shifters.get(shifterKey)!.accept_shift_req;

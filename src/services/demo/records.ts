@@ -136,7 +136,9 @@ function credentialFor(s: RecordShifter, c: DemoCredential, i: number, now: numb
 export function buildShifterRecords(now: number, shifters: RecordShifter[], rateCents: number): ShifterRecords {
   const byKey = new Map(shifters.map((s) => [s.key, s]));
   const out: ShifterRecords = { mileage: [], counterRules: [], credentials: [], documents: [] };
-  shifters.forEach((s, i) => out.mileage.push(...mileageFor(s, i, now, rateCents)));
+  shifters.forEach((s, i) => {
+    out.mileage.push(...mileageFor(s, i, now, rateCents));
+  });
   COUNTER_RULES.forEach(({ shifter, ...r }, i) => {
     const s = byKey.get(shifter);
     if (!s) return;

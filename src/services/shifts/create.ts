@@ -33,7 +33,7 @@ export async function buildShiftRow(
   if (f.is_broadcast && f.shifter_id) throw invalid('shifter_id', 'must be blank for a broadcast');
   if (!f.is_broadcast && !f.shifter_id) throw invalid('shifter_id', 'required for a targeted request (or send is_broadcast=1)');
   const [role] = await ctx.db.select().from(shiftRoles).where(eq(shiftRoles.id, f.shiftrole_id)).limit(1);
-  if (!role || !role.is_active) throw invalid('shiftrole_id', 'unknown role');
+  if (!role?.is_active) throw invalid('shiftrole_id', 'unknown role');
   const currency = f.currency ?? business.currency;
   const [cur] = await ctx.db.select().from(currencies).where(eq(currencies.code, currency)).limit(1);
   if (!cur) throw invalid('currency', 'unsupported currency');

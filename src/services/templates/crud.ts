@@ -56,7 +56,7 @@ async function checkTemplate(
     throw invalid(timeField, timeField === 'shift_in' ? 'must differ from shift_out' : 'must differ from shift_in');
   }
   const [role] = await ctx.db.select().from(shiftRoles).where(eq(shiftRoles.id, t.shiftrole_id)).limit(1);
-  if (!role || !role.is_active) throw invalid('shiftrole_id', 'unknown role');
+  if (!role?.is_active) throw invalid('shiftrole_id', 'unknown role');
   await assertCurrency(ctx, t.currency_id);
   if (t.hourly_rate_minor <= 0) throw invalid('hourly_rate', 'must be positive');
   if (t.is_broadcast && t.default_shifter_id)
