@@ -1,37 +1,50 @@
-import { and, desc, eq, gt, gte, inArray, lt, lte, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, inArray, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import { businesses, currencies, shiftRequests, shiftRoles, shifters } from '../../db/schema';
 import { AppError } from '../../lib/errors';
-import { chunk } from '../../lib/chunk';
 import { decodeCursor, encodeCursor, isKeysetCursor, isOffsetCursor } from '../../lib/pagination';
 import { actingBusinessIds, actsForBusinessSql, crewBusinessSql, shifterIdOf } from '../access';
 import { type ServiceContext, requirePerson } from '../context';
 import { counterSuggestionsForUser } from './counter-suggest';
-import { relevanceScore } from './relevance';
-import { loadShifterSignals } from './relevance-signals';
+import { exactWindow, exactWithin, loadPlaces, type RankedBroadcasts, rankedBroadcasts } from './relevance-signals';
 import type { ListBroadcastsInput, ListRequestsInput, ShiftList } from './schemas';
 import { SHIFT_STATUS } from './status';
 import { shiftRequestView } from './view';
 
 const shifterAlias = alias(shifters, 'target_shifter');
 
+const joinedColumns = {
+  row: shiftRequests,
+  business_name: businesses.name,
+  business_slug: businesses.slug,
+  business_timezone: businesses.timezone,
+  business_lat: businesses.latitude,
+  business_lon: businesses.longitude,
+  role_label: shiftRoles.label,
+  shifter_name: shifterAlias.display_name,
+  shifter_slug: shifterAlias.slug,
+};
+
 function selectJoined(ctx: ServiceContext) {
   return ctx.db
-    .select({
-      row: shiftRequests,
-      business_name: businesses.name,
-      business_slug: businesses.slug,
-      business_timezone: businesses.timezone,
-      business_lat: businesses.latitude,
-      business_lon: businesses.longitude,
-      role_label: shiftRoles.label,
-      shifter_name: shifterAlias.display_name,
-      shifter_slug: shifterAlias.slug,
-    })
+    .select(joinedColumns)
     .from(shiftRequests)
     .innerJoin(businesses, eq(businesses.id, shiftRequests.business_id))
     .leftJoin(shiftRoles, eq(shiftRoles.id, shiftRequests.shiftrole_id))
     .leftJoin(shifterAlias, eq(shifterAlias.id, shiftRequests.shifter_id));
+}
+
+/** The ranked page's rows, best first, each with its score: one statement with the ranking as a CTE. */
+function selectRanked(ctx: ServiceContext, ranked: RankedBroadcasts) {
+  return ctx.db
+    .with(ranked)
+    .select({ ...joinedColumns, relevance_score: ranked.score, ranked_bound: ranked.bound })
+    .from(ranked)
+    .innerJoin(shiftRequests, eq(shiftRequests.id, ranked.rankedId))
+    .innerJoin(businesses, eq(businesses.id, shiftRequests.business_id))
+    .leftJoin(shiftRoles, eq(shiftRoles.id, shiftRequests.shiftrole_id))
+    .leftJoin(shifterAlias, eq(shifterAlias.id, shiftRequests.shifter_id))
+    .orderBy(desc(ranked.score), asc(shiftRequests.starts_at), desc(shiftRequests.created_at), asc(shiftRequests.id));
 }
 
 type JoinedRow = Awaited<ReturnType<ReturnType<typeof selectJoined>['execute']>>[number];
@@ -88,6 +101,10 @@ export async function listRequests(ctx: ServiceContext, f: ListRequestsInput): P
  */
 export async function listBroadcasts(ctx: ServiceContext, f: ListBroadcastsInput): Promise<ShiftList> {
   const actor = requirePerson(ctx);
+  // The distance signal's one query runs alongside the caller's lookup; its answer is used only once
+  // shifter_id is known to be the caller's (or the caller an admin).
+  const places = f.sort_by_relevance && f.shifter_id ? loadPlaces(ctx, f.shifter_id) : null;
+  places?.catch(() => undefined);
   const myShifter = await shifterIdOf(ctx, actor.userId);
   if (f.shifter_id && f.shifter_id !== myShifter && !actor.isAdmin) throw new AppError('FORBIDDEN-ERR', 'shifter_id must be your own shifter profile.');
   const viewer = f.shifter_id ?? myShifter;
@@ -141,42 +158,16 @@ export async function listBroadcasts(ctx: ServiceContext, f: ListBroadcastsInput
     return { data: page.map((r) => toView(r)), next_cursor: rows.length > f.limit && last ? encodeCursor([last.row.created_at, last.row.id]) : null };
   }
 
-  // Score on the few columns the score needs; load full rows only for the page.
-  const [candidates, signals] = await Promise.all([
-    ctx.db
-      .select({
-        id: shiftRequests.id,
-        business_id: shiftRequests.business_id,
-        shiftrole_id: shiftRequests.shiftrole_id,
-        hourly_rate_minor: shiftRequests.hourly_rate_minor,
-        currency: shiftRequests.currency,
-        starts_at: shiftRequests.starts_at,
-        ends_at: shiftRequests.ends_at,
-        created_at: shiftRequests.created_at,
-        shift_date: shiftRequests.shift_date,
-        shift_in: shiftRequests.shift_in,
-        business_lat: businesses.latitude,
-        business_lon: businesses.longitude,
-      })
-      .from(shiftRequests)
-      .innerJoin(businesses, eq(businesses.id, shiftRequests.business_id))
-      .where(and(...conds)),
-    loadShifterSignals(ctx, f.shifter_id),
-  ]);
-  const withMarket = signals.withMarket(candidates);
-  const scored = candidates
-    .map((c) => ({ c, score: relevanceScore(c, withMarket) }))
-    .sort((a, b) => b.score - a.score || a.c.starts_at - b.c.starts_at || b.c.created_at - a.c.created_at);
-  const offset = f.cursor ? decodeCursor(f.cursor, isOffsetCursor).o : 0;
-  const page = scored.slice(offset, offset + f.limit);
-  // D1 binds at most 100 parameters per statement: fetch the page in slices.
-  const full = (await Promise.all(chunk(page.map((p) => p.c.id), 50).map((ids) => selectJoined(ctx).where(inArray(shiftRequests.id, ids))))).flat();
-  const byId = new Map(full.map((r) => [r.row.id, r]));
+  // Ranked inside D1 (relevance-signals.ts): only the page's rows leave the database. The best-bounded
+  // candidates are scored first; if that cannot settle the page, every candidate is.
+  const page = { offset: f.cursor ? decodeCursor(f.cursor, isOffsetCursor).o : 0, limit: f.limit };
+  const shifterId = f.shifter_id;
+  const rank = async (window: number | null) =>
+    selectRanked(ctx, rankedBroadcasts(ctx, shifterId, and(...conds)!, await places!, page, window));
+  let rows = await rank(exactWindow(page));
+  if (!exactWithin(rows, f.limit)) rows = await rank(null);
   return {
-    data: page.flatMap((p) => {
-      const r = byId.get(p.c.id);
-      return r ? [toView(r, p.score)] : [];
-    }),
-    next_cursor: offset + f.limit < scored.length ? encodeCursor({ o: offset + f.limit }) : null,
+    data: rows.slice(0, f.limit).map((r) => toView(r, r.relevance_score)),
+    next_cursor: rows.length > f.limit ? encodeCursor({ o: page.offset + f.limit }) : null,
   };
 }

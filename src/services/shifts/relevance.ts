@@ -15,7 +15,11 @@ import { haversineMeters } from '../../lib/geo';
  * the median rate of the open broadcasts for that role (so a newcomer is ranked against the market).
  * Counter-rule floor: the highest floor of the shifter's active rules matching the shift's role,
  * currency, weekday and start (plus a rule's distance premium when far), as for counter-offers
- * (services/shifter-records/counter-suggest.ts).
+ * (services/shifts/counter-suggest.ts).
+ *
+ * `relevanceScore` below is the definition, in plain code. The list itself is ranked in SQL
+ * (relevance-signals.ts), so 10,000 candidates never leave the database; a test holds the two to
+ * the same scores on generated data.
  */
 export interface ShifterSignals {
   lat: number | null;
@@ -43,6 +47,14 @@ export interface Candidate {
 
 const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
 
+/** Distance points when either position is unknown. */
+export const UNKNOWN_DISTANCE_POINTS = 10;
+
+/** Distance points for a known distance: ≤2 km → 20, falling linearly to 0 at 50 km. */
+export function distancePoints(km: number): number {
+  return km <= 2 ? 20 : clamp(20 * (1 - (km - 2) / 48), 0, 20);
+}
+
 export function relevanceScore(c: Candidate, s: ShifterSignals): number {
   const count = s.roleCounts.get(c.shiftrole_id) ?? 0;
   const role = count === 0 ? 0 : clamp(12 + ((count - 1) * 13) / 4, 0, 25);
@@ -53,10 +65,9 @@ export function relevanceScore(c: Candidate, s: ShifterSignals): number {
   if (floor !== null && c.hourly_rate_minor < floor) pay = 0;
   else if (ref) pay = clamp(12.5 + ((c.hourly_rate_minor / ref - 1) / 0.3) * 12.5, 0, 25);
 
-  let distance = 10;
+  let distance = UNKNOWN_DISTANCE_POINTS;
   if (s.lat !== null && s.lon !== null && c.business_lat !== null && c.business_lon !== null) {
-    const km = haversineMeters(s.lat, s.lon, c.business_lat, c.business_lon) / 1000;
-    distance = km <= 2 ? 20 : clamp(20 * (1 - (km - 2) / 48), 0, 20);
+    distance = distancePoints(haversineMeters(s.lat, s.lon, c.business_lat, c.business_lon) / 1000);
   }
 
   const h = s.businessHistory.get(c.business_id);
