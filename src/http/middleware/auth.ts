@@ -9,6 +9,7 @@ import {
   resolveSession,
   touchApiKey,
   touchSession,
+  useIsStale,
 } from '../../services/accounts/credentials';
 import { consumeRateLimit, enforceRateLimit, rateLimitError, rateLimitHeaders } from '../../services/rate-limit';
 
@@ -50,8 +51,11 @@ export const resolveAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
   }
   const { userId, isAdmin, isDemo, demoAdmin, via, credentialId } = cred;
   c.set('actor', { kind: 'user', userId, isAdmin, isDemo, demoAdmin, via, credentialId });
-  const touch = via === 'api_key' ? touchApiKey(db, credentialId, now) : touchSession(db, credentialId, now);
-  c.executionCtx.waitUntil(touch.run().catch(() => undefined));
+  // Recorded at most once a minute; the lookup already told when it last was, so most requests skip the write.
+  if (useIsStale(cred.lastUsedAt, now)) {
+    const touch = via === 'api_key' ? touchApiKey(db, credentialId, now) : touchSession(db, credentialId, now);
+    c.executionCtx.waitUntil(touch.run().catch(() => undefined));
+  }
   await next();
   for (const [k, v] of Object.entries(rateLimitHeaders(limit))) c.res.headers.set(k, v);
 };

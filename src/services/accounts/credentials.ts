@@ -22,6 +22,13 @@ export interface ResolvedCredential extends PersonRights {
   userId: string;
   credentialId: string;
   via: 'api_key' | 'session';
+  /** When the credential was last recorded as used (key `last_used_at`, session `last_seen_at`). */
+  lastUsedAt: number | null;
+}
+
+/** Whether a use now should be recorded: at most once a minute, so the lookup says when to skip the write. */
+export function useIsStale(lastUsedAt: number | null, now: number): boolean {
+  return lastUsedAt === null || lastUsedAt < now - LAST_USED_GRANULARITY_MS;
 }
 
 export function looksLikeApiKey(token: string): boolean {
@@ -77,7 +84,7 @@ function rights(isDemo: boolean, hasAdminRow: boolean): PersonRights {
 
 export async function resolveApiKey(db: Db, key: string): Promise<ResolvedCredential | null> {
   const rows = await db
-    .select({ id: apiKeys.id, userId: apiKeys.user_id, admin: admins.user_id, isDemo: users.is_demo })
+    .select({ id: apiKeys.id, userId: apiKeys.user_id, admin: admins.user_id, isDemo: users.is_demo, lastUsedAt: apiKeys.last_used_at })
     .from(apiKeys)
     .innerJoin(users, eq(users.id, apiKeys.user_id))
     .leftJoin(admins, eq(admins.user_id, apiKeys.user_id))
@@ -85,7 +92,13 @@ export async function resolveApiKey(db: Db, key: string): Promise<ResolvedCreden
     .limit(1);
   const row = rows[0];
   if (!row) return null;
-  return { userId: row.userId, credentialId: row.id, via: 'api_key', ...rights(row.isDemo, row.admin !== null) };
+  return {
+    userId: row.userId,
+    credentialId: row.id,
+    via: 'api_key',
+    lastUsedAt: row.lastUsedAt,
+    ...rights(row.isDemo, row.admin !== null),
+  };
 }
 
 /** Records use at most once a minute per key, so hot keys do not write on every request. */
@@ -106,7 +119,7 @@ export function touchSession(db: Db, sessionId: string, now: number) {
 
 export async function resolveSession(db: Db, token: string, now: number): Promise<ResolvedCredential | null> {
   const rows = await db
-    .select({ id: sessions.id, userId: sessions.user_id, admin: admins.user_id, isDemo: users.is_demo })
+    .select({ id: sessions.id, userId: sessions.user_id, admin: admins.user_id, isDemo: users.is_demo, lastUsedAt: sessions.last_seen_at })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.user_id))
     .leftJoin(admins, eq(admins.user_id, sessions.user_id))
@@ -114,5 +127,11 @@ export async function resolveSession(db: Db, token: string, now: number): Promis
     .limit(1);
   const row = rows[0];
   if (!row) return null;
-  return { userId: row.userId, credentialId: row.id, via: 'session', ...rights(row.isDemo, row.admin !== null) };
+  return {
+    userId: row.userId,
+    credentialId: row.id,
+    via: 'session',
+    lastUsedAt: row.lastUsedAt,
+    ...rights(row.isDemo, row.admin !== null),
+  };
 }
