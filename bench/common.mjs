@@ -174,11 +174,11 @@ export function printTable(title, head, rows) {
   for (const r of all.slice(1)) console.log(line(r));
 }
 
-/** One JSON request to the service; resolves to { status, body } (body parsed when JSON). */
+/** One JSON request to the service (with `key` as bearer, when given); resolves to { status, body } (body parsed when JSON). */
 export async function call(base, method, path, key, body) {
   const res = await fetch(`${base}${path}`, {
     method,
-    headers: { Authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    headers: { ...(key ? { Authorization: `Bearer ${key}` } : {}), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
     signal: AbortSignal.timeout(60_000),
   });
@@ -193,4 +193,5 @@ export async function call(base, method, path, key, body) {
 }
 
 /** A short description of an unexpected answer, for the failure list. */
-export const describe = (r) => `${r.status} ${typeof r.body === 'string' ? r.body.slice(0, 200) : JSON.stringify(r.body?.error ?? r.body).slice(0, 200)}`;
+export const describe = (r) =>
+  `${r.status} ${typeof r.body === 'string' ? r.body.slice(0, 200) : JSON.stringify(r.body?.error ?? r.body).slice(0, 200)}`;

@@ -1,11 +1,13 @@
-// `npm run bench [-- claims|broadcasts|insights ...]`: seeds a fresh local D1 under
+// `npm run bench [-- claims|broadcasts|insights|auth ...]`: seeds a fresh local D1 under
 // bench/.state/, starts `wrangler dev` on its own port with that state, runs the chosen benchmarks
 // (all by default), prints the figures and writes them to bench/results/<timestamp>.json.
+// `--reuse` keeps the data of the last run (read-only benchmarks only; claims change the data).
 // Environment: BENCH_PORT (default 8791). See bench/README.md.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { benchAuthRead, printAuthRead } from './auth-read.mjs';
 import { benchBroadcasts, printBroadcasts } from './broadcasts.mjs';
 import { benchClaims, printClaims } from './claims.mjs';
 import { portIsFree, RESULTS_DIR, ROOT, signalAllChildren, sleep, STATE_DIR } from './common.mjs';
@@ -13,13 +15,19 @@ import { benchInsights, printInsights } from './insights.mjs';
 import { generate, load } from './seed.mjs';
 import { BENCH_VARS, buildSnapshot, startServer } from './server.mjs';
 
-const ALL = ['claims', 'broadcasts', 'insights'];
+const ALL = ['claims', 'broadcasts', 'insights', 'auth'];
+/** The Worker served: the real one, plus the probe routes the auth benchmark measures layer by layer. */
+const ENTRY = 'bench/probe-worker.ts';
 const PLAN = {
   uncontendedClaims: 200,
   contendedRounds: 20,
   listRequests: 200,
   insightRequests: 100,
+  authRounds: 300,
 };
+
+/** Benchmarks that leave the data as they found it, so a later `--reuse` run measures the same thing. */
+const READ_ONLY = ['broadcasts', 'insights', 'auth'];
 
 function parseArgs(argv) {
   const chosen = argv.filter((a) => !a.startsWith('-'));
@@ -28,7 +36,13 @@ function parseArgs(argv) {
     console.error(`unknown benchmark(s): ${unknown.join(', ')}; choose from ${ALL.join(', ')}`);
     process.exit(2);
   }
-  return chosen.length ? ALL.filter((b) => chosen.includes(b)) : ALL;
+  const benches = chosen.length ? ALL.filter((b) => chosen.includes(b)) : ALL;
+  const reuse = argv.includes('--reuse');
+  if (reuse && benches.some((b) => !READ_ONLY.includes(b))) {
+    console.error(`--reuse only with read-only benchmarks (${READ_ONLY.join(', ')}): the others change the data`);
+    process.exit(2);
+  }
+  return { benches, reuse };
 }
 
 /** The commit the work tree is on and whether it has uncommitted changes under src/ or migrations/. */
@@ -44,7 +58,7 @@ function gitSource() {
 const elapsed = (t0) => `${((performance.now() - t0) / 1000).toFixed(1)} s`;
 
 async function main() {
-  const benches = parseArgs(process.argv.slice(2));
+  const { benches, reuse } = parseArgs(process.argv.slice(2));
   const port = Number(process.env.BENCH_PORT || 8791);
   if (port === 8787) throw new Error('port 8787 belongs to `npm run dev`; choose another BENCH_PORT');
   if (!(await portIsFree(port))) throw new Error(`port ${port} is in use; set BENCH_PORT to a free port`);
@@ -54,20 +68,37 @@ async function main() {
   const persistTo = join(STATE_DIR, 'wrangler');
   const sqlDir = join(STATE_DIR, 'sql');
   const logFile = join(STATE_DIR, 'wrangler.log');
-  rmSync(STATE_DIR, { recursive: true, force: true });
-  mkdirSync(STATE_DIR, { recursive: true });
+  const manifestFile = join(sqlDir, 'manifest.json');
+  let manifest;
+  let loadSeconds = 0;
+  if (reuse && existsSync(manifestFile) && existsSync(persistTo)) {
+    manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
+    console.log(`[bench] reusing the data seeded ${new Date(manifest.now).toISOString()} in ${persistTo.replace(`${ROOT}/`, '')}`);
+  } else {
+    if (reuse) console.log('[bench] --reuse: no earlier data found, seeding');
+    rmSync(STATE_DIR, { recursive: true, force: true });
+    mkdirSync(STATE_DIR, { recursive: true });
+    console.log(`[bench] generating data (fresh state in ${persistTo.replace(`${ROOT}/`, '')})…`);
+    const generated = generate(sqlDir, { uncontendedClaims: PLAN.uncontendedClaims, contendedRounds: PLAN.contendedRounds });
+    manifest = generated.manifest;
+    console.log(
+      `[bench] ${manifest.counts.rows.toLocaleString('en-US')} rows in ${generated.files.length} SQL files (${manifest.counts.shiftRequests.toLocaleString('en-US')} shift requests) — ${elapsed(t0)}`,
+    );
+    const tLoad = performance.now();
+    await load(persistTo, generated.files, logFile, (msg) => console.log(`[bench] ${msg} — ${elapsed(t0)}`));
+    loadSeconds = (performance.now() - tLoad) / 1000;
+  }
 
-  console.log(`[bench] generating data (fresh state in ${persistTo.replace(`${ROOT}/`, '')})…`);
-  const { manifest, files } = generate(sqlDir, { uncontendedClaims: PLAN.uncontendedClaims, contendedRounds: PLAN.contendedRounds });
-  console.log(`[bench] ${manifest.counts.rows.toLocaleString('en-US')} rows in ${files.length} SQL files (${manifest.counts.shiftRequests.toLocaleString('en-US')} shift requests) — ${elapsed(t0)}`);
-  const tLoad = performance.now();
-  await load(persistTo, files, logFile, (msg) => console.log(`[bench] ${msg} — ${elapsed(t0)}`));
-  const loadSeconds = (performance.now() - tLoad) / 1000;
-
-  const script = await buildSnapshot(join(STATE_DIR, 'build'), logFile);
+  const script = await buildSnapshot(join(STATE_DIR, 'build'), logFile, ENTRY);
   const source = gitSource();
-  console.log(`[bench] Worker bundled from the work tree (${source.commit.slice(0, 10)}${source.dirty ? ' + uncommitted changes' : ''}) — ${elapsed(t0)}`);
-  console.log(`[bench] starting wrangler dev on 127.0.0.1:${port} with ${Object.entries(BENCH_VARS).map(([k, v]) => `--var ${k}:${v}`).join(' ')}`);
+  console.log(
+    `[bench] Worker bundled from the work tree (${source.commit.slice(0, 10)}${source.dirty ? ' + uncommitted changes' : ''}) — ${elapsed(t0)}`,
+  );
+  console.log(
+    `[bench] starting wrangler dev on 127.0.0.1:${port} with ${Object.entries(BENCH_VARS)
+      .map(([k, v]) => `--var ${k}:${v}`)
+      .join(' ')}`,
+  );
   console.log('[bench] (API_KEY_RATE_LIMIT is raised so the 600-per-5-minutes personal-key limit does not cut the runs short)');
   const tStart = performance.now();
   const server = await startServer({ port, persistTo, logFile, script });
@@ -84,6 +115,7 @@ async function main() {
       if (b === 'claims') results.claims = await benchClaims(server.base, manifest);
       if (b === 'broadcasts') results.broadcasts = await benchBroadcasts(server.base, manifest, { requests: PLAN.listRequests });
       if (b === 'insights') results.insights = await benchInsights(server.base, manifest, { requests: PLAN.insightRequests });
+      if (b === 'auth') results.auth = await benchAuthRead(server.base, manifest, { rounds: PLAN.authRounds });
       results[b].seconds = (performance.now() - tb) / 1000;
       console.log(`[bench] ${b} done in ${results[b].seconds.toFixed(1)} s — ${elapsed(t0)}`);
     }
@@ -103,18 +135,33 @@ async function main() {
     wrangler: JSON.parse(readFileSync(join(ROOT, 'node_modules', 'wrangler', 'package.json'), 'utf8')).version,
   };
   console.log(`\nShiftmarket benchmarks under \`wrangler dev\` (local D1/DO), ${started.toISOString()}`);
-  console.log(`Machine: ${machine.cpus} cores (${machine.cpu_model}), Node ${machine.node}, wrangler ${machine.wrangler}; load generator and server share the machine.`);
-  console.log(`Settings: ${Object.entries(BENCH_VARS).map(([k, v]) => `${k}=${v}`).join(', ')}.`);
+  console.log(
+    `Machine: ${machine.cpus} cores (${machine.cpu_model}), Node ${machine.node}, wrangler ${machine.wrangler}; load generator and server share the machine.`,
+  );
+  console.log(
+    `Settings: ${Object.entries(BENCH_VARS)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(', ')}.`,
+  );
   if (results.claims) printClaims(results.claims);
   if (results.broadcasts) printBroadcasts(results.broadcasts);
   if (results.insights) printInsights(results.insights);
+  if (results.auth) printAuthRead(results.auth);
 
   const failures = benches.flatMap((b) => results[b].failures.map((f) => `${b}: ${f}`));
   if (reloads) failures.push(`wrangler dev reloaded the Worker ${reloads} time(s) during the run; the figures are not reliable`);
   const totalSeconds = (performance.now() - t0) / 1000;
-  console.log(`\nData load ${loadSeconds.toFixed(1)} s, server start ${startSeconds.toFixed(1)} s, whole run ${totalSeconds.toFixed(1)} s.`);
+  console.log(
+    `\nData load ${loadSeconds.toFixed(1)} s, server start ${startSeconds.toFixed(1)} s, whole run ${totalSeconds.toFixed(1)} s.`,
+  );
   mkdirSync(RESULTS_DIR, { recursive: true });
-  const file = join(RESULTS_DIR, `${started.toISOString().replaceAll(':', '-').replace(/\.\d+Z$/, 'Z')}.json`);
+  const file = join(
+    RESULTS_DIR,
+    `${started
+      .toISOString()
+      .replaceAll(':', '-')
+      .replace(/\.\d+Z$/, 'Z')}.json`,
+  );
   writeFileSync(
     file,
     `${JSON.stringify({ started: started.toISOString(), source, machine, settings: BENCH_VARS, plan: PLAN, counts: manifest.counts, timings: { loadSeconds, startSeconds, totalSeconds }, results, failures }, null, 2)}\n`,

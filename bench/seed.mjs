@@ -4,8 +4,8 @@
 // What is seeded (all instants are epoch ms; wall-clock dates and times are in the business's zone,
 // converted with Temporal exactly as src/lib/shift-time.ts does):
 // - the bench shifter, connected (accepted) to 40 "market" businesses in four cities, with about
-//   250 past shifts at those businesses (worked, no-shows, own cancels) and 15 accepted future shifts,
-//   so every relevance signal has data;
+//   250 past shifts at those businesses (worked, no-shows, own cancels), 15 accepted future shifts
+//   and six active counter rules, so every relevance signal has data;
 // - 10,000 open broadcasts at the market businesses (status 1, is_broadcast 1, no shifter, start
 //   tomorrow or later), all visible to the bench shifter;
 // - a "claims" business with 51 connected claimer shifters and its own open broadcasts: one
@@ -150,6 +150,7 @@ export function generate(dir, { now = Date.now(), uncontendedClaims = 200, conte
   const businesses = [];
   const shifters = [];
   const connections = [];
+  const counterRules = [];
   const manifest = { now, keys: {}, ids: {}, counts: {} };
 
   function user(label, withKey) {
@@ -214,7 +215,16 @@ export function generate(dir, { now = Date.now(), uncontendedClaims = 200, conte
     return { s, key };
   }
   function connect(b, s) {
-    connections.push({ id: id('con'), business_id: b.id, shifter_id: s.id, initiated_by: 'business', status: 'accepted', responded_at: created, created_at: created, updated_at: created });
+    connections.push({
+      id: id('con'),
+      business_id: b.id,
+      shifter_id: s.id,
+      initiated_by: 'business',
+      status: 'accepted',
+      responded_at: created,
+      created_at: created,
+      updated_at: created,
+    });
   }
 
   const shiftRows = [];
@@ -288,7 +298,13 @@ export function generate(dir, { now = Date.now(), uncontendedClaims = 200, conte
       let extra = worked(me.s.id, startsAt, endsAt);
       if (r.chance(0.05)) extra = { shifter_id: me.s.id, request_status: 2, accepted_at: startsAt - DAY, is_noshow: 1 };
       else if (r.chance(0.05))
-        extra = { shifter_id: me.s.id, request_status: 7, accepted_at: startsAt - 3 * DAY, cancelled_at: startsAt - DAY, cancelled_by: 'shifter' };
+        extra = {
+          shifter_id: me.s.id,
+          request_status: 7,
+          accepted_at: startsAt - 3 * DAY,
+          cancelled_at: startsAt - DAY,
+          cancelled_by: 'shifter',
+        };
       shift(biz, date, shiftIn, shiftOut, role, rateFor(biz.city, role), { ...extra, is_broadcast: r.chance(0.5) ? 1 : 0 });
       historyRows++;
     }
@@ -297,8 +313,42 @@ export function generate(dir, { now = Date.now(), uncontendedClaims = 200, conte
   for (let k = 0; k < 15; k++) {
     const biz = market[r.int(0, 11)];
     const date = addDays(todayIn(biz.b.timezone, now), 1 + k * 2);
-    shift(biz, date, '09:00', '17:00', r.pick(myRoles), rateFor(biz.city, 1), { shifter_id: me.s.id, request_status: 2, is_broadcast: 0, accepted_at: now - DAY });
+    shift(biz, date, '09:00', '17:00', r.pick(myRoles), rateFor(biz.city, 1), {
+      shifter_id: me.s.id,
+      request_status: 2,
+      is_broadcast: 0,
+      accepted_at: now - DAY,
+    });
     historyRows++;
+  }
+  // Counter rules, so the pay signal's floor has work to do: any role, by role, by weekday, by start
+  // band (one wrapping midnight), with distance premiums, in both currencies the market uses.
+  const rules = [
+    { shiftrole_id: null, weekdays: null, start_from: null, start_to: null, min: 2300, currency: 'USD' },
+    { shiftrole_id: 1, weekdays: '1,2,3,4,5', start_from: '06:00', start_to: '12:00', min: 2600, currency: 'USD', km: 20, premium: 300 },
+    { shiftrole_id: 2, weekdays: '6,7', start_from: null, start_to: null, min: 2500, currency: 'USD' },
+    { shiftrole_id: 3, weekdays: null, start_from: '22:00', start_to: '06:00', min: 2800, currency: 'USD', km: 10, premium: 500 },
+    { shiftrole_id: null, weekdays: '5,6', start_from: '17:00', start_to: '23:00', min: 2400, currency: 'USD', km: 15, premium: 200 },
+    { shiftrole_id: null, weekdays: null, start_from: null, start_to: null, min: 1700, currency: 'GBP', km: 5, premium: 200 },
+  ];
+  for (const [i, rule] of rules.entries()) {
+    counterRules.push({
+      id: id('crl'),
+      shifter_id: me.s.id,
+      label: `bench rule ${i + 1}`,
+      shiftrole_id: rule.shiftrole_id,
+      weekdays: rule.weekdays,
+      start_from: rule.start_from,
+      start_to: rule.start_to,
+      min_hourly_rate_minor: rule.min,
+      currency: rule.currency,
+      distance_threshold_km: rule.km ?? null,
+      distance_premium_minor: rule.premium ?? null,
+      is_active: 1,
+      is_auto_apply: 0,
+      created_at: created,
+      updated_at: created,
+    });
   }
   // The open broadcasts.
   for (let i = 0; i < SIZES.openBroadcasts; i++) {
@@ -312,6 +362,7 @@ export function generate(dir, { now = Date.now(), uncontendedClaims = 200, conte
   manifest.ids.relevanceShifter = me.s.id;
   manifest.counts.openBroadcasts = SIZES.openBroadcasts;
   manifest.counts.relevanceHistory = historyRows;
+  manifest.counts.relevanceRules = counterRules.length;
 
   // --- claims: one business, its crew, and broadcasts that never overlap for one claimer ----------
   const claimsBiz = business('claims', CITIES.newYork);
@@ -363,7 +414,10 @@ export function generate(dir, { now = Date.now(), uncontendedClaims = 200, conte
     }
     const role = r.pick(ROLES);
     const who = pool[r.int(0, pool.length - 1)];
-    shift(biz, date, shiftIn, shiftOut, role, rateFor(biz.city, role), { ...worked(who.id, t.startsAt, t.endsAt, r.chance(0.8) ? 5 : 2), is_broadcast: r.chance(0.3) ? 1 : 0 });
+    shift(biz, date, shiftIn, shiftOut, role, rateFor(biz.city, role), {
+      ...worked(who.id, t.startsAt, t.endsAt, r.chance(0.8) ? 5 : 2),
+      is_broadcast: r.chance(0.3) ? 1 : 0,
+    });
     rowsByCity.set(biz.city.id, (rowsByCity.get(biz.city.id) ?? 0) + 1);
   }
   manifest.keys.bigOwner = big.key;
@@ -378,6 +432,7 @@ export function generate(dir, { now = Date.now(), uncontendedClaims = 200, conte
   out.add('businesses', businesses);
   out.add('shifters', shifters);
   out.add('request_authorizations', connections);
+  out.add('counter_rules', counterRules);
   out.add('shift_requests', shiftRows);
   out.flush();
   manifest.counts.shiftRequests = shiftRows.length;

@@ -7,21 +7,37 @@
 // requests in flight then fail with 503 "Your worker restarted mid-request").
 import { spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { childEnv, freePort, ROOT, runWrangler, sleep, track, WRANGLER } from './common.mjs';
 
 /** Settings passed with --var: demo data off, and a rate limit no benchmark reaches. */
 export const BENCH_VARS = { DEMO_MODE: 'false', API_KEY_RATE_LIMIT: '1000000' };
 
-/** Bundles the Worker as it is in the work tree now; returns the entry file. */
-export async function buildSnapshot(outdir, logFile) {
-  await runWrangler(['deploy', '--dry-run', '--outdir', outdir], logFile);
-  return join(outdir, 'index.js');
+/**
+ * Bundles the Worker as it is in the work tree now; returns the entry file. With `entry` (a path
+ * relative to the project), that module is bundled instead of wrangler.toml's `main`, e.g. the
+ * benchmarks' probe Worker (bench/probe-worker.ts: the real Worker plus probe routes).
+ */
+export async function buildSnapshot(outdir, logFile, entry) {
+  await runWrangler(['deploy', ...(entry ? [entry] : []), '--dry-run', '--outdir', outdir], logFile);
+  return join(outdir, entry ? `${basename(entry).replace(/\.[cm]?[jt]s$/, '')}.js` : 'index.js');
 }
 
 export async function startServer({ port, persistTo, logFile, script }) {
   const inspectorPort = await freePort();
-  const args = ['dev', script, '--no-bundle', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', persistTo, '--inspector-port', String(inspectorPort)];
+  const args = [
+    'dev',
+    script,
+    '--no-bundle',
+    '--port',
+    String(port),
+    '--ip',
+    '127.0.0.1',
+    '--persist-to',
+    persistTo,
+    '--inspector-port',
+    String(inspectorPort),
+  ];
   for (const [k, v] of Object.entries(BENCH_VARS)) args.push('--var', `${k}:${v}`);
   const child = track(spawn(WRANGLER, args, { cwd: ROOT, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true }));
   const log = createWriteStream(logFile, { flags: 'a' });
