@@ -1,3 +1,6 @@
+-- Hardening: sign-in codes with atomic attempts (auth_codes, replacing email_verifications, pending codes
+-- carried over), teammate invitations, session metadata, one default business per owner (duplicates
+-- cleared first), the committed idempotency record, and outbox/mail failure states.
 CREATE TABLE `auth_codes` (
 	`id` text PRIMARY KEY NOT NULL,
 	`purpose` text NOT NULL,
@@ -38,4 +41,22 @@ ALTER TABLE `users` ADD `last_op_id` text;--> statement-breakpoint
 ALTER TABLE `sessions` ADD `last_seen_at` integer;--> statement-breakpoint
 ALTER TABLE `sessions` ADD `ip_hash` text;--> statement-breakpoint
 UPDATE `businesses` SET `is_default` = 0 WHERE `is_default` = 1 AND `id` <> (SELECT b2.`id` FROM `businesses` b2 WHERE b2.`user_id` = `businesses`.`user_id` AND b2.`is_default` = 1 ORDER BY b2.`created_at`, b2.`id` LIMIT 1);--> statement-breakpoint
-CREATE UNIQUE INDEX `businesses_one_default_per_owner` ON `businesses` (`user_id`) WHERE is_default = 1;
+CREATE UNIQUE INDEX `businesses_one_default_per_owner` ON `businesses` (`user_id`) WHERE is_default = 1;--> statement-breakpoint
+ALTER TABLE `idempotency_keys` ADD `resource_type` text;--> statement-breakpoint
+ALTER TABLE `idempotency_keys` ADD `resource_id` text;--> statement-breakpoint
+ALTER TABLE `idempotency_keys` ADD `attempt` integer DEFAULT 1 NOT NULL;--> statement-breakpoint
+ALTER TABLE `idempotency_keys` ADD `attempt_started_at` integer;--> statement-breakpoint
+ALTER TABLE `email_outbox` ADD `sensitive` integer DEFAULT false NOT NULL;--> statement-breakpoint
+ALTER TABLE `email_outbox` ADD `attempts` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE `email_outbox` ADD `last_error` text;--> statement-breakpoint
+ALTER TABLE `email_outbox` ADD `next_attempt_at` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+CREATE INDEX `email_outbox_due_idx` ON `email_outbox` (`status`,`next_attempt_at`);--> statement-breakpoint
+ALTER TABLE `outbox_events` ADD `status` text DEFAULT 'queued' NOT NULL;--> statement-breakpoint
+ALTER TABLE `outbox_events` ADD `attempts` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE `outbox_events` ADD `last_error` text;--> statement-breakpoint
+ALTER TABLE `outbox_events` ADD `next_attempt_at` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+DROP INDEX `outbox_events_unsent_idx`;--> statement-breakpoint
+CREATE INDEX `outbox_events_due_idx` ON `outbox_events` (`status`,`next_attempt_at`);--> statement-breakpoint
+UPDATE `outbox_events` SET `status` = 'sent' WHERE `sent_at` IS NOT NULL;--> statement-breakpoint
+UPDATE `outbox_events` SET `next_attempt_at` = `created_at` + 60000 WHERE `sent_at` IS NULL;--> statement-breakpoint
+UPDATE `email_outbox` SET `next_attempt_at` = `created_at` + 120000 WHERE `status` = 'queued';
