@@ -20,8 +20,10 @@ export async function benchBroadcasts(base, manifest, { requests = 200, concurre
     const check = (r) => {
       if (r.status !== 200) return { ok: false, status: r.status, detail: describe(r) };
       const data = r.body?.data;
-      if (!Array.isArray(data) || data.length !== 50) return { ok: false, status: r.status, detail: `expected 50 rows, got ${data?.length}` };
-      if (mode.body.sort_by_relevance && typeof data[0].relevance_score !== 'number') return { ok: false, status: r.status, detail: 'no relevance_score' };
+      if (!Array.isArray(data) || data.length !== 50)
+        return { ok: false, status: r.status, detail: `expected 50 rows, got ${data?.length}` };
+      if (mode.body.sort_by_relevance && typeof data[0].relevance_score !== 'number')
+        return { ok: false, status: r.status, detail: 'no relevance_score' };
       return { ok: true, status: r.status };
     };
     for (let i = 0; i < warmup; i++) {
@@ -33,13 +35,23 @@ export async function benchBroadcasts(base, manifest, { requests = 200, concurre
         firstPages[mode.name] = {
           rows: r.body.data.length,
           has_next_page: r.body.next_cursor !== null,
-          ...(scores.length ? { score_first: scores[0], score_last: scores.at(-1), sorted_desc: scores.every((s, j) => j === 0 || scores[j - 1] >= s) } : {}),
+          ...(scores.length
+            ? { score_first: scores[0], score_last: scores.at(-1), sorted_desc: scores.every((s, j) => j === 0 || scores[j - 1] >= s) }
+            : {}),
         };
       }
     }
     for (const concurrency of concurrencies) {
       const run = await runFixed(requests, concurrency, async () => check(await call(base, 'POST', PATH, key, mode.body)));
-      rows.push({ mode: mode.name, concurrency, requests, rps: run.rps, wallMs: run.wallMs, latency: summarize(run.latencies), failed: run.failures.length });
+      rows.push({
+        mode: mode.name,
+        concurrency,
+        requests,
+        rps: run.rps,
+        wallMs: run.wallMs,
+        latency: summarize(run.latencies),
+        failed: run.failures.length,
+      });
       for (const f of run.failures.slice(0, 5)) failures.push(`${mode.name} c=${concurrency}: ${f.detail}`);
     }
   }
@@ -50,8 +62,20 @@ export function printBroadcasts(res) {
   printTable(
     `Broadcast listing — POST ${PATH}, limit 50, ${res.openBroadcasts.toLocaleString('en-US')} open broadcasts visible (latency in ms)`,
     ['order', 'conc', 'requests', 'req/s', 'p50', 'p95', 'p99', 'mean', 'max', 'failed'],
-    res.rows.map((r) => [r.mode, r.concurrency, r.requests, r.rps.toFixed(1), ms(r.latency.p50), ms(r.latency.p95), ms(r.latency.p99), ms(r.latency.mean), ms(r.latency.max), r.failed]),
+    res.rows.map((r) => [
+      r.mode,
+      r.concurrency,
+      r.requests,
+      r.rps.toFixed(1),
+      ms(r.latency.p50),
+      ms(r.latency.p95),
+      ms(r.latency.p99),
+      ms(r.latency.mean),
+      ms(r.latency.max),
+      r.failed,
+    ]),
   );
   const rel = res.firstPages.relevance;
-  if (rel) console.log(`Relevance page 1: scores ${rel.score_first} → ${rel.score_last}, sorted best first: ${rel.sorted_desc ? 'yes' : 'NO'}`);
+  if (rel)
+    console.log(`Relevance page 1: scores ${rel.score_first} → ${rel.score_last}, sorted best first: ${rel.sorted_desc ? 'yes' : 'NO'}`);
 }

@@ -21,7 +21,8 @@ export async function benchClaims(base, manifest) {
     const t0 = performance.now();
     const r = await call(base, 'POST', claimPath(id), c.soloKey);
     solo.push(performance.now() - t0);
-    if (r.status !== 200 || r.body?.shifter_id !== c.soloShifter || r.body?.request_status !== 2) failures.push(`uncontended ${id}: ${describe(r)}`);
+    if (r.status !== 200 || r.body?.shifter_id !== c.soloShifter || r.body?.request_status !== 2)
+      failures.push(`uncontended ${id}: ${describe(r)}`);
   }
   const uncontended = summarize(solo);
 
@@ -75,8 +76,24 @@ export function printClaims(res) {
     ['case', 'n', 'p50', 'p95', 'p99', 'mean', 'max'],
     [
       ['uncontended, one claim at a time', u.n, ms(u.p50), ms(u.p95), ms(u.p99), ms(u.mean), ms(u.max)],
-      [`contended ${k.contendersPerRound}×: time to the winner's 200`, k.firstWinner.n, ms(k.firstWinner.p50), ms(k.firstWinner.p95), ms(k.firstWinner.p99), ms(k.firstWinner.mean), ms(k.firstWinner.max)],
-      [`contended ${k.contendersPerRound}×: time to all ${k.contendersPerRound} answers`, k.roundTotal.n, ms(k.roundTotal.p50), ms(k.roundTotal.p95), ms(k.roundTotal.p99), ms(k.roundTotal.mean), ms(k.roundTotal.max)],
+      [
+        `contended ${k.contendersPerRound}×: time to the winner's 200`,
+        k.firstWinner.n,
+        ms(k.firstWinner.p50),
+        ms(k.firstWinner.p95),
+        ms(k.firstWinner.p99),
+        ms(k.firstWinner.mean),
+        ms(k.firstWinner.max),
+      ],
+      [
+        `contended ${k.contendersPerRound}×: time to all ${k.contendersPerRound} answers`,
+        k.roundTotal.n,
+        ms(k.roundTotal.p50),
+        ms(k.roundTotal.p95),
+        ms(k.roundTotal.p99),
+        ms(k.roundTotal.mean),
+        ms(k.roundTotal.max),
+      ],
     ],
   );
   console.log(

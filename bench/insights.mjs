@@ -16,7 +16,8 @@ export async function benchInsights(base, manifest, { requests = 100, concurrenc
   const rows = [];
   const answers = {};
   for (const e of endpoints) {
-    const check = (r) => (r.status === 200 && e.ok(r.body) ? { ok: true, status: 200 } : { ok: false, status: r.status, detail: describe(r) });
+    const check = (r) =>
+      r.status === 200 && e.ok(r.body) ? { ok: true, status: 200 } : { ok: false, status: r.status, detail: describe(r) };
     for (let i = 0; i < warmup; i++) {
       const r = await call(base, 'GET', e.path, key);
       if (i === 0) answers[e.name] = r.body;
@@ -25,14 +26,28 @@ export async function benchInsights(base, manifest, { requests = 100, concurrenc
     }
     for (const concurrency of concurrencies) {
       const run = await runFixed(requests, concurrency, async () => check(await call(base, 'GET', e.path, key)));
-      rows.push({ endpoint: e.name, path: e.path, concurrency, requests, rps: run.rps, latency: summarize(run.latencies), failed: run.failures.length });
+      rows.push({
+        endpoint: e.name,
+        path: e.path,
+        concurrency,
+        requests,
+        rps: run.rps,
+        latency: summarize(run.latencies),
+        failed: run.failures.length,
+      });
       for (const f of run.failures.slice(0, 5)) failures.push(`${e.name} c=${concurrency}: ${f.detail}`);
     }
   }
   const g = answers.going_rate ?? {};
   const l = answers.labor_costs ?? {};
   const coverage = {
-    going_rate: { city_id: manifest.ids.bigCity, sample_size: g.sample_size ?? null, currency: g.currency ?? null, window_days: g.window_days ?? null, median: g.median ?? null },
+    going_rate: {
+      city_id: manifest.ids.bigCity,
+      sample_size: g.sample_size ?? null,
+      currency: g.currency ?? null,
+      window_days: g.window_days ?? null,
+      median: g.median ?? null,
+    },
     labor_costs: {
       business_id: manifest.ids.bigBusiness,
       week_start: l.week_start ?? null,
@@ -47,7 +62,18 @@ export function printInsights(res) {
   printTable(
     `Insights — ${res.totalRows.toLocaleString('en-US')} worked shift rows (latency in ms)`,
     ['endpoint', 'conc', 'requests', 'req/s', 'p50', 'p95', 'p99', 'mean', 'max', 'failed'],
-    res.rows.map((r) => [r.endpoint, r.concurrency, r.requests, r.rps.toFixed(1), ms(r.latency.p50), ms(r.latency.p95), ms(r.latency.p99), ms(r.latency.mean), ms(r.latency.max), r.failed]),
+    res.rows.map((r) => [
+      r.endpoint,
+      r.concurrency,
+      r.requests,
+      r.rps.toFixed(1),
+      ms(r.latency.p50),
+      ms(r.latency.p95),
+      ms(r.latency.p99),
+      ms(r.latency.mean),
+      ms(r.latency.max),
+      r.failed,
+    ]),
   );
   const g = res.coverage.going_rate;
   const l = res.coverage.labor_costs;
@@ -55,5 +81,7 @@ export function printInsights(res) {
     `going_rate city ${g.city_id}: sample_size ${g.sample_size} worked shifts in the ${g.window_days}-day window ` +
       `(${res.rowsByCity[g.city_id]} seeded in the city over 120 days), median ${g.median} ${g.currency}`,
   );
-  console.log(`labor_costs week of ${l.week_start}: ${l.this_week_shifts} shifts this week, ${l.shifts_in_8_weeks} shifts over the 8 weeks it reads`);
+  console.log(
+    `labor_costs week of ${l.week_start}: ${l.this_week_shifts} shifts this week, ${l.shifts_in_8_weeks} shifts over the 8 weeks it reads`,
+  );
 }

@@ -297,6 +297,7 @@ export function generate(dir, { now = Date.now(), uncontendedClaims = 200, conte
       const { startsAt, endsAt } = shiftInstants(date, shiftIn, shiftOut, biz.b.timezone);
       let extra = worked(me.s.id, startsAt, endsAt);
       if (r.chance(0.05)) extra = { shifter_id: me.s.id, request_status: 2, accepted_at: startsAt - DAY, is_noshow: 1 };
+      // biome-ignore lint/suspicious/noDuplicateElseIf: a second, independent random draw, not the same condition
       else if (r.chance(0.05))
         extra = {
           shifter_id: me.s.id,

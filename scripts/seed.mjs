@@ -85,7 +85,8 @@ async function main() {
     process.exit(1);
   }
   printAccounts(res.body, res.temporary ? DEFAULT_PORT : res.port);
-  if (res.temporary) console.log('  (Seeded through a temporary server, now stopped. Start the API with `npm run dev`; the keys above stay valid.)\n');
+  if (res.temporary)
+    console.log('  (Seeded through a temporary server, now stopped. Start the API with `npm run dev`; the keys above stay valid.)\n');
 }
 
 main().catch((err) => {

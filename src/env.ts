@@ -9,8 +9,7 @@ const boolString = z
   .enum(['true', 'false', '1', '0', ''])
   .default('false')
   .transform((v) => v === 'true' || v === '1');
-const intString = (fallback: number, min = 0) =>
-  z.coerce.number().int().min(min).default(fallback).catch(fallback);
+const intString = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback).catch(fallback);
 
 export const settingsSchema = z.object({
   DEMO_MODE: boolString,

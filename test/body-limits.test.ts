@@ -44,7 +44,9 @@ const BOUNDARY = '----shiftmarket-test-boundary';
 /** The bytes of a multipart body with one `file` field. */
 function multipart(file: Uint8Array, name = 'doc.pdf', type = 'application/pdf'): Uint8Array {
   const enc = new TextEncoder();
-  const head = enc.encode(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: ${type}\r\n\r\n`);
+  const head = enc.encode(
+    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: ${type}\r\n\r\n`,
+  );
   const tail = enc.encode(`\r\n--${BOUNDARY}--\r\n`);
   const out = new Uint8Array(head.byteLength + file.byteLength + tail.byteLength);
   out.set(head);
@@ -179,7 +181,12 @@ describe('JSON bodies: BODY_LIMIT_BYTES (64 KB)', () => {
     const vars = { BODY_LIMIT_BYTES: '2048' };
     const over = await post('/v1/business/create', { key: u.key, body: businessBody(2049), headers: json, vars });
     expect(expectError(over, 413, 'PAYLOAD-TOO-LARGE-ERR').message).toBe('The request body must be at most 2 KB.');
-    const under = await post('/v1/business/create', { key: u.key, body: JSON.stringify({ name: 'Small', timezone: 'America/New_York', city_id: 1 }), headers: json, vars });
+    const under = await post('/v1/business/create', {
+      key: u.key,
+      body: JSON.stringify({ name: 'Small', timezone: 'America/New_York', city_id: 1 }),
+      headers: json,
+      vars,
+    });
     expect(under.status, JSON.stringify(under.body)).toBe(201);
   });
 });
@@ -248,7 +255,11 @@ describe('uploads: the file limit plus multipart overhead, counted as the body a
     const u = await makeUser();
     const bigForm = multipart(pdf(1 * MB));
     // A multipart body to a route without an upload guard.
-    expectError(await post('/v1/business/create', { key: u.key, body: counted(bigForm).stream, headers: form }), 413, 'PAYLOAD-TOO-LARGE-ERR');
+    expectError(
+      await post('/v1/business/create', { key: u.key, body: counted(bigForm).stream, headers: form }),
+      413,
+      'PAYLOAD-TOO-LARGE-ERR',
+    );
     // An anonymous body to an upload route is never read past the general limit.
     const { url } = await credentialCase();
     const { stream, seen } = counted(bigForm);

@@ -26,7 +26,13 @@ describe('POST /v1/shift_request/list_of_broadcast_requests', () => {
     const start = Date.now() + 3 * DAY;
     const base = Date.now() - HOUR;
     const open = (i: number) =>
-      insertShift({ businessId: a.businessId!, broadcast: true, status: 1, startsAt: start + i * HOUR, set: { created_at: base + i * 1000 } });
+      insertShift({
+        businessId: a.businessId!,
+        broadcast: true,
+        status: 1,
+        startsAt: start + i * HOUR,
+        set: { created_at: base + i * 1000 },
+      });
     const b1 = await open(1);
     const b2 = await open(2);
     const b3 = await open(3);
@@ -100,17 +106,43 @@ describe('POST /v1/shift_request/list_of_broadcast_requests', () => {
     await connect(far.businessId!, sh.shifterId!);
     for (let k = 5; k < 10; k++) {
       const startsAt = Date.now() - k * DAY;
-      await insertShift({ businessId: a.businessId!, shifterId: sh.shifterId, startsAt, set: { shift_start_at: startsAt, shift_end_at: startsAt + 4 * HOUR } });
+      await insertShift({
+        businessId: a.businessId!,
+        shifterId: sh.shifterId,
+        startsAt,
+        set: { shift_start_at: startsAt, shift_end_at: startsAt + 4 * HOUR },
+      });
     }
     const busyDate = dateAhead(5);
     await insertShift({ businessId: a.businessId!, shifterId: sh.shifterId, date: busyDate, in: '12:00', out: '18:00' });
 
     // (1) same role, same business, 30 % above their usual rate.
-    const best = await postShift(a.key, { is_broadcast: 1, shift_date: dateAhead(6), shift_in: '10:00', shift_out: '14:00', shiftrole_id: 1, hourly_rate: 26 });
+    const best = await postShift(a.key, {
+      is_broadcast: 1,
+      shift_date: dateAhead(6),
+      shift_in: '10:00',
+      shift_out: '14:00',
+      shiftrole_id: 1,
+      hourly_rate: 26,
+    });
     // (3) as good, but it overlaps their accepted shift.
-    const clash = await postShift(a.key, { is_broadcast: 1, shift_date: busyDate, shift_in: '16:00', shift_out: '20:00', shiftrole_id: 1, hourly_rate: 26 });
+    const clash = await postShift(a.key, {
+      is_broadcast: 1,
+      shift_date: busyDate,
+      shift_in: '16:00',
+      shift_out: '20:00',
+      shiftrole_id: 1,
+      hourly_rate: 26,
+    });
     // (2) a role they never worked, 3,900 km away, 15 % below their usual rate.
-    const poor = await postShift(far.key, { is_broadcast: 1, shift_date: dateAhead(7), shift_in: '10:00', shift_out: '14:00', shiftrole_id: 2, hourly_rate: 17 });
+    const poor = await postShift(far.key, {
+      is_broadcast: 1,
+      shift_date: dateAhead(7),
+      shift_in: '10:00',
+      shift_out: '14:00',
+      shiftrole_id: 2,
+      hourly_rate: 17,
+    });
 
     const res = await list(sh.key, { shifter_id: sh.shifterId, sort_by_relevance: true });
     expect(ids(res)).toEqual([best.id, poor.id, clash.id]);
@@ -206,7 +238,11 @@ describe('relevanceScore', () => {
 });
 
 describe('GET /v1/shift_request/conflicts', () => {
-  itRejectsBadCredentials({ method: 'GET', path: CONFLICTS, query: { shifter_id: 'shf_x', date: '2027-01-20', shift_in: '09:00', shift_out: '17:00' } });
+  itRejectsBadCredentials({
+    method: 'GET',
+    path: CONFLICTS,
+    query: { shifter_id: 'shf_x', date: '2027-01-20', shift_in: '09:00', shift_out: '17:00' },
+  });
 
   const conflicts = (key: string, query: Record<string, string | undefined>) => call('GET', CONFLICTS, { key, query });
 
@@ -228,20 +264,44 @@ describe('GET /v1/shift_request/conflicts', () => {
     // Only accepted shifts count: pending, cancelled and no-show rows in the window do not.
     await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId, date: '2027-01-20', in: '15:00', out: '16:00', status: 1 });
     await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId, date: '2027-01-20', in: '15:00', out: '16:00', status: 7 });
-    await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId, date: '2027-01-20', in: '15:00', out: '16:00', set: { is_noshow: true } });
+    await insertShift({
+      businessId: biz.businessId!,
+      shifterId: sh.shifterId,
+      date: '2027-01-20',
+      in: '15:00',
+      out: '16:00',
+      set: { is_noshow: true },
+    });
     expect(ids(await conflicts(sh.key, { ...q, shift_in: '14:00', shift_out: '18:00' }))).toEqual([late.id]);
   });
 
   it('an overnight shift from the day before conflicts with a morning window; exclude_shift_request_id drops one', async () => {
     const { biz, sh } = await makePair();
     const q = { shifter_id: sh.shifterId!, business_id: biz.businessId!, date: '2027-01-25' };
-    const night = await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId, date: '2027-01-24', in: '22:00', out: '06:00' });
-    const morning = await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId, date: '2027-01-25', in: '08:00', out: '12:00' });
+    const night = await insertShift({
+      businessId: biz.businessId!,
+      shifterId: sh.shifterId,
+      date: '2027-01-24',
+      in: '22:00',
+      out: '06:00',
+    });
+    const morning = await insertShift({
+      businessId: biz.businessId!,
+      shifterId: sh.shifterId,
+      date: '2027-01-25',
+      in: '08:00',
+      out: '12:00',
+    });
     expect(ids(await conflicts(sh.key, { ...q, shift_in: '05:00', shift_out: '09:00' }))).toEqual([night.id, morning.id]);
     expect(ids(await conflicts(sh.key, { ...q, shift_in: '06:00', shift_out: '08:00' }))).toEqual([]);
-    expect(ids(await conflicts(sh.key, { ...q, shift_in: '05:00', shift_out: '09:00', exclude_shift_request_id: night.id }))).toEqual([morning.id]);
+    expect(ids(await conflicts(sh.key, { ...q, shift_in: '05:00', shift_out: '09:00', exclude_shift_request_id: night.id }))).toEqual([
+      morning.id,
+    ]);
     // A window that itself runs overnight reaches into the next morning.
-    expect(ids(await conflicts(sh.key, { ...q, date: '2027-01-24', shift_in: '23:00', shift_out: '09:00' }))).toEqual([night.id, morning.id]);
+    expect(ids(await conflicts(sh.key, { ...q, date: '2027-01-24', shift_in: '23:00', shift_out: '09:00' }))).toEqual([
+      night.id,
+      morning.id,
+    ]);
   });
 
   it("reads the window in the business's zone when business_id is given, else in the shifter's", async () => {

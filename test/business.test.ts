@@ -34,7 +34,10 @@ describe('POST /v1/business/create', () => {
     let list = await call('GET', '/v1/business/of_user', { key: u.key });
     expect(list.body.data.map((b: { id: string }) => b.id)).toEqual([first.body.id, second.body.id]);
 
-    const third = await call('POST', '/v1/business/create', { key: u.key, body: newBusiness('Third Cafe', { is_default: true, currency: 'eur' }) });
+    const third = await call('POST', '/v1/business/create', {
+      key: u.key,
+      body: newBusiness('Third Cafe', { is_default: true, currency: 'eur' }),
+    });
     expect(third.status).toBe(201);
     expect(third.body).toMatchObject({ is_default: true, currency: 'EUR' });
 
@@ -54,7 +57,11 @@ describe('POST /v1/business/create', () => {
 
   it('refuses an unknown city_id (400)', async () => {
     const u = await makeUser();
-    const err = expectError(await call('POST', '/v1/business/create', { key: u.key, body: newBusiness('Ghost Town', { city_id: 987_654 }) }), 400, 'VALIDATION-ERR');
+    const err = expectError(
+      await call('POST', '/v1/business/create', { key: u.key, body: newBusiness('Ghost Town', { city_id: 987_654 }) }),
+      400,
+      'VALIDATION-ERR',
+    );
     expect(err.details).toEqual([expect.objectContaining({ field: 'city_id' })]);
     expect((await call('GET', '/v1/business/of_user', { key: u.key })).body.data).toEqual([]);
   });
@@ -62,14 +69,22 @@ describe('POST /v1/business/create', () => {
   it('refuses a time zone that is not an IANA name (400)', async () => {
     const u = await makeUser();
     for (const timezone of ['Mars/Olympus_Mons', 'EST5EDT-ish', '', '+02:00']) {
-      const err = expectError(await call('POST', '/v1/business/create', { key: u.key, body: newBusiness('Clockless', { timezone }) }), 400, 'VALIDATION-ERR');
+      const err = expectError(
+        await call('POST', '/v1/business/create', { key: u.key, body: newBusiness('Clockless', { timezone }) }),
+        400,
+        'VALIDATION-ERR',
+      );
       expect((err.details as Array<{ field: string }>).map((d) => d.field)).toContain('json.timezone');
     }
   });
 
   it('refuses an unsupported currency and a missing name (400)', async () => {
     const u = await makeUser();
-    expectError(await call('POST', '/v1/business/create', { key: u.key, body: newBusiness('Coins', { currency: 'XQZ' }) }), 400, 'VALIDATION-ERR');
+    expectError(
+      await call('POST', '/v1/business/create', { key: u.key, body: newBusiness('Coins', { currency: 'XQZ' }) }),
+      400,
+      'VALIDATION-ERR',
+    );
     expectError(await call('POST', '/v1/business/create', { key: u.key, body: { timezone: 'UTC' } }), 400, 'VALIDATION-ERR');
   });
 });
@@ -125,7 +140,10 @@ describe('shifter profile', () => {
 
   it('adds a shifter profile to a business owner (dual profile), once', async () => {
     const u = await makeUser({ business: true, name: 'Olive Owner' });
-    const res = await call('POST', '/v1/shifter/create', { key: u.key, body: { headline: 'Weekend barista', city_id: 1, timezone: 'America/Chicago' } });
+    const res = await call('POST', '/v1/shifter/create', {
+      key: u.key,
+      body: { headline: 'Weekend barista', city_id: 1, timezone: 'America/Chicago' },
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
       user_id: u.userId,
@@ -139,7 +157,12 @@ describe('shifter profile', () => {
     });
     expect((await call('GET', '/v1/shifter/of_user', { key: u.key })).body.id).toBe(res.body.id);
     const details = await call('GET', '/v1/user/details', { key: u.key });
-    expect(details.body).toMatchObject({ has_shifter_profile: true, has_business_profile: true, is_dual_profile: true, shifter_id: res.body.id });
+    expect(details.body).toMatchObject({
+      has_shifter_profile: true,
+      has_business_profile: true,
+      is_dual_profile: true,
+      shifter_id: res.body.id,
+    });
 
     expectError(await call('POST', '/v1/shifter/create', { key: u.key, body: {} }), 409, 'PROFILE-EXISTS-ERR');
   });
@@ -150,7 +173,9 @@ describe('shifter profile', () => {
     expect(london.status).toBe(201);
     expect(london.body).toMatchObject({ city_id: 10, timezone: 'Europe/London' });
     const b = await makeUser({ business: true });
-    expect((await call('POST', '/v1/shifter/create', { key: b.key, body: { city_id: 10, timezone: 'Asia/Tokyo' } })).body.timezone).toBe('Asia/Tokyo');
+    expect((await call('POST', '/v1/shifter/create', { key: b.key, body: { city_id: 10, timezone: 'Asia/Tokyo' } })).body.timezone).toBe(
+      'Asia/Tokyo',
+    );
     const c = await makeUser({ business: true });
     expect((await call('POST', '/v1/shifter/create', { key: c.key, body: {} })).body.timezone).toBe('UTC');
   });
@@ -193,8 +218,20 @@ describe('one default business per owner', () => {
     const u = await makeUser({ business: true });
     const err = await db()
       .insert(businesses)
-      .values({ id: 'biz_seconddefault00000001', user_id: u.userId, slug: `second-${u.userId}`, name: 'X', is_default: true, timezone: 'UTC', created_at: 1, updated_at: 1 })
-      .then(() => null, (e: unknown) => e);
+      .values({
+        id: 'biz_seconddefault00000001',
+        user_id: u.userId,
+        slug: `second-${u.userId}`,
+        name: 'X',
+        is_default: true,
+        timezone: 'UTC',
+        created_at: 1,
+        updated_at: 1,
+      })
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     expect(isUniqueViolation(err)).toBe(true);
   });
 
@@ -205,7 +242,9 @@ describe('one default business per owner', () => {
     for (let round = 0; round < 3; round++) {
       const ids = (await call('GET', '/v1/business/of_user', { key: u.key })).body.data.map((b: { id: string }) => b.id) as string[];
       const results = await Promise.all([
-        ...Array.from({ length: 6 }, (_, i) => call('POST', '/v1/business/create', { key: u.key, body: newBusiness(`R${round}-${i}`, { is_default: i % 2 === 0 }) })),
+        ...Array.from({ length: 6 }, (_, i) =>
+          call('POST', '/v1/business/create', { key: u.key, body: newBusiness(`R${round}-${i}`, { is_default: i % 2 === 0 }) }),
+        ),
         ...ids.slice(0, 6).map((id) => call('POST', `/v1/business/${id}/make_default`, { key: u.key })),
       ]);
       for (const r of results) expect([200, 201], JSON.stringify(r.body)).toContain(r.status);
@@ -216,7 +255,9 @@ describe('one default business per owner', () => {
 
   it('makes the first business of an owner the default even when not asked', async () => {
     const u = await makeUser();
-    const results = await Promise.all(Array.from({ length: 5 }, (_, i) => call('POST', '/v1/business/create', { key: u.key, body: newBusiness(`First ${i}`) })));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => call('POST', '/v1/business/create', { key: u.key, body: newBusiness(`First ${i}`) })),
+    );
     for (const r of results) expect(r.status).toBe(201);
     const rows = await db().select().from(businesses).where(eq(businesses.user_id, u.userId));
     expect(rows).toHaveLength(5);

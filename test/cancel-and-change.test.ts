@@ -3,9 +3,26 @@ import { type ApiResult, call, expectError } from './helpers/api';
 import { addTeammate, makeUser } from './helpers/factory';
 import { nextMonthDay } from './helpers/clock';
 import { itRejectsBadCredentials } from './helpers/security';
-import { auditFor, callWithEnv, childrenOf, dateAhead, DAY, expectDeniedWith, HOUR, insertShift, makeCrewMember, makePair, MINUTE, outboxFor, postShift, readShift, runCron } from './helpers/shifts';
+import {
+  auditFor,
+  callWithEnv,
+  childrenOf,
+  dateAhead,
+  DAY,
+  expectDeniedWith,
+  HOUR,
+  insertShift,
+  makeCrewMember,
+  makePair,
+  MINUTE,
+  outboxFor,
+  postShift,
+  readShift,
+  runCron,
+} from './helpers/shifts';
 
-const cancel = (id: string, key: string, body: Record<string, unknown> = {}) => call('POST', `/v1/shift_request/${id}/cancel`, { key, body });
+const cancel = (id: string, key: string, body: Record<string, unknown> = {}) =>
+  call('POST', `/v1/shift_request/${id}/cancel`, { key, body });
 const change = (key: string, body: Record<string, unknown>) => call('PUT', '/v1/shift_request/change_request', { key, body });
 
 function ok(res: ApiResult, status = 200) {
@@ -90,7 +107,10 @@ describe('POST /v1/shift_request/{id}/cancel', () => {
     // The re-broadcast is a real open shift: listed and claimable by the crew.
     const listed = ok(await call('POST', '/v1/shift_request/list_of_broadcast_requests', { key: mate.key, body: {} }));
     expect(listed.data.map((r: { id: string }) => r.id)).toEqual([child.id]);
-    expect(ok(await call('POST', `/v1/shift_request/${child.id}/claim`, { key: mate.key }))).toMatchObject({ shifter_id: mate.shifterId, parent_id: shift.id });
+    expect(ok(await call('POST', `/v1/shift_request/${child.id}/claim`, { key: mate.key }))).toMatchObject({
+      shifter_id: mate.shifterId,
+      parent_id: shift.id,
+    });
   });
 
   it('does not auto-fill when the business has it off', async () => {
@@ -110,7 +130,12 @@ describe('POST /v1/shift_request/{id}/cancel', () => {
 
     // With the minimum lowered to 30 minutes, the same lead is enough.
     const other = await autoFillCase(60);
-    const res = await callWithEnv('POST', `/v1/shift_request/${other.shift.id}/cancel`, { key: other.sh.key, body: {} }, { AUTO_FILL_MIN_LEAD_MINUTES: '30' });
+    const res = await callWithEnv(
+      'POST',
+      `/v1/shift_request/${other.shift.id}/cancel`,
+      { key: other.sh.key, body: {} },
+      { AUTO_FILL_MIN_LEAD_MINUTES: '30' },
+    );
     expect(ok(res).auto_fill_shift_request_id).not.toBeNull();
     expect(await childrenOf(other.shift.id)).toHaveLength(1);
   });
@@ -130,13 +155,33 @@ describe('POST /v1/shift_request/{id}/cancel', () => {
     const future = Date.now() + 2 * DAY;
     const past = Date.now() - 2 * DAY;
     const cases: Array<[string, Parameters<typeof insertShift>[0]]> = [
-      ['SHFT-COMPLETED-ERR', { businessId: biz.businessId!, shifterId: sh.shifterId, startsAt: past, status: 5, set: { shift_start_at: past, shift_end_at: past + 4 * HOUR } }],
+      [
+        'SHFT-COMPLETED-ERR',
+        {
+          businessId: biz.businessId!,
+          shifterId: sh.shifterId,
+          startsAt: past,
+          status: 5,
+          set: { shift_start_at: past, shift_end_at: past + 4 * HOUR },
+        },
+      ],
       ['SHFT-EXPIRED-ERR', { businessId: biz.businessId!, shifterId: sh.shifterId, startsAt: past, status: 6 }],
       ['SHFT-DECLINED-ERR', { businessId: biz.businessId!, shifterId: sh.shifterId, startsAt: future, status: 3 }],
       ['SHFT-SUPERSEDED-ERR', { businessId: biz.businessId!, shifterId: sh.shifterId, startsAt: future, status: 4 }],
       ['SHFT-CANCELLED-ERR', { businessId: biz.businessId!, shifterId: sh.shifterId, startsAt: future, status: 7 }],
-      ['SHFT-WORKED-ERR', { businessId: biz.businessId!, shifterId: sh.shifterId, startsAt: past, set: { shift_start_at: past, shift_end_at: past + 4 * HOUR } }],
-      ['SHFT-STARTED-ERR', { businessId: biz.businessId!, shifterId: sh.shifterId, startsAt: Date.now() - HOUR, set: { shift_start_at: Date.now() - HOUR } }],
+      [
+        'SHFT-WORKED-ERR',
+        {
+          businessId: biz.businessId!,
+          shifterId: sh.shifterId,
+          startsAt: past,
+          set: { shift_start_at: past, shift_end_at: past + 4 * HOUR },
+        },
+      ],
+      [
+        'SHFT-STARTED-ERR',
+        { businessId: biz.businessId!, shifterId: sh.shifterId, startsAt: Date.now() - HOUR, set: { shift_start_at: Date.now() - HOUR } },
+      ],
     ];
     for (const [code, spec] of cases) {
       const row = await insertShift(spec);
@@ -182,7 +227,14 @@ describe('PUT /v1/shift_request/change_request', () => {
   it('supersedes a pending request (→ 4) with a pending child carrying the changes', async () => {
     const { biz, sh } = await makePair();
     const jan15 = nextMonthDay('01-15'); // always ahead, and in January: New York is UTC-5
-    const s = await postShift(biz.key, { shifter_id: sh.shifterId, shift_date: jan15, shift_in: '09:00', shift_out: '17:00', shiftrole_id: 2, note: 'Original' });
+    const s = await postShift(biz.key, {
+      shifter_id: sh.shifterId,
+      shift_date: jan15,
+      shift_in: '09:00',
+      shift_out: '17:00',
+      shiftrole_id: 2,
+      note: 'Original',
+    });
     const body = ok(await change(biz.key, { shift_request_id: s.id, shift_in: '10:00', hourly_rate: 24 }), 201);
     expect(body.superseded).toMatchObject({ id: s.id, request_status: 4, status: 'superseded' });
     const child = body.shift_request;
@@ -220,7 +272,12 @@ describe('PUT /v1/shift_request/change_request', () => {
     const { biz, sh } = await makePair();
     const accepted = await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId, startsAt: Date.now() + 2 * DAY });
     expectError(await change(biz.key, { shift_request_id: accepted.id, hourly_rate: 30 }), 409, 'SHFT-STATE-ERR');
-    const cancelled = await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId, startsAt: Date.now() + 2 * DAY, status: 7 });
+    const cancelled = await insertShift({
+      businessId: biz.businessId!,
+      shifterId: sh.shifterId,
+      startsAt: Date.now() + 2 * DAY,
+      status: 7,
+    });
     expectError(await change(biz.key, { shift_request_id: cancelled.id, hourly_rate: 30 }), 409, 'SHFT-CANCELLED-ERR');
     const expired = await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId, startsAt: Date.now() - DAY, status: 6 });
     expectError(await change(biz.key, { shift_request_id: expired.id, hourly_rate: 30 }), 409, 'SHFT-EXPIRED-ERR');
@@ -231,7 +288,11 @@ describe('PUT /v1/shift_request/change_request', () => {
     const { biz, sh } = await makePair();
     const s = await postShift(biz.key, { shifter_id: sh.shifterId });
     await expectDeniedWith(await change(sh.key, { shift_request_id: s.id, hourly_rate: 99 }), 403, 'FORBIDDEN-ERR');
-    await expectDeniedWith(await change((await makeUser({ business: true })).key, { shift_request_id: s.id, hourly_rate: 99 }), 404, 'SHFT-NOT-FND-ERR');
+    await expectDeniedWith(
+      await change((await makeUser({ business: true })).key, { shift_request_id: s.id, hourly_rate: 99 }),
+      404,
+      'SHFT-NOT-FND-ERR',
+    );
     expectError(await change(biz.key, { shift_request_id: s.id, shift_date: dateAhead(-1) }), 400, 'VALIDATION-ERR');
     expectError(await change(biz.key, { shift_request_id: s.id, shift_in: '25:00' }), 400, 'VALIDATION-ERR');
     expectError(await change(biz.key, { shift_request_id: s.id, shift_out: '09:00', shift_in: '09:00' }), 400, 'VALIDATION-ERR');
@@ -242,7 +303,9 @@ describe('PUT /v1/shift_request/change_request', () => {
   it('10 concurrent changes of one request: exactly one succeeds, exactly one child', async () => {
     const { biz, sh } = await makePair();
     const s = await postShift(biz.key, { shifter_id: sh.shifterId });
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => change(biz.key, { shift_request_id: s.id, hourly_rate: 21 + i })));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => change(biz.key, { shift_request_id: s.id, hourly_rate: 21 + i })),
+    );
     const oks = results.filter((r) => r.status === 201);
     expect(oks, results.map((r) => `${r.status} ${r.body?.error?.code ?? ''}`).join(', ')).toHaveLength(1);
     for (const r of results) if (r.status !== 201) expectError(r, 409, 'SHFT-SUPERSEDED-ERR');
@@ -279,7 +342,12 @@ describe('POST /v1/shift_request/{id}/no_show', () => {
     const { biz, sh } = await makePair();
     const future = await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId, startsAt: Date.now() + HOUR });
     expectError(await noShow(future.id, biz.key), 409, 'SHFT-STATE-ERR');
-    const clocked = await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId, startsAt: Date.now() - HOUR, set: { shift_start_at: Date.now() - HOUR } });
+    const clocked = await insertShift({
+      businessId: biz.businessId!,
+      shifterId: sh.shifterId,
+      startsAt: Date.now() - HOUR,
+      set: { shift_start_at: Date.now() - HOUR },
+    });
     expectError(await noShow(clocked.id, biz.key), 409, 'SHFT-STATE-ERR');
     const pending = await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId, startsAt: Date.now() - HOUR, status: 1 });
     expectError(await noShow(pending.id, biz.key), 409, 'SHFT-STATE-ERR');
@@ -294,7 +362,12 @@ describe('expiry (the */5 cron)', () => {
     const { biz, sh } = await makePair();
     const late = await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId, startsAt: Date.now() - 5 * MINUTE, status: 1 });
     const lateBroadcast = await insertShift({ businessId: biz.businessId!, broadcast: true, startsAt: Date.now() - DAY, status: 1 });
-    const upcoming = await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId, startsAt: Date.now() + 10 * MINUTE, status: 1 });
+    const upcoming = await insertShift({
+      businessId: biz.businessId!,
+      shifterId: sh.shifterId,
+      startsAt: Date.now() + 10 * MINUTE,
+      status: 1,
+    });
     const accepted = await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId, startsAt: Date.now() - HOUR });
     const cancelled = await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId, startsAt: Date.now() - HOUR, status: 7 });
 

@@ -7,7 +7,19 @@ import type { ClaimLock } from '../src/durable-objects/claim-lock';
 import { call, expectError } from './helpers/api';
 import { connect, db, makeUser } from './helpers/factory';
 import { itRejectsBadCredentials } from './helpers/security';
-import { auditFor, DAY, dateAhead, expectDeniedWith, HOUR, insertShift, makeCrewMember, makePair, outboxFor, postShift, readShift } from './helpers/shifts';
+import {
+  auditFor,
+  DAY,
+  dateAhead,
+  expectDeniedWith,
+  HOUR,
+  insertShift,
+  makeCrewMember,
+  makePair,
+  outboxFor,
+  postShift,
+  readShift,
+} from './helpers/shifts';
 
 const claim = (id: string, key: string) => call('POST', `/v1/shift_request/${id}/claim`, { key });
 
@@ -25,7 +37,13 @@ describe('POST /v1/shift_request/{id}/claim', () => {
     expect(won, results.map((r) => `${r.status} ${r.body?.error?.code ?? ''}`).join(', ')).toHaveLength(1);
     for (const r of results) if (r.status !== 200) expectError(r, 409, 'CLAIM-LOST-ERR');
     const winner = crew[won[0]!]!;
-    expect(results[won[0]!]!.body).toMatchObject({ id: b.id, request_status: 2, status: 'accepted', shifter_id: winner.shifterId, is_broadcast: 1 });
+    expect(results[won[0]!]!.body).toMatchObject({
+      id: b.id,
+      request_status: 2,
+      status: 'accepted',
+      shifter_id: winner.shifterId,
+      is_broadcast: 1,
+    });
 
     const accepted = await db()
       .select()
@@ -108,7 +126,13 @@ describe('POST /v1/shift_request/{id}/claim', () => {
   it('a broadcast claimed earlier answers CLAIM-LOST-ERR without going through the race', async () => {
     const { biz, sh } = await makePair();
     const other = await makeCrewMember(biz.businessId!);
-    const b = await insertShift({ businessId: biz.businessId!, broadcast: true, status: 2, shifterId: other.shifterId, startsAt: Date.now() + DAY });
+    const b = await insertShift({
+      businessId: biz.businessId!,
+      broadcast: true,
+      status: 2,
+      shifterId: other.shifterId,
+      startsAt: Date.now() + DAY,
+    });
     expectError(await claim(b.id, sh.key), 409, 'CLAIM-LOST-ERR');
     expect((await claim(b.id, other.key)).status).toBe(200);
   });

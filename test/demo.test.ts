@@ -2,7 +2,18 @@ import { createExecutionContext, createScheduledController, waitOnExecutionConte
 import { env, exports } from 'cloudflare:workers';
 import { and, eq, inArray } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { admins, businesses, counterRules, credentials, mileageEntries, requestAuthorizations, shiftRequests, shifters, teammates, users } from '../src/db/schema';
+import {
+  admins,
+  businesses,
+  counterRules,
+  credentials,
+  mileageEntries,
+  requestAuthorizations,
+  shiftRequests,
+  shifters,
+  teammates,
+  users,
+} from '../src/db/schema';
 import { getSettings } from '../src/env';
 import { handleScheduled } from '../src/jobs/scheduled';
 import { addDays, shiftInstants, todayIn, wallClockToInstant } from '../src/lib/shift-time';
@@ -40,7 +51,10 @@ async function demoUserIds() {
 }
 
 async function demoShifters() {
-  return db().select().from(shifters).where(inArray(shifters.user_id, await demoUserIds()));
+  return db()
+    .select()
+    .from(shifters)
+    .where(inArray(shifters.user_id, await demoUserIds()));
 }
 
 /** The R2 keys under `prefix`, every page. */
@@ -105,7 +119,9 @@ describe('POST /internal/demo/seed', () => {
     expect(byRole('teammate_suspended').teammate_of_business_ids).toHaveLength(0);
 
     // Only hashes are stored.
-    const { results } = await env.DB.prepare('SELECT COUNT(*) AS n FROM api_keys WHERE key_hash LIKE ? OR prefix = key_hash').bind('smk_%').all<{ n: number }>();
+    const { results } = await env.DB.prepare('SELECT COUNT(*) AS n FROM api_keys WHERE key_hash LIKE ? OR prefix = key_hash')
+      .bind('smk_%')
+      .all<{ n: number }>();
     expect(results[0]!.n).toBe(0);
   });
 
@@ -118,7 +134,12 @@ describe('POST /internal/demo/seed', () => {
     const bistro = bizRows.find((b) => b.name === 'Harbor Street Bistro')!;
     expect(bistro).toMatchObject({ timezone: 'America/New_York', city_id: 1, geofence_radius_m: 150, auto_fill_on_cancel: true });
     expect(bistro.weekly_labor_budget_minor).toBeGreaterThan(0);
-    expect(bizRows.find((b) => b.name === 'Camden Lock Coffee')).toMatchObject({ timezone: 'Europe/London', city_id: 10, require_clock_photo: true, currency: 'GBP' });
+    expect(bizRows.find((b) => b.name === 'Camden Lock Coffee')).toMatchObject({
+      timezone: 'Europe/London',
+      city_id: 10,
+      require_clock_photo: true,
+      currency: 'GBP',
+    });
 
     const bizIds = bizRows.map((b) => b.id);
     const mates = await d.select().from(teammates).where(inArray(teammates.business_id, bizIds));
@@ -218,7 +239,11 @@ describe('POST /internal/demo/seed', () => {
       expect(bytes.byteLength).toBe(c.document_size);
       expect(new TextDecoder().decode(bytes.slice(0, 5))).toBe('%PDF-');
       expect(obj!.httpMetadata?.contentType).toBe('application/pdf');
-      expect(obj!.customMetadata).toMatchObject({ shifter_id: c.shifter_id, credential_id: c.id, uploaded_by: shf.find((s) => s.id === c.shifter_id)!.user_id });
+      expect(obj!.customMetadata).toMatchObject({
+        shifter_id: c.shifter_id,
+        credential_id: c.id,
+        uploaded_by: shf.find((s) => s.id === c.shifter_id)!.user_id,
+      });
     }
   });
 
@@ -240,10 +265,27 @@ describe('POST /internal/demo/seed', () => {
     }
 
     // A rule's owner sees a counter-offer suggested on at least one pending targeted request.
-    const ruleOwners = [...new Set((await db().select().from(counterRules).where(inArray(counterRules.shifter_id, shf.map((s) => s.id)))).map((r) => r.shifter_id))];
+    const ruleOwners = [
+      ...new Set(
+        (
+          await db()
+            .select()
+            .from(counterRules)
+            .where(
+              inArray(
+                counterRules.shifter_id,
+                shf.map((s) => s.id),
+              ),
+            )
+        ).map((r) => r.shifter_id),
+      ),
+    ];
     const suggested: any[] = [];
     for (const id of ruleOwners) {
-      const list = await call('POST', '/v1/shift_request/list_of_requests', { key: keyOf(id), body: { as: 'shifter', status: 1, limit: 100 } });
+      const list = await call('POST', '/v1/shift_request/list_of_requests', {
+        key: keyOf(id),
+        body: { as: 'shifter', status: 1, limit: 100 },
+      });
       expect(list.status, JSON.stringify(list.body)).toBe(200);
       suggested.push(...list.body.data.filter((r: any) => r.suggested_counter_rate !== null && r.suggested_counter_rate !== undefined));
     }
@@ -255,7 +297,15 @@ describe('POST /internal/demo/seed', () => {
     }
 
     // Credentials: the owner sees the expiry flags and downloads the document; a business sees the shown ones only.
-    const creds = await db().select().from(credentials).where(inArray(credentials.shifter_id, shf.map((s) => s.id)));
+    const creds = await db()
+      .select()
+      .from(credentials)
+      .where(
+        inArray(
+          credentials.shifter_id,
+          shf.map((s) => s.id),
+        ),
+      );
     const views: any[] = [];
     for (const id of new Set(creds.map((c) => c.shifter_id))) {
       const res = await call('GET', `/v1/shifter/${id}/credentials`, { key: keyOf(id) });
@@ -266,8 +316,13 @@ describe('POST /internal/demo/seed', () => {
     expect(views.some((v) => v.expiring && v.is_visible)).toBe(true);
     expect(views.some((v) => v.expired)).toBe(true);
     const doc = views.find((v) => v.has_document)!;
-    expect(doc).toMatchObject({ document_type: 'application/pdf', document_url: `/v1/shifter/${doc.shifter_id}/credentials/${doc.id}/document` });
-    const file = await exports.default.fetch(new Request(new URL(doc.document_url, BASE), { headers: { Authorization: `Bearer ${keyOf(doc.shifter_id)}` } }));
+    expect(doc).toMatchObject({
+      document_type: 'application/pdf',
+      document_url: `/v1/shifter/${doc.shifter_id}/credentials/${doc.id}/document`,
+    });
+    const file = await exports.default.fetch(
+      new Request(new URL(doc.document_url, BASE), { headers: { Authorization: `Bearer ${keyOf(doc.shifter_id)}` } }),
+    );
     expect(file.status).toBe(200);
     expect(file.headers.get('Content-Type')).toBe('application/pdf');
     const bytes = new Uint8Array(await file.arrayBuffer());
@@ -278,7 +333,12 @@ describe('POST /internal/demo/seed', () => {
     const seen = await call('GET', `/v1/shifter/${doc.shifter_id}/credentials`, { key: owner.api_key });
     expect(seen.status).toBe(200);
     const own = creds.filter((c) => c.shifter_id === doc.shifter_id);
-    expect(seen.body.data.map((v: any) => v.id).sort()).toEqual(own.filter((c) => c.is_visible).map((c) => c.id).sort());
+    expect(seen.body.data.map((v: any) => v.id).sort()).toEqual(
+      own
+        .filter((c) => c.is_visible)
+        .map((c) => c.id)
+        .sort(),
+    );
     expect(own.some((c) => !c.is_visible)).toBe(true);
   });
 
@@ -306,7 +366,11 @@ describe('demo seed internals', () => {
       creators: ['usr_owner'],
       crew,
     });
-    const rows = buildShiftHistory(Date.now(), [biz('bistro', 'America/New_York', 'USD'), biz('coffee', 'Europe/London', 'GBP')], shifterMap);
+    const rows = buildShiftHistory(
+      Date.now(),
+      [biz('bistro', 'America/New_York', 'USD'), biz('coffee', 'Europe/London', 'GBP')],
+      shifterMap,
+    );
     expect(rows.length).toBeGreaterThan(150);
     const statements = chunkedInserts(db(), shiftRequests, rows) as unknown as Array<{ toSQL(): { params: unknown[] } }>;
     expect(statements.length).toBeLessThan(rows.length);
@@ -341,13 +405,20 @@ describe('demo seed internals', () => {
       crew,
     };
     // Only the weekday-band rules: a catch-all floor could be met by chance.
-    const rules = COUNTER_RULES.filter((r) => r.shifter === FLOOR_ASK.shifter && r.weekdays !== null).map(({ shifter, ...r }, i) => ({ ...r, id: `cr_${i}` }));
+    const rules = COUNTER_RULES.filter((r) => r.shifter === FLOOR_ASK.shifter && r.weekdays !== null).map(({ shifter, ...r }, i) => ({
+      ...r,
+      id: `cr_${i}`,
+    }));
     expect(rules.length).toBeGreaterThan(0);
     const start = Date.UTC(2026, 0, 1, 15);
     for (let day = 0; day < 365; day += 23) {
       const rows = buildShiftHistory(start + day * 86_400_000, [bistro], shifterMap);
-      const incoming = rows.filter((r) => r.shifter_id === `shf_${FLOOR_ASK.shifter}` && r.request_status === SHIFT_STATUS.pending && !r.is_broadcast);
-      const countered = incoming.filter((r) => suggestCounter(rules, { ...r, hourly_rate_minor: r.hourly_rate_minor!, currency: r.currency! }, { distanceKm: 1.4 }));
+      const incoming = rows.filter(
+        (r) => r.shifter_id === `shf_${FLOOR_ASK.shifter}` && r.request_status === SHIFT_STATUS.pending && !r.is_broadcast,
+      );
+      const countered = incoming.filter((r) =>
+        suggestCounter(rules, { ...r, hourly_rate_minor: r.hourly_rate_minor!, currency: r.currency! }, { distanceKm: 1.4 }),
+      );
       expect(countered.length, `day ${day}`).toBeGreaterThan(0);
     }
   });
@@ -382,7 +453,10 @@ describe('demo seed internals', () => {
 describe('demo accounts hold no rights over real data (attack with the published password)', () => {
   const adminEmail = demoEmail(PEOPLE.find((p) => p.role === 'admin')!);
   const signInDemoAdmin = async () => {
-    const res = await call('POST', '/v1/auth/login', { body: { email: adminEmail, password: DEMO_PASSWORD }, headers: { 'CF-Connecting-IP': '10.9.9.9' } });
+    const res = await call('POST', '/v1/auth/login', {
+      body: { email: adminEmail, password: DEMO_PASSWORD },
+      headers: { 'CF-Connecting-IP': '10.9.9.9' },
+    });
     expect(res.status).toBe(200);
     return res.body.session_token as string;
   };
@@ -393,17 +467,30 @@ describe('demo accounts hold no rights over real data (attack with the published
     expectError(await call('POST', '/v1/admin/admins', { key: token, body: { user_id: real.userId } }), 403, 'FORBIDDEN-ERR');
     const [demoShifter] = await demoShifters();
     expectError(await call('POST', '/v1/admin/admins', { key: token, body: { user_id: demoShifter!.user_id } }), 403, 'FORBIDDEN-ERR');
-    expect(await db().select().from(admins).where(inArray(admins.user_id, [real.userId, demoShifter!.user_id]))).toHaveLength(0);
+    expect(
+      await db()
+        .select()
+        .from(admins)
+        .where(inArray(admins.user_id, [real.userId, demoShifter!.user_id])),
+    ).toHaveLength(0);
     expect((await call('GET', '/v1/user/details', { key: real.key })).body.is_admin).toBe(false);
 
     // Real data: no admin standing at all.
     expectError(await call('GET', '/v1/user/details', { key: token, query: { user_id: real.userId } }), 403, 'FORBIDDEN-ERR');
     expectError(await call('GET', `/v1/business/${real.businessId}/teammates`, { key: token }), 404, 'BUSINESS-NOT-FND-ERR');
-    expectError(await call('POST', `/v1/business/${real.businessId}/teammates`, { key: token, body: { email: adminEmail } }), 404, 'BUSINESS-NOT-FND-ERR');
+    expectError(
+      await call('POST', `/v1/business/${real.businessId}/teammates`, { key: token, body: { email: adminEmail } }),
+      404,
+      'BUSINESS-NOT-FND-ERR',
+    );
     expectError(await call('GET', `/v1/shifter/${real.shifterId}/mileage`, { key: token }), 404, 'SHIFTER-NOT-FND-ERR');
 
     // Demo data: the demo admin still shows what an admin can do.
-    const [demoBiz] = await db().select().from(businesses).where(inArray(businesses.user_id, await demoUserIds())).limit(1);
+    const [demoBiz] = await db()
+      .select()
+      .from(businesses)
+      .where(inArray(businesses.user_id, await demoUserIds()))
+      .limit(1);
     expect((await call('GET', `/v1/business/${demoBiz!.id}/teammates`, { key: token })).status).toBe(200);
     expect((await call('GET', '/v1/user/details', { key: token, query: { user_id: demoShifter!.user_id } })).status).toBe(200);
     expect((await call('GET', `/v1/shifter/${demoShifter!.id}/mileage`, { key: token })).status).toBe(200);
@@ -411,14 +498,21 @@ describe('demo accounts hold no rights over real data (attack with the published
 
   it('the nightly reset removes admin grants made by a demo account, and the grants those admins made', async () => {
     const [demoAdmin] = await db().select({ id: users.id }).from(users).where(eq(users.email, adminEmail));
-    const [promoted, promotedByPromoted, realAdmin, grantedByReal] = await Promise.all([makeUser(), makeUser(), makeUser({ admin: true }), makeUser()]);
+    const [promoted, promotedByPromoted, realAdmin, grantedByReal] = await Promise.all([
+      makeUser(),
+      makeUser(),
+      makeUser({ admin: true }),
+      makeUser(),
+    ]);
     const now = Date.now();
     // As the grants an earlier version let a demo admin make.
-    await db().insert(admins).values([
-      { user_id: promoted.userId, granted_by_user_id: demoAdmin!.id, created_at: now },
-      { user_id: promotedByPromoted.userId, granted_by_user_id: promoted.userId, created_at: now },
-      { user_id: grantedByReal.userId, granted_by_user_id: realAdmin.userId, created_at: now },
-    ]);
+    await db()
+      .insert(admins)
+      .values([
+        { user_id: promoted.userId, granted_by_user_id: demoAdmin!.id, created_at: now },
+        { user_id: promotedByPromoted.userId, granted_by_user_id: promoted.userId, created_at: now },
+        { user_id: grantedByReal.userId, granted_by_user_id: realAdmin.userId, created_at: now },
+      ]);
     expect((await call('GET', '/v1/user/details', { key: promoted.key })).body.is_admin).toBe(true);
     await runNightly();
     const left = (await db().select({ id: admins.user_id }).from(admins)).map((a) => a.id);
@@ -441,30 +535,40 @@ describe('nightly demo reset', () => {
     const realShifter = await makeUser({ shifter: true });
     await connect(real.businessId!, realShifter.shifterId!);
     const t = shiftInstants(addDays(todayIn('America/New_York'), 3), '09:00', '17:00', 'America/New_York');
-    await db().insert(shiftRequests).values({
-      id: 'sr_realshift0000000001',
-      business_id: real.businessId!,
-      shifter_id: realShifter.shifterId!,
-      created_by_user_id: real.userId,
-      shift_date: addDays(todayIn('America/New_York'), 3),
-      shift_in: '09:00',
-      shift_out: '17:00',
-      starts_at: t.startsAt,
-      ends_at: t.endsAt,
-      shiftrole_id: 1,
-      hourly_rate_minor: 2000,
-      currency: 'USD',
-      request_status: 2,
-      created_at: Date.now(),
-      updated_at: Date.now(),
-    });
+    await db()
+      .insert(shiftRequests)
+      .values({
+        id: 'sr_realshift0000000001',
+        business_id: real.businessId!,
+        shifter_id: realShifter.shifterId!,
+        created_by_user_id: real.userId,
+        shift_date: addDays(todayIn('America/New_York'), 3),
+        shift_in: '09:00',
+        shift_out: '17:00',
+        starts_at: t.startsAt,
+        ends_at: t.endsAt,
+        shiftrole_id: 1,
+        hourly_rate_minor: 2000,
+        currency: 'USD',
+        request_status: 2,
+        created_at: Date.now(),
+        updated_at: Date.now(),
+      });
 
     const old = await seed({ force: true });
     expect(old.body.seeded).toBe(true);
     const oldIds = await demoUserIds();
-    const oldDocs = (await db().select().from(credentials).where(inArray(credentials.shifter_id, (await demoShifters()).map((s) => s.id)))).flatMap(
-      (c) => (c.document_key ? [c.document_key] : []),
-    );
+    const oldDocs = (
+      await db()
+        .select()
+        .from(credentials)
+        .where(
+          inArray(
+            credentials.shifter_id,
+            (await demoShifters()).map((s) => s.id),
+          ),
+        )
+    ).flatMap((c) => (c.document_key ? [c.document_key] : []));
     expect(oldDocs.length).toBeGreaterThan(0);
     for (const k of oldDocs) expect(await env.UPLOADS.head(k)).not.toBeNull();
     // A clock photo of a demo shift goes with the demo world too.
@@ -487,7 +591,9 @@ describe('nightly demo reset', () => {
     expect(newIds.some((id) => oldIds.includes(id))).toBe(false);
     const demoBiz = await db().select({ id: businesses.id }).from(businesses).where(inArray(businesses.user_id, newIds));
     expect(demoBiz.length).toBeGreaterThanOrEqual(2);
-    const { results } = await env.DB.prepare('SELECT COUNT(*) AS n FROM shift_requests WHERE business_id IN (SELECT b.id FROM businesses b JOIN users u ON u.id = b.user_id WHERE u.is_demo = 1)').all<{ n: number }>();
+    const { results } = await env.DB.prepare(
+      'SELECT COUNT(*) AS n FROM shift_requests WHERE business_id IN (SELECT b.id FROM businesses b JOIN users u ON u.id = b.user_id WHERE u.is_demo = 1)',
+    ).all<{ n: number }>();
     expect(results[0]!.n).toBeGreaterThan(200);
     // Nothing of the old demo world is left behind, in R2 either: only the new rows' documents remain.
     for (const k of oldDocs) expect(await env.UPLOADS.head(k), k).toBeNull();
@@ -495,7 +601,9 @@ describe('nightly demo reset', () => {
     const newDocs = (await db().select().from(credentials)).flatMap((c) => (c.document_key ? [c.document_key] : []));
     expect(newDocs.length).toBe(oldDocs.length);
     expect((await r2Keys('credentials/')).sort()).toEqual([...newDocs, realDoc].sort());
-    const { results: orphans } = await env.DB.prepare('SELECT COUNT(*) AS n FROM shifters WHERE user_id NOT IN (SELECT id FROM users)').all<{ n: number }>();
+    const { results: orphans } = await env.DB.prepare(
+      'SELECT COUNT(*) AS n FROM shifters WHERE user_id NOT IN (SELECT id FROM users)',
+    ).all<{ n: number }>();
     expect(orphans[0]!.n).toBe(0);
 
     for (const u of [real, realShifter]) expect((await call('GET', '/v1/user/details', { key: u.key })).status).toBe(200);
@@ -511,24 +619,30 @@ describe('nightly demo reset', () => {
 
   it('removes rows that tie real accounts to demo ones (a real business asking a demo shifter)', async () => {
     const real = await makeUser({ business: true });
-    const [demoShifter] = await db().select().from(shifters).where(inArray(shifters.user_id, await demoUserIds())).limit(1);
+    const [demoShifter] = await db()
+      .select()
+      .from(shifters)
+      .where(inArray(shifters.user_id, await demoUserIds()))
+      .limit(1);
     await connect(real.businessId!, demoShifter!.id);
     const t = shiftInstants(addDays(todayIn('America/New_York'), 2), '10:00', '14:00', 'America/New_York');
-    await db().insert(shiftRequests).values({
-      id: 'sr_realtodemo000000001',
-      business_id: real.businessId!,
-      shifter_id: demoShifter!.id,
-      shift_date: addDays(todayIn('America/New_York'), 2),
-      shift_in: '10:00',
-      shift_out: '14:00',
-      starts_at: t.startsAt,
-      ends_at: t.endsAt,
-      shiftrole_id: 2,
-      hourly_rate_minor: 2200,
-      currency: 'USD',
-      created_at: Date.now(),
-      updated_at: Date.now(),
-    });
+    await db()
+      .insert(shiftRequests)
+      .values({
+        id: 'sr_realtodemo000000001',
+        business_id: real.businessId!,
+        shifter_id: demoShifter!.id,
+        shift_date: addDays(todayIn('America/New_York'), 2),
+        shift_in: '10:00',
+        shift_out: '14:00',
+        starts_at: t.startsAt,
+        ends_at: t.endsAt,
+        shiftrole_id: 2,
+        hourly_rate_minor: 2200,
+        currency: 'USD',
+        created_at: Date.now(),
+        updated_at: Date.now(),
+      });
     await runNightly();
     expect(await db().select().from(shiftRequests).where(eq(shiftRequests.id, 'sr_realtodemo000000001'))).toHaveLength(0);
     expect((await call('GET', '/v1/user/details', { key: real.key })).status).toBe(200);

@@ -114,7 +114,14 @@ describe('CORS', () => {
     const allowed = (res.headers.get('Access-Control-Allow-Headers') ?? '').toLowerCase();
     for (const h of ['authorization', 'content-type', 'idempotency-key']) expect(allowed).toContain(h);
     const exposed = (res.headers.get('Access-Control-Expose-Headers') ?? '').toLowerCase();
-    for (const h of ['x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after', 'idempotent-replayed']) {
+    for (const h of [
+      'x-request-id',
+      'x-ratelimit-limit',
+      'x-ratelimit-remaining',
+      'x-ratelimit-reset',
+      'retry-after',
+      'idempotent-replayed',
+    ]) {
       expect(exposed).toContain(h);
     }
   });
@@ -142,7 +149,8 @@ describe('CORS', () => {
 describe('unexpected errors', () => {
   it('answers a real storage failure with a generic 500 INTERNAL-ERR and keeps the details in the logs', async () => {
     const u = await makeUser({ shifter: true, admin: true });
-    const [ddl] = (await env.DB.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'admins'").all<{ sql: string }>()).results;
+    const [ddl] = (await env.DB.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'admins'").all<{ sql: string }>())
+      .results;
     expect(ddl?.sql).toBeTruthy();
     await env.DB.exec('DROP TABLE admins');
     try {

@@ -75,7 +75,9 @@ describe('Idempotency-Key on creating POSTs', () => {
   it('refuses the same key on another path (409 IDEMPOTENCY-MISMATCH-ERR)', async () => {
     const u = await makeUser();
     const key = idemKey();
-    expect((await call('POST', '/v1/business/create', { key: u.key, body: businessBody(), headers: { 'Idempotency-Key': key } })).status).toBe(201);
+    expect(
+      (await call('POST', '/v1/business/create', { key: u.key, body: businessBody(), headers: { 'Idempotency-Key': key } })).status,
+    ).toBe(201);
     const res = await call('POST', '/v1/shifter/create', { key: u.key, body: {}, headers: { 'Idempotency-Key': key } });
     expectError(res, 409, 'IDEMPOTENCY-MISMATCH-ERR');
     expect((await call('GET', '/v1/shifter/of_user', { key: u.key })).status).toBe(404);
@@ -136,20 +138,22 @@ describe('Idempotency-Key on creating POSTs', () => {
     const key = idemKey();
     const body = businessBody();
     const now = Date.now();
-    await db().insert(idempotencyKeys).values({
-      id: newId('idempotency'),
-      scope: u.userId,
-      idem_key: key,
-      method: 'POST',
-      path: '/v1/business/create',
-      request_hash: 'stale',
-      state: 'done',
-      status_code: 201,
-      response_body: '{"stale":true}',
-      response_content_type: 'application/json',
-      created_at: now - IDEMPOTENCY_TTL_MS - 60_000,
-      expires_at: now - 60_000,
-    });
+    await db()
+      .insert(idempotencyKeys)
+      .values({
+        id: newId('idempotency'),
+        scope: u.userId,
+        idem_key: key,
+        method: 'POST',
+        path: '/v1/business/create',
+        request_hash: 'stale',
+        state: 'done',
+        status_code: 201,
+        response_body: '{"stale":true}',
+        response_content_type: 'application/json',
+        created_at: now - IDEMPOTENCY_TTL_MS - 60_000,
+        expires_at: now - 60_000,
+      });
     const res = await call('POST', '/v1/business/create', { key: u.key, body, headers: { 'Idempotency-Key': key } });
     expect(res.status).toBe(201);
     expect(res.headers.get('Idempotent-Replayed')).toBeNull();
@@ -171,10 +175,19 @@ describe('Idempotency-Key on creating POSTs', () => {
       expires_at: now + IDEMPOTENCY_TTL_MS,
     };
     // Still within its time: a retry waits.
-    await db().insert(idempotencyKeys).values({ ...abandoned, id: newId('idempotency'), created_at: now - 10_000 });
-    expectError(await call('POST', '/v1/business/create', { key: u.key, body, headers: { 'Idempotency-Key': key } }), 409, 'IDEMPOTENCY-IN-PROGRESS-ERR');
+    await db()
+      .insert(idempotencyKeys)
+      .values({ ...abandoned, id: newId('idempotency'), created_at: now - 10_000 });
+    expectError(
+      await call('POST', '/v1/business/create', { key: u.key, body, headers: { 'Idempotency-Key': key } }),
+      409,
+      'IDEMPOTENCY-IN-PROGRESS-ERR',
+    );
     // Past ABANDONED_AFTER_MS: the key is freed, and the next retry runs the request once.
-    await db().update(idempotencyKeys).set({ created_at: now - ABANDONED_AFTER_MS - 1000 }).where(eq(idempotencyKeys.idem_key, key));
+    await db()
+      .update(idempotencyKeys)
+      .set({ created_at: now - ABANDONED_AFTER_MS - 1000 })
+      .where(eq(idempotencyKeys.idem_key, key));
     const freed = await call('POST', '/v1/business/create', { key: u.key, body, headers: { 'Idempotency-Key': key } });
     expectError(freed, 409, 'IDEMPOTENCY-IN-PROGRESS-ERR');
     expect(freed.headers.get('Retry-After')).toBe('1');
@@ -253,13 +266,27 @@ describe('answers that hold a secret (Cache-Control: no-store)', () => {
 describe('pruning', () => {
   it('the */5 cron deletes expired idempotency records and keeps live ones', async () => {
     const now = Date.now();
-    const base = { method: 'POST', path: '/v1/business/create', request_hash: 'h', state: 'done' as const, status_code: 201, response_body: '{}' };
+    const base = {
+      method: 'POST',
+      path: '/v1/business/create',
+      request_hash: 'h',
+      state: 'done' as const,
+      status_code: 201,
+      response_body: '{}',
+    };
     const expiredId = newId('idempotency');
     const liveId = newId('idempotency');
     await db()
       .insert(idempotencyKeys)
       .values([
-        { ...base, id: expiredId, scope: 'usr_prune', idem_key: 'old', created_at: now - 2 * IDEMPOTENCY_TTL_MS, expires_at: now - IDEMPOTENCY_TTL_MS },
+        {
+          ...base,
+          id: expiredId,
+          scope: 'usr_prune',
+          idem_key: 'old',
+          created_at: now - 2 * IDEMPOTENCY_TTL_MS,
+          expires_at: now - IDEMPOTENCY_TTL_MS,
+        },
         { ...base, id: liveId, scope: 'usr_prune', idem_key: 'new', created_at: now, expires_at: now + IDEMPOTENCY_TTL_MS },
       ]);
 
@@ -278,12 +305,24 @@ describe('the fingerprint includes the query string', () => {
     const biz = await makeUser({ business: true });
     const template = await call('POST', '/v1/shift_templates/create', {
       key: biz.key,
-      body: { business_id: biz.businessId, label: 'Daily', days_of_week: '1,2,3,4,5,6,7', shift_in: '23:00', shift_out: '23:30', shiftrole_id: 1, hourly_rate: 20 },
+      body: {
+        business_id: biz.businessId,
+        label: 'Daily',
+        days_of_week: '1,2,3,4,5,6,7',
+        shift_in: '23:00',
+        shift_out: '23:30',
+        shiftrole_id: 1,
+        hourly_rate: 20,
+      },
     });
     expect(template.status, JSON.stringify(template.body)).toBe(201);
     const key = idemKey();
     const generate = (weeks: number) =>
-      call('POST', `/v1/shift_templates/${template.body.id}/generate`, { key: biz.key, query: { weeks }, headers: { 'Idempotency-Key': key } });
+      call('POST', `/v1/shift_templates/${template.body.id}/generate`, {
+        key: biz.key,
+        query: { weeks },
+        headers: { 'Idempotency-Key': key },
+      });
     const one = await generate(1);
     expect(one.status, JSON.stringify(one.body)).toBe(201);
     expect(one.body.weeks).toBe(1);
@@ -372,7 +411,11 @@ function probeApp(probe: Probe) {
 async function send(probe: Probe, apiKey: string | null, idem: string, opts: { path?: string; body?: unknown } = {}) {
   const headers = new Headers({ 'Content-Type': 'application/json', 'Idempotency-Key': idem });
   if (apiKey) headers.set('Authorization', `Bearer ${apiKey}`);
-  const req = new Request(new URL(opts.path ?? '/t/things', BASE), { method: 'POST', headers, body: JSON.stringify(opts.body ?? { n: 1 }) });
+  const req = new Request(new URL(opts.path ?? '/t/things', BASE), {
+    method: 'POST',
+    headers,
+    body: JSON.stringify(opts.body ?? { n: 1 }),
+  });
   const ctx = createExecutionContext();
   const res = await probeApp(probe).fetch(req, env, ctx);
   await waitOnExecutionContext(ctx);
@@ -384,7 +427,10 @@ async function bodyOf(res: Response) {
 }
 
 async function thingsOf(userId: string) {
-  return db().select({ id: auditLog.id }).from(auditLog).where(and(eq(auditLog.action, 'test.thing'), eq(auditLog.actor_user_id, userId)));
+  return db()
+    .select({ id: auditLog.id })
+    .from(auditLog)
+    .where(and(eq(auditLog.action, 'test.thing'), eq(auditLog.actor_user_id, userId)));
 }
 
 describe('a change that committed is never done twice', () => {
@@ -395,7 +441,14 @@ describe('a change that committed is never done twice', () => {
     const failed = await bodyOf(await send(probe, u.key, key));
     expectError(failed, 500, 'INTERNAL-ERR');
     const [held] = await rowsFor(key);
-    expect(held).toMatchObject({ state: 'committed', resource_type: 'thing', status_code: null, response_body: null, attempt: 1, attempt_started_at: null });
+    expect(held).toMatchObject({
+      state: 'committed',
+      resource_type: 'thing',
+      status_code: null,
+      response_body: null,
+      attempt: 1,
+      attempt_started_at: null,
+    });
     const [thing] = await thingsOf(u.userId);
     expect(held!.resource_id).toBe(thing!.id);
 
@@ -475,21 +528,23 @@ describe('a change that committed is never done twice', () => {
     const now = Date.now();
     const thingId = newId('audit');
     const body = { n: 1 };
-    await db().insert(idempotencyKeys).values({
-      id: newId('idempotency'),
-      scope: u.userId,
-      idem_key: key,
-      method: 'POST',
-      path: '/t/things',
-      request_hash: await sha256Hex(`POST /t/things\n${JSON.stringify(body)}`),
-      state: 'committed',
-      resource_type: 'thing',
-      resource_id: thingId,
-      attempt: 1,
-      attempt_started_at: now - 10_000,
-      created_at: now - 10_000,
-      expires_at: now + IDEMPOTENCY_TTL_MS,
-    });
+    await db()
+      .insert(idempotencyKeys)
+      .values({
+        id: newId('idempotency'),
+        scope: u.userId,
+        idem_key: key,
+        method: 'POST',
+        path: '/t/things',
+        request_hash: await sha256Hex(`POST /t/things\n${JSON.stringify(body)}`),
+        state: 'committed',
+        resource_type: 'thing',
+        resource_id: thingId,
+        attempt: 1,
+        attempt_started_at: now - 10_000,
+        created_at: now - 10_000,
+        expires_at: now + IDEMPOTENCY_TTL_MS,
+      });
     const probe = newProbe();
     expectError(await bodyOf(await send(probe, u.key, key, { body })), 409, 'IDEMPOTENCY-IN-PROGRESS-ERR');
     expect(probe.runs).toHaveLength(0);
@@ -591,7 +646,9 @@ describe('send_request with a failure after the commit', () => {
     const retry = await send();
     expect(retry.status, JSON.stringify(retry.body)).toBe(201);
     expect(retry.body.id).toBe(created[0]!.id);
-    expect(await db().select({ id: shiftRequests.id }).from(shiftRequests).where(eq(shiftRequests.business_id, biz.businessId!))).toHaveLength(1);
+    expect(
+      await db().select({ id: shiftRequests.id }).from(shiftRequests).where(eq(shiftRequests.business_id, biz.businessId!)),
+    ).toHaveLength(1);
     const replay = await send();
     expect(replay.headers.get('Idempotent-Replayed')).toBe('true');
     expect(replay.body.id).toBe(created[0]!.id);
@@ -617,20 +674,26 @@ describe('creates answer a retry after a lost answer with the one row they made'
         shiftrole_id: 1,
         hourly_rate: 18,
       }),
-      made: async (businessId: string) => (await db().select({ id: shiftTemplates.id }).from(shiftTemplates).where(eq(shiftTemplates.business_id, businessId))).map((r) => r.id),
+      made: async (businessId: string) =>
+        (await db().select({ id: shiftTemplates.id }).from(shiftTemplates).where(eq(shiftTemplates.business_id, businessId))).map(
+          (r) => r.id,
+        ),
     },
     {
       what: 'a business',
       path: '/v1/business/create',
       body: () => ({ name: 'Second Shop', timezone: 'America/New_York' }),
       made: async (businessId: string, userId: string) =>
-        (await db().select({ id: businesses.id }).from(businesses).where(eq(businesses.user_id, userId))).map((r) => r.id).filter((id) => id !== businessId),
+        (await db().select({ id: businesses.id }).from(businesses).where(eq(businesses.user_id, userId)))
+          .map((r) => r.id)
+          .filter((id) => id !== businessId),
     },
     {
       what: 'a shifter profile',
       path: '/v1/shifter/create',
       body: () => ({ display_name: 'Weekend Me' }),
-      made: async (_b: string, userId: string) => (await db().select({ id: shifters.id }).from(shifters).where(eq(shifters.user_id, userId))).map((r) => r.id),
+      made: async (_b: string, userId: string) =>
+        (await db().select({ id: shifters.id }).from(shifters).where(eq(shifters.user_id, userId))).map((r) => r.id),
     },
   ];
 

@@ -22,10 +22,38 @@ describe('POST /v1/shift_request/list_of_requests', () => {
     const base = Date.now() - HOUR;
     const at = (i: number) => ({ created_at: base + i * 1000 });
     const r1 = await insertShift({ businessId: a.businessId!, shifterId: s1.shifterId, startsAt: t, status: 1, role: 1, set: at(1) });
-    const r2 = await insertShift({ businessId: a.businessId!, shifterId: s2.shifterId, startsAt: t + 86_400_000, status: 1, role: 2, set: at(2) });
-    const r3 = await insertShift({ businessId: a.businessId!, startsAt: t + 2 * 86_400_000, status: 1, broadcast: true, role: 1, set: at(3) });
-    const r4 = await insertShift({ businessId: b.businessId!, shifterId: s1.shifterId, startsAt: t + 3 * 86_400_000, status: 1, role: 3, set: at(3) });
-    const r5 = await insertShift({ businessId: a.businessId!, shifterId: s1.shifterId, startsAt: t + 4 * 86_400_000, status: 7, role: 1, set: at(5) });
+    const r2 = await insertShift({
+      businessId: a.businessId!,
+      shifterId: s2.shifterId,
+      startsAt: t + 86_400_000,
+      status: 1,
+      role: 2,
+      set: at(2),
+    });
+    const r3 = await insertShift({
+      businessId: a.businessId!,
+      startsAt: t + 2 * 86_400_000,
+      status: 1,
+      broadcast: true,
+      role: 1,
+      set: at(3),
+    });
+    const r4 = await insertShift({
+      businessId: b.businessId!,
+      shifterId: s1.shifterId,
+      startsAt: t + 3 * 86_400_000,
+      status: 1,
+      role: 3,
+      set: at(3),
+    });
+    const r5 = await insertShift({
+      businessId: a.businessId!,
+      shifterId: s1.shifterId,
+      startsAt: t + 4 * 86_400_000,
+      status: 7,
+      role: 1,
+      set: at(5),
+    });
     return { a, b, s1, s2, r1, r2, r3, r4, r5 };
   }
 
@@ -85,7 +113,12 @@ describe('POST /v1/shift_request/list_of_requests', () => {
 
   it('cursor pagination walks every row exactly once', async () => {
     const { a, r1, r2, r3, r5 } = await scenario();
-    const extra = await insertShift({ businessId: a.businessId!, startsAt: Date.now() + 30 * 86_400_000, status: 6, set: { created_at: r3.created_at } });
+    const extra = await insertShift({
+      businessId: a.businessId!,
+      startsAt: Date.now() + 30 * 86_400_000,
+      status: 6,
+      set: { created_at: r3.created_at },
+    });
     const all = newest(r1, r2, r3, r5, extra);
     const seen: string[] = [];
     let cursor: string | null = null;

@@ -13,7 +13,17 @@ import { draftEmail, MAX_EMAIL_ATTEMPTS, REDACTED_FAILED, REDACTED_SENT } from '
 import { EMAIL_MAX_AGE_MS } from '../src/services/mail/sweep';
 import { systemContext } from '../src/services/system-context';
 import { db } from './helpers/factory';
-import { captureConsole, deliver, FREQUENT_CRON, interceptFetch, logRecords, message, outboxRow, readOutbox, runCron } from './helpers/queues';
+import {
+  captureConsole,
+  deliver,
+  FREQUENT_CRON,
+  interceptFetch,
+  logRecords,
+  message,
+  outboxRow,
+  readOutbox,
+  runCron,
+} from './helpers/queues';
 
 /** Production settings: no local mailbox; every log level printed, so nothing hides below the floor. */
 const production: AppBindings = { ...env, LOCAL_MAILBOX: 'false', LOG_LEVEL: 'debug' };
@@ -56,7 +66,11 @@ describe('sensitive emails in production (LOCAL_MAILBOX off)', () => {
     expect(JSON.stringify(row)).not.toContain(code);
     // The stand-in says the email went nowhere, without its content.
     const notice = logRecords(lines).find((l) => l.outbox_id === id);
-    expect(notice).toMatchObject({ level: 'warn', msg: 'email not delivered: no mail provider is configured', template: 'email_verification' });
+    expect(notice).toMatchObject({
+      level: 'warn',
+      msg: 'email not delivered: no mail provider is configured',
+      template: 'email_verification',
+    });
     expect(lines.join('\n')).not.toContain(code);
   });
 
@@ -83,7 +97,8 @@ describe('sensitive emails in production (LOCAL_MAILBOX off)', () => {
     const { id, msg } = await draftCodeEmail(bindings, code);
 
     const lines = captureConsole();
-    for (let attempt = 1; attempt <= MAX_EMAIL_ATTEMPTS; attempt++) await deliver(QUEUES.notifications, [{ ...msg, attempts: attempt }], bindings);
+    for (let attempt = 1; attempt <= MAX_EMAIL_ATTEMPTS; attempt++)
+      await deliver(QUEUES.notifications, [{ ...msg, attempts: attempt }], bindings);
     expect(http.seen).toHaveLength(MAX_EMAIL_ATTEMPTS);
     const row = await readOutbox(id);
     expect(row).toMatchObject({ status: 'failed', attempts: MAX_EMAIL_ATTEMPTS, subject: REDACTED_FAILED, text_body: REDACTED_FAILED });
@@ -197,9 +212,20 @@ describe('query errors in logs', () => {
     const lines = captureConsole();
     // The database fails under the consumer with a query error that carries the message's text.
     const failing = vi.spyOn(env.DB, 'prepare').mockImplementation(() => {
-      throw new DrizzleQueryError('insert into "notifications" ("id", "body") values (?, ?)', ['ntf_1', secret], new Error('D1_ERROR: disk I/O error'));
+      throw new DrizzleQueryError(
+        'insert into "notifications" ("id", "body") values (?, ?)',
+        ['ntf_1', secret],
+        new Error('D1_ERROR: disk I/O error'),
+      );
     });
-    const m = message<NotificationsMessage>({ type: 'notify', dedupe_key: 'k', user_ids: ['usr_1'], kind: 'test', title: 't', body: secret });
+    const m = message<NotificationsMessage>({
+      type: 'notify',
+      dedupe_key: 'k',
+      user_ids: ['usr_1'],
+      kind: 'test',
+      title: 't',
+      body: secret,
+    });
     const res = await deliver(QUEUES.notifications, [m], production);
     failing.mockRestore();
     expect(res.retryMessages).toEqual([{ msgId: m.id }]);

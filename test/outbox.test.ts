@@ -14,7 +14,17 @@ import { EMAIL_LEASE_MS, MAX_EMAIL_ATTEMPTS } from '../src/services/mail';
 import { EMAIL_MAX_AGE_MS, EMAIL_SWEEP_RESEND_MS } from '../src/services/mail/sweep';
 import { systemContext } from '../src/services/system-context';
 import { db } from './helpers/factory';
-import { captureConsole, deliver, FREQUENT_CRON, interceptFetch, logRecords, message, outboxRow, readOutbox, runCron } from './helpers/queues';
+import {
+  captureConsole,
+  deliver,
+  FREQUENT_CRON,
+  interceptFetch,
+  logRecords,
+  message,
+  outboxRow,
+  readOutbox,
+  runCron,
+} from './helpers/queues';
 
 const withProvider = { ...env, MAIL_PROVIDER_API_KEY: 'test' };
 
@@ -37,7 +47,10 @@ function contextAt(clock: { now: number }): ServiceContext {
 const readEvent = async (id: string) => (await db().select().from(outboxEvents).where(eq(outboxEvents.id, id)))[0]!;
 
 async function insertEvents(rows: (typeof outboxEvents.$inferInsert)[]) {
-  for (let i = 0; i < rows.length; i += 10) await db().insert(outboxEvents).values(rows.slice(i, i + 10));
+  for (let i = 0; i < rows.length; i += 10)
+    await db()
+      .insert(outboxEvents)
+      .values(rows.slice(i, i + 10));
 }
 
 function notifyEvent(createdAt: number, payloadChars = 10): typeof outboxEvents.$inferInsert {
@@ -72,7 +85,12 @@ describe('email outbox: failures end', () => {
     const last = await deliver(QUEUES.notifications, [{ ...m, attempts: MAX_EMAIL_ATTEMPTS }], withProvider);
     expect(last.explicitAcks).toEqual([m.id]);
     expect(last.retryMessages).toEqual([]);
-    expect(await readOutbox(row.id)).toMatchObject({ status: 'failed', attempts: MAX_EMAIL_ATTEMPTS, last_error: 'mail provider answered 503', sent_at: null });
+    expect(await readOutbox(row.id)).toMatchObject({
+      status: 'failed',
+      attempts: MAX_EMAIL_ATTEMPTS,
+      last_error: 'mail provider answered 503',
+      sent_at: null,
+    });
     expect(http.seen).toHaveLength(MAX_EMAIL_ATTEMPTS);
 
     // Long after any backoff, the sweep leaves it alone and a stray message does not send it.
@@ -80,7 +98,11 @@ describe('email outbox: failures end', () => {
     const sendBatch = vi.spyOn(env.NOTIFICATIONS_QUEUE, 'sendBatch').mockResolvedValue(undefined as never);
     await runCron(FREQUENT_CRON);
     expect(enqueuedEmailIds(sendBatch)).not.toContain(row.id);
-    const stray = await deliver(QUEUES.notifications, [message<NotificationsMessage>({ type: 'email.send', outbox_id: row.id })], withProvider);
+    const stray = await deliver(
+      QUEUES.notifications,
+      [message<NotificationsMessage>({ type: 'email.send', outbox_id: row.id })],
+      withProvider,
+    );
     expect(stray.explicitAcks).toHaveLength(1);
     expect(http.seen).toHaveLength(MAX_EMAIL_ATTEMPTS);
     expect((await readOutbox(row.id)).attempts).toBe(MAX_EMAIL_ATTEMPTS);
@@ -105,7 +127,10 @@ describe('email outbox: failures end', () => {
         next_attempt_at: now - 60 * 60_000 + i,
       });
     }
-    for (let i = 0; i < failing.length; i += 5) await db().insert(emailOutbox).values(failing.slice(i, i + 5));
+    for (let i = 0; i < failing.length; i += 5)
+      await db()
+        .insert(emailOutbox)
+        .values(failing.slice(i, i + 5));
     const fresh = await outboxRow({ created_at: now - 3 * 60_000 });
 
     const sendBatch = vi.spyOn(env.NOTIFICATIONS_QUEUE, 'sendBatch').mockResolvedValue(undefined as never);
@@ -123,7 +148,10 @@ describe('email outbox: failures end', () => {
     // Each picked row was pushed back, so the next sweep moves on to the ones not yet tried.
     const firstFailing = first.filter((id) => id !== fresh.id);
     expect(firstFailing.length).toBeGreaterThan(0);
-    const picked = await db().select().from(emailOutbox).where(inArray(emailOutbox.id, firstFailing.slice(0, 50)));
+    const picked = await db()
+      .select()
+      .from(emailOutbox)
+      .where(inArray(emailOutbox.id, firstFailing.slice(0, 50)));
     for (const r of picked) expect(r.next_attempt_at).toBeGreaterThan(now + EMAIL_SWEEP_RESEND_MS - 60_000);
     sendBatch.mockClear();
     await runCron(FREQUENT_CRON);
@@ -133,7 +161,11 @@ describe('email outbox: failures end', () => {
   });
 
   it('an email not delivered within a day is marked failed instead of being re-sent', async () => {
-    const old = await outboxRow({ created_at: Date.now() - EMAIL_MAX_AGE_MS - 60_000, attempts: 2, last_error: 'mail provider answered 500' });
+    const old = await outboxRow({
+      created_at: Date.now() - EMAIL_MAX_AGE_MS - 60_000,
+      attempts: 2,
+      last_error: 'mail provider answered 500',
+    });
     const sendBatch = vi.spyOn(env.NOTIFICATIONS_QUEUE, 'sendBatch').mockResolvedValue(undefined as never);
     await runCron(FREQUENT_CRON);
     expect(enqueuedEmailIds(sendBatch)).not.toContain(old.id);
@@ -175,10 +207,18 @@ describe('email outbox: delivered once', () => {
 
     const http = interceptFetch(() => new Response('{}'));
     // A message for the held row is a duplicate of the delivery in progress: acknowledged, not sent.
-    const dup = await deliver(QUEUES.notifications, [message<NotificationsMessage>({ type: 'email.send', outbox_id: held.id })], withProvider);
+    const dup = await deliver(
+      QUEUES.notifications,
+      [message<NotificationsMessage>({ type: 'email.send', outbox_id: held.id })],
+      withProvider,
+    );
     expect(dup.explicitAcks).toHaveLength(1);
     expect(http.seen).toHaveLength(0);
-    const res = await deliver(QUEUES.notifications, [message<NotificationsMessage>({ type: 'email.send', outbox_id: stuck.id })], withProvider);
+    const res = await deliver(
+      QUEUES.notifications,
+      [message<NotificationsMessage>({ type: 'email.send', outbox_id: stuck.id })],
+      withProvider,
+    );
     expect(res.explicitAcks).toHaveLength(1);
     expect(http.seen).toHaveLength(1);
     expect(await readOutbox(stuck.id)).toMatchObject({ status: 'sent', attempts: 2 });
@@ -241,7 +281,15 @@ describe('event outbox: failures end', () => {
     expect(await readEvent(fresh.id)).toMatchObject({ status: 'sent', attempts: 1 });
     // The rest of the backlog goes out on the following sweeps.
     await sweepOutbox(contextAt(clock));
-    const rows = await db().select({ status: outboxEvents.status }).from(outboxEvents).where(inArray(outboxEvents.id, retried.slice(-50).map((r) => r.id)));
+    const rows = await db()
+      .select({ status: outboxEvents.status })
+      .from(outboxEvents)
+      .where(
+        inArray(
+          outboxEvents.id,
+          retried.slice(-50).map((r) => r.id),
+        ),
+      );
     expect(rows.every((r) => r.status === 'sent')).toBe(true);
     expect(sendBatch.mock.calls.flatMap(([msgs]) => [...msgs]).length).toBe(521);
   });
@@ -260,14 +308,27 @@ describe('queue batches: cut by count and size', () => {
       return undefined as never;
     });
 
-    expect(await publishOutbox(contextAt({ now }), events.map((e) => e.id))).toBe(12);
+    expect(
+      await publishOutbox(
+        contextAt({ now }),
+        events.map((e) => e.id),
+      ),
+    ).toBe(12);
     expect(sendBatch.mock.calls.length).toBeGreaterThanOrEqual(3);
     expect(sizes.reduce((n, s) => n + s.count, 0)).toBe(12);
     for (const s of sizes) {
       expect(s.bytes).toBeLessThanOrEqual(256 * 1024);
       expect(s.count).toBeLessThanOrEqual(100);
     }
-    const rows = await db().select().from(outboxEvents).where(inArray(outboxEvents.id, events.map((e) => e.id)));
+    const rows = await db()
+      .select()
+      .from(outboxEvents)
+      .where(
+        inArray(
+          outboxEvents.id,
+          events.map((e) => e.id),
+        ),
+      );
     expect(rows.every((r) => r.status === 'sent' && r.sent_at !== null)).toBe(true);
   });
 
@@ -292,7 +353,11 @@ describe('queue batches: cut by count and size', () => {
     const row = await readEvent(big.id);
     expect(row).toMatchObject({ status: 'failed', attempts: 1, sent_at: null });
     expect(row.last_error).toMatch(/too large/);
-    expect(logRecords(lines).find((r) => r.outbox_id === big.id)).toMatchObject({ level: 'error', topic: 'notifications', msg: expect.stringMatching(/too large/) });
+    expect(logRecords(lines).find((r) => r.outbox_id === big.id)).toMatchObject({
+      level: 'error',
+      topic: 'notifications',
+      msg: expect.stringMatching(/too large/),
+    });
 
     // Failed for good: the sweep does not pick it up again.
     sendBatch.mockClear();

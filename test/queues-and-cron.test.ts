@@ -68,7 +68,12 @@ describe('notifications queue: email.send', () => {
     expect(first.retryMessages).toEqual([{ msgId: m1.id }]);
     expect(first.retryDelays).toEqual({ [m1.id]: retryDelaySeconds(1) });
     expect(retryDelaySeconds(1)).toBeGreaterThanOrEqual(1);
-    expect(await readOutbox(row.id)).toMatchObject({ status: 'queued', sent_at: null, attempts: 1, last_error: 'mail provider answered 500' });
+    expect(await readOutbox(row.id)).toMatchObject({
+      status: 'queued',
+      sent_at: null,
+      attempts: 1,
+      last_error: 'mail provider answered 500',
+    });
 
     const m4 = { ...m1, attempts: 4 };
     const later = await deliver(QUEUES.notifications, [m4], bindings);
@@ -112,7 +117,10 @@ describe('notifications queue: notify', () => {
     const m = message(body);
     const first = await deliver(QUEUES.notifications, [m]);
     expect(first.explicitAcks).toEqual([m.id]);
-    const rows = await db().select().from(notifications).where(inArray(notifications.user_id, [a.userId, b.userId]));
+    const rows = await db()
+      .select()
+      .from(notifications)
+      .where(inArray(notifications.user_id, [a.userId, b.userId]));
     expect(rows).toHaveLength(2);
     expect(rows.map((r) => r.user_id).sort()).toEqual([a.userId, b.userId].sort());
     for (const r of rows) {
@@ -123,7 +131,12 @@ describe('notifications queue: notify', () => {
     // The queue redelivers the same message, and a producer re-sends it under a new message id.
     const redelivered = await deliver(QUEUES.notifications, [{ ...m, attempts: 2 }, message(body)]);
     expect(redelivered.explicitAcks).toHaveLength(2);
-    expect(await db().select().from(notifications).where(inArray(notifications.user_id, [a.userId, b.userId]))).toHaveLength(2);
+    expect(
+      await db()
+        .select()
+        .from(notifications)
+        .where(inArray(notifications.user_id, [a.userId, b.userId])),
+    ).toHaveLength(2);
   });
 });
 
@@ -134,7 +147,15 @@ describe('dead letters', () => {
     const res = await deliver(QUEUES.notifications, msgs);
     expect(res.explicitAcks.sort()).toEqual(msgs.map((m) => m.id).sort());
     expect(res.retryMessages).toEqual([]);
-    const stored = await db().select().from(deadLetters).where(inArray(deadLetters.message_id, msgs.map((m) => m.id)));
+    const stored = await db()
+      .select()
+      .from(deadLetters)
+      .where(
+        inArray(
+          deadLetters.message_id,
+          msgs.map((m) => m.id),
+        ),
+      );
     expect(stored).toHaveLength(3);
     for (const row of stored) {
       const m = msgs.find((x) => x.id === row.message_id)!;
@@ -202,7 +223,10 @@ describe('the */5 cron: event outbox sweep', () => {
       next_attempt_at: now - 4 * 60_000,
     }));
     const fresh = { id: newId('outbox'), topic: 'notifications' as const, body: '{}', created_at: now, next_attempt_at: now + 60_000 };
-    for (let i = 0; i < stale.length; i += 10) await db().insert(outboxEvents).values(stale.slice(i, i + 10));
+    for (let i = 0; i < stale.length; i += 10)
+      await db()
+        .insert(outboxEvents)
+        .values(stale.slice(i, i + 10));
     await db().insert(outboxEvents).values(fresh);
     // Capture the re-sent messages instead of letting the local queues deliver 120 of them in the
     // background after this file ends (the consumers have their own tests above).
@@ -236,7 +260,10 @@ describe('registration email', () => {
     const sentMessages = send.mock.calls.map(([body]) => body as NotificationsMessage);
     expect(sentMessages).toContainEqual({ type: 'email.send', outbox_id: row.id });
 
-    const res = await deliver(QUEUES.notifications, sentMessages.map((b) => message(b)));
+    const res = await deliver(
+      QUEUES.notifications,
+      sentMessages.map((b) => message(b)),
+    );
     expect(res.retryMessages).toEqual([]);
     expect(await readOutbox(row.id)).toMatchObject({ status: 'sent', provider: 'outbox' });
   });

@@ -6,7 +6,22 @@ import { call, expectError } from './helpers/api';
 import { nextDstChangeFromNow, nextMonthDay } from './helpers/clock';
 import { addTeammate, connect, db, makeUser } from './helpers/factory';
 import { itRejectsBadCredentials } from './helpers/security';
-import { auditFor, consumeNotifications, dateAhead, expectDeniedWith, expectValidation, HOUR, insertShift, makeCrewMember, makePair, NY, outboxFor, postShift, readShift, shiftBody } from './helpers/shifts';
+import {
+  auditFor,
+  consumeNotifications,
+  dateAhead,
+  expectDeniedWith,
+  expectValidation,
+  HOUR,
+  insertShift,
+  makeCrewMember,
+  makePair,
+  NY,
+  outboxFor,
+  postShift,
+  readShift,
+  shiftBody,
+} from './helpers/shifts';
 
 const SEND = '/v1/shift_request/send_request';
 
@@ -22,7 +37,15 @@ describe('POST /v1/shift_request/send_request', () => {
     const jan15 = nextMonthDay('01-15'); // the next 15 January ahead, whichever year the tests run in
     const res = await call('POST', SEND, {
       key: biz.key,
-      body: { shift_date: jan15, shift_in: '09:00', shift_out: '17:00', shiftrole_id: 2, hourly_rate: 21.5, shifter_id: sh.shifterId, note: 'Use the back door' },
+      body: {
+        shift_date: jan15,
+        shift_in: '09:00',
+        shift_out: '17:00',
+        shiftrole_id: 2,
+        hourly_rate: 21.5,
+        shifter_id: sh.shifterId,
+        note: 'Use the back door',
+      },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body).toMatchObject({
@@ -65,16 +88,25 @@ describe('POST /v1/shift_request/send_request', () => {
     const { biz, sh } = await makePair();
     const jul15 = nextMonthDay('07-15');
     const s = await postShift(biz.key, { shift_date: jul15, shift_in: '22:00', shift_out: '06:00', shifter_id: sh.shifterId });
-    expect(s).toMatchObject({ starts_at: `${addDays(jul15, 1)}T02:00:00.000Z`, ends_at: `${addDays(jul15, 1)}T10:00:00.000Z`, duration_minutes: 480 });
+    expect(s).toMatchObject({
+      starts_at: `${addDays(jul15, 1)}T02:00:00.000Z`,
+      ends_at: `${addDays(jul15, 1)}T10:00:00.000Z`,
+      duration_minutes: 480,
+    });
     // Over the next spring-forward night the same wall-clock shift is 7 real hours.
     const springSunday = nextDstChangeFromNow(NY, 'spring');
     const dst = await postShift(biz.key, { shift_date: addDays(springSunday, -1), shift_in: '22:00', shift_out: '06:00', is_broadcast: 1 });
-    expect(dst).toMatchObject({ starts_at: `${springSunday}T03:00:00.000Z`, ends_at: `${springSunday}T10:00:00.000Z`, duration_minutes: 420 });
+    expect(dst).toMatchObject({
+      starts_at: `${springSunday}T03:00:00.000Z`,
+      ends_at: `${springSunday}T10:00:00.000Z`,
+      duration_minutes: 420,
+    });
   });
 
   it('validates the fields (400 VALIDATION-ERR with details) and creates nothing', async () => {
     const { biz, sh } = await makePair();
-    const send = (body: Record<string, unknown>) => call('POST', SEND, { key: biz.key, body: shiftBody({ shifter_id: sh.shifterId, ...body }) });
+    const send = (body: Record<string, unknown>) =>
+      call('POST', SEND, { key: biz.key, body: shiftBody({ shifter_id: sh.shifterId, ...body }) });
     expectValidation(await send({ shift_date: '2026-02-30' }), 'shift_date');
     expectValidation(await send({ shift_date: '27-01-15' }), 'shift_date');
     expectValidation(await send({ shift_in: '25:00' }), 'shift_in');
@@ -82,7 +114,10 @@ describe('POST /v1/shift_request/send_request', () => {
     // Equal times would read as a 24-hour overnight shift: refused as a zero-length window.
     expectValidation(await send({ shift_in: '09:00', shift_out: '09:00' }), 'shift_out');
     // Over the fall-back night 03:00 → 02:59 is 24 h 59 min of real time: longer than a day.
-    expectValidation(await send({ shift_date: addDays(nextDstChangeFromNow(NY, 'fall'), -1), shift_in: '03:00', shift_out: '02:59' }), 'shift_out');
+    expectValidation(
+      await send({ shift_date: addDays(nextDstChangeFromNow(NY, 'fall'), -1), shift_in: '03:00', shift_out: '02:59' }),
+      'shift_out',
+    );
     expectValidation(await send({ shift_date: dateAhead(-1) }), 'shift_date');
     expectValidation(await send({ shift_date: dateAhead(0), shift_in: '00:00', shift_out: '00:30' }), 'shift_date');
     expectValidation(await send({ shiftrole_id: 999 }), 'shiftrole_id');
@@ -148,7 +183,11 @@ describe('POST /v1/shift_request/send_request', () => {
 
   it('a retry with the same Idempotency-Key creates no second row', async () => {
     const { biz, sh } = await makePair();
-    const opts = { key: biz.key, body: shiftBody({ shifter_id: sh.shifterId }), headers: { 'Idempotency-Key': `send-${crypto.randomUUID()}` } };
+    const opts = {
+      key: biz.key,
+      body: shiftBody({ shifter_id: sh.shifterId }),
+      headers: { 'Idempotency-Key': `send-${crypto.randomUUID()}` },
+    };
     const first = await call('POST', SEND, opts);
     expect(first.status).toBe(201);
     const again = await call('POST', SEND, opts);

@@ -20,7 +20,11 @@ export function createRouter() {
           message: i.message,
           code: i.code,
         }));
-        throw new AppError('VALIDATION-ERR', `Invalid ${result.target}: ${details.map((d) => `${d.field}: ${d.message}`).join('; ')}`, details);
+        throw new AppError(
+          'VALIDATION-ERR',
+          `Invalid ${result.target}: ${details.map((d) => `${d.field}: ${d.message}`).join('; ')}`,
+          details,
+        );
       }
     },
   });

@@ -52,7 +52,10 @@ export const ERROR_CODES = {
   'SHIFTER-PAUSED-ERR': { status: 422, description: 'The shifter is not accepting shift requests (Paused).' },
   'SHFT-PHOTO-REQ-ERR': { status: 422, description: 'The business requires a clock photo and none was sent.' },
   'GEOFENCE-ERR': { status: 422, description: "Out of the business's geofence; send the I'm-here override to clock in anyway." },
-  'SHFT-CLOCK-WINDOW-ERR': { status: 422, description: 'Outside the clock window: too early or too late to clock in, or too soon to clock out.' },
+  'SHFT-CLOCK-WINDOW-ERR': {
+    status: 422,
+    description: 'Outside the clock window: too early or too late to clock in, or too soon to clock out.',
+  },
   'SHFT-OWN-BUSINESS-ERR': { status: 403, description: 'You act for this business: its broadcasts are for its crew to claim.' },
   'TEMPLATE-INACTIVE-ERR': { status: 422, description: 'The template is inactive; activate it before generating.' },
   'PAYLOAD-TOO-LARGE-ERR': { status: 413, description: 'The body or upload is too large.' },

@@ -35,7 +35,10 @@ describe('logger', () => {
       expect(line).not.toContain(SECRET);
       expect(line).not.toContain('a@example.test');
     }
-    expect(JSON.parse(lines[0]!).error).toMatchObject({ error_name: 'Error', error_causes: [expect.stringContaining('UNIQUE constraint failed')] });
+    expect(JSON.parse(lines[0]!).error).toMatchObject({
+      error_name: 'Error',
+      error_causes: [expect.stringContaining('UNIQUE constraint failed')],
+    });
   });
 });
 
@@ -47,7 +50,9 @@ describe('errorFields', () => {
     const text = JSON.stringify(fields);
     expect(text).not.toContain(SECRET);
     expect(text).not.toContain('line two');
-    expect(fields.error).toBe('Failed query: insert into "users" ("id", "email", "password_hash") values (?, ?, ?) [query parameters not logged]');
+    expect(fields.error).toBe(
+      'Failed query: insert into "users" ("id", "email", "password_hash") values (?, ?, ?) [query parameters not logged]',
+    );
     expect(fields.error_causes).toEqual(['Error: D1_ERROR: UNIQUE constraint failed: users.email: SQLITE_CONSTRAINT']);
     expect(String(fields.stack)).toMatch(/^Error: Failed query: insert into "users".*\[query parameters not logged\]\n\s+at /s);
   });

@@ -5,7 +5,13 @@ export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 200;
 
 export const paginationInput = {
-  limit: z.number().int().min(1).max(MAX_LIMIT).default(DEFAULT_LIMIT).openapi({ description: `Rows per page, 1–${MAX_LIMIT} (default ${DEFAULT_LIMIT}).` }),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_LIMIT)
+    .default(DEFAULT_LIMIT)
+    .openapi({ description: `Rows per page, 1–${MAX_LIMIT} (default ${DEFAULT_LIMIT}).` }),
   cursor: z.string().max(200).nullish().openapi({ description: 'next_cursor from the previous page.' }),
 };
 

@@ -20,9 +20,7 @@ export function isValidDate(date: string): boolean {
 
 /** The instant a wall-clock date+time in `tz` denotes (a time skipped by DST moves forward). */
 export function wallClockToInstant(date: string, time: string, tz: string): number {
-  return Temporal.PlainDateTime.from(`${date}T${time}`)
-    .toZonedDateTime(tz, { disambiguation: 'compatible' })
-    .toInstant().epochMilliseconds;
+  return Temporal.PlainDateTime.from(`${date}T${time}`).toZonedDateTime(tz, { disambiguation: 'compatible' }).toInstant().epochMilliseconds;
 }
 
 export function crossesMidnight(shiftIn: string, shiftOut: string): boolean {

@@ -15,7 +15,8 @@ const SIGNATURES: Array<{ mime: string; ext: string; test: (b: Uint8Array) => bo
   {
     mime: 'image/heic',
     ext: 'heic',
-    test: (b) => String.fromCharCode(...b.slice(4, 8)) === 'ftyp' && ['heic', 'heix', 'mif1', 'msf1'].includes(String.fromCharCode(...b.slice(8, 12))),
+    test: (b) =>
+      String.fromCharCode(...b.slice(4, 8)) === 'ftyp' && ['heic', 'heix', 'mif1', 'msf1'].includes(String.fromCharCode(...b.slice(8, 12))),
   },
   { mime: 'application/pdf', ext: 'pdf', test: (b) => String.fromCharCode(...b.slice(0, 5)) === '%PDF-' },
 ];
@@ -59,7 +60,8 @@ const tooLarge = (what: string, maxBytes: number) => `The ${what} must be at mos
 export function uploadGuard(maxBytes: number, what: string): MiddlewareHandler {
   const guard: MiddlewareHandler = async (c, next) => {
     const type = c.req.header('Content-Type') ?? '';
-    if (!type.startsWith('multipart/form-data')) throw new AppError('UNSUPPORTED-MEDIA-ERR', 'Send multipart/form-data with a "file" field.');
+    if (!type.startsWith('multipart/form-data'))
+      throw new AppError('UNSUPPORTED-MEDIA-ERR', 'Send multipart/form-data with a "file" field.');
     return next();
   };
   uploadCaps.set(guard, { maxBodyBytes: maxBytes + MULTIPART_OVERHEAD_BYTES, message: tooLarge(what, maxBytes) });

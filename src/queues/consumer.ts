@@ -63,7 +63,14 @@ async function handleWebhookEvents(batch: MessageBatch, env: AppBindings, exec: 
 async function storeDeadLetter(env: AppBindings, queue: string, msg: Message) {
   await systemContext(env, { waitUntil: () => undefined }, 'queue:dlq')
     .db.insert(deadLetters)
-    .values({ id: newId('deadLetter'), queue, message_id: msg.id, body: JSON.stringify(msg.body), attempts: msg.attempts, created_at: Date.now() })
+    .values({
+      id: newId('deadLetter'),
+      queue,
+      message_id: msg.id,
+      body: JSON.stringify(msg.body),
+      attempts: msg.attempts,
+      created_at: Date.now(),
+    })
     .onConflictDoNothing();
 }
 

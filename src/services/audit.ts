@@ -9,7 +9,13 @@ import { auditRow } from './guarded-write';
  * guarded write (several rows at once, like template generate). With `onlyIf`, the row is written
  * only when that condition holds inside the batch (the change took effect).
  */
-export function auditInsert(ctx: ServiceContext, action: string, subject: { type: string; id: string }, data?: Record<string, unknown>, onlyIf?: SQL) {
+export function auditInsert(
+  ctx: ServiceContext,
+  action: string,
+  subject: { type: string; id: string },
+  data?: Record<string, unknown>,
+  onlyIf?: SQL,
+) {
   const values = auditRow(ctx, subject, data ? { action, data } : { action });
   return onlyIf ? insertWhere(ctx.db, auditLog, values, onlyIf) : ctx.db.insert(auditLog).values(values);
 }

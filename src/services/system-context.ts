@@ -4,7 +4,12 @@ import { createLogger } from '../lib/log';
 import type { Actor, ServiceContext } from './context';
 
 /** A service context for work no person started: queue consumers and cron jobs. */
-export function systemContext(env: AppBindings, exec: { waitUntil(p: Promise<unknown>): void }, job: string, actor?: Actor): ServiceContext {
+export function systemContext(
+  env: AppBindings,
+  exec: { waitUntil(p: Promise<unknown>): void },
+  job: string,
+  actor?: Actor,
+): ServiceContext {
   const requestId = `job_${crypto.randomUUID().replaceAll('-', '')}`;
   const settings = getSettings(env);
   return {

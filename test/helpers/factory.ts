@@ -91,12 +91,22 @@ export async function makeUser(opts: MakeUserOptions = {}): Promise<TestUser> {
 
 export async function addTeammate(businessId: string, userId: string, status = 1) {
   const now = Date.now();
-  await db().insert(teammates).values({ id: newId('teammate'), business_id: businessId, user_id: userId, status, created_at: now, updated_at: now });
+  await db()
+    .insert(teammates)
+    .values({ id: newId('teammate'), business_id: businessId, user_id: userId, status, created_at: now, updated_at: now });
 }
 
 export async function connect(businessId: string, shifterId: string, status: 'accepted' | 'pending' = 'accepted') {
   const now = Date.now();
   await db()
     .insert(requestAuthorizations)
-    .values({ id: newId('connection'), business_id: businessId, shifter_id: shifterId, initiated_by: 'business', status, created_at: now, updated_at: now });
+    .values({
+      id: newId('connection'),
+      business_id: businessId,
+      shifter_id: shifterId,
+      initiated_by: 'business',
+      status,
+      created_at: now,
+      updated_at: now,
+    });
 }

@@ -24,7 +24,8 @@ export interface RowSpec {
 export async function insertShift(spec: RowSpec): Promise<string> {
   const { startsAt, endsAt } = shiftInstants(spec.date, spec.in, spec.out, spec.tz);
   const id = newId('shiftRequest');
-  const worked = spec.worked ?? ((spec.status === undefined || spec.status === 2 || spec.status === 5) && !spec.noshow && !spec.cancelledBy);
+  const worked =
+    spec.worked ?? ((spec.status === undefined || spec.status === 2 || spec.status === 5) && !spec.noshow && !spec.cancelledBy);
   await db()
     .insert(shiftRequests)
     .values({

@@ -235,5 +235,8 @@ export async function expectDeniedWith(res: ApiResult, status: 403 | 404, code: 
 export function expectValidation(res: ApiResult, field: string) {
   const err = expectError(res, 400, 'VALIDATION-ERR');
   const fields = (err.details as Array<{ field: string }>).map((d) => d.field);
-  expect(fields.some((f) => f === field || f.endsWith(`.${field}`)), `details ${JSON.stringify(err.details)}`).toBe(true);
+  expect(
+    fields.some((f) => f === field || f.endsWith(`.${field}`)),
+    `details ${JSON.stringify(err.details)}`,
+  ).toBe(true);
 }

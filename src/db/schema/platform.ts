@@ -77,10 +77,7 @@ export const emailOutbox = sqliteTable(
     created_at: integer('created_at').notNull(),
     sent_at: integer('sent_at'),
   },
-  (t) => [
-    index('email_outbox_to_idx').on(t.to_address, t.created_at),
-    index('email_outbox_due_idx').on(t.status, t.next_attempt_at),
-  ],
+  (t) => [index('email_outbox_to_idx').on(t.to_address, t.created_at), index('email_outbox_due_idx').on(t.status, t.next_attempt_at)],
 );
 
 /** Notifications recorded by the notifications queue consumer; dedupe_key makes delivery idempotent. */
@@ -123,7 +120,9 @@ export const outboxEvents = sqliteTable(
     id: text('id').primaryKey(),
     topic: text('topic', { enum: ['notifications', 'webhooks'] }).notNull(),
     body: text('body').notNull(),
-    status: text('status', { enum: ['queued', 'sent', 'failed'] }).notNull().default('queued'),
+    status: text('status', { enum: ['queued', 'sent', 'failed'] })
+      .notNull()
+      .default('queued'),
     attempts: integer('attempts').notNull().default(0),
     last_error: text('last_error'),
     next_attempt_at: integer('next_attempt_at').notNull().default(0),

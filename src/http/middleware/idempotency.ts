@@ -159,7 +159,10 @@ async function runAttempt(c: Context<AppEnv>, next: () => Promise<void>, scope: 
         // Nothing committed: the key is free again and a retry runs from the start.
         db.delete(idempotencyKeys).where(and(mine, eq(idempotencyKeys.state, 'processing'))),
         // Committed: kept, with no attempt running, so the next retry takes over at once.
-        db.update(idempotencyKeys).set({ attempt_started_at: null }).where(and(mine, eq(idempotencyKeys.state, 'committed'))),
+        db
+          .update(idempotencyKeys)
+          .set({ attempt_started_at: null })
+          .where(and(mine, eq(idempotencyKeys.state, 'committed'))),
       ]);
       return;
     }

@@ -41,7 +41,12 @@ export async function shifterAccess(ctx: ServiceContext, shifterId: string): Pro
  * no standing at all and gets 404, so record ids cannot be probed. With `adminAllowed: false` an
  * admin gets 403 (they may know the records exist, but this action is the owner's).
  */
-export async function privateRecords(ctx: ServiceContext, shifterId: string, what: string, opts: { adminAllowed: boolean } = { adminAllowed: true }) {
+export async function privateRecords(
+  ctx: ServiceContext,
+  shifterId: string,
+  what: string,
+  opts: { adminAllowed: boolean } = { adminAllowed: true },
+) {
   const a = await shifterAccess(ctx, shifterId);
   if (a.isOwner) return a;
   if (a.asAdmin) {

@@ -21,12 +21,10 @@ export const sendConnectionInput = z
         description:
           'Sent by the business side: the shifter to connect with. Blank when a shifter sends (their own profile is the other party).',
       }),
-    as: sideSchema
-      .optional()
-      .openapi({
-        description:
-          'Which side the caller sends from; only needed by dual-profile callers. Default: business when shifter_id is given, else shifter.',
-      }),
+    as: sideSchema.optional().openapi({
+      description:
+        'Which side the caller sends from; only needed by dual-profile callers. Default: business when shifter_id is given, else shifter.',
+    }),
   })
   .openapi('SendConnectionRequest');
 export type SendConnectionInput = z.infer<typeof sendConnectionInput>;

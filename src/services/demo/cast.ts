@@ -125,16 +125,72 @@ const NYC = { city_id: 1, timezone: 'America/New_York', currency: 'USD' as const
 const LDN = { city_id: 10, timezone: 'Europe/London', currency: 'GBP' as const, latitude: 51.5074, longitude: -0.1278 };
 
 export const SHIFTERS: DemoShifter[] = [
-  { person: 'jordan', ...NYC, headline: 'Line cook and server', bio: 'Six years in Manhattan kitchens; happy on the line or on the floor.', accept_shift_req: true, monthly_earnings_goal_minor: 320_000 },
-  { person: 'alex', ...NYC, headline: 'Bartender, craft cocktails', bio: 'Late nights welcome. TIPS certified.', accept_shift_req: true, monthly_earnings_goal_minor: null },
-  { person: 'taylor', ...NYC, headline: 'Host, event staff, security', bio: 'Front of house for restaurants and events across NYC.', accept_shift_req: true, monthly_earnings_goal_minor: null },
+  {
+    person: 'jordan',
+    ...NYC,
+    headline: 'Line cook and server',
+    bio: 'Six years in Manhattan kitchens; happy on the line or on the floor.',
+    accept_shift_req: true,
+    monthly_earnings_goal_minor: 320_000,
+  },
+  {
+    person: 'alex',
+    ...NYC,
+    headline: 'Bartender, craft cocktails',
+    bio: 'Late nights welcome. TIPS certified.',
+    accept_shift_req: true,
+    monthly_earnings_goal_minor: null,
+  },
+  {
+    person: 'taylor',
+    ...NYC,
+    headline: 'Host, event staff, security',
+    bio: 'Front of house for restaurants and events across NYC.',
+    accept_shift_req: true,
+    monthly_earnings_goal_minor: null,
+  },
   // Paused: takes no targeted requests, still claims open broadcasts.
-  { person: 'chris', ...NYC, headline: 'Dishwasher and prep cook', bio: 'Early starts preferred. Not taking requests right now.', accept_shift_req: false, monthly_earnings_goal_minor: null },
-  { person: 'oliver', ...LDN, headline: 'Barista', bio: 'Specialty coffee, latte art, morning shifts.', accept_shift_req: true, monthly_earnings_goal_minor: 180_000 },
-  { person: 'amelia', ...LDN, headline: 'Baker and prep cook', bio: 'Overnight bakes are my thing.', accept_shift_req: true, monthly_earnings_goal_minor: null },
-  { person: 'noah', ...LDN, headline: 'Cashier and barista', bio: 'Weekends and afternoons around Camden.', accept_shift_req: true, monthly_earnings_goal_minor: null },
+  {
+    person: 'chris',
+    ...NYC,
+    headline: 'Dishwasher and prep cook',
+    bio: 'Early starts preferred. Not taking requests right now.',
+    accept_shift_req: false,
+    monthly_earnings_goal_minor: null,
+  },
+  {
+    person: 'oliver',
+    ...LDN,
+    headline: 'Barista',
+    bio: 'Specialty coffee, latte art, morning shifts.',
+    accept_shift_req: true,
+    monthly_earnings_goal_minor: 180_000,
+  },
+  {
+    person: 'amelia',
+    ...LDN,
+    headline: 'Baker and prep cook',
+    bio: 'Overnight bakes are my thing.',
+    accept_shift_req: true,
+    monthly_earnings_goal_minor: null,
+  },
+  {
+    person: 'noah',
+    ...LDN,
+    headline: 'Cashier and barista',
+    bio: 'Weekends and afternoons around Camden.',
+    accept_shift_req: true,
+    monthly_earnings_goal_minor: null,
+  },
   // The dual-profile owner of Camden Lock Coffee also keeps a shifter profile.
-  { person: 'priya', ...LDN, headline: 'Café owner, covers barista shifts', bio: 'Runs Camden Lock Coffee; picks up the odd shift nearby.', accept_shift_req: true, monthly_earnings_goal_minor: null },
+  {
+    person: 'priya',
+    ...LDN,
+    headline: 'Café owner, covers barista shifts',
+    bio: 'Runs Camden Lock Coffee; picks up the odd shift nearby.',
+    accept_shift_req: true,
+    monthly_earnings_goal_minor: null,
+  },
 ];
 
 export interface DemoConnection {
@@ -183,7 +239,14 @@ export interface DemoCounterRule {
   is_active: boolean;
 }
 
-const anyShift = { shiftrole_id: null, weekdays: null, start_from: null, start_to: null, distance_threshold_km: null, distance_premium_minor: null };
+const anyShift = {
+  shiftrole_id: null,
+  weekdays: null,
+  start_from: null,
+  start_to: null,
+  distance_threshold_km: null,
+  distance_premium_minor: null,
+};
 
 export const COUNTER_RULES: DemoCounterRule[] = [
   {
@@ -210,9 +273,29 @@ export const COUNTER_RULES: DemoCounterRule[] = [
     distance_premium_minor: 200,
     is_active: true,
   },
-  { shifter: 'amelia', label: 'Overnight bakes', ...anyShift, shiftrole_id: 15, start_from: '22:00', start_to: '02:00', min_hourly_rate_minor: 1650, currency: 'GBP', is_active: true },
+  {
+    shifter: 'amelia',
+    label: 'Overnight bakes',
+    ...anyShift,
+    shiftrole_id: 15,
+    start_from: '22:00',
+    start_to: '02:00',
+    min_hourly_rate_minor: 1650,
+    currency: 'GBP',
+    is_active: true,
+  },
   // Switched off: kept to show the state, never suggests anything.
-  { shifter: 'taylor', label: 'Overnight security', ...anyShift, shiftrole_id: 11, start_from: '22:00', start_to: '06:00', min_hourly_rate_minor: 2800, currency: 'USD', is_active: false },
+  {
+    shifter: 'taylor',
+    label: 'Overnight security',
+    ...anyShift,
+    shiftrole_id: 11,
+    start_from: '22:00',
+    start_to: '06:00',
+    min_hourly_rate_minor: 2800,
+    currency: 'USD',
+    is_active: false,
+  },
 ];
 
 /**
@@ -232,21 +315,95 @@ export interface DemoCredential {
 }
 
 export const CREDENTIALS: DemoCredential[] = [
-  { shifter: 'jordan', label: 'Food Protection Certificate', issuer: 'NYC Department of Health and Mental Hygiene', issued: -620, expires: 1205, visible: true, document: true },
-  { shifter: 'jordan', label: 'Allergen Awareness Training', issuer: 'ServSafe', issued: -1075, expires: 18, visible: true, notes: 'Renewal course booked.' },
+  {
+    shifter: 'jordan',
+    label: 'Food Protection Certificate',
+    issuer: 'NYC Department of Health and Mental Hygiene',
+    issued: -620,
+    expires: 1205,
+    visible: true,
+    document: true,
+  },
+  {
+    shifter: 'jordan',
+    label: 'Allergen Awareness Training',
+    issuer: 'ServSafe',
+    issued: -1075,
+    expires: 18,
+    visible: true,
+    notes: 'Renewal course booked.',
+  },
   { shifter: 'jordan', label: 'Photo ID check', issuer: 'Shiftmarket onboarding', issued: -118, expires: null, visible: false },
-  { shifter: 'alex', label: 'TIPS Alcohol Server Certification', issuer: 'Health Communications, Inc.', issued: -410, expires: 685, visible: true },
+  {
+    shifter: 'alex',
+    label: 'TIPS Alcohol Server Certification',
+    issuer: 'Health Communications, Inc.',
+    issued: -410,
+    expires: 685,
+    visible: true,
+  },
   { shifter: 'alex', label: 'Photo ID check', issuer: 'Shiftmarket onboarding', issued: -117, expires: null, visible: false },
-  { shifter: 'taylor', label: 'Security Guard Registration', issuer: 'New York State Department of State', issued: -500, expires: 230, visible: true },
-  { shifter: 'taylor', label: 'First Aid and CPR', issuer: 'American Red Cross', issued: -740, expires: -9, visible: true, notes: 'Recertification class next month.' },
-  { shifter: 'chris', label: 'Food Protection Certificate', issuer: 'NYC Department of Health and Mental Hygiene', issued: -300, expires: 1525, visible: true },
-  { shifter: 'chris', label: 'Forklift Operator Licence', issuer: 'Hudson Safety Training', issued: -1130, expires: -35, visible: false, notes: 'From a warehouse job; not renewing.' },
-  { shifter: 'oliver', label: 'Level 2 Food Hygiene Certificate', issuer: 'Highfield Qualifications', issued: -400, expires: 695, visible: true },
+  {
+    shifter: 'taylor',
+    label: 'Security Guard Registration',
+    issuer: 'New York State Department of State',
+    issued: -500,
+    expires: 230,
+    visible: true,
+  },
+  {
+    shifter: 'taylor',
+    label: 'First Aid and CPR',
+    issuer: 'American Red Cross',
+    issued: -740,
+    expires: -9,
+    visible: true,
+    notes: 'Recertification class next month.',
+  },
+  {
+    shifter: 'chris',
+    label: 'Food Protection Certificate',
+    issuer: 'NYC Department of Health and Mental Hygiene',
+    issued: -300,
+    expires: 1525,
+    visible: true,
+  },
+  {
+    shifter: 'chris',
+    label: 'Forklift Operator Licence',
+    issuer: 'Hudson Safety Training',
+    issued: -1130,
+    expires: -35,
+    visible: false,
+    notes: 'From a warehouse job; not renewing.',
+  },
+  {
+    shifter: 'oliver',
+    label: 'Level 2 Food Hygiene Certificate',
+    issuer: 'Highfield Qualifications',
+    issued: -400,
+    expires: 695,
+    visible: true,
+  },
   { shifter: 'oliver', label: 'Right to work check', issuer: 'Shiftmarket onboarding', issued: -116, expires: null, visible: false },
   { shifter: 'amelia', label: 'Level 3 Food Safety', issuer: 'Royal Society for Public Health', issued: -1000, expires: 95, visible: true },
-  { shifter: 'noah', label: 'Level 2 Food Hygiene Certificate', issuer: 'Highfield Qualifications', issued: -200, expires: 895, visible: true },
+  {
+    shifter: 'noah',
+    label: 'Level 2 Food Hygiene Certificate',
+    issuer: 'Highfield Qualifications',
+    issued: -200,
+    expires: 895,
+    visible: true,
+  },
   { shifter: 'noah', label: 'Right to work check', issuer: 'Shiftmarket onboarding', issued: -115, expires: null, visible: false },
-  { shifter: 'priya', label: 'Personal Licence (alcohol)', issuer: 'London Borough of Camden', issued: -1500, expires: null, visible: true },
+  {
+    shifter: 'priya',
+    label: 'Personal Licence (alcohol)',
+    issuer: 'London Borough of Camden',
+    issued: -1500,
+    expires: null,
+    visible: true,
+  },
 ];
 
 /** What the mileage log says trips were for. */

@@ -156,7 +156,8 @@ export function buildShiftHistory(now: number, businesses: HistoryBusiness[], sh
         const paused = shifterKey !== null && !shifters.get(shifterKey)!.accept_shift_req;
         if (paused && (kind === 'declined' || kind === 'expired')) kind = 'worked';
         const isBroadcast = unclaimedBroadcast || paused || (kind === 'worked' && rnd() < 0.2);
-        const lead = kind === 'cancelled' ? between(3 * 24, 10 * 24) * HOUR : isBroadcast ? between(20, 96) * HOUR : between(30, 240) * HOUR;
+        const lead =
+          kind === 'cancelled' ? between(3 * 24, 10 * 24) * HOUR : isBroadcast ? between(20, 96) * HOUR : between(30, 240) * HOUR;
         const created = t.startsAt - lead - between(0, 59) * MIN;
         const row = base(b, slot, date, shifterKey, created, creatorFor(b, daysAgo));
         row.is_broadcast = isBroadcast;
@@ -190,7 +191,12 @@ export function buildShiftHistory(now: number, businesses: HistoryBusiness[], sh
             break;
           }
           case 'noshow':
-            Object.assign(row, { request_status: SHIFT_STATUS.accepted, accepted_at: acceptedAt, is_noshow: true, updated_at: t.startsAt + between(30, 90) * MIN });
+            Object.assign(row, {
+              request_status: SHIFT_STATUS.accepted,
+              accepted_at: acceptedAt,
+              is_noshow: true,
+              updated_at: t.startsAt + between(30, 90) * MIN,
+            });
             break;
           case 'cancelled': {
             const at = Math.max(t.startsAt - between(2, 48) * HOUR, acceptedAt + HOUR);

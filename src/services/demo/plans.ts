@@ -51,8 +51,19 @@ export const RATES: Record<number, Record<'USD' | 'GBP', [number, number]>> = {
   15: { USD: [1900, 2250], GBP: [1350, 1550] },
 };
 
-export const NOTES = ['Black shirt and black trousers.', 'Non-slip shoes, please.', 'Ask for Sam at the pass.', 'Private party of 80.', 'Staff meal included.'];
-export const CANCEL_REASONS = ['Event postponed by the client.', 'Feeling unwell.', 'Quiet night forecast, fewer hands needed.', 'Family emergency.'];
+export const NOTES = [
+  'Black shirt and black trousers.',
+  'Non-slip shoes, please.',
+  'Ask for Sam at the pass.',
+  'Private party of 80.',
+  'Staff meal included.',
+];
+export const CANCEL_REASONS = [
+  'Event postponed by the client.',
+  'Feeling unwell.',
+  'Quiet night forecast, fewer hands needed.',
+  'Family emergency.',
+];
 
 /**
  * One pending request always sent below its shifter's floor: a weekend dinner shift on the bistro's

@@ -90,7 +90,12 @@ function mileageFor(s: RecordShifter, index: number, now: number, rateCents: num
   });
 }
 
-function credentialFor(s: RecordShifter, c: DemoCredential, i: number, now: number): { row: ShifterRecords['credentials'][number]; document?: DemoDocument } {
+function credentialFor(
+  s: RecordShifter,
+  c: DemoCredential,
+  i: number,
+  now: number,
+): { row: ShifterRecords['credentials'][number]; document?: DemoDocument } {
   const today = todayIn(s.timezone, now);
   const at = now - (20 + i) * DAY;
   const row: ShifterRecords['credentials'][number] = {

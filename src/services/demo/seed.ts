@@ -188,7 +188,11 @@ export async function seedDemoData(ctx: ServiceContext, opts: { force: boolean }
 
   const statements: BatchItem[] = [
     ...chunkedInserts(db, users, userRows),
-    ...chunkedInserts(db, admins, PEOPLE.filter((p) => p.role === 'admin').map((p) => ({ user_id: uid(p.key), created_at: joined }))),
+    ...chunkedInserts(
+      db,
+      admins,
+      PEOPLE.filter((p) => p.role === 'admin').map((p) => ({ user_id: uid(p.key), created_at: joined })),
+    ),
     ...chunkedInserts(db, apiKeys, keyRows),
     ...chunkedInserts(db, businesses, businessRows),
     ...chunkedInserts(db, shifters, shifterRows),

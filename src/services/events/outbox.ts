@@ -134,5 +134,8 @@ export async function sweepOutbox(ctx: ServiceContext): Promise<number> {
     .where(and(eq(outboxEvents.status, 'queued'), lte(outboxEvents.next_attempt_at, ctx.now())))
     .orderBy(asc(outboxEvents.attempts), asc(outboxEvents.next_attempt_at), asc(outboxEvents.created_at))
     .limit(SWEEP_LIMIT);
-  return publishOutbox(ctx, due.map((r) => r.id));
+  return publishOutbox(
+    ctx,
+    due.map((r) => r.id),
+  );
 }

@@ -39,7 +39,10 @@ export async function sweepEmailOutbox(ctx: ServiceContext): Promise<{ enqueued:
     .limit(SWEEP_LIMIT);
 
   let enqueued = 0;
-  for (const slice of chunk(picked.map((r) => r.id), SLICE)) {
+  for (const slice of chunk(
+    picked.map((r) => r.id),
+    SLICE,
+  )) {
     // Rows a delivery claimed since the select carry a new lease and are left to it.
     const taken = await ctx.db
       .update(emailOutbox)

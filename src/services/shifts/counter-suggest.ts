@@ -23,7 +23,16 @@ import type { ShiftRow } from '../shifts/view';
  */
 export type RuleLike = Pick<
   typeof counterRules.$inferSelect,
-  'id' | 'shiftrole_id' | 'weekdays' | 'start_from' | 'start_to' | 'min_hourly_rate_minor' | 'currency' | 'distance_threshold_km' | 'distance_premium_minor' | 'is_active'
+  | 'id'
+  | 'shiftrole_id'
+  | 'weekdays'
+  | 'start_from'
+  | 'start_to'
+  | 'min_hourly_rate_minor'
+  | 'currency'
+  | 'distance_threshold_km'
+  | 'distance_premium_minor'
+  | 'is_active'
 >;
 
 export interface ShiftLike {
@@ -65,9 +74,13 @@ export function counterFloor(rules: readonly RuleLike[], shift: ShiftLike, opts:
   for (const rule of rules) {
     if (!ruleMatches(rule, shift)) continue;
     const far =
-      opts.distanceKm !== null && rule.distance_threshold_km !== null && rule.distance_premium_minor !== null && opts.distanceKm > rule.distance_threshold_km;
+      opts.distanceKm !== null &&
+      rule.distance_threshold_km !== null &&
+      rule.distance_premium_minor !== null &&
+      opts.distanceKm > rule.distance_threshold_km;
     const rate = rule.min_hourly_rate_minor + (far ? rule.distance_premium_minor! : 0);
-    if (!best || rate > best.rate_minor || (rate === best.rate_minor && rule.id < best.rule_id)) best = { rate_minor: rate, rule_id: rule.id };
+    if (!best || rate > best.rate_minor || (rate === best.rate_minor && rule.id < best.rule_id))
+      best = { rate_minor: rate, rule_id: rule.id };
   }
   return best;
 }
@@ -87,7 +100,10 @@ export function distanceKm(aLat: number | null, aLon: number | null, bLat: numbe
 /** A shifter's active rules and position: what the suggestion needs, in two small queries. */
 export async function loadCounterContext(ctx: ServiceContext, shifterId: string) {
   const [rules, [me]] = await Promise.all([
-    ctx.db.select().from(counterRules).where(and(eq(counterRules.shifter_id, shifterId), eq(counterRules.is_active, true))),
+    ctx.db
+      .select()
+      .from(counterRules)
+      .where(and(eq(counterRules.shifter_id, shifterId), eq(counterRules.is_active, true))),
     ctx.db.select({ lat: shifters.latitude, lon: shifters.longitude }).from(shifters).where(eq(shifters.id, shifterId)).limit(1),
   ]);
   return { rules, lat: me?.lat ?? null, lon: me?.lon ?? null };

@@ -106,7 +106,8 @@ export async function listBroadcasts(ctx: ServiceContext, f: ListBroadcastsInput
   const places = f.sort_by_relevance && f.shifter_id ? loadPlaces(ctx, f.shifter_id) : null;
   places?.catch(() => undefined);
   const myShifter = await shifterIdOf(ctx, actor.userId);
-  if (f.shifter_id && f.shifter_id !== myShifter && !actor.isAdmin) throw new AppError('FORBIDDEN-ERR', 'shifter_id must be your own shifter profile.');
+  if (f.shifter_id && f.shifter_id !== myShifter && !actor.isAdmin)
+    throw new AppError('FORBIDDEN-ERR', 'shifter_id must be your own shifter profile.');
   const viewer = f.shifter_id ?? myShifter;
   const conds: SQL[] = [
     eq(shiftRequests.request_status, SHIFT_STATUS.pending),
@@ -130,9 +131,15 @@ export async function listBroadcasts(ctx: ServiceContext, f: ListBroadcastsInput
     conds.push(or(...scopes)!);
   }
   if (asShifter && viewer) {
-    const viewerUser = viewer === myShifter ? actor.userId : (await ctx.db.select({ u: shifters.user_id }).from(shifters).where(eq(shifters.id, viewer)))[0]?.u;
+    const viewerUser =
+      viewer === myShifter
+        ? actor.userId
+        : (await ctx.db.select({ u: shifters.user_id }).from(shifters).where(eq(shifters.id, viewer)))[0]?.u;
     // A subquery, not a join: both the plain page and the ranked query take these conditions as they are.
-    if (viewerUser) conds.push(sql`${shiftRequests.business_id} NOT IN (SELECT ${businesses.id} FROM ${businesses} WHERE ${businesses.user_id} = ${viewerUser})`);
+    if (viewerUser)
+      conds.push(
+        sql`${shiftRequests.business_id} NOT IN (SELECT ${businesses.id} FROM ${businesses} WHERE ${businesses.user_id} = ${viewerUser})`,
+      );
   }
   if (f.shift_date) conds.push(eq(shiftRequests.shift_date, f.shift_date));
   if (f.date_from) conds.push(gte(shiftRequests.shift_date, f.date_from));
@@ -155,7 +162,10 @@ export async function listBroadcasts(ctx: ServiceContext, f: ListBroadcastsInput
       .limit(f.limit + 1);
     const page = rows.slice(0, f.limit);
     const last = page.at(-1);
-    return { data: page.map((r) => toView(r)), next_cursor: rows.length > f.limit && last ? encodeCursor([last.row.created_at, last.row.id]) : null };
+    return {
+      data: page.map((r) => toView(r)),
+      next_cursor: rows.length > f.limit && last ? encodeCursor([last.row.created_at, last.row.id]) : null,
+    };
   }
 
   // Ranked inside D1 (relevance-signals.ts): only the page's rows leave the database. The best-bounded

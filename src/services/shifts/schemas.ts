@@ -127,14 +127,10 @@ export const clockBody = z
   .object({
     lat: z.number().min(-90).max(90).optional(),
     lon: z.number().min(-180).max(180).optional(),
-    photo_url: z
-      .string()
-      .max(500)
-      .optional()
-      .openapi({
-        description:
-          'The url clock_photo returned for this shift and side; the stored photo is checked (400 VALIDATION-ERR if it is not one).',
-      }),
+    photo_url: z.string().max(500).optional().openapi({
+      description:
+        'The url clock_photo returned for this shift and side; the stored photo is checked (400 VALIDATION-ERR if it is not one).',
+    }),
     im_here: z.boolean().optional().openapi({
       description:
         '"I\'m here" override for an out-of-geofence clock-in in hard mode. Counts only from the shifter or a kiosk acting for them; the business acting as itself may not send it (400).',
@@ -248,12 +244,10 @@ export type ShiftList = z.infer<typeof shiftListSchema>;
 export const conflictsSchema = z.object({
   window: z.object({ starts_at: z.string(), ends_at: z.string(), timezone: z.string() }),
   data: z.array(shiftRequestSchema).openapi({ description: 'Overlapping shifts the caller may see in full.' }),
-  busy: z
-    .array(z.object({ starts_at: z.string(), ends_at: z.string() }))
-    .openapi({
-      description:
-        'Overlapping shifts at businesses the caller does not act for: only when the shifter is busy. Always empty for the shifter and admins.',
-    }),
+  busy: z.array(z.object({ starts_at: z.string(), ends_at: z.string() })).openapi({
+    description:
+      'Overlapping shifts at businesses the caller does not act for: only when the shifter is busy. Always empty for the shifter and admins.',
+  }),
 });
 export type ShiftConflicts = z.infer<typeof conflictsSchema>;
 
