@@ -2,7 +2,7 @@
 // sees all 10,000 open broadcasts. With sort_by_relevance every request ranks the whole set (one
 // query for the candidates, the shifter's signals, a score per row, a sort); without it the list is
 // a keyset page, newest first. Throughput and latency at concurrency 1 and 4.
-import { call, describe, ms, printTable, runFixed, summarize } from './common.mjs';
+import { call, describe, LOAD_COLUMNS, loadCells, ms, printTable, runFixed, summarize } from './common.mjs';
 
 const PATH = '/v1/shift_request/list_of_broadcast_requests';
 
@@ -61,19 +61,8 @@ export async function benchBroadcasts(base, manifest, { requests = 200, concurre
 export function printBroadcasts(res) {
   printTable(
     `Broadcast listing — POST ${PATH}, limit 50, ${res.openBroadcasts.toLocaleString('en-US')} open broadcasts visible (latency in ms)`,
-    ['order', 'conc', 'requests', 'req/s', 'p50', 'p95', 'p99', 'mean', 'max', 'failed'],
-    res.rows.map((r) => [
-      r.mode,
-      r.concurrency,
-      r.requests,
-      r.rps.toFixed(1),
-      ms(r.latency.p50),
-      ms(r.latency.p95),
-      ms(r.latency.p99),
-      ms(r.latency.mean),
-      ms(r.latency.max),
-      r.failed,
-    ]),
+    ['order', ...LOAD_COLUMNS],
+    res.rows.map((r) => [r.mode, ...loadCells(r)]),
   );
   const rel = res.firstPages.relevance;
   if (rel)

@@ -164,6 +164,20 @@ export async function runFixed(total, concurrency, fn) {
 }
 
 /** Prints rows as an aligned text table. */
+/** The load columns every latency table shares, and one row's cells for them. */
+export const LOAD_COLUMNS = ['conc', 'requests', 'req/s', 'p50', 'p95', 'p99', 'mean', 'max', 'failed'];
+export const loadCells = (r) => [
+  r.concurrency,
+  r.requests,
+  r.rps.toFixed(1),
+  ms(r.latency.p50),
+  ms(r.latency.p95),
+  ms(r.latency.p99),
+  ms(r.latency.mean),
+  ms(r.latency.max),
+  r.failed,
+];
+
 export function printTable(title, head, rows) {
   const all = [head, ...rows].map((r) => r.map((c) => String(c)));
   const widths = head.map((_, i) => Math.max(...all.map((r) => r[i].length)));

@@ -2,7 +2,7 @@
 // aggregates every worked shift of the city in the 90-day window) and GET /v1/business/{id}/labor_costs
 // for that business (it reads eight weeks of its worked shifts). Latency over a fixed number of
 // requests at concurrency 1 (and throughput at 4).
-import { call, describe, ms, printTable, runFixed, summarize } from './common.mjs';
+import { call, describe, LOAD_COLUMNS, loadCells, ms, printTable, runFixed, summarize } from './common.mjs';
 
 export async function benchInsights(base, manifest, { requests = 100, concurrencies = [1, 4], warmup = 3 } = {}) {
   const key = manifest.keys.bigOwner;
@@ -61,19 +61,8 @@ export async function benchInsights(base, manifest, { requests = 100, concurrenc
 export function printInsights(res) {
   printTable(
     `Insights — ${res.totalRows.toLocaleString('en-US')} worked shift rows (latency in ms)`,
-    ['endpoint', 'conc', 'requests', 'req/s', 'p50', 'p95', 'p99', 'mean', 'max', 'failed'],
-    res.rows.map((r) => [
-      r.endpoint,
-      r.concurrency,
-      r.requests,
-      r.rps.toFixed(1),
-      ms(r.latency.p50),
-      ms(r.latency.p95),
-      ms(r.latency.p99),
-      ms(r.latency.mean),
-      ms(r.latency.max),
-      r.failed,
-    ]),
+    ['endpoint', ...LOAD_COLUMNS],
+    res.rows.map((r) => [r.endpoint, ...loadCells(r)]),
   );
   const g = res.coverage.going_rate;
   const l = res.coverage.labor_costs;
