@@ -2,7 +2,7 @@
 // sees all 10,000 open broadcasts. With sort_by_relevance every request ranks the whole set (one
 // query for the candidates, the shifter's signals, a score per row, a sort); without it the list is
 // a keyset page, newest first. Throughput and latency at concurrency 1 and 4.
-import { call, describe, LOAD_COLUMNS, loadCells, ms, printTable, runFixed, summarize } from './common.mjs';
+import { call, describe, LOAD_COLUMNS, loadCells, printTable, runFixed, summarize } from './common.mjs';
 
 const PATH = '/v1/shift_request/list_of_broadcast_requests';
 

@@ -2,7 +2,7 @@
 // aggregates every worked shift of the city in the 90-day window) and GET /v1/business/{id}/labor_costs
 // for that business (it reads eight weeks of its worked shifts). Latency over a fixed number of
 // requests at concurrency 1 (and throughput at 4).
-import { call, describe, LOAD_COLUMNS, loadCells, ms, printTable, runFixed, summarize } from './common.mjs';
+import { call, describe, LOAD_COLUMNS, loadCells, printTable, runFixed, summarize } from './common.mjs';
 
 export async function benchInsights(base, manifest, { requests = 100, concurrencies = [1, 4], warmup = 3 } = {}) {
   const key = manifest.keys.bigOwner;
