@@ -19,6 +19,7 @@ export default defineConfig(async () => {
             LOG_LEVEL: 'warn',
             // The tests read codes from email_outbox, as a developer does locally.
             LOCAL_MAILBOX: 'true',
+            LOCAL_DEFAULT_SECRETS: 'true',
           },
         },
       }),

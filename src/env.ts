@@ -15,7 +15,22 @@ export const settingsSchema = z.object({
   DEMO_MODE: boolString,
   DEMO_SEED_TOKEN: z.string().optional(),
   APP_ORIGIN: z.string().default('http://localhost:5173'),
+  /** Where the pages are ({app_url}: sign-in, account settings); absent: the Worker's own origin. */
   APP_URL: z.string().optional(),
+  /** Where the sign-in and OAuth authorization pages are ({auth_url}); absent: the Worker's own origin. */
+  AUTH_URL: z.string().optional(),
+  /**
+   * Base64 of 32 random bytes (a Worker secret): the AES-GCM key that encrypts two-factor secrets.
+   * Absent: only with LOCAL_DEFAULT_SECRETS on, the fixed development key (services/two-factor/secret-box.ts).
+   */
+  TWO_FACTOR_ENCRYPTION_KEY: z.string().optional(),
+  /** Offer the SMS second factor (codes sent through the notifications interface). Off by default. */
+  TWO_FACTOR_SMS_ENABLED: boolString,
+  /**
+   * Local development and tests only: a secret that is absent falls back to its fixed, published
+   * development value instead of failing. Never on in production.
+   */
+  LOCAL_DEFAULT_SECRETS: boolString,
   SHIFT_CLOCK_GEOFENCE_HARD_FAIL: boolString,
   GOING_RATE_MIN_SAMPLE: intString(10, 1),
   GOING_RATE_WINDOW_DAYS: intString(90, 1),
@@ -49,6 +64,8 @@ export type Settings = z.infer<typeof settingsSchema> & {
 export type AppBindings = Env & {
   DEMO_SEED_TOKEN?: string;
   APP_URL?: string;
+  AUTH_URL?: string;
+  TWO_FACTOR_ENCRYPTION_KEY?: string;
   MAIL_PROVIDER_API_KEY?: string;
   MAIL_FROM?: string;
   LOCAL_MAILBOX?: string;

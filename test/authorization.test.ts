@@ -153,6 +153,8 @@ const TABLE: Record<string, Entry> = {
   verifyEmail: { access: 'public' },
   resendVerification: { access: 'public' },
   login: { access: 'public' },
+  completeTwoFactorLogin: { access: 'public' },
+  cancelTwoFactorLogin: { access: 'public' },
   requestPasswordReset: { access: 'public' },
   confirmPasswordReset: { access: 'public' },
   logout: { access: 'self' },

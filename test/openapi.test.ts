@@ -21,6 +21,8 @@ const PUBLIC_OPERATIONS = new Set([
   'POST /v1/auth/verify_email',
   'POST /v1/auth/resend_verification',
   'POST /v1/auth/login',
+  'POST /v1/auth/login/two_factor',
+  'POST /v1/auth/login/two_factor/cancel',
   'POST /v1/auth/password_reset/request',
   'POST /v1/auth/password_reset/confirm',
 ]);

@@ -3,6 +3,14 @@ import type { AppBindings, Settings } from '../env';
 import type { Actor, IdempotencyScope } from '../services/context';
 import type { Logger } from '../lib/log';
 
+/** Who a page is for: the account behind the cookie session. */
+export interface WebUser {
+  userId: string;
+  sessionId: string;
+  email: string;
+  displayName: string;
+}
+
 export interface AppEnv {
   Bindings: AppBindings;
   Variables: {
@@ -12,5 +20,9 @@ export interface AppEnv {
     db: Db;
     actor: Actor;
     idempotency: IdempotencyScope | undefined;
+    /** Pages only: the CSRF token every form of the page carries (web/csrf.ts). */
+    csrfToken: string;
+    /** Pages only: the signed-in person of the cookie session (web/session.ts), when there is one. */
+    webUser: WebUser | undefined;
   };
 }

@@ -21,6 +21,11 @@ export const ERROR_CODES = {
   'EMAIL-TAKEN-ERR': { status: 409, description: 'An account with this email already exists.' },
   'PROFILE-EXISTS-ERR': { status: 409, description: 'The user already has this profile.' },
   'INVITATION-CLOSED-ERR': { status: 409, description: 'The invitation was accepted, declined, revoked or has expired.' },
+  'TWO-FACTOR-CODE-ERR': { status: 401, description: 'The two-factor code or backup code is wrong, expired or used already.' },
+  'TWO-FACTOR-REQ-ERR': {
+    status: 401,
+    description: 'The session waits for its second factor (POST /v1/auth/login/two_factor); it reaches nothing else.',
+  },
   'VERIFY-CODE-ERR': { status: 400, description: 'The verification code is wrong, used or expired.' },
   'IDEMPOTENCY-MISMATCH-ERR': {
     status: 409,

@@ -27,6 +27,8 @@ export const ID_PREFIX = {
   credential: 'crd',
   invitation: 'inv',
   operation: 'op',
+  backupCode: 'bkc',
+  trustedDevice: 'dev',
 } as const;
 
 /** The longest id the API accepts anywhere (path, query or body); real ids are a prefix + 20 characters. */

@@ -6,3 +6,4 @@ export * from './shifts';
 export * from './platform';
 export * from './shifter-records';
 export * from './teammate-invitations';
+export * from './two-factor';

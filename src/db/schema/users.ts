@@ -38,7 +38,7 @@ export const authCodes = sqliteTable(
   'auth_codes',
   {
     id: text('id').primaryKey(), // ver_…
-    purpose: text('purpose', { enum: ['verify_email', 'password_reset'] }).notNull(),
+    purpose: text('purpose', { enum: ['verify_email', 'password_reset', 'two_factor_sms'] }).notNull(),
     email: text('email').notNull(), // lower-cased, as users.email
     user_id: text('user_id').references(() => users.id, { onDelete: 'set null' }),
     code_hash: text('code_hash').notNull(),
@@ -90,6 +90,11 @@ export const sessions = sqliteTable(
      * in from before, without keeping the address itself.
      */
     ip_hash: text('ip_hash'),
+    /**
+     * The password verified but the account has two-factor on: the token reaches only the challenge
+     * step (web `/login/2fa`, `POST /v1/auth/login/two_factor`) until a code promotes it.
+     */
+    pending_two_factor: bool('pending_two_factor').notNull().default(false),
   },
   (t) => [index('sessions_user_idx').on(t.user_id)],
 );

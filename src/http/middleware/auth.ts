@@ -31,7 +31,7 @@ export const resolveAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
   const now = Date.now();
   const settings = c.get('settings');
 
-  let cred: ResolvedCredential | null;
+  let cred: ResolvedCredential | 'pending' | null;
   let budget: { subject: string; limit: number; window: number };
   if (looksLikeApiKey(token)) {
     cred = await resolveApiKey(db, token);
@@ -39,6 +39,7 @@ export const resolveAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
     budget = { subject: `user:${cred.userId}`, limit: settings.API_KEY_RATE_LIMIT, window: settings.API_KEY_RATE_WINDOW_SECONDS };
   } else if (looksLikeSession(token)) {
     cred = await resolveSession(db, token, now);
+    if (cred === 'pending') throw new AppError('TWO-FACTOR-REQ-ERR');
     if (!cred) throw new AppError('AUTH-REQ-ERR', 'The session has expired or was signed out.');
     budget = { subject: `session:${cred.userId}`, limit: settings.SESSION_RATE_LIMIT, window: settings.SESSION_RATE_WINDOW_SECONDS };
   } else {

@@ -2,7 +2,7 @@ import { createRouter, serviceCtx } from '../../http/create-app';
 import { clientIp } from '../../http/middleware/auth';
 import { confirmPasswordReset, requestPasswordReset } from '../../services/accounts/passwords';
 import { registerAccount, resendVerification, verifyEmail } from '../../services/accounts/register';
-import { login, logout } from '../../services/accounts/sessions';
+import { cancelTwoFactorLogin, completeTwoFactorLogin, login, logout } from '../../services/accounts/sessions';
 import * as routes from './auth.routes';
 
 export const authRouter = createRouter()
@@ -14,10 +14,18 @@ export const authRouter = createRouter()
   })
   .openapi(routes.resendVerification, async (c) => c.json(await resendVerification(serviceCtx(c), c.req.valid('json')), 202))
   .openapi(routes.login, async (c) => {
-    const signedIn = await login(serviceCtx(c), c.req.valid('json'), clientIp(c));
+    const { view } = await login(serviceCtx(c), c.req.valid('json'), clientIp(c));
+    c.header('Cache-Control', 'no-store');
+    return c.json(view, 200);
+  })
+  .openapi(routes.completeTwoFactorLogin, async (c) => {
+    const signedIn = await completeTwoFactorLogin(serviceCtx(c), c.req.valid('json'));
     c.header('Cache-Control', 'no-store');
     return c.json(signedIn, 200);
   })
+  .openapi(routes.cancelTwoFactorLogin, async (c) =>
+    c.json(await cancelTwoFactorLogin(serviceCtx(c), c.req.valid('json').session_token), 200),
+  )
   .openapi(routes.logout, async (c) => c.json(await logout(serviceCtx(c)), 200))
   .openapi(routes.requestPasswordReset, async (c) => c.json(await requestPasswordReset(serviceCtx(c), c.req.valid('json')), 202))
   .openapi(routes.confirmPasswordReset, async (c) => {

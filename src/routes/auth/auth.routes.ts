@@ -4,6 +4,8 @@ import {
   confirmPasswordResetInput,
   keyIssuedSchema,
   loginInput,
+  pendingSignInInput,
+  secondFactorInput,
   passwordResetRequestedSchema,
   registeredSchema,
   registerInput,
@@ -71,10 +73,39 @@ export const login = publicRoute({
   summary: 'Sign in with email and password',
   description:
     'Returns a session token usable as `Authorization: Bearer <token>`, like the API key. Failed sign-ins are limited per email and address ' +
-    '(429 with Retry-After); a right password from another address is not held back by someone else’s failures.',
+    '(429 with Retry-After); a right password from another address is not held back by someone else’s failures. ' +
+    'When the account has two-factor on, `two_factor_required` is true and the token is pending: it reaches nothing (401 `TWO-FACTOR-REQ-ERR`) ' +
+    'until POST /v1/auth/login/two_factor promotes it with a code, within ten minutes.',
   request: { body: jsonBody(loginInput) },
   responses: { 200: jsonContent(signedInSchema, 'Signed in.') },
   errors: ['LOGIN-FAILED-ERR', 'EMAIL-UNVERIFIED-ERR'],
+});
+
+export const completeTwoFactorLogin = publicRoute({
+  method: 'post',
+  path: '/v1/auth/login/two_factor',
+  operationId: 'completeTwoFactorLogin',
+  tags,
+  middleware,
+  summary: 'Finish signing in with the second factor',
+  description:
+    'Sends the pending `session_token` from sign-in with either the 6-digit authenticator `code` or a `backup_code`. A code works once (a replay is refused), ' +
+    'a backup code is used up. Wrong codes are limited per account: 5 in 15 minutes and 20 a day (429 with Retry-After). The token becomes a full session.',
+  request: { body: jsonBody(secondFactorInput) },
+  responses: { 200: jsonContent(signedInSchema, 'Signed in.') },
+  errors: ['TWO-FACTOR-CODE-ERR', 'AUTH-REQ-ERR'],
+});
+
+export const cancelTwoFactorLogin = publicRoute({
+  method: 'post',
+  path: '/v1/auth/login/two_factor/cancel',
+  operationId: 'cancelTwoFactorLogin',
+  tags,
+  middleware,
+  summary: 'Give up a sign-in that waits for its second factor',
+  description: 'Ends the pending session (signed out). Answers the same whether or not the token was pending.',
+  request: { body: jsonBody(pendingSignInInput) },
+  responses: { 200: jsonContent(signedOutSchema, 'Signed out.') },
 });
 
 export const logout = authRoute({

@@ -60,16 +60,21 @@ export function issuedKeyView(key: string, row: { prefix: string; created_at: nu
 /** Where a sign-in came from, kept only as a hash bound to the account. */
 export const signInPlace = (userId: string, ip: string) => sha256Hex(`${userId}:${ip}`);
 
-export async function mintSession(userId: string, now: number, ip: string) {
+/**
+ * A new session token and its row. A pending one (the account has two-factor on) lives `pendingTtlMs`
+ * and reaches only the second-factor step until a code promotes it.
+ */
+export async function mintSession(userId: string, now: number, ip: string, pendingTtlMs?: number) {
   const token = `${SESSION_PREFIX}${randomBase62(40)}`;
   const row = {
     id: newId('session'),
     user_id: userId,
     token_hash: await sha256Hex(token),
     created_at: now,
-    expires_at: now + SESSION_TTL_MS,
+    expires_at: now + (pendingTtlMs ?? SESSION_TTL_MS),
     last_seen_at: now,
     ip_hash: await signInPlace(userId, ip),
+    pending_two_factor: pendingTtlMs !== undefined,
   };
   return { token, row };
 }
@@ -117,9 +122,20 @@ export function touchSession(db: Db, sessionId: string, now: number) {
     .where(and(eq(sessions.id, sessionId), or(isNull(sessions.last_seen_at), lt(sessions.last_seen_at, now - LAST_USED_GRANULARITY_MS))));
 }
 
-export async function resolveSession(db: Db, token: string, now: number): Promise<ResolvedCredential | null> {
+/**
+ * A live session's credential; `'pending'` for a session still waiting for its second factor, which
+ * reaches neither the API nor any page.
+ */
+export async function resolveSession(db: Db, token: string, now: number): Promise<ResolvedCredential | 'pending' | null> {
   const rows = await db
-    .select({ id: sessions.id, userId: sessions.user_id, admin: admins.user_id, isDemo: users.is_demo, lastUsedAt: sessions.last_seen_at })
+    .select({
+      id: sessions.id,
+      userId: sessions.user_id,
+      admin: admins.user_id,
+      isDemo: users.is_demo,
+      lastUsedAt: sessions.last_seen_at,
+      pending: sessions.pending_two_factor,
+    })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.user_id))
     .leftJoin(admins, eq(admins.user_id, sessions.user_id))
@@ -127,6 +143,7 @@ export async function resolveSession(db: Db, token: string, now: number): Promis
     .limit(1);
   const row = rows[0];
   if (!row) return null;
+  if (row.pending) return 'pending';
   return {
     userId: row.userId,
     credentialId: row.id,
@@ -134,4 +151,22 @@ export async function resolveSession(db: Db, token: string, now: number): Promis
     lastUsedAt: row.lastUsedAt,
     ...rights(row.isDemo, row.admin !== null),
   };
+}
+
+/** The session of a token that waits for its second factor, if it is one and still live. */
+export async function resolvePendingSession(db: Db, token: string, now: number): Promise<{ sessionId: string; userId: string } | null> {
+  if (!looksLikeSession(token)) return null;
+  const [row] = await db
+    .select({ sessionId: sessions.id, userId: sessions.user_id })
+    .from(sessions)
+    .where(
+      and(
+        eq(sessions.token_hash, await sha256Hex(token)),
+        eq(sessions.pending_two_factor, true),
+        isNull(sessions.revoked_at),
+        gt(sessions.expires_at, now),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
 }

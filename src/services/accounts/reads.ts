@@ -1,10 +1,11 @@
-import { and, asc, desc, eq } from 'drizzle-orm';
-import { admins, businesses, cities, shifters, teammates, users } from '../../db/schema';
+import { and, asc, count, desc, eq, isNull } from 'drizzle-orm';
+import { admins, businesses, cities, shifters, teammates, twoFactor, twoFactorBackupCodes, users } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { toIso } from '../../lib/time';
 import { fromMinor } from '../../lib/money';
 import { assertSelfOrAdminOf, TEAMMATE_STATUS } from '../access';
 import { type ServiceContext, requirePerson } from '../context';
+import { isEnabled, methodsOf } from '../two-factor/state';
 import type { BusinessList, BusinessView, ShifterView, UserDetails, UserIdQuery } from './schemas';
 
 type UserRow = typeof users.$inferSelect;
@@ -68,7 +69,7 @@ export async function getUserDetails(ctx: ServiceContext, input: UserIdQuery = {
   const id = input.user_id ?? requirePerson(ctx).userId;
   await assertSelfOrAdminOf(ctx, id);
   // One D1 round trip for all five reads (a batch), not the user first and then four more.
-  const [found, shifter, owned, teams, admin] = await ctx.db.batch([
+  const [found, shifter, owned, teams, admin, secondFactor, backupLeft] = await ctx.db.batch([
     ctx.db.select().from(users).where(eq(users.id, id)).limit(1),
     ctx.db.select({ id: shifters.id }).from(shifters).where(eq(shifters.user_id, id)).limit(1),
     ctx.db.select({ id: businesses.id, is_default: businesses.is_default }).from(businesses).where(eq(businesses.user_id, id)),
@@ -77,11 +78,18 @@ export async function getUserDetails(ctx: ServiceContext, input: UserIdQuery = {
       .from(teammates)
       .where(and(eq(teammates.user_id, id), eq(teammates.status, TEAMMATE_STATUS.active))),
     ctx.db.select({ id: admins.user_id }).from(admins).where(eq(admins.user_id, id)).limit(1),
+    ctx.db.select().from(twoFactor).where(eq(twoFactor.user_id, id)).limit(1),
+    ctx.db
+      .select({ n: count() })
+      .from(twoFactorBackupCodes)
+      .where(and(eq(twoFactorBackupCodes.user_id, id), isNull(twoFactorBackupCodes.used_at))),
   ]);
   const user = found[0];
   if (!user) throw new AppError('USER-NOT-FND-ERR');
   const hasShifter = shifter.length > 0;
   const hasBusiness = owned.length > 0;
+  const tf = secondFactor[0];
+  const twoFactorOn = isEnabled(tf);
   return {
     id: user.id,
     email: user.email,
@@ -98,7 +106,12 @@ export async function getUserDetails(ctx: ServiceContext, input: UserIdQuery = {
     default_business_id: owned.find((b) => b.is_default)?.id ?? owned[0]?.id ?? null,
     business_ids: owned.map((b) => b.id),
     teammate_of_business_ids: teams.map((t) => t.business_id),
-    two_factor_enabled: false,
+    two_factor_enabled: twoFactorOn,
+    two_factor: {
+      enabled: twoFactorOn,
+      methods: methodsOf(tf, ctx.settings.TWO_FACTOR_SMS_ENABLED, !!user.phone),
+      backup_codes_left: twoFactorOn ? (backupLeft[0]?.n ?? 0) : 0,
+    },
     created_at: toIso(user.created_at),
   };
 }

@@ -163,8 +163,41 @@ export type VerificationResent = z.infer<typeof resendVerificationSchema>;
 
 export const loginInput = z.object({ email: emailSchema, password: passwordSchema });
 export type LoginInput = z.infer<typeof loginInput>;
-export const signedInSchema = z.object({ user_id: z.string(), session_token: z.string(), expires_at: z.string() });
+
+export const twoFactorMethodSchema = z.enum(['totp', 'sms']).openapi('TwoFactorMethod');
+export const twoFactorStatusSchema = z
+  .object({
+    enabled: z.boolean(),
+    /** The methods a sign-in challenge accepts besides backup codes. */
+    methods: z.array(twoFactorMethodSchema).max(2),
+    backup_codes_left: z.number().int().min(0),
+  })
+  .openapi('TwoFactorStatus');
+export type TwoFactorStatusView = z.infer<typeof twoFactorStatusSchema>;
+
+export const signedInSchema = z
+  .object({
+    user_id: z.string(),
+    session_token: z.string(),
+    expires_at: z.string(),
+    two_factor_required: z.boolean().openapi({
+      description:
+        'True when the account has two-factor on: `session_token` then reaches only POST /v1/auth/login/two_factor (within ten minutes), which promotes it with a code.',
+    }),
+    two_factor_methods: z.array(twoFactorMethodSchema).max(2),
+  })
+  .openapi('SignedIn');
 export type SignedIn = z.infer<typeof signedInSchema>;
+
+export const secondFactorInput = z
+  .object({
+    session_token: z.string().max(64).openapi({ description: 'The pending session token that sign-in returned.' }),
+    code: z.string().max(16).optional().openapi({ description: 'The 6-digit code of the authenticator app.' }),
+    backup_code: z.string().max(32).optional().openapi({ description: 'A backup code (`xxxxx-xxxxx`), instead of `code`.' }),
+  })
+  .refine((v) => (v.code ? 1 : 0) + (v.backup_code ? 1 : 0) === 1, { message: 'Send exactly one of code and backup_code.' });
+export type SecondFactorBody = z.infer<typeof secondFactorInput>;
+export const pendingSignInInput = z.object({ session_token: z.string().max(64) });
 
 export const signedOutSchema = z.object({ status: z.literal('signed_out') });
 export type SignedOut = z.infer<typeof signedOutSchema>;
@@ -197,6 +230,7 @@ export const userDetailsSchema = z
     business_ids: z.array(z.string()),
     teammate_of_business_ids: z.array(z.string()),
     two_factor_enabled: z.boolean(),
+    two_factor: twoFactorStatusSchema,
     created_at: z.string(),
   })
   .openapi('UserDetails');

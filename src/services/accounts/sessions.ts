@@ -7,10 +7,22 @@ import { toIso } from '../../lib/time';
 import { auditInsert } from '../audit';
 import { type ServiceContext, requirePerson } from '../context';
 import { changedRows } from '../guarded-write';
-import { MAX_LIVE_SESSIONS, mintSession, signInPlace } from './credentials';
+import { cancelPendingSignIn, completeSecondFactor, PENDING_SESSION_TTL_MS } from '../two-factor/challenge';
+import { isEnabled, loadTwoFactor, methodsOf } from '../two-factor/state';
+import { type DeviceCookie, useTrustedDevice } from '../two-factor/trusted-devices';
+import { MAX_LIVE_SESSIONS, mintSession, resolvePendingSession, SESSION_TTL_MS, signInPlace } from './credentials';
 import { budget, chargeAttempt, KNOWN_PLACE_MS, LIMITS } from './limits';
 import { NO_ACCOUNT_HASH } from './register';
-import type { LoginInput, SessionList, SessionRevoked, SessionsRevoked, SessionView, SignedIn, SignedOut } from './schemas';
+import type {
+  LoginInput,
+  SecondFactorBody,
+  SessionList,
+  SessionRevoked,
+  SessionsRevoked,
+  SessionView,
+  SignedIn,
+  SignedOut,
+} from './schemas';
 
 /**
  * Email + password sign-in; returns a bearer session token. Only failures count toward the limits,
@@ -18,7 +30,7 @@ import type { LoginInput, SessionList, SessionRevoked, SessionsRevoked, SessionV
  * is refused, while the account's owner signing in from elsewhere is not. Failures for one email
  * from many addresses have a higher cap; past it only places the account signed in from before pass.
  */
-export async function login(ctx: ServiceContext, input: LoginInput, ip: string): Promise<SignedIn> {
+export async function login(ctx: ServiceContext, input: LoginInput, ip: string, opts: LoginOptions = {}): Promise<LoginOutcome> {
   const { email } = input;
   const [user] = await ctx.db.select().from(users).where(eq(users.email, email)).limit(1);
   const attempt = await chargeAttempt(
@@ -37,8 +49,13 @@ export async function login(ctx: ServiceContext, input: LoginInput, ip: string):
   await attempt.succeeded();
   if (user.email_verified_at === null) throw new AppError('EMAIL-UNVERIFIED-ERR');
 
+  // Two-factor on: the session is born pending, unless the browser is a trusted device of the account
+  // (its cookie is then rotated and handed back).
+  const tf = await loadTwoFactor(ctx.db, user.id);
+  const device = isEnabled(tf) ? await useTrustedDevice(ctx, user.id, opts.deviceCookie) : null;
+  const pending = isEnabled(tf) && device === null;
   const now = ctx.now();
-  const { token, row } = await mintSession(user.id, now, ip);
+  const { token, row } = await mintSession(user.id, now, ip, pending ? PENDING_SESSION_TTL_MS : undefined);
   const newest = ctx.db
     .select({ id: sessions.id })
     .from(sessions)
@@ -52,9 +69,62 @@ export async function login(ctx: ServiceContext, input: LoginInput, ip: string):
       .update(sessions)
       .set({ revoked_at: now })
       .where(and(eq(sessions.user_id, user.id), isNull(sessions.revoked_at), notInArray(sessions.id, newest))),
-    auditInsert(ctx, 'session.create', { type: 'user', id: user.id }, { session_id: row.id }),
+    auditInsert(
+      ctx,
+      'session.create',
+      { type: 'user', id: user.id },
+      { session_id: row.id, pending_two_factor: pending, trusted_device: !!device },
+    ),
   ]);
-  return { user_id: user.id, session_token: token, expires_at: toIso(row.expires_at) };
+  return {
+    view: {
+      user_id: user.id,
+      session_token: token,
+      expires_at: toIso(row.expires_at),
+      two_factor_required: pending,
+      two_factor_methods: pending ? methodsOf(tf, ctx.settings.TWO_FACTOR_SMS_ENABLED, !!user.phone) : [],
+    },
+    sessionId: row.id,
+    device,
+  };
+}
+
+export interface LoginOptions {
+  /** The trusted-device cookie the browser sent (web sign-in only). */
+  deviceCookie?: string | undefined;
+}
+
+export interface LoginOutcome {
+  view: SignedIn;
+  sessionId: string;
+  /** The rotated trusted-device cookie, when a trusted device skipped the second factor. */
+  device: DeviceCookie | null;
+}
+
+/**
+ * The second step of signing in with two-factor on: the pending session token and a code (or a
+ * backup code) make it a full session. The token is the one sign-in returned, sent in the body.
+ */
+export async function completeTwoFactorLogin(ctx: ServiceContext, input: SecondFactorBody): Promise<SignedIn> {
+  const now = ctx.now();
+  const pending = await resolvePendingSession(ctx.db, input.session_token, now);
+  if (!pending) throw new AppError('AUTH-REQ-ERR', 'This sign-in has expired or was cancelled; sign in again.');
+  await completeSecondFactor(ctx, pending, input);
+  const [s] = await ctx.db.select({ expires_at: sessions.expires_at }).from(sessions).where(eq(sessions.id, pending.sessionId)).limit(1);
+  return {
+    user_id: pending.userId,
+    session_token: input.session_token,
+    expires_at: toIso(s?.expires_at ?? now + SESSION_TTL_MS),
+    two_factor_required: false,
+    two_factor_methods: [],
+  };
+}
+
+/** Gives up a sign-in waiting for its second factor: the pending session ends (signed out). */
+export async function cancelTwoFactorLogin(ctx: ServiceContext, sessionToken: string): Promise<SignedOut> {
+  const pending = await resolvePendingSession(ctx.db, sessionToken, ctx.now());
+  if (pending) await cancelPendingSignIn(ctx, pending);
+  return { status: 'signed_out' };
 }
 
 /** True when the account signed in from this IP before (a session made there lately). */
