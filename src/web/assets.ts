@@ -1,0 +1,42 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../http/app-types';
+import { CLIENT_SCRIPT } from './client-script';
+import { STYLES } from './styles';
+
+/**
+ * The pages' stylesheet and script, served by the Worker itself (no asset from another host) at
+ * paths that carry a hash of their content, so they can be cached for a year: a changed file gets a
+ * new path. The hash is FNV-1a (32 bit) over the UTF-16 code units, computed once at module load; it
+ * names a version, it does not protect anything.
+ */
+function fnv1a(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0).toString(16).padStart(8, '0');
+}
+
+const CSS_FILE = `app.${fnv1a(STYLES)}.css`;
+const JS_FILE = `app.${fnv1a(CLIENT_SCRIPT)}.js`;
+
+/** The hashed addresses the layout links to. */
+export const assetPaths = { css: `/assets/${CSS_FILE}`, js: `/assets/${JS_FILE}` } as const;
+
+const FILES: Record<string, { body: string; type: string }> = {
+  [CSS_FILE]: { body: STYLES, type: 'text/css; charset=utf-8' },
+  [JS_FILE]: { body: CLIENT_SCRIPT, type: 'text/javascript; charset=utf-8' },
+};
+
+/** `GET /assets/:file` for the current hashed names; anything else is the app's 404. */
+export const assetsRouter = new Hono<AppEnv>();
+
+assetsRouter.get('/assets/:file', (c) => {
+  const file = Object.hasOwn(FILES, c.req.param('file')) ? FILES[c.req.param('file')] : undefined;
+  if (!file) return c.notFound();
+  return c.body(file.body, 200, {
+    'Content-Type': file.type,
+    'Cache-Control': 'public, max-age=31536000, immutable',
+  });
+});
