@@ -9,6 +9,7 @@ import { idempotency } from './http/middleware/idempotency';
 import { assignRequestId, requestContext } from './http/middleware/request-context';
 import { apiRouter } from './routes';
 import { demoRouter } from './routes/demo/demo.index';
+import { webRouter } from './web';
 
 export function createApp() {
   const app = createRouter();
@@ -41,6 +42,7 @@ export function createApp() {
   app.use('/v1/*', idempotency);
   const api = app.route('/', apiRouter);
   app.route('/', demoRouter);
+  app.route('/', webRouter);
   mountDocs(app);
   app.get('/', (c) => c.json({ service: 'shiftmarket', docs: '/v1/docs', openapi: '/v1/openapi.json' }));
   app.notFound(notFound);

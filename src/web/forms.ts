@@ -1,0 +1,58 @@
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { AppEnv } from '../http/app-types';
+import { clientIp } from '../http/middleware/auth';
+import { AppError } from '../lib/errors';
+import { enforceRateLimit } from '../services/rate-limit';
+
+/** A string field of a posted form, trimmed to `max` characters (a form is never trusted to be short). */
+export async function formFields(c: Context<AppEnv>): Promise<(name: string, max?: number) => string> {
+  const body = await c.req.parseBody();
+  return (name, max = 256) => {
+    const v = body[name];
+    return typeof v === 'string' ? v.slice(0, max) : '';
+  };
+}
+
+/** What a page says when a service refuses a form: the message and the status to answer with. */
+export interface FormProblem {
+  status: ContentfulStatusCode;
+  message: string;
+  retryAfter?: string | undefined;
+}
+
+const MESSAGES: Partial<Record<AppError['code'], string>> = {
+  'LOGIN-FAILED-ERR': 'The email or password is not right.',
+  'EMAIL-UNVERIFIED-ERR': 'This email address is not verified yet. Use the code we emailed you, then sign in.',
+  'TWO-FACTOR-CODE-ERR': 'That code is not right, or it was used already. Wait for the next code and try again.',
+  'PASSWORD-WRONG-ERR': 'The current password is not right.',
+};
+
+/**
+ * Turns a service's AppError into words for the form. Validation and conflict messages are ours
+ * (written for people), so they are shown; an unknown error is not a form problem and is thrown on.
+ */
+export function formProblem(err: unknown): FormProblem {
+  if (!(err instanceof AppError)) throw err;
+  if (err.code === 'RATE-LIMIT-ERR') {
+    const retryAfter = err.headers?.['Retry-After'];
+    const wait = retryAfter ? ` Try again in ${Math.ceil(Number(retryAfter) / 60)} minute(s).` : '';
+    return { status: 429, message: `Too many attempts.${wait}`, retryAfter };
+  }
+  const mapped = MESSAGES[err.code];
+  if (mapped) return { status: err.status, message: mapped };
+  if (err.code === 'VALIDATION-ERR' || err.code === 'CONFLICT-ERR') return { status: err.status, message: err.message };
+  throw err;
+}
+
+/** The same per-address budget as the API's public sign-in routes (AUTH_IP_RATE_LIMIT), for sign-in pages. */
+export async function limitSignInByIp(c: Context<AppEnv>): Promise<void> {
+  const { AUTH_IP_RATE_LIMIT, AUTH_IP_RATE_WINDOW_SECONDS } = c.get('settings');
+  await enforceRateLimit(
+    c.env,
+    `auth-ip:${clientIp(c)}`,
+    AUTH_IP_RATE_LIMIT,
+    AUTH_IP_RATE_WINDOW_SECONDS,
+    'Too many sign-in requests from this address.',
+  );
+}

@@ -1,0 +1,36 @@
+import { Hono } from 'hono';
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv } from '../http/app-types';
+import { assetsRouter } from './assets';
+import { csrf } from './csrf';
+import { accountPages } from './pages/account';
+import { loginPages } from './pages/login';
+import { twoFactorChallengePages } from './pages/two-factor-challenge';
+import { renderError } from './render';
+import { appOrigin, requestOrigin } from './urls';
+
+/** A page asked for on another origin than {app_url} (e.g. the API's host) is sent there. */
+const onAppOrigin: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const app = appOrigin(c);
+  if (app !== requestOrigin(c)) {
+    const url = new URL(c.req.url);
+    return c.redirect(`${app}${url.pathname}${url.search}`, 308);
+  }
+  await next();
+};
+
+/** The paths of the pages; only these run the page middleware (the JSON API never does). */
+const PAGE_PATHS = ['/login', '/login/*', '/logout', '/account', '/account/*'];
+
+/**
+ * The server-rendered pages ({app_url}): sign-in with its two-factor step, sign-out, and the account
+ * settings, plus their stylesheet and script. Every page route runs the CSRF check; the account pages
+ * need the cookie session (pages/account).
+ */
+export const webRouter = new Hono<AppEnv>();
+webRouter.route('/', assetsRouter);
+for (const path of PAGE_PATHS) webRouter.use(path, onAppOrigin, csrf);
+webRouter.route('/', loginPages);
+webRouter.route('/', twoFactorChallengePages);
+webRouter.route('/account', accountPages);
+webRouter.all('/account/*', (c) => renderError(c, 404, 'Page not found', 'There is no such page.'));

@@ -1,0 +1,115 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../../http/app-types';
+import { clientIp } from '../../http/middleware/auth';
+import { serviceCtx } from '../../http/create-app';
+import { loginInput } from '../../services/accounts/schemas';
+import { login, logout } from '../../services/accounts/sessions';
+import { cancelPendingSignIn } from '../../services/two-factor/challenge';
+import { Card, CsrfField, Notice, SubmitButton, TextField } from '../components';
+import { readAppCookie, setAppCookie } from '../cookies';
+import { rotateCsrfToken } from '../csrf';
+import { formFields, formProblem, limitSignInByIp } from '../forms';
+import { Layout } from '../layout';
+import { renderPage } from '../render';
+import { clearSessionCookie, readWebSession, setSessionCookie } from '../session';
+import { safeNextPath } from '../urls';
+
+/** Fixed notices a redirect may ask for by name (never text from the URL). */
+const NOTICES = {
+  signed_out: 'You are signed out.',
+  expired: 'That sign-in took too long or was cancelled. Sign in again.',
+  password_changed: 'Your password was changed and every session ended. Sign in with the new password.',
+} as const;
+
+interface LoginViewProps {
+  csrfToken: string;
+  next: string;
+  email?: string;
+  error?: string | undefined;
+  notice?: string | undefined;
+}
+
+function LoginView({ csrfToken, next, email, error, notice }: LoginViewProps) {
+  return (
+    <Layout title="Sign in">
+      <h1>Sign in</h1>
+      {notice ? <Notice kind="info">{notice}</Notice> : null}
+      {error ? <Notice kind="error">{error}</Notice> : null}
+      <Card title="Your Shiftmarket account">
+        <form method="post" action="/login" class="stack">
+          <CsrfField token={csrfToken} />
+          <input type="hidden" name="next" value={next} />
+          <TextField
+            label="Email"
+            name="email"
+            type="email"
+            value={email}
+            autocomplete="username"
+            required
+            maxLength={254}
+            autofocus={!email}
+          />
+          <TextField
+            label="Password"
+            name="password"
+            type="password"
+            autocomplete="current-password"
+            required
+            maxLength={256}
+            autofocus={!!email}
+          />
+          <SubmitButton>Sign in</SubmitButton>
+        </form>
+      </Card>
+    </Layout>
+  );
+}
+
+export const loginPages = new Hono<AppEnv>()
+  .get('/login', async (c) => {
+    const next = safeNextPath(c.req.query('next'));
+    const session = await readWebSession(c);
+    if (session.kind === 'active') return c.redirect(next, 303);
+    if (session.kind === 'pending') return c.redirect(`/login/2fa?next=${encodeURIComponent(next)}`, 303);
+    const noticeKey = c.req.query('notice');
+    const notice = noticeKey && noticeKey in NOTICES ? NOTICES[noticeKey as keyof typeof NOTICES] : undefined;
+    return renderPage(c, <LoginView csrfToken={c.get('csrfToken')} next={next} notice={notice} />);
+  })
+  .post('/login', async (c) => {
+    const field = await formFields(c);
+    const next = safeNextPath(field('next', 600));
+    const email = field('email', 320);
+    const parsed = loginInput.safeParse({ email, password: field('password', 300) });
+    const again = (status: 400 | 401 | 403 | 429, error: string) =>
+      renderPage(c, <LoginView csrfToken={c.get('csrfToken')} next={next} email={email} error={error} />, status);
+    if (!parsed.success) return again(400, 'Enter your email address and password.');
+    try {
+      await limitSignInByIp(c);
+      // Whatever session this browser had ends: every sign-in starts a new session id.
+      const previous = await readWebSession(c);
+      if (previous.kind === 'pending') await cancelPendingSignIn(serviceCtx(c), previous.pending);
+      else if (previous.kind === 'active') await logout(serviceCtx(c));
+      c.set('actor', { kind: 'anonymous' });
+
+      const outcome = await login(serviceCtx(c), parsed.data, clientIp(c), { deviceCookie: readAppCookie(c, 'device') });
+      rotateCsrfToken(c);
+      setSessionCookie(c, outcome.view.session_token, Date.parse(outcome.view.expires_at));
+      if (outcome.device) {
+        setAppCookie(c, 'device', outcome.device.value, { maxAgeSeconds: Math.floor((outcome.device.expiresAt - Date.now()) / 1000) });
+      }
+      if (outcome.view.two_factor_required) return c.redirect(`/login/2fa?next=${encodeURIComponent(next)}`, 303);
+      return c.redirect(next, 303);
+    } catch (err) {
+      const problem = formProblem(err);
+      if (problem.retryAfter) c.header('Retry-After', problem.retryAfter);
+      return again(problem.status as 400 | 401 | 403 | 429, problem.message);
+    }
+  })
+  .post('/logout', async (c) => {
+    const session = await readWebSession(c);
+    if (session.kind === 'active') await logout(serviceCtx(c));
+    else if (session.kind === 'pending') await cancelPendingSignIn(serviceCtx(c), session.pending);
+    clearSessionCookie(c);
+    rotateCsrfToken(c);
+    return c.redirect('/login?notice=signed_out', 303);
+  });
