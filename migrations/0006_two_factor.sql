@@ -36,4 +36,5 @@ CREATE TABLE `two_factor_backup_codes` (
 );
 --> statement-breakpoint
 CREATE INDEX `two_factor_backup_codes_user_idx` ON `two_factor_backup_codes` (`user_id`,`code_hash`);--> statement-breakpoint
+ALTER TABLE `auth_codes` ADD `consumed_op_id` text;--> statement-breakpoint
 ALTER TABLE `sessions` ADD `pending_two_factor` integer DEFAULT false NOT NULL;

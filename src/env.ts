@@ -26,6 +26,10 @@ export const settingsSchema = z.object({
   TWO_FACTOR_ENCRYPTION_KEY: z.string().optional(),
   /** Offer the SMS second factor (codes sent through the notifications interface). Off by default. */
   TWO_FACTOR_SMS_ENABLED: boolString,
+  /** The SMS channel (Twilio); without all three, the local stand-in takes text messages. */
+  TWILIO_ACCOUNT_SID: z.string().optional(),
+  TWILIO_AUTH_TOKEN: z.string().optional(),
+  SMS_FROM: z.string().optional(),
   /**
    * Local development and tests only: a secret that is absent falls back to its fixed, published
    * development value instead of failing. Never on in production.
@@ -66,6 +70,9 @@ export type AppBindings = Env & {
   APP_URL?: string;
   AUTH_URL?: string;
   TWO_FACTOR_ENCRYPTION_KEY?: string;
+  TWILIO_ACCOUNT_SID?: string;
+  TWILIO_AUTH_TOKEN?: string;
+  SMS_FROM?: string;
   MAIL_PROVIDER_API_KEY?: string;
   MAIL_FROM?: string;
   LOCAL_MAILBOX?: string;

@@ -45,6 +45,8 @@ export const authCodes = sqliteTable(
     attempts: integer('attempts').notNull().default(0),
     expires_at: integer('expires_at').notNull(),
     consumed_at: integer('consumed_at'),
+    /** The operation that used the code (two-factor SMS codes): the sign-in it promotes checks for it. */
+    consumed_op_id: text('consumed_op_id'),
     created_at: integer('created_at').notNull(),
   },
   (t) => [index('auth_codes_email_idx').on(t.email, t.purpose, t.created_at), index('auth_codes_user_idx').on(t.user_id, t.purpose)],

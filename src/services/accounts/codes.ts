@@ -4,7 +4,7 @@ import { sha256Hex, timingSafeEqualStr } from '../../lib/crypto';
 import { newId } from '../../lib/ids';
 import type { ServiceContext } from '../context';
 
-export type CodePurpose = 'verify_email' | 'password_reset';
+export type CodePurpose = 'verify_email' | 'password_reset' | 'two_factor_sms';
 
 /** A code is valid this long. */
 export const CODE_TTL_MS = 15 * 60 * 1000;

@@ -10,6 +10,7 @@ import type { ServiceContext } from '../context';
 import { changedRows } from '../guarded-write';
 import { findUnusedBackupCode, looksLikeBackupCode, useBackupCode } from './backup-codes';
 import { openSecret } from './secret-box';
+import { useSmsCode } from './sms';
 import { isEnabled, loadTwoFactor, twoFactorOpApplied } from './state';
 import { matchingStep, normalizeCode } from './totp';
 
@@ -81,25 +82,33 @@ export async function completeSecondFactor(ctx: ServiceContext, pending: Pending
   const op = newId('operation');
   const applied = twoFactorOpApplied(pending.userId, op);
   let statements: Parameters<typeof runBatch>[1];
-  let method: 'totp' | 'backup_code';
+  let method: 'totp' | 'sms' | 'backup_code';
 
   if (input.code !== undefined && input.code !== '') {
     method = 'totp';
     const secret = await openSecret(ctx.settings, pending.userId, row.totp_secret_enc);
-    const step = matchingStep(secret, normalizeCode(input.code), now);
-    if (step === null) throw new AppError('TWO-FACTOR-CODE-ERR');
-    statements = [
-      ctx.db
-        .update(twoFactor)
-        .set({ totp_last_step: step, last_op_id: op, updated_at: now })
-        .where(
-          and(
-            eq(twoFactor.user_id, pending.userId),
-            isNotNull(twoFactor.totp_enabled_at),
-            or(isNull(twoFactor.totp_last_step), lt(twoFactor.totp_last_step, step)),
+    const code = normalizeCode(input.code);
+    const step = matchingStep(secret, code, now);
+    if (step === null) {
+      // Not the app's code: perhaps the one texted to the phone, when the account uses SMS too.
+      const sms = row.sms_enabled_at !== null && ctx.settings.TWO_FACTOR_SMS_ENABLED ? await useSmsCode(ctx, pending, code, op) : null;
+      if (!sms) throw new AppError('TWO-FACTOR-CODE-ERR');
+      method = 'sms';
+      statements = [...sms];
+    } else {
+      statements = [
+        ctx.db
+          .update(twoFactor)
+          .set({ totp_last_step: step, last_op_id: op, updated_at: now })
+          .where(
+            and(
+              eq(twoFactor.user_id, pending.userId),
+              isNotNull(twoFactor.totp_enabled_at),
+              or(isNull(twoFactor.totp_last_step), lt(twoFactor.totp_last_step, step)),
+            ),
           ),
-        ),
-    ];
+      ];
+    }
   } else if (input.backup_code !== undefined && looksLikeBackupCode(input.backup_code)) {
     method = 'backup_code';
     const code = await findUnusedBackupCode(ctx, pending.userId, input.backup_code);

@@ -1,8 +1,10 @@
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import type { AppEnv } from '../../http/app-types';
 import { serviceCtx } from '../../http/create-app';
 import { AppError } from '../../lib/errors';
 import { cancelPendingSignIn, completeSecondFactor } from '../../services/two-factor/challenge';
+import { sendSignInSms } from '../../services/two-factor/sms';
+import { twoFactorStatus } from '../../services/two-factor/state';
 import { deviceLabel, trustDevice } from '../../services/two-factor/trusted-devices';
 import { Card, CsrfField, Notice, SubmitButton, TextField } from '../components';
 import { setAppCookie } from '../cookies';
@@ -16,6 +18,9 @@ import { safeNextPath } from '../urls';
 interface ChallengeViewProps {
   csrfToken: string;
   next: string;
+  /** The account also takes codes by text message (offered by the operator and turned on). */
+  sms?: boolean;
+  notice?: string | undefined;
   error?: string | undefined;
   /** Which form the error belongs to. */
   errorFor?: 'code' | 'backup_code' | undefined;
@@ -31,11 +36,12 @@ function TrustBox({ id }: { id: string }) {
 }
 
 /** The second step of signing in: a code from the authenticator app, or a backup code. */
-function ChallengeView({ csrfToken, next, error, errorFor }: ChallengeViewProps) {
+function ChallengeView({ csrfToken, next, sms, notice, error, errorFor }: ChallengeViewProps) {
   return (
     <Layout title="Two-factor check">
       <h1>Two-factor check</h1>
-      <p>Your password was right. Now enter the 6-digit code from your authenticator app.</p>
+      <p>Your password was right. Now enter the 6-digit code from your authenticator app{sms ? ', or one we text you' : ''}.</p>
+      {notice ? <Notice kind="success">{notice}</Notice> : null}
       {error ? <Notice kind="error">{error}</Notice> : null}
       <Card title="Authenticator code">
         <form method="post" action="/login/2fa" class="stack">
@@ -55,6 +61,13 @@ function ChallengeView({ csrfToken, next, error, errorFor }: ChallengeViewProps)
           <TrustBox id="trust-code" />
           <SubmitButton>Verify</SubmitButton>
         </form>
+        {sms ? (
+          <form method="post" action="/login/2fa/sms">
+            <CsrfField token={csrfToken} />
+            <input type="hidden" name="next" value={next} />
+            <SubmitButton variant="secondary">Text me a code instead</SubmitButton>
+          </form>
+        ) : null}
       </Card>
       <Card title="Lost your phone?">
         <form method="post" action="/login/2fa" class="stack">
@@ -82,13 +95,32 @@ function ChallengeView({ csrfToken, next, error, errorFor }: ChallengeViewProps)
   );
 }
 
+const smsOffered = async (c: Context<AppEnv>, userId: string) => (await twoFactorStatus(serviceCtx(c), userId)).methods.includes('sms');
+
 export const twoFactorChallengePages = new Hono<AppEnv>()
   .get('/login/2fa', async (c) => {
     const next = safeNextPath(c.req.query('next'));
     const session = await readWebSession(c);
     if (session.kind === 'active') return c.redirect(next, 303);
     if (session.kind === 'none') return c.redirect('/login?notice=expired', 303);
-    return renderPage(c, <ChallengeView csrfToken={c.get('csrfToken')} next={next} />);
+    const sms = await smsOffered(c, session.pending.userId);
+    return renderPage(c, <ChallengeView csrfToken={c.get('csrfToken')} next={next} sms={sms} />);
+  })
+  .post('/login/2fa/sms', async (c) => {
+    const field = await formFields(c);
+    const next = safeNextPath(field('next', 600));
+    const session = await readWebSession(c);
+    if (session.kind === 'active') return c.redirect(next, 303);
+    if (session.kind === 'none') return c.redirect('/login?notice=expired', 303);
+    try {
+      const { sent_to } = await sendSignInSms(serviceCtx(c), session.pending);
+      return renderPage(c, <ChallengeView csrfToken={c.get('csrfToken')} next={next} sms notice={`We texted a code to ${sent_to}.`} />);
+    } catch (err) {
+      const problem = formProblem(err);
+      if (problem.retryAfter) c.header('Retry-After', problem.retryAfter);
+      const sms = await smsOffered(c, session.pending.userId);
+      return renderPage(c, <ChallengeView csrfToken={c.get('csrfToken')} next={next} sms={sms} error={problem.message} />, problem.status);
+    }
   })
   .post('/login/2fa', async (c) => {
     const field = await formFields(c);
@@ -108,9 +140,10 @@ export const twoFactorChallengePages = new Hono<AppEnv>()
       }
       const problem = formProblem(err);
       if (problem.retryAfter) c.header('Retry-After', problem.retryAfter);
+      const sms = await smsOffered(c, session.pending.userId);
       return renderPage(
         c,
-        <ChallengeView csrfToken={c.get('csrfToken')} next={next} error={problem.message} errorFor={errorFor} />,
+        <ChallengeView csrfToken={c.get('csrfToken')} next={next} sms={sms} error={problem.message} errorFor={errorFor} />,
         problem.status,
       );
     }
