@@ -134,8 +134,13 @@ describe('web sign-in', () => {
     expect(res.location).toBe('/login?notice=signed_out');
     expect(b.sessionToken()).toBeUndefined();
     expectError(await call('GET', '/v1/user/details', { key: token }), 401, 'AUTH-REQ-ERR');
-    // GET /logout is no way to sign anyone out.
-    expect((await browser().get('/logout')).status).toBe(404);
+    // GET /logout signs nobody out: it only asks (a link on another site cannot sign anyone out).
+    const again = browser();
+    await again.signIn(u.email, TEST_PASSWORD);
+    const ask = await again.get('/logout');
+    expect(ask.status).toBe(200);
+    expect(ask.text).toContain('action="/logout"');
+    expect((await call('GET', '/v1/user/details', { key: again.sessionToken()! })).status).toBe(200);
   });
 });
 

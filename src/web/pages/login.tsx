@@ -105,6 +105,22 @@ export const loginPages = new Hono<AppEnv>()
       return again(problem.status as 400 | 401 | 403 | 429, problem.message);
     }
   })
+  // A link cannot sign anyone out (that would let any page do it): GET asks, the button posts.
+  .get('/logout', async (c) => {
+    const session = await readWebSession(c);
+    if (session.kind === 'none') return c.redirect('/login', 303);
+    const user = session.kind === 'active' ? session.user : undefined;
+    return renderPage(
+      c,
+      <Layout title="Sign out" user={user} csrfToken={c.get('csrfToken')}>
+        <h1>Sign out</h1>
+        <form method="post" action="/logout">
+          <CsrfField token={c.get('csrfToken')} />
+          <SubmitButton>Sign out of this browser</SubmitButton>
+        </form>
+      </Layout>,
+    );
+  })
   .post('/logout', async (c) => {
     const session = await readWebSession(c);
     if (session.kind === 'active') await logout(serviceCtx(c));
