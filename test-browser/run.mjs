@@ -1,17 +1,22 @@
-// `npm run test:browser`: proves the API reference pages work offline, in a real browser.
+// `npm run test:browser`: proves in a real browser that the API reference pages work offline and
+// that the sign-in pages (password, two-factor, trusted device) work by keyboard in light and dark.
 //
 // 1. Chromium from Debian: installed with apt-get when /usr/bin/chromium is missing (CI runs as root).
 // 2. The Worker under `wrangler dev` on a free loopback port, its local state in a temporary
-//    --persist-to folder (developers' .wrangler/state is never touched); retried on a failed start.
-// 3. `node --test test-browser/` against it (DOCS_BASE_URL), with screenshots of failed steps kept
-//    in a temporary folder that is printed.
+//    --persist-to folder (developers' .wrangler/state is never touched) with the migrations applied;
+//    retried on a failed start. As under `npm run dev`: DEMO_MODE with a fresh seed token and the
+//    development key for two-factor secrets (LOCAL_DEFAULT_SECRETS); the demo data is seeded once.
+// 3. `node --test test-browser/` against it (DOCS_BASE_URL; the demo accounts in BROWSER_ACCOUNTS),
+//    with the screenshots of the sign-in steps and of failed steps in test-browser/artifacts/
+//    (emptied at the start, git-ignored; BROWSER_ARTIFACTS chooses another folder), printed at the end.
 // 4. Everything started here is stopped, on success, failure or Ctrl-C.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { callSeed, newSeedToken } from '../scripts/dev.mjs';
 import { CHROMIUM } from './offline.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -20,6 +25,12 @@ const START_ATTEMPTS = 3;
 const START_TIMEOUT_MS = 60_000;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const log = (msg) => console.log(`[test:browser] ${msg}`);
+const wranglerEnv = () => ({
+  ...process.env,
+  PATH: `${BIN}${delimiter}${process.env.PATH ?? ''}`,
+  CI: 'true',
+  WRANGLER_SEND_METRICS: 'false',
+});
 
 function ensureChromium() {
   if (existsSync(CHROMIUM)) return;
@@ -47,17 +58,25 @@ function freePort() {
   });
 }
 
+/** `wrangler d1 migrations apply DB --local` into the temporary state, as `npm run dev` does into its own. */
+function applyMigrations(persistTo) {
+  const args = ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persistTo];
+  const run = spawnSync(join(BIN, 'wrangler'), args, { cwd: ROOT, encoding: 'utf8', env: wranglerEnv() });
+  if (run.status !== 0) throw new Error(`applying the migrations failed (exit ${run.status ?? run.signal}):\n${run.stdout}${run.stderr}`);
+}
+
 /** One `wrangler dev` in its own process group, so stopping it also stops workerd. */
-async function startWorker(persistTo) {
+async function startWorker(persistTo, seedToken) {
   if (cleaning) throw new Error('stopped');
   const [port, inspectorPort] = [await freePort(), await freePort()];
   const args = ['dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort)];
   args.push('--persist-to', persistTo, '--log-level', 'warn', '--show-interactive-dev-session=false');
+  args.push('--var', 'DEMO_MODE:true', '--var', `DEMO_SEED_TOKEN:${seedToken}`, '--var', 'LOCAL_DEFAULT_SECRETS:true');
   const child = spawn(join(BIN, 'wrangler'), args, {
     cwd: ROOT,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, PATH: `${BIN}${delimiter}${process.env.PATH ?? ''}`, CI: 'true', WRANGLER_SEND_METRICS: 'false' },
+    env: wranglerEnv(),
   });
   let output = '';
   const keep = (d) => {
@@ -65,7 +84,7 @@ async function startWorker(persistTo) {
   };
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
-  return { child, origin: `http://127.0.0.1:${port}`, output: () => output };
+  return { child, port, origin: `http://127.0.0.1:${port}`, output: () => output };
 }
 
 /** Waits until the document and the Scalar page answer 200 (the first request also builds the isolate). */
@@ -88,6 +107,16 @@ async function waitUntilServing(worker) {
   throw new Error(`wrangler dev did not serve ${worker.origin}/v1/openapi.json within ${START_TIMEOUT_MS / 1000} s`);
 }
 
+/** Seeds the demo data as `npm run dev` does; returns the accounts' role, email and password (not their keys). */
+async function seedDemo(worker, token) {
+  const { status, body } = await callSeed(worker.port, token);
+  if (status !== 200 || !body?.seeded || !Array.isArray(body.accounts) || body.accounts.length === 0) {
+    const detail = typeof body === 'string' ? body : JSON.stringify(body);
+    throw new Error(`seeding the demo data failed (HTTP ${status}): ${detail.slice(0, 500)}`);
+  }
+  return body.accounts.map(({ role, email, password }) => ({ role, email, password }));
+}
+
 /** Stops a child started in its own process group: SIGTERM to the group, SIGKILL after 5 s. */
 async function stop(child) {
   if (!child || child.exitCode !== null || child.signalCode) return;
@@ -107,7 +136,11 @@ async function stop(child) {
 
 const started = { worker: undefined, tests: undefined };
 const persistTo = mkdtempSync(join(tmpdir(), 'shiftmarket-browser-state-'));
-const artifacts = mkdtempSync(join(tmpdir(), 'shiftmarket-browser-'));
+const DEFAULT_ARTIFACTS = join(ROOT, 'test-browser', 'artifacts');
+const artifacts = process.env.BROWSER_ARTIFACTS || DEFAULT_ARTIFACTS;
+// Only the project's own folder is emptied: a folder given in BROWSER_ARTIFACTS is the caller's.
+if (artifacts === DEFAULT_ARTIFACTS) rmSync(artifacts, { recursive: true, force: true });
+mkdirSync(artifacts, { recursive: true });
 
 let cleaning;
 /** Stops what this script started and removes its temporary state; runs once, whoever asks first. */
@@ -116,8 +149,7 @@ function cleanup() {
     await stop(started.tests);
     await stop(started.worker?.child);
     rmSync(persistTo, { recursive: true, force: true });
-    if (readdirSync(artifacts).length === 0) rmSync(artifacts, { recursive: true, force: true });
-    else log(`screenshots and records of failed steps: ${artifacts}`);
+    if (readdirSync(artifacts).length > 0) log(`screenshots (sign-in steps, and failed steps with their records): ${artifacts}`);
   })();
   return cleaning;
 }
@@ -134,9 +166,11 @@ async function main() {
   ensureChromium();
   const version = spawnSync(CHROMIUM, ['--version'], { encoding: 'utf8' }).stdout.trim();
   log(`browser: ${version || CHROMIUM}`);
+  applyMigrations(persistTo);
+  const seedToken = newSeedToken();
 
   for (let attempt = 1; ; attempt++) {
-    started.worker = await startWorker(persistTo);
+    started.worker = await startWorker(persistTo, seedToken);
     try {
       await waitUntilServing(started.worker);
       break;
@@ -148,13 +182,21 @@ async function main() {
     }
   }
   log(`worker: ${started.worker.origin} (ready in ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  const accounts = await seedDemo(started.worker, seedToken);
+  log(`demo data seeded: ${accounts.length} accounts (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
 
   if (cleaning) throw new Error('stopped');
   const tests = spawn(process.execPath, ['--test', '--test-reporter=spec', '--test-concurrency=1', 'test-browser/**/*.test.mjs'], {
     cwd: ROOT,
     detached: true,
     stdio: 'inherit',
-    env: { ...process.env, DOCS_BASE_URL: started.worker.origin, BROWSER_ARTIFACTS: artifacts, CHROMIUM_PATH: CHROMIUM },
+    env: {
+      ...process.env,
+      DOCS_BASE_URL: started.worker.origin,
+      BROWSER_ARTIFACTS: artifacts,
+      CHROMIUM_PATH: CHROMIUM,
+      BROWSER_ACCOUNTS: JSON.stringify(accounts),
+    },
   });
   started.tests = tests;
   const code = await new Promise((resolve) => tests.once('exit', (c, sig) => resolve(c ?? (sig ? 1 : 0))));
