@@ -179,6 +179,7 @@ const TABLE: Record<string, Entry> = {
       { target: "the crew member's account", side: 'shifter', req: (w) => ({ query: { user_id: w.crew.userId } }) },
     ],
   },
+  updateUserDetails: { access: 'self' },
   getApiKey: { access: 'self' },
   regenerateApiKey: { access: 'self' },
   getShifterOfUser: {

@@ -168,6 +168,8 @@ input[readonly] { background: var(--surface); }
 table { width: 100%; border-collapse: collapse; margin: 0 0 1rem; }
 th, td { text-align: left; padding: 0.5rem 0.25rem; border-bottom: 1px solid var(--border); vertical-align: top; }
 code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; overflow-wrap: anywhere; }
+.qr { display: block; width: 100%; max-width: 15rem; height: auto; margin: 0 0 1rem; }
+.code-list { list-style: none; padding: 0; margin: 0 0 1rem; display: grid; grid-template-columns: repeat(auto-fill, minmax(8rem, 1fr)); gap: 0.25rem 1rem; }
 .visually-hidden {
   position: absolute !important;
   width: 1px; height: 1px;

@@ -1,4 +1,5 @@
 import { createRouter, serviceCtx } from '../../http/create-app';
+import { updateAccountProfile } from '../../services/accounts/account-profile';
 import { getApiKeyInfo, regenerateApiKey } from '../../services/accounts/api-keys';
 import { changePassword } from '../../services/accounts/passwords';
 import { getUserDetails } from '../../services/accounts/reads';
@@ -8,6 +9,7 @@ import * as routes from './user.routes';
 
 export const userRouter = createRouter()
   .openapi(routes.details, async (c) => c.json(await getUserDetails(serviceCtx(c), c.req.valid('query')), 200))
+  .openapi(routes.updateDetails, async (c) => c.json(await updateAccountProfile(serviceCtx(c), c.req.valid('json')), 200))
   .openapi(routes.apiKeyInfo, async (c) => c.json(await getApiKeyInfo(serviceCtx(c)), 200))
   .openapi(routes.regenerateApiKey, async (c) => {
     const issued = await regenerateApiKey(serviceCtx(c));

@@ -1,4 +1,5 @@
 import { authRoute, idParam, jsonBody, jsonContent } from '../../http/openapi';
+import { updateUserDetailsInput } from '../../services/accounts/account-profile';
 import {
   apiKeyInfoSchema,
   apiKeyIssuedSchema,
@@ -23,6 +24,20 @@ export const details = authRoute({
   request: { query: userIdQuery },
   responses: { 200: jsonContent(userDetailsSchema, 'The account.') },
   errors: ['USER-NOT-FND-ERR'],
+});
+
+export const updateDetails = authRoute({
+  method: 'patch',
+  path: '/v1/user/details',
+  operationId: 'updateUserDetails',
+  tags,
+  summary: "Change the account's display name or phone",
+  description:
+    "Acts on the caller's own account only. Send either field or both; the email cannot be changed here. " +
+    'While SMS codes are a second factor of the account, the phone cannot be changed (409 `CONFLICT-ERR`; turn two-factor off first).',
+  request: { body: jsonBody(updateUserDetailsInput) },
+  responses: { 200: jsonContent(userDetailsSchema, 'The account, as GET /v1/user/details answers it.') },
+  errors: ['USER-NOT-FND-ERR', 'CONFLICT-ERR'],
 });
 
 export const apiKeyInfo = authRoute({

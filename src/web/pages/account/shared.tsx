@@ -1,0 +1,133 @@
+import type { Context } from 'hono';
+import type { Child } from 'hono/jsx';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { AppEnv, WebUser } from '../../../http/app-types';
+import { AppError, type ErrorCode } from '../../../lib/errors';
+import { CsrfField, Notice, SubmitButton } from '../../components';
+import { type FormProblem, formProblem } from '../../forms';
+import { Layout } from '../../layout';
+
+/**
+ * What every account page needs from the request: the signed-in person (requireWebUser has set it)
+ * and the CSRF token its forms carry.
+ */
+export interface PageBase {
+  user: WebUser;
+  csrfToken: string;
+}
+
+export function pageBase(c: Context<AppEnv>): PageBase {
+  const user = c.get('webUser');
+  // requireWebUser runs before every account page; reaching here without a user is a wiring bug.
+  if (!user) throw new Error('account page reached without a signed-in user');
+  return { user, csrfToken: c.get('csrfToken') };
+}
+
+export interface AccountShellProps {
+  base: PageBase;
+  title: string;
+  /** The page's entry in ACCOUNT_NAV. */
+  current: string;
+  notice?: string | undefined;
+  error?: string | undefined;
+  children?: Child;
+}
+
+/** The layout of an account page: the navigation, the page heading and its notice or error. */
+export function AccountShell({ base, title, current, notice, error, children }: AccountShellProps) {
+  return (
+    <Layout title={title} user={base.user} csrfToken={base.csrfToken} current={current}>
+      <h1>{title}</h1>
+      {notice ? <Notice kind="success">{notice}</Notice> : null}
+      {error ? <Notice kind="error">{error}</Notice> : null}
+      {children}
+    </Layout>
+  );
+}
+
+/**
+ * The success notice a redirect asked for by name (`?notice=…`), from the page's fixed table: never
+ * text taken from the URL.
+ */
+export function noticeFrom<T extends Record<string, string>>(c: Context<AppEnv>, table: T): string | undefined {
+  const key = c.req.query('notice');
+  return key !== undefined && Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
+/**
+ * A service's refusal in words for the page: the codes a page expects beyond the common ones
+ * (`extra`), else formProblem's table (validation, conflicts, wrong password, rate limits). Anything
+ * else is not a form problem and is thrown on to the error handler. A rate limit's Retry-After is
+ * set on the answer.
+ */
+export function pageProblem(c: Context<AppEnv>, err: unknown, extra: Partial<Record<ErrorCode, string>> = {}): FormProblem {
+  if (err instanceof AppError) {
+    const mapped = extra[err.code];
+    if (mapped) return { status: err.status as ContentfulStatusCode, message: mapped };
+  }
+  const problem = formProblem(err);
+  if (problem.retryAfter) c.header('Retry-After', problem.retryAfter);
+  return problem;
+}
+
+const DATE_TIME = new Intl.DateTimeFormat('en-GB', {
+  dateStyle: 'medium',
+  timeStyle: 'short',
+  timeZone: 'UTC',
+});
+
+/** An instant from a service view (ISO 8601) in words, in UTC: "20 Nov 2026, 14:03 UTC". */
+export const formatInstant = (iso: string) => `${DATE_TIME.format(new Date(iso))} UTC`;
+
+/** An instant shown with formatInstant and a machine-readable `datetime`. */
+export function When({ iso, never = 'Never' }: { iso: string | null; never?: string }) {
+  if (!iso) return <>{never}</>;
+  return <time datetime={iso}>{formatInstant(iso)}</time>;
+}
+
+/**
+ * A submit button whose consequences are spelled out in a paragraph nearby (`describedBy` names it),
+ * read out by screen readers when the button takes focus.
+ */
+export function DescribedSubmit({
+  describedBy,
+  variant = 'primary',
+  children,
+}: {
+  describedBy: string;
+  variant?: 'primary' | 'secondary' | 'danger';
+  children: Child;
+}) {
+  return (
+    <button type="submit" class={`button button-${variant}`} aria-describedby={describedBy}>
+      {children}
+    </button>
+  );
+}
+
+export interface RowActionProps {
+  action: string;
+  csrfToken: string;
+  /** The hidden field naming the row (e.g. `session_id`) and its value. */
+  field: string;
+  value: string;
+  /** The visible button text ("Revoke"). */
+  label: string;
+  /** Said to screen readers after the label, so each row's button has its own name. */
+  context: string;
+  variant?: 'primary' | 'secondary' | 'danger';
+}
+
+/** A one-button form acting on one row of a list (revoke this session, this device). */
+export function RowAction({ action, csrfToken, field, value, label, context, variant = 'secondary' }: RowActionProps) {
+  return (
+    <form method="post" action={action} class="inline-form">
+      <CsrfField token={csrfToken} />
+      <input type="hidden" name={field} value={value} />
+      <SubmitButton variant={variant}>
+        {label}
+        <span class="visually-hidden">{` ${context}`}</span>
+      </SubmitButton>
+    </form>
+  );
+}
