@@ -14,6 +14,7 @@ import { totpCodeAt } from '../src/services/two-factor/totp';
 import { randomIp } from './helpers/auth';
 import { contextAt } from './helpers/clock';
 import { db, makeUser, TEST_PASSWORD, type TestUser } from './helpers/factory';
+import { WebClient, workerWith } from './helpers/web';
 
 /** A logger that keeps what it is told, so a test can read the local stand-in's text message. */
 function recordingLogger(lines: Array<{ msg: string; fields?: LogFields | undefined }>): Logger {
@@ -33,12 +34,16 @@ function ctxWith(u: TestUser, vars: Record<string, string>, log?: Logger): Servi
   return { ...base, env: bindings, settings: getSettings(bindings), now: () => Date.now(), ...(log ? { log } : {}) };
 }
 
+const secrets = new Map<string, string>();
+const secretOf = async (u: TestUser) => secrets.get(u.userId)!;
+
 async function twoFactorUserWithPhone(): Promise<TestUser> {
   const u = await makeUser({ shifter: true });
   await db().update(users).set({ phone: '+15551234567' }).where(eq(users.id, u.userId));
   const at = Date.now() - 60_000;
   const { secret } = await beginTotpEnrolment(contextAt(at, u));
   await confirmTotpEnrolment(contextAt(at, u), totpCodeAt(secret, at));
+  secrets.set(u.userId, secret);
   return u;
 }
 
@@ -128,5 +133,43 @@ describe('two-factor by text message', () => {
     const withApp = await twoFactorUserWithPhone();
     await db().update(users).set({ phone: null }).where(eq(users.id, withApp.userId));
     await expect(setSmsMethod(ctxWith(withApp, SMS_ON), true)).rejects.toMatchObject({ code: 'CONFLICT-ERR' });
+  });
+});
+
+describe('two-factor by text message, through the pages', () => {
+  it('is turned on on /account/security and offered as "Text me a code" at sign-in', async () => {
+    const u = await twoFactorUserWithPhone();
+    const worker = workerWith({ ...SMS_ON, LOG_LEVEL: 'info' });
+    // Signed in with the app's code of the next step (the setup used an earlier one).
+    const b = new WebClient('https://app.example.com', { 'CF-Connecting-IP': randomIp() }, worker);
+    await b.signIn(u.email, TEST_PASSWORD);
+    await b.get('/login/2fa');
+    const secret = await secretOf(u);
+    expect((await b.post('/login/2fa', { code: totpCodeAt(secret, Date.now() + 30_000) })).status).toBe(303);
+
+    const security = await b.get('/account/security');
+    expect(security.text).toContain('Codes by text message');
+    const on = await b.post('/account/security/sms', { on: '1' });
+    expect(on.location).toBe('/account/security?notice=sms_on');
+    await b.post('/logout');
+
+    await b.signIn(u.email, TEST_PASSWORD);
+    const challenge = await b.get('/login/2fa');
+    expect(challenge.text).toContain('action="/login/2fa/sms"');
+    const printed: string[] = [];
+    vi.spyOn(console, 'log').mockImplementation((line: unknown) => {
+      printed.push(String(line));
+    });
+    const sent = await b.post('/login/2fa/sms');
+    expect(sent.status).toBe(200);
+    expect(sent.text).toContain('We texted a code to •••• 67.');
+    const code = printed.map((l) => /code is (\d{6})/.exec(l)?.[1]).find(Boolean);
+    expect(code).toMatch(/^\d{6}$/);
+    expect((await b.post('/login/2fa', { code: code! })).location).toBe('/account');
+
+    // Without the operator setting, neither the card nor the button is there.
+    const plain = new WebClient('https://app.example.com', { 'CF-Connecting-IP': randomIp() });
+    await plain.signIn(u.email, TEST_PASSWORD);
+    expect((await plain.get('/login/2fa')).text).not.toContain('/login/2fa/sms');
   });
 });

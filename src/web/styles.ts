@@ -111,6 +111,9 @@ p { margin: 0 0 1rem; }
 .field { margin: 0 0 1rem; }
 .field label { display: block; font-weight: 600; margin-bottom: 0.25rem; }
 .hint { color: var(--muted); font-size: 0.9375rem; margin: 0.25rem 0 0; }
+.field.checkbox { display: flex; align-items: center; gap: 0.5rem; }
+.field.checkbox input { width: 1.25rem; height: 1.25rem; margin: 0; flex: none; }
+.field.checkbox label { display: inline; font-weight: 400; margin: 0; }
 .field-error { color: var(--error-text); font-weight: 600; margin: 0.25rem 0 0; }
 input[type="text"], input[type="email"], input[type="password"], input[type="tel"], input[type="number"], input[type="url"], input:not([type]), select, textarea {
   width: 100%;

@@ -1,4 +1,6 @@
-import { exports } from 'cloudflare:workers';
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
+import { env, exports } from 'cloudflare:workers';
+import { createApp } from '../../src/app';
 
 /**
  * A browser for the pages, in-process: keeps cookies (by name, as the Worker sets them), follows
@@ -13,6 +15,8 @@ export class WebClient {
   constructor(
     readonly origin = 'https://app.example.com',
     readonly headers: Record<string, string> = {},
+    /** The Worker to talk to; another one runs the same app with other operator settings. */
+    readonly worker: (req: Request) => Promise<Response> = (req) => exports.default.fetch(req),
   ) {}
 
   cookieHeader(): string {
@@ -40,7 +44,7 @@ export class WebClient {
       headers.set('Content-Type', 'application/x-www-form-urlencoded');
       body = new URLSearchParams(init.form).toString();
     }
-    const res = await exports.default.fetch(new Request(new URL(path, this.origin), { method, headers, body, redirect: 'manual' }));
+    const res = await this.worker(new Request(new URL(path, this.origin), { method, headers, body, redirect: 'manual' }));
     this.keep(res);
     const text = await res.text();
     const token = /name="_csrf" value="([^"]+)"/.exec(text)?.[1];
@@ -76,4 +80,16 @@ export class WebClient {
   deviceCookie(): string | undefined {
     return this.cookies.get('__Host-sm_device') ?? this.cookies.get('sm_device');
   }
+}
+
+/** The app with operator settings changed (a fresh env object, so the settings are parsed anew). */
+export function workerWith(vars: Record<string, string>): (req: Request) => Promise<Response> {
+  const app = createApp();
+  const bindings = { ...env, ...vars };
+  return async (req) => {
+    const ctx = createExecutionContext();
+    const res = await app.fetch(req, bindings, ctx);
+    await waitOnExecutionContext(ctx);
+    return res;
+  };
 }

@@ -4,6 +4,7 @@ import type { AppEnv } from '../../../http/app-types';
 import { serviceCtx } from '../../../http/create-app';
 import { ID_MAX_LENGTH } from '../../../lib/ids';
 import { disableTwoFactor, regenerateBackupCodes } from '../../../services/two-factor/enroll';
+import { setSmsMethod } from '../../../services/two-factor/sms';
 import { type TwoFactorStatus, twoFactorStatus } from '../../../services/two-factor/state';
 import { listTrustedDevices, revokeTrustedDevice, type TrustedDeviceView } from '../../../services/two-factor/trusted-devices';
 import { Card, CsrfField, TextField } from '../../components';
@@ -16,10 +17,12 @@ import { BackupCodesView, SECURITY_PATH, SECURITY_TITLE } from './two-factor-vie
 const NOTICES = {
   off: 'Two-factor authentication is off. Signing in needs only your password now.',
   device_revoked: 'That device will be asked for a code at its next sign-in.',
+  sms_on: 'Sign-in can now also use a code sent by text message.',
+  sms_off: 'Codes by text message are off.',
 } as const;
 
 /** Which form of the page an error belongs to. */
-type Section = 'backup' | 'disable' | 'devices';
+type Section = 'backup' | 'disable' | 'devices' | 'sms';
 
 interface SecurityViewProps {
   base: PageBase;
@@ -27,6 +30,8 @@ interface SecurityViewProps {
   devices: TrustedDeviceView[];
   /** The trusted device this browser carries, if any. */
   thisDevice: string | null;
+  /** The operator offers codes by text message (TWO_FACTOR_SMS_ENABLED). */
+  smsOffered: boolean;
   notice?: string | undefined;
   error?: string | undefined;
   errorFor?: Section | undefined;
@@ -125,7 +130,28 @@ function DevicesCard({ base, devices, thisDevice }: { base: PageBase; devices: T
   );
 }
 
-function OnView({ base, status, devices, thisDevice, error, errorFor }: SecurityViewProps) {
+/** Codes by text message: an extra way to get a code, never instead of the app. */
+function SmsCard({ base, on, error }: { base: PageBase; on: boolean; error?: string | undefined }) {
+  return (
+    <Card title="Codes by text message">
+      <p id="sms-effect">
+        {on
+          ? 'At sign-in you can ask for a code sent to the phone number in your profile, instead of opening the app.'
+          : 'Also accept a code sent by text message to the phone number in your profile. Text messages are less safe than the app: use it only as a fallback.'}
+      </p>
+      {error ? <p class="field-error">{error}</p> : null}
+      <form method="post" action={`${SECURITY_PATH}/sms`}>
+        <CsrfField token={base.csrfToken} />
+        <input type="hidden" name="on" value={on ? '0' : '1'} />
+        <DescribedSubmit describedBy="sms-effect" variant="secondary">
+          {on ? 'Turn off text-message codes' : 'Turn on text-message codes'}
+        </DescribedSubmit>
+      </form>
+    </Card>
+  );
+}
+
+function OnView({ base, status, devices, thisDevice, smsOffered, error, errorFor }: SecurityViewProps) {
   const left = status.backup_codes_left;
   return (
     <>
@@ -147,6 +173,7 @@ function OnView({ base, status, devices, thisDevice, error, errorFor }: Security
           <DescribedSubmit describedBy="backup-effect">Make new backup codes</DescribedSubmit>
         </form>
       </Card>
+      {smsOffered ? <SmsCard base={base} on={status.methods.includes('sms')} error={errorFor === 'sms' ? error : undefined} /> : null}
       <DevicesCard base={base} devices={devices} thisDevice={thisDevice} />
       <Card title="Turn off two-factor">
         <p id="disable-effect">
@@ -195,7 +222,14 @@ async function render(
   const devices = state.enabled ? await listTrustedDevices(ctx) : [];
   return renderPage(
     c,
-    <SecurityView base={base} status={state} devices={devices} thisDevice={deviceOfThisBrowser(c)} {...props} />,
+    <SecurityView
+      base={base}
+      status={state}
+      devices={devices}
+      thisDevice={deviceOfThisBrowser(c)}
+      smsOffered={ctx.settings.TWO_FACTOR_SMS_ENABLED}
+      {...props}
+    />,
     status,
   );
 }
@@ -233,6 +267,17 @@ export const securityPage = new Hono<AppEnv>()
     }
     if (readAppCookie(c, 'device')) clearAppCookie(c, 'device');
     return c.redirect(`${SECURITY_PATH}?notice=off`, 303);
+  })
+  .post('/security/sms', async (c) => {
+    const field = await formFields(c);
+    const on = field('on', 1) === '1';
+    try {
+      await setSmsMethod(serviceCtx(c), on);
+    } catch (err) {
+      const problem = pageProblem(c, err);
+      return render(c, { error: problem.message, errorFor: 'sms' }, problem.status);
+    }
+    return c.redirect(`${SECURITY_PATH}?notice=${on ? 'sms_on' : 'sms_off'}`, 303);
   })
   .post('/security/devices/revoke', async (c) => {
     const field = await formFields(c);
