@@ -1,9 +1,9 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sessions, trustedDevices, twoFactor, twoFactorBackupCodes } from '../src/db/schema';
 import { ConfigError, type Settings, settingsSchema } from '../src/env';
 import { sha256Hex } from '../src/lib/crypto';
-import { MAX_LIVE_SESSIONS } from '../src/services/accounts/credentials';
+import { MAX_LIVE_SESSIONS, MAX_PENDING_SESSIONS } from '../src/services/accounts/credentials';
 import { cancelTwoFactorLogin, completeTwoFactorLogin } from '../src/services/accounts/sessions';
 import { beginTotpEnrolment, confirmTotpEnrolment, disableTwoFactor, regenerateBackupCodes } from '../src/services/two-factor/enroll';
 import { openSecret, sealSecret } from '../src/services/two-factor/secret-box';
@@ -802,15 +802,25 @@ describe('secret box', () => {
 });
 
 describe('pending sign-ins and the live-session cap', () => {
-  // Known defect (services/accounts/sessions.ts, login): pending sessions count toward MAX_LIVE_SESSIONS,
-  // so sign-ins that only passed the password end the owner's full sessions. Drop `.fails` once fixed.
-  it.fails('sign-ins that only passed the password do not end the owner’s full sessions (attack)', async () => {
+  // Pending sign-ins have a cap of their own (MAX_PENDING_SESSIONS): they never push full sessions out.
+  it('sign-ins that only passed the password do not end the owner’s full sessions (attack)', async () => {
     const u = await makeUser({ shifter: true });
     const { secret } = await enableTwoFactor(u);
     const owner = await signInPending(u.email);
     expect((await completeSignIn(owner.token, { code: codeNow(secret) })).status).toBe(200);
     const ip = randomIp();
-    for (let i = 0; i < MAX_LIVE_SESSIONS; i++) await signInPending(u.email, ip);
+    const attempts = [];
+    for (let i = 0; i < MAX_LIVE_SESSIONS; i++) attempts.push(await signInPending(u.email, ip));
     expect(await tokenReach(owner.token)).toBe(200);
+    // Only the newest MAX_PENDING_SESSIONS pending sign-ins are kept; the rest ended.
+    const live = await db()
+      .select({ id: sessions.id })
+      .from(sessions)
+      .where(and(eq(sessions.user_id, u.userId), isNull(sessions.revoked_at), eq(sessions.pending_two_factor, true)));
+    expect(live).toHaveLength(MAX_PENDING_SESSIONS);
+    // The sessions list shows the full session only.
+    const listed = await call('GET', '/v1/user/sessions', { key: owner.token });
+    expect(listed.body.data).toHaveLength(1);
+    expect(attempts).toHaveLength(MAX_LIVE_SESSIONS);
   });
 });

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, lt, or } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lt, notInArray, or, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { admins, apiKeys, sessions, users } from '../../db/schema';
 import { sha256Hex } from '../../lib/crypto';
@@ -16,6 +16,11 @@ export const SESSION_PREFIX = 'sms_';
 export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
 /** Live sessions kept per account; signing in once more ends the oldest. */
 export const MAX_LIVE_SESSIONS = 20;
+/**
+ * Sign-ins waiting for their second factor kept per account, apart from the full sessions: someone
+ * who has only the password cannot push the owner's sessions out by signing in again and again.
+ */
+export const MAX_PENDING_SESSIONS = 10;
 const LAST_USED_GRANULARITY_MS = 60_000;
 
 export interface ResolvedCredential extends PersonRights {
@@ -169,4 +174,22 @@ export async function resolvePendingSession(db: Db, token: string, now: number):
     )
     .limit(1);
   return row ?? null;
+}
+
+/**
+ * The statement that ends an account's oldest sessions of one kind (full or pending) beyond its cap,
+ * for the batch that adds or promotes one (`onlyIf`: only when that change took effect).
+ */
+export function capSessions(db: Db, userId: string, now: number, kind: 'full' | 'pending', onlyIf?: SQL) {
+  const ofKind = and(eq(sessions.user_id, userId), isNull(sessions.revoked_at), eq(sessions.pending_two_factor, kind === 'pending'));
+  const newest = db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(and(ofKind, gt(sessions.expires_at, now)))
+    .orderBy(desc(sessions.created_at), desc(sessions.id))
+    .limit(kind === 'pending' ? MAX_PENDING_SESSIONS : MAX_LIVE_SESSIONS);
+  return db
+    .update(sessions)
+    .set({ revoked_at: now })
+    .where(and(ofKind, notInArray(sessions.id, newest), onlyIf));
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull, ne, notInArray, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import { runBatch } from '../../db/client';
 import { sessions, users } from '../../db/schema';
 import { verifyPassword } from '../../lib/crypto';
@@ -10,7 +10,7 @@ import { changedRows } from '../guarded-write';
 import { cancelPendingSignIn, completeSecondFactor, PENDING_SESSION_TTL_MS } from '../two-factor/challenge';
 import { isEnabled, loadTwoFactor, methodsOf } from '../two-factor/state';
 import { type DeviceCookie, useTrustedDevice } from '../two-factor/trusted-devices';
-import { MAX_LIVE_SESSIONS, mintSession, resolvePendingSession, SESSION_TTL_MS, signInPlace } from './credentials';
+import { capSessions, MAX_LIVE_SESSIONS, mintSession, resolvePendingSession, SESSION_TTL_MS, signInPlace } from './credentials';
 import { budget, chargeAttempt, KNOWN_PLACE_MS, LIMITS } from './limits';
 import { NO_ACCOUNT_HASH } from './register';
 import type {
@@ -56,19 +56,11 @@ export async function login(ctx: ServiceContext, input: LoginInput, ip: string, 
   const pending = isEnabled(tf) && device === null;
   const now = ctx.now();
   const { token, row } = await mintSession(user.id, now, ip, pending ? PENDING_SESSION_TTL_MS : undefined);
-  const newest = ctx.db
-    .select({ id: sessions.id })
-    .from(sessions)
-    .where(and(eq(sessions.user_id, user.id), isNull(sessions.revoked_at), gt(sessions.expires_at, now)))
-    .orderBy(desc(sessions.created_at), desc(sessions.id))
-    .limit(MAX_LIVE_SESSIONS);
   await runBatch(ctx.db, [
     ctx.db.insert(sessions).values(row),
-    // At most MAX_LIVE_SESSIONS live sessions: the oldest beyond them end.
-    ctx.db
-      .update(sessions)
-      .set({ revoked_at: now })
-      .where(and(eq(sessions.user_id, user.id), isNull(sessions.revoked_at), notInArray(sessions.id, newest))),
+    // At most MAX_LIVE_SESSIONS full sessions: the oldest beyond them end. A pending sign-in counts
+    // only against the pending cap, so it never ends a full session (it is capped when promoted).
+    capSessions(ctx.db, user.id, now, pending ? 'pending' : 'full'),
     auditInsert(
       ctx,
       'session.create',
@@ -158,13 +150,23 @@ const currentSessionId = (ctx: ServiceContext) => {
   return a.kind === 'user' && a.via === 'session' ? a.credentialId : null;
 };
 
-/** The caller's live sessions, newest first (at most MAX_LIVE_SESSIONS exist). */
+/**
+ * The caller's live sessions, newest first (at most MAX_LIVE_SESSIONS exist). Sign-ins still waiting
+ * for their second factor are not sessions yet and are not listed ("sign out everywhere else" ends them too).
+ */
 export async function listSessions(ctx: ServiceContext): Promise<SessionList> {
   const actor = requirePerson(ctx);
   const rows = await ctx.db
     .select()
     .from(sessions)
-    .where(and(eq(sessions.user_id, actor.userId), isNull(sessions.revoked_at), gt(sessions.expires_at, ctx.now())))
+    .where(
+      and(
+        eq(sessions.user_id, actor.userId),
+        isNull(sessions.revoked_at),
+        gt(sessions.expires_at, ctx.now()),
+        eq(sessions.pending_two_factor, false),
+      ),
+    )
     .orderBy(desc(sessions.created_at), desc(sessions.id))
     .limit(MAX_LIVE_SESSIONS);
   const current = currentSessionId(ctx);

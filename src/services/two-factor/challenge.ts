@@ -4,7 +4,7 @@ import { sessions, twoFactor, twoFactorBackupCodes } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { auditInsert } from '../audit';
-import { SESSION_TTL_MS } from '../accounts/credentials';
+import { capSessions, SESSION_TTL_MS } from '../accounts/credentials';
 import { budget, chargeAttempt } from '../accounts/limits';
 import type { ServiceContext } from '../context';
 import { changedRows } from '../guarded-write';
@@ -75,6 +75,8 @@ export async function completeSecondFactor(ctx: ServiceContext, pending: Pending
   const row = await loadTwoFactor(ctx.db, pending.userId);
   if (!isEnabled(row)) {
     // Two-factor was turned off meanwhile: this half-made sign-in ends; signing in again needs no code.
+    // Not a wrong code: the charge is given back.
+    await attempt.succeeded();
     await cancelPendingSignIn(ctx, pending);
     throw new AppError('AUTH-REQ-ERR', 'Sign in again.');
   }
@@ -127,6 +129,8 @@ export async function completeSecondFactor(ctx: ServiceContext, pending: Pending
   const results = await runBatch(ctx.db, [
     ...statements,
     promote(ctx, pending, applied),
+    // Now a full session: the account keeps at most MAX_LIVE_SESSIONS of them.
+    capSessions(ctx.db, pending.userId, now, 'full', applied),
     auditInsert(ctx, 'session.two_factor', { type: 'session', id: pending.sessionId }, { method }, applied),
   ]);
   if (changedRows(results[0]) !== 1) throw new AppError('TWO-FACTOR-CODE-ERR'); // used already
