@@ -182,6 +182,9 @@ describe('web sign-in with two-factor and a trusted browser', { skip }, () => {
           const setupStep = currentStep();
           await tabTo(page, 'input[name=code]');
           await page.keyboard.type(app.codeOfStep(setupStep));
+          // Turning two-factor on also needs the account's password.
+          await tabTo(page, 'input[name=password]', 1);
+          await page.keyboard.type(account.password);
           await page.keyboard.press('Enter');
           await page.waitForFunction((re) => {
             // Text node by text node: adjacent list items have no space between them in textContent.

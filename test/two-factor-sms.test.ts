@@ -42,7 +42,7 @@ async function twoFactorUserWithPhone(): Promise<TestUser> {
   await db().update(users).set({ phone: '+15551234567' }).where(eq(users.id, u.userId));
   const at = Date.now() - 60_000;
   const { secret } = await beginTotpEnrolment(contextAt(at, u));
-  await confirmTotpEnrolment(contextAt(at, u), totpCodeAt(secret, at));
+  await confirmTotpEnrolment(contextAt(at, u), totpCodeAt(secret, at), TEST_PASSWORD);
   secrets.set(u.userId, secret);
   return u;
 }

@@ -81,7 +81,7 @@ describe('two-factor enrolment', () => {
     expect(pending.pending_secret_enc).toMatch(/^v1\./);
     expect(JSON.stringify(pending)).not.toContain(secret);
 
-    await confirmTotpEnrolment(ctx, totpCodeAt(secret, t));
+    await confirmTotpEnrolment(ctx, totpCodeAt(secret, t), TEST_PASSWORD);
     const row = await twoFactorRow(u.userId);
     expect(row.pending_secret_enc).toBeNull();
     expect(JSON.stringify(row)).not.toContain(secret);
@@ -100,15 +100,17 @@ describe('two-factor enrolment', () => {
     const t = Date.now();
     const ctx = contextAt(t, u);
     const { secret } = await beginTotpEnrolment(ctx);
-    await expectAppError(confirmTotpEnrolment(ctx, wrongCodeFor(secret, t)), 'TWO-FACTOR-CODE-ERR');
-    await expectAppError(confirmTotpEnrolment(ctx, 'abcdef'), 'TWO-FACTOR-CODE-ERR');
+    await expectAppError(confirmTotpEnrolment(ctx, wrongCodeFor(secret, t), TEST_PASSWORD), 'TWO-FACTOR-CODE-ERR');
+    await expectAppError(confirmTotpEnrolment(ctx, 'abcdef', TEST_PASSWORD), 'TWO-FACTOR-CODE-ERR');
+    // A right code with a wrong password (a stolen session): still off.
+    await expectAppError(confirmTotpEnrolment(ctx, totpCodeAt(secret, t), 'not the password'), 'PASSWORD-WRONG-ERR');
     expect((await details(u)).two_factor).toEqual({ enabled: false, methods: [], backup_codes_left: 0 });
     const plain = await authCall('/v1/auth/login', { email: u.email, password: TEST_PASSWORD });
     expect(plain.status).toBe(200);
     expect(plain.body.two_factor_required).toBe(false);
     expect(await tokenReach(plain.body.session_token)).toBe(200);
 
-    const { backup_codes } = await confirmTotpEnrolment(ctx, totpCodeAt(secret, t));
+    const { backup_codes } = await confirmTotpEnrolment(ctx, totpCodeAt(secret, t), TEST_PASSWORD);
     expect(backup_codes).toHaveLength(10);
     for (const c of backup_codes) expect(c).toMatch(BACKUP_CODE);
     expect(new Set(backup_codes).size).toBe(10);
@@ -135,11 +137,11 @@ describe('two-factor enrolment', () => {
     expect(reload.uri).toBe(first.uri);
 
     const late = t + 31 * MINUTE;
-    await expectAppError(confirmTotpEnrolment(contextAt(late, u), totpCodeAt(first.secret, late)), 'CONFLICT-ERR');
+    await expectAppError(confirmTotpEnrolment(contextAt(late, u), totpCodeAt(first.secret, late), TEST_PASSWORD), 'CONFLICT-ERR');
     const fresh = await beginTotpEnrolment(contextAt(late, u));
     expect(fresh.secret).not.toBe(first.secret);
-    await expectAppError(confirmTotpEnrolment(contextAt(late, u), totpCodeAt(first.secret, late)), 'TWO-FACTOR-CODE-ERR');
-    await confirmTotpEnrolment(contextAt(late, u), totpCodeAt(fresh.secret, late));
+    await expectAppError(confirmTotpEnrolment(contextAt(late, u), totpCodeAt(first.secret, late), TEST_PASSWORD), 'TWO-FACTOR-CODE-ERR');
+    await confirmTotpEnrolment(contextAt(late, u), totpCodeAt(fresh.secret, late), TEST_PASSWORD);
     expect((await details(u)).two_factor_enabled).toBe(true);
   });
 
@@ -149,7 +151,7 @@ describe('two-factor enrolment', () => {
     const { secret } = await enableTwoFactor(u, t);
     const before = await twoFactorRow(u.userId);
     await expectAppError(beginTotpEnrolment(contextAt(t + MINUTE, u)), 'CONFLICT-ERR');
-    await expectAppError(confirmTotpEnrolment(contextAt(t + MINUTE, u), totpCodeAt(secret, t + MINUTE)), 'CONFLICT-ERR');
+    await expectAppError(confirmTotpEnrolment(contextAt(t + MINUTE, u), totpCodeAt(secret, t + MINUTE), TEST_PASSWORD), 'CONFLICT-ERR');
     const after = await twoFactorRow(u.userId);
     expect(after.totp_secret_enc).toBe(before.totp_secret_enc);
     expect(after.pending_secret_enc).toBeNull();
@@ -323,7 +325,7 @@ describe('code replay', () => {
     const t = Date.now();
     const ctx = contextAt(t, u);
     const { secret } = await beginTotpEnrolment(ctx);
-    await confirmTotpEnrolment(ctx, totpCodeAt(secret, t));
+    await confirmTotpEnrolment(ctx, totpCodeAt(secret, t), TEST_PASSWORD);
     const { view } = await loginAt(t, u);
     expect(view.two_factor_required).toBe(true);
     const session_token = view.session_token;

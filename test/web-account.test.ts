@@ -85,7 +85,7 @@ async function enableTwoFactor(user: TestUser): Promise<string> {
   const at = Date.now() - 10 * 60_000;
   const ctx = contextAt(at, user);
   const { secret } = await beginTotpEnrolment(ctx);
-  await confirmTotpEnrolment(ctx, totpCodeAt(secret, at));
+  await confirmTotpEnrolment(ctx, totpCodeAt(secret, at), TEST_PASSWORD);
   return secret;
 }
 
@@ -436,13 +436,19 @@ describe('two-factor pages', () => {
     const accepted = new Set([-1, 0, 1].map((k) => totpCodeAt(secret![1]!, now + k * 30_000)));
     let wrongCode = code;
     for (let n = 1; accepted.has(wrongCode); n++) wrongCode = String((Number(code) + n * 7919) % 1_000_000).padStart(6, '0');
-    const refused = await browser.post('/account/security/setup', { code: wrongCode });
+    // The right code without the account's password does not turn it on (a stolen session cannot).
+    const noPassword = await browser.post('/account/security/setup', { code, password: 'not the password' });
+    expect(noPassword.status).toBe(403);
+    expect(noPassword.html).toContain('id="field-password-error"');
+    expect((await call('GET', '/v1/user/details', { key: user.key })).body.two_factor.enabled).toBe(false);
+
+    const refused = await browser.post('/account/security/setup', { code: wrongCode, password: TEST_PASSWORD });
     expect(refused.status).toBe(401);
     expect(refused.html).toContain('id="field-code-error"');
     expect(refused.html).toContain(`data-secret="${secret![1]}"`);
     expect((await call('GET', '/v1/user/details', { key: user.key })).body.two_factor.enabled).toBe(false);
 
-    const on = await browser.post('/account/security/setup', { code });
+    const on = await browser.post('/account/security/setup', { code, password: TEST_PASSWORD });
     expect(on.status).toBe(200);
     expect(on.headers.get('Cache-Control')).toBe('no-store');
     const codes = [...on.html.matchAll(/<li><code>([^<]+)<\/code><\/li>/g)].map((m) => m[1]!);

@@ -17,7 +17,7 @@ async function withTwoFactor(u: TestUser): Promise<{ secret: string; backupCodes
   // Enrolled two steps back, so codes of the current and next steps are still unused.
   const at = Date.now() - 2 * STEP;
   const { secret } = await beginTotpEnrolment(contextAt(at, u));
-  const { backup_codes } = await confirmTotpEnrolment(contextAt(at, u), totpCodeAt(secret, at));
+  const { backup_codes } = await confirmTotpEnrolment(contextAt(at, u), totpCodeAt(secret, at), TEST_PASSWORD);
   return { secret, backupCodes: backup_codes };
 }
 

@@ -19,7 +19,7 @@ const STEP_MS = 30_000;
 export async function enableTwoFactor(user: TestUser, at = Date.now() - 10 * 60_000): Promise<{ secret: string; backupCodes: string[] }> {
   const ctx = contextAt(at, user);
   const { secret } = await beginTotpEnrolment(ctx);
-  const { backup_codes } = await confirmTotpEnrolment(ctx, totpCodeAt(secret, at));
+  const { backup_codes } = await confirmTotpEnrolment(ctx, totpCodeAt(secret, at), TEST_PASSWORD);
   return { secret, backupCodes: backup_codes };
 }
 

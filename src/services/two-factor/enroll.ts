@@ -58,11 +58,14 @@ export async function beginTotpEnrolment(ctx: ServiceContext): Promise<TotpEnrol
 }
 
 /**
- * Confirms the app with a code from it: two-factor turns on, the code's step counts as used, and a
- * first set of backup codes is made (returned once). Any trusted device of an earlier setup is revoked.
+ * Confirms the app with a code from it and the account's password (someone holding only a stolen
+ * session must not lock the owner out with a second factor of their own): two-factor turns on, the
+ * code's step counts as used, and a first set of backup codes is made (returned once). Any trusted
+ * device of an earlier setup is revoked.
  */
-export async function confirmTotpEnrolment(ctx: ServiceContext, codeInput: string): Promise<{ backup_codes: string[] }> {
+export async function confirmTotpEnrolment(ctx: ServiceContext, codeInput: string, password: string): Promise<{ backup_codes: string[] }> {
   const actor = requirePerson(ctx);
+  await confirmPassword(ctx, actor.userId, password);
   const now = ctx.now();
   const row = await loadTwoFactor(ctx.db, actor.userId);
   if (isEnabled(row)) throw new AppError('CONFLICT-ERR', 'Two-factor authentication is already on.');

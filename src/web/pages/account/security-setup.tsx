@@ -16,9 +16,11 @@ interface SetupViewProps {
   base: PageBase;
   enrolment: TotpEnrolment;
   error?: string | undefined;
+  /** Which field the error is about. */
+  errorFor?: 'code' | 'password' | undefined;
 }
 
-function SetupView({ base, enrolment, error }: SetupViewProps) {
+function SetupView({ base, enrolment, error, errorFor }: SetupViewProps) {
   return (
     <AccountShell base={base} title="Set up two-factor" current={SECURITY_PATH} error={error}>
       <Card title="1. Add Shiftmarket to your authenticator app">
@@ -44,9 +46,20 @@ function SetupView({ base, enrolment, error }: SetupViewProps) {
             pattern="[0-9 ]{6,7}"
             maxLength={7}
             required
-            autofocus={!!error}
+            autofocus={errorFor === 'code'}
             hint="The code changes every 30 seconds; enter the one shown now."
-            error={error ? 'Check the code and try again.' : undefined}
+            error={errorFor === 'code' ? 'Check the code and try again.' : undefined}
+          />
+          <TextField
+            label="Your password"
+            name="password"
+            type="password"
+            autocomplete="current-password"
+            required
+            maxLength={200}
+            autofocus={errorFor === 'password'}
+            hint="Needed to turn two-factor on."
+            error={errorFor === 'password' ? 'Check your password and try again.' : undefined}
           />
           <SubmitButton>Turn on two-factor</SubmitButton>
         </form>
@@ -62,7 +75,12 @@ function SetupView({ base, enrolment, error }: SetupViewProps) {
  * The setup page for the account's pending secret (the same one for 30 minutes, so a reload shows
  * the same QR code), or a redirect to the settings when two-factor is already on.
  */
-async function showSetup(c: Context<AppEnv>, error?: string, status: ContentfulStatusCode = 200): Promise<Response> {
+async function showSetup(
+  c: Context<AppEnv>,
+  error?: string,
+  status: ContentfulStatusCode = 200,
+  errorFor?: SetupViewProps['errorFor'],
+): Promise<Response> {
   let enrolment: TotpEnrolment;
   try {
     enrolment = await beginTotpEnrolment(serviceCtx(c));
@@ -70,7 +88,7 @@ async function showSetup(c: Context<AppEnv>, error?: string, status: ContentfulS
     if (err instanceof AppError && err.code === 'CONFLICT-ERR') return c.redirect(SECURITY_PATH, 303);
     throw err;
   }
-  return renderPage(c, <SetupView base={pageBase(c)} enrolment={enrolment} error={error} />, status);
+  return renderPage(c, <SetupView base={pageBase(c)} enrolment={enrolment} error={error} errorFor={errorFor} />, status);
 }
 
 export const securitySetupPage = new Hono<AppEnv>()
@@ -79,10 +97,11 @@ export const securitySetupPage = new Hono<AppEnv>()
     const field = await formFields(c);
     let codes: string[];
     try {
-      codes = (await confirmTotpEnrolment(serviceCtx(c), field('code', 16))).backup_codes;
+      codes = (await confirmTotpEnrolment(serviceCtx(c), field('code', 16), field('password', 300))).backup_codes;
     } catch (err) {
       const problem = pageProblem(c, err);
-      return showSetup(c, problem.message, problem.status);
+      const errorFor = err instanceof AppError && err.code === 'PASSWORD-WRONG-ERR' ? 'password' : 'code';
+      return showSetup(c, problem.message, problem.status, errorFor);
     }
     return renderPage(
       c,
