@@ -43,7 +43,18 @@ export function applyMigrations({ quiet = false } = {}) {
 /** Starts `wrangler dev` with DEMO_MODE and LOCAL_MAILBOX on and the given seed token. */
 export function startWrangler({ port, token, extraArgs = [], ip, quiet = false }) {
   // LOCAL_MAILBOX: emails stay readable in email_outbox and are printed in the log (codes included).
-  const args = ['dev', '--var', 'DEMO_MODE:true', '--var', 'LOCAL_MAILBOX:true', '--var', 'LOCAL_DEFAULT_SECRETS:true', '--var', `DEMO_SEED_TOKEN:${token}`, ...extraArgs];
+  const args = [
+    'dev',
+    '--var',
+    'DEMO_MODE:true',
+    '--var',
+    'LOCAL_MAILBOX:true',
+    '--var',
+    'LOCAL_DEFAULT_SECRETS:true',
+    '--var',
+    `DEMO_SEED_TOKEN:${token}`,
+    ...extraArgs,
+  ];
   if (!hasFlag(extraArgs, '--port')) args.push('--port', String(port));
   if (ip && !hasFlag(extraArgs, '--ip')) args.push('--ip', ip);
   return spawn(WRANGLER, args, {
