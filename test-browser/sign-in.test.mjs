@@ -288,6 +288,29 @@ describe('web sign-in with two-factor and a trusted browser', { skip }, () => {
     });
   }
 
+  // On a phone (360 px wide): every account page fits the screen, with no sideways scrolling.
+  test('readable on a phone: the sign-in and account pages fit 360 px', async () => {
+    const account = ACCOUNTS.find((a) => a.role === 'business') ?? shifters[SCHEMES.length] ?? shifters[0];
+    const session = await openOffline(browser, ORIGIN, { colorScheme: 'light' });
+    const { page } = session;
+    await page.setViewportSize({ width: 360, height: 740 });
+    const f = flow(session, 'phone', account);
+    try {
+      await withEvidence(session, 'sign-in-phone-failed', async () => {
+        await f.signIn(() => f.screenshot('login'));
+        for (const path of ['/account', '/account/api-key', '/account/password', '/account/sessions', '/account/security']) {
+          await page.goto(`${ORIGIN}${path}`);
+          await f.checkPage(path);
+          const width = await page.evaluate(() => document.documentElement.scrollWidth);
+          assert.ok(width <= 360, `${path} is ${width} px wide on a 360 px screen`);
+          await f.screenshot(path.slice(1).replaceAll('/', '-'));
+        }
+      });
+    } finally {
+      await session.close();
+    }
+  });
+
   test('the light and dark pages differ', () => {
     assert.ok(backgrounds.light && backgrounds.dark, 'a color scheme did not run');
     assert.notEqual(backgrounds.light, backgrounds.dark);
