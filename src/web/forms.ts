@@ -1,9 +1,7 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from '../http/app-types';
-import { clientIp } from '../http/middleware/auth';
 import { AppError } from '../lib/errors';
-import { enforceRateLimit } from '../services/rate-limit';
 
 /** A string field of a posted form, trimmed to `max` characters (a form is never trusted to be short). */
 export async function formFields(c: Context<AppEnv>): Promise<(name: string, max?: number) => string> {
@@ -43,16 +41,4 @@ export function formProblem(err: unknown): FormProblem {
   if (mapped) return { status: err.status, message: mapped };
   if (err.code === 'VALIDATION-ERR' || err.code === 'CONFLICT-ERR') return { status: err.status, message: err.message };
   throw err;
-}
-
-/** The same per-address budget as the API's public sign-in routes (AUTH_IP_RATE_LIMIT), for sign-in pages. */
-export async function limitSignInByIp(c: Context<AppEnv>): Promise<void> {
-  const { AUTH_IP_RATE_LIMIT, AUTH_IP_RATE_WINDOW_SECONDS } = c.get('settings');
-  await enforceRateLimit(
-    c.env,
-    `auth-ip:${clientIp(c)}`,
-    AUTH_IP_RATE_LIMIT,
-    AUTH_IP_RATE_WINDOW_SECONDS,
-    'Too many sign-in requests from this address.',
-  );
 }

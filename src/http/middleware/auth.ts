@@ -77,11 +77,11 @@ export function clientIp(c: Context<AppEnv>): string {
 }
 
 /**
- * Route guard for the public sign-up and sign-in routes: every request counts against its client IP
- * (AUTH_IP_RATE_LIMIT per AUTH_IP_RATE_WINDOW_SECONDS, all these routes together). The per-email and
- * per-failure budgets are the services' (services/accounts/limits.ts).
+ * The public sign-up and sign-in routes, and the sign-in pages: every request counts against its
+ * client IP (AUTH_IP_RATE_LIMIT per AUTH_IP_RATE_WINDOW_SECONDS, all of them together). The per-email
+ * and per-failure budgets are the services' (services/accounts/limits.ts).
  */
-export const limitAuthByIp: MiddlewareHandler<AppEnv> = async (c, next) => {
+export async function enforceAuthIpLimit(c: Context<AppEnv>): Promise<void> {
   const { AUTH_IP_RATE_LIMIT, AUTH_IP_RATE_WINDOW_SECONDS } = c.get('settings');
   await enforceRateLimit(
     c.env,
@@ -90,5 +90,10 @@ export const limitAuthByIp: MiddlewareHandler<AppEnv> = async (c, next) => {
     AUTH_IP_RATE_WINDOW_SECONDS,
     'Too many sign-in requests from this address.',
   );
+}
+
+/** Route guard: `enforceAuthIpLimit` before the handler. */
+export const limitAuthByIp: MiddlewareHandler<AppEnv> = async (c, next) => {
+  await enforceAuthIpLimit(c);
   return next();
 };

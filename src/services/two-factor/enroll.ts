@@ -105,49 +105,53 @@ export async function confirmTotpEnrolment(ctx: ServiceContext, codeInput: strin
   return { backup_codes: backup.codes };
 }
 
-/** Turns two-factor off (password required): the secret, backup codes and trusted devices go. */
-export async function disableTwoFactor(ctx: ServiceContext, password: string): Promise<void> {
+/**
+ * A change to an account whose two-factor is on, after its password: one guarded write on the
+ * two-factor row (`set`), the old backup codes replaced by a new set (or only deleted) and every
+ * trusted device revoked, all or nothing.
+ */
+async function changeWhileOn(
+  ctx: ServiceContext,
+  password: string,
+  change: { set: Partial<typeof twoFactor.$inferInsert>; newCodes: boolean; action: string },
+): Promise<string[]> {
   const actor = requirePerson(ctx);
   await confirmPassword(ctx, actor.userId, password);
-  const now = ctx.now();
   const w = prepareWrite(ctx, { type: 'two_factor', id: actor.userId }, (op) => twoFactorOpApplied(actor.userId, op));
   const backup = await newBackupCodeSet(ctx, actor.userId, w.applied!);
   const r = await w.commit({
     guard: ctx.db
       .update(twoFactor)
-      .set({
-        totp_secret_enc: null,
-        totp_enabled_at: null,
-        totp_last_step: null,
-        pending_secret_enc: null,
-        pending_created_at: null,
-        sms_enabled_at: null,
-        last_op_id: w.op,
-        updated_at: now,
-      })
+      .set({ ...change.set, last_op_id: w.op, updated_at: ctx.now() })
       .where(and(eq(twoFactor.user_id, actor.userId), isNotNull(twoFactor.totp_enabled_at))),
-    // Only the delete of the old set: no new codes while two-factor is off.
-    follow: [backup.statements[0]!, revokeAllTrustedDevices(ctx, actor.userId, w.applied!)],
-    audit: { action: 'two_factor.disable' },
+    // Without new codes only the first statement, the delete of the old set, is kept.
+    follow: [
+      ...(change.newCodes ? backup.statements : backup.statements.slice(0, 1)),
+      revokeAllTrustedDevices(ctx, actor.userId, w.applied!),
+    ],
+    audit: { action: change.action },
   });
   if (!r.applied) throw new AppError('CONFLICT-ERR', 'Two-factor authentication is not on.');
+  return change.newCodes ? backup.codes : [];
+}
+
+/** Turns two-factor off (password required): the secret, backup codes and trusted devices go. */
+export async function disableTwoFactor(ctx: ServiceContext, password: string): Promise<void> {
+  await changeWhileOn(ctx, password, {
+    set: {
+      totp_secret_enc: null,
+      totp_enabled_at: null,
+      totp_last_step: null,
+      pending_secret_enc: null,
+      pending_created_at: null,
+      sms_enabled_at: null,
+    },
+    newCodes: false,
+    action: 'two_factor.disable',
+  });
 }
 
 /** A new set of backup codes (password required); the old set stops working and trusted devices are revoked. */
 export async function regenerateBackupCodes(ctx: ServiceContext, password: string): Promise<{ backup_codes: string[] }> {
-  const actor = requirePerson(ctx);
-  await confirmPassword(ctx, actor.userId, password);
-  const now = ctx.now();
-  const w = prepareWrite(ctx, { type: 'two_factor', id: actor.userId }, (op) => twoFactorOpApplied(actor.userId, op));
-  const backup = await newBackupCodeSet(ctx, actor.userId, w.applied!);
-  const r = await w.commit({
-    guard: ctx.db
-      .update(twoFactor)
-      .set({ last_op_id: w.op, updated_at: now })
-      .where(and(eq(twoFactor.user_id, actor.userId), isNotNull(twoFactor.totp_enabled_at))),
-    follow: [...backup.statements, revokeAllTrustedDevices(ctx, actor.userId, w.applied!)],
-    audit: { action: 'two_factor.backup_codes_regenerate' },
-  });
-  if (!r.applied) throw new AppError('CONFLICT-ERR', 'Two-factor authentication is not on.');
-  return { backup_codes: backup.codes };
+  return { backup_codes: await changeWhileOn(ctx, password, { set: {}, newCodes: true, action: 'two_factor.backup_codes_regenerate' }) };
 }

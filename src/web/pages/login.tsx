@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../../http/app-types';
-import { clientIp } from '../../http/middleware/auth';
+import { clientIp, enforceAuthIpLimit } from '../../http/middleware/auth';
 import { serviceCtx } from '../../http/create-app';
 import { loginInput } from '../../services/accounts/schemas';
 import { login, logout } from '../../services/accounts/sessions';
@@ -8,7 +8,7 @@ import { cancelPendingSignIn } from '../../services/two-factor/challenge';
 import { Card, CsrfField, Notice, SubmitButton, TextField } from '../components';
 import { readAppCookie, setAppCookie } from '../cookies';
 import { rotateCsrfToken } from '../csrf';
-import { formFields, formProblem, limitSignInByIp } from '../forms';
+import { formFields, formProblem } from '../forms';
 import { Layout } from '../layout';
 import { renderPage } from '../render';
 import { clearSessionCookie, readWebSession, setSessionCookie } from '../session';
@@ -84,7 +84,7 @@ export const loginPages = new Hono<AppEnv>()
       renderPage(c, <LoginView csrfToken={c.get('csrfToken')} next={next} email={email} error={error} />, status);
     if (!parsed.success) return again(400, 'Enter your email address and password.');
     try {
-      await limitSignInByIp(c);
+      await enforceAuthIpLimit(c);
       // Whatever session this browser had ends: every sign-in starts a new session id.
       const previous = await readWebSession(c);
       if (previous.kind === 'pending') await cancelPendingSignIn(serviceCtx(c), previous.pending);

@@ -11,7 +11,18 @@ import { Card, CsrfField, TextField } from '../../components';
 import { clearAppCookie, readAppCookie } from '../../cookies';
 import { formFields } from '../../forms';
 import { renderPage } from '../../render';
-import { AccountShell, DescribedSubmit, formatInstant, noticeFrom, type PageBase, pageBase, pageProblem, RowAction, When } from './shared';
+import {
+  AccountShell,
+  DescribedSubmit,
+  formatInstant,
+  noticeFrom,
+  type PageBase,
+  pageBase,
+  pageProblem,
+  RowAction,
+  ThisBrowser,
+  When,
+} from './shared';
 import { BackupCodesView, SECURITY_PATH, SECURITY_TITLE } from './two-factor-views';
 
 const NOTICES = {
@@ -97,13 +108,7 @@ function DevicesCard({ base, devices, thisDevice }: { base: PageBase; devices: T
             {devices.map((d) => (
               <tr>
                 <td>
-                  {d.label}
-                  {d.id === thisDevice ? (
-                    <>
-                      {' '}
-                      <strong>(This browser)</strong>
-                    </>
-                  ) : null}
+                  <ThisBrowser here={d.id === thisDevice}>{d.label}</ThisBrowser>
                 </td>
                 <td>
                   <When iso={d.last_used_at} />

@@ -10,7 +10,7 @@ import { rotateCsrfToken } from '../../csrf';
 import { formFields } from '../../forms';
 import { renderPage } from '../../render';
 import { clearSessionCookie } from '../../session';
-import { AccountShell, formatInstant, noticeFrom, type PageBase, pageBase, pageProblem, RowAction, When } from './shared';
+import { AccountShell, formatInstant, noticeFrom, type PageBase, pageBase, pageProblem, RowAction, ThisBrowser, When } from './shared';
 
 const CURRENT = '/account/sessions';
 
@@ -51,13 +51,9 @@ function SessionsView({ base, sessions, notice, error }: SessionsViewProps) {
             {sessions.map((s) => (
               <tr>
                 <td>
-                  <When iso={s.created_at} />
-                  {s.current ? (
-                    <>
-                      {' '}
-                      <strong>(This browser)</strong>
-                    </>
-                  ) : null}
+                  <ThisBrowser here={s.current}>
+                    <When iso={s.created_at} />
+                  </ThisBrowser>
                 </td>
                 <td>
                   <When iso={s.last_seen_at} />

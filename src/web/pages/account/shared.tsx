@@ -80,6 +80,21 @@ const DATE_TIME = new Intl.DateTimeFormat('en-GB', {
 export const formatInstant = (iso: string) => `${DATE_TIME.format(new Date(iso))} UTC`;
 
 /** An instant shown with formatInstant and a machine-readable `datetime`. */
+/** A row's first cell followed by "(This browser)" when the row is the one this browser uses. */
+export function ThisBrowser({ here, children }: { here: boolean; children: Child }) {
+  return (
+    <>
+      {children}
+      {here ? (
+        <>
+          {' '}
+          <strong>(This browser)</strong>
+        </>
+      ) : null}
+    </>
+  );
+}
+
 export function When({ iso, never = 'Never' }: { iso: string | null; never?: string }) {
   if (!iso) return <>{never}</>;
   return <time datetime={iso}>{formatInstant(iso)}</time>;
