@@ -137,6 +137,7 @@ export function printAccounts(result, port) {
   if (sample) {
     out.push('', `  Try it (${sample.email}):`);
     out.push(`  curl -s http://127.0.0.1:${port}/v1/user/details -H "Authorization: Bearer ${sample.api_key}"`);
+    out.push(`  or sign in on the pages: http://localhost:${port}/login (${sample.email}, password ${sample.password})`);
   }
   out.push('');
   console.log(out.join('\n'));
