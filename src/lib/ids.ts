@@ -29,6 +29,11 @@ export const ID_PREFIX = {
   operation: 'op',
   backupCode: 'bkc',
   trustedDevice: 'dev',
+  review: 'rev',
+  conversation: 'cnv',
+  message: 'msg',
+  helpFeedback: 'hfb',
+  assistantMessage: 'asm',
 } as const;
 
 /** The longest id the API accepts anywhere (path, query or body); real ids are a prefix + 20 characters. */

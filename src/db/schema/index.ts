@@ -7,3 +7,7 @@ export * from './platform';
 export * from './shifter-records';
 export * from './teammate-invitations';
 export * from './two-factor';
+export * from './reviews';
+export * from './messaging';
+export * from './help';
+export * from './assistant';
