@@ -20,6 +20,7 @@ import { makeSlug } from '../../lib/slug';
 import { mintApiKey } from '../accounts/credentials';
 import type { ServiceContext } from '../context';
 import { BUSINESSES, CONNECTIONS, DEMO_PASSWORD, type DemoRole, demoEmail, PEOPLE, SHIFTERS, TEAMMATES } from './cast';
+import { DEMO_EXTRAS, type DemoWorld } from './extras';
 import { buildShiftHistory, type HistoryBusiness, type HistoryShifter } from './history';
 import { purgeDemoData } from './purge';
 import { buildShifterRecords } from './records';
@@ -45,6 +46,8 @@ export interface DemoCounts {
   counter_rules: number;
   credentials: number;
   credential_documents: number;
+  /** Counts of the later parts (DEMO_EXTRAS), by name. */
+  [extra: string]: number;
 }
 
 export interface SeedResult {
@@ -214,6 +217,17 @@ export async function seedDemoData(ctx: ServiceContext, opts: { force: boolean }
     records.documents.map((d) => ctx.env.UPLOADS.put(d.key, d.bytes, { httpMetadata: d.httpMetadata, customMetadata: d.customMetadata })),
   );
 
+  // The parts of the demo world that build on these rows (reviews, message threads…).
+  const world: DemoWorld = {
+    now,
+    userId: uid,
+    businessId: (key) => businessIds.get(key)!,
+    shifterId: (person) => shifterIds.get(person)!,
+    shifts: shiftRows,
+  };
+  const extras: Record<string, number> = {};
+  for (const extra of DEMO_EXTRAS) extras[extra.name] = await extra.seed(ctx, world);
+
   const counts: DemoCounts = {
     users: userRows.length,
     businesses: businessRows.length,
@@ -226,8 +240,8 @@ export async function seedDemoData(ctx: ServiceContext, opts: { force: boolean }
     credentials: records.credentials.length,
     credential_documents: records.documents.length,
   };
-  ctx.log.info('demo data seeded', { removed_rows: removed, statements: statements.length, ...counts });
-  return { seeded: true, accounts, counts };
+  ctx.log.info('demo data seeded', { removed_rows: removed, statements: statements.length, ...counts, ...extras });
+  return { seeded: true, accounts, counts: { ...counts, ...extras } };
 }
 
 /** Nightly: removes demo rows and seeds them again, so demo keys never outlive a night. */
