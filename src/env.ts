@@ -58,6 +58,20 @@ export const settingsSchema = z.object({
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info').catch('info'),
   /** Largest request body outside file uploads (uploads have their own cap per route). */
   BODY_LIMIT_BYTES: intString(64 * 1024, 1024),
+  /**
+   * The language model (help center, business assistant; services/ai/provider.ts): `openai` (any
+   * OpenAI-compatible endpoint), `workers-ai` (an `AI` binding), or empty: openai when OPENAI_API_KEY
+   * is set, else workers-ai when the binding exists, else none (each feature answers its fallback).
+   */
+  AI_PROVIDER: z.enum(['', 'openai', 'workers-ai']).default(''),
+  /** The model name; empty: the provider's default (services/ai/provider.ts DEFAULT_MODELS). */
+  AI_MODEL: z.string().max(200).optional(),
+  /** A Worker secret: the OpenAI-compatible endpoint's API key. */
+  OPENAI_API_KEY: z.string().optional(),
+  /** Any OpenAI-compatible API (…/v1); empty: https://api.openai.com/v1. */
+  OPENAI_BASE_URL: z.union([z.literal(''), z.url({ protocol: /^https?$/ })]).optional(),
+  /** How long one model call may take before it is abandoned. */
+  AI_TIMEOUT_MS: intString(30_000, 1000),
 });
 
 export type Settings = z.infer<typeof settingsSchema> & {
@@ -76,6 +90,12 @@ export type AppBindings = Env & {
   MAIL_PROVIDER_API_KEY?: string;
   MAIL_FROM?: string;
   LOCAL_MAILBOX?: string;
+  OPENAI_API_KEY?: string;
+  /**
+   * Workers AI, bound by the operator (`[ai] binding = "AI"` in wrangler.toml, README); absent
+   * locally. Typed by the one call the adapter makes (services/ai/workers-ai.ts).
+   */
+  AI?: { run(model: string, inputs: Record<string, unknown>): Promise<unknown> };
 };
 
 const cache = new WeakMap<object, Settings>();

@@ -44,3 +44,34 @@ export interface LanguageModel {
   readonly model: string;
   chat(req: ChatRequest): Promise<ChatResult>;
 }
+
+/**
+ * A model call that failed: the provider answered an error status, timed out, could not be reached
+ * or answered something unreadable. The message names the provider, model and cause only (never the
+ * prompt, never the provider's error text, which can echo a key); uncaught, it is a generic 500.
+ * Features catch it to answer their documented fallback.
+ */
+export class LanguageModelError extends Error {
+  override name = 'LanguageModelError';
+  constructor(
+    readonly provider: string,
+    readonly model: string,
+    readonly reason: 'status' | 'timeout' | 'unavailable' | 'bad_response',
+    /** The HTTP status the provider answered, for `status`. */
+    readonly status?: number,
+    /** The provider's short error code or type when it gave one (e.g. `invalid_api_key`), never its message. */
+    readonly providerCode?: string,
+  ) {
+    super(
+      `language model call failed (${provider} ${model}): ${
+        reason === 'status'
+          ? `HTTP ${status}${providerCode ? ` ${providerCode}` : ''}`
+          : reason === 'timeout'
+            ? 'timed out'
+            : reason === 'unavailable'
+              ? 'provider unreachable or refused the call'
+              : 'unreadable answer'
+      }`,
+    );
+  }
+}
