@@ -48,6 +48,13 @@ export const settingsSchema = z.object({
   /** Requests per client IP to the public sign-up and sign-in routes, all of them together. */
   AUTH_IP_RATE_LIMIT: intString(100, 1),
   AUTH_IP_RATE_WINDOW_SECONDS: intString(900, 1),
+  /** Partner clients' budgets per tier, all of a client's credentials together, per PARTNER_RATE_WINDOW_SECONDS. */
+  PARTNER_RATE_LIMIT_SELF_SERVE: intString(600, 1),
+  PARTNER_RATE_LIMIT_TRUSTED: intString(3000, 1),
+  PARTNER_RATE_LIMIT_INTERNAL: intString(12000, 1),
+  PARTNER_RATE_WINDOW_SECONDS: intString(300, 1),
+  /** Lifetime of a partner OAuth access token (client credentials). */
+  PARTNER_TOKEN_TTL_SECONDS: intString(3600, 60),
   MAIL_PROVIDER_API_KEY: z.string().optional(),
   MAIL_FROM: z.string().default('Shiftmarket <no-reply@shiftmarket.local>'),
   /**

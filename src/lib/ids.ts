@@ -34,6 +34,10 @@ export const ID_PREFIX = {
   message: 'msg',
   helpFeedback: 'hfb',
   assistantMessage: 'asm',
+  partnerClient: 'pc',
+  partnerCredential: 'pcr',
+  partnerToken: 'pat',
+  partnerLink: 'pbl',
 } as const;
 
 /** The longest id the API accepts anywhere (path, query or body); real ids are a prefix + 20 characters. */

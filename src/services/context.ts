@@ -1,4 +1,5 @@
 import type { Db } from '../db/client';
+import type { PartnerScope, PartnerTier } from '../db/schema/partners';
 import type { AppBindings, Settings } from '../env';
 import { AppError } from '../lib/errors';
 import type { Logger } from '../lib/log';
@@ -10,11 +11,26 @@ import type { Logger } from '../lib/log';
 export type Actor =
   | ({ kind: 'user'; userId: string; via: 'api_key' | 'session'; credentialId: string } & PersonRights)
   | ({ kind: 'agent'; userId: string; tokenId: string; scopes: string[] } & PersonRights)
-  | { kind: 'partner'; partnerId: string }
+  | PartnerActor
   | { kind: 'system'; job: string }
   | { kind: 'anonymous' };
 
 export type PersonActor = Extract<Actor, { kind: 'user' | 'agent' }>;
+
+/**
+ * A partner client acting through its `x-api-key` or an OAuth access token (http/middleware/
+ * partner-auth.ts). `partnerId` is the client's id (`pc_…`); `scopes` are the credential's (a key
+ * carries the client's, a token the subset it was issued for). What it may reach is decided in
+ * services/access/partner.ts: only the businesses linked to it, within the scopes each link grants.
+ */
+export interface PartnerActor {
+  kind: 'partner';
+  partnerId: string;
+  scopes: readonly PartnerScope[];
+  tier: PartnerTier;
+  via: 'api_key' | 'oauth';
+  credentialId: string;
+}
 
 /**
  * What a person may do beyond their own things. `isAdmin` is admin over everything, and a demo

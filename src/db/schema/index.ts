@@ -11,3 +11,4 @@ export * from './reviews';
 export * from './messaging';
 export * from './help';
 export * from './assistant';
+export * from './partners';

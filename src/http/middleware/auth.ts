@@ -12,6 +12,7 @@ import {
   useIsStale,
 } from '../../services/accounts/credentials';
 import { consumeRateLimit, enforceRateLimit, rateLimitError, rateLimitHeaders } from '../../services/rate-limit';
+import { carriesPartnerAuth, resolvePartnerAuth } from './partner-auth';
 
 /**
  * Resolves `Authorization: Bearer …` when present. A present but malformed, unknown or revoked
@@ -22,6 +23,8 @@ import { consumeRateLimit, enforceRateLimit, rateLimitError, rateLimitHeaders } 
  * headers of the budget it used.
  */
 export const resolveAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
+  // Partner credentials (x-api-key, smpt_ tokens) and the OAuth token route under /v1/partner/.
+  if (carriesPartnerAuth(c)) return resolvePartnerAuth(c, next);
   const header = c.req.header('Authorization');
   if (header === undefined) return next();
   const match = /^Bearer ([^\s]+)$/.exec(header.trim());

@@ -5,6 +5,7 @@ import { AppError } from '../../lib/errors';
 import { errorFields } from '../../lib/log';
 import { type PersonActor, type ServiceContext, requirePerson } from '../context';
 import { adminOver, userIsDemo } from './admin';
+import { partnerBusiness } from './partner';
 
 /** Teammate status values (spec 2.3: a teammate is active when its status is 1). */
 export const TEAMMATE_STATUS = { suspended: 0, active: 1 } as const;
@@ -70,8 +71,15 @@ export async function accessBusiness(
   return { business: row.b, role, actor };
 }
 
-/** The business the caller acts for: the given one (owner, active teammate or admin), else their default. */
+/**
+ * The business the caller acts for: the given one (owner, active teammate or admin), else their
+ * default. A partner client posts only for a business linked to it with `shifts:write` (partner.ts).
+ */
 export async function postingBusiness(ctx: ServiceContext, businessId: string | undefined | null): Promise<BusinessRow> {
+  if (ctx.actor.kind === 'partner') {
+    if (!businessId) throw new AppError('BUSINESS-NOT-FND-ERR');
+    return (await partnerBusiness(ctx, businessId, 'shifts:write')).business;
+  }
   const actor = requirePerson(ctx);
   if (businessId) return (await accessBusiness(ctx, businessId)).business;
   const [b] = await ctx.db

@@ -6,5 +6,6 @@
 export * from './admin';
 export * from './business';
 export * from './crew';
+export * from './partner';
 export * from './shift';
 export * from './shifter';
