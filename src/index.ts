@@ -4,6 +4,7 @@ import { handleScheduled } from './jobs/scheduled';
 import { handleQueue } from './queues/consumer';
 
 export { ClaimLock } from './durable-objects/claim-lock';
+export { ConversationThread } from './durable-objects/conversation-thread';
 export { RateLimiter } from './durable-objects/rate-limiter';
 
 const app = createApp();
