@@ -114,7 +114,7 @@ export class ConfigError extends Error {
 export function getSettings(env: AppBindings): Settings {
   const hit = cache.get(env);
   if (hit) return hit;
-  const missing = (['DB', 'UPLOADS', 'RATE_LIMITER', 'CLAIM_LOCK', 'NOTIFICATIONS_QUEUE', 'WEBHOOKS_QUEUE'] as const).filter(
+  const missing = (['DB', 'UPLOADS', 'RATE_LIMITER', 'CLAIM_LOCK', 'THREADS', 'NOTIFICATIONS_QUEUE', 'WEBHOOKS_QUEUE'] as const).filter(
     (b) => !env[b],
   );
   if (missing.length) throw new ConfigError(`missing bindings: ${missing.join(', ')}`);
