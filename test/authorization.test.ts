@@ -567,6 +567,23 @@ const TABLE: Record<string, Entry> = {
   },
   getGoingRate: { access: 'signed-in' },
 
+  // ── Business assistant ──
+  getBusinessAssistantChat: {
+    access: 'resource',
+    cases: [{ target: 'the victim business', side: 'business', req: (w) => ({ params: { business_id: w.business } }) }],
+  },
+  sendBusinessAssistantMessage: {
+    access: 'resource',
+    cases: [
+      {
+        target: 'the victim business',
+        side: 'business',
+        req: (w) => ({ params: { business_id: w.business }, body: { message: 'What did labor cost this week?' } }),
+        reread: (w) => ({ as: (x) => x.owner, method: 'GET', path: `/v1/ai/chat/business/${w.business}` }),
+      },
+    ],
+  },
+
   // ── Shifter records ──
   getEarnings: { access: 'resource', cases: [onShifter()] },
   setEarningsGoal: {

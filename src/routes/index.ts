@@ -1,5 +1,6 @@
 import { createRouter } from '../http/create-app';
 import { adminRouter } from './admin/admin.index';
+import { assistantRouter } from './assistant/assistant.index';
 import { authRouter } from './auth/auth.index';
 import { businessRouter } from './business/business.index';
 import { connectionsRouter } from './connections/connections.index';
@@ -24,4 +25,5 @@ export const apiRouter = createRouter()
   .route('/', shiftRequestsRouter)
   .route('/', connectionsRouter)
   .route('/', templatesRouter)
-  .route('/', goingRateRouter);
+  .route('/', goingRateRouter)
+  .route('/', assistantRouter);
