@@ -123,6 +123,37 @@ const onShifter = (extra: (w: VictimWorld, c: TestUser) => Omit<Req, 'params'> =
   ...more,
 });
 
+/** The reviews of one side of the fixture, as the owner lists them. */
+const reviewsOf =
+  (kind: 'business' | 'shifter') =>
+  (w: VictimWorld): Reread => ({
+    as: (x) => x.owner,
+    method: 'GET',
+    path: '/v1/review/list',
+    query: { review_on: kind, review_on_id: kind === 'business' ? w.business : w.crewShifter },
+  });
+
+/** A review read every signed-in caller may make (reviews show on profiles). */
+const publicReviewRead = (
+  target: string,
+  query: (w: VictimWorld) => Record<string, string | number>,
+  show?: (w: VictimWorld) => string,
+): Case => ({
+  target,
+  side: 'business',
+  allow: ['stranger', 'suspendedTeammate', 'otherParty'],
+  ...(show ? { show: (w: VictimWorld) => [show(w)] } : {}),
+  req: (w) => ({ query: query(w) }),
+});
+
+/** A write on one of the fixture's reviews by someone who is not the reviewed party. */
+const onReview = (which: 'ofBusiness' | 'ofShifter', side: Case['side'], body?: Record<string, string>): Case => ({
+  target: `the review ${which === 'ofBusiness' ? 'of the business' : 'of the crew member'}`,
+  side,
+  req: (w) => ({ query: { review_id: w.reviews[which] }, ...(body ? { body } : {}) }),
+  reread: reviewsOf(side),
+});
+
 const pdfForm = () => {
   const f = new FormData();
   f.append('file', new File([PDF_BYTES], 'forged.pdf', { type: 'application/pdf' }));
@@ -566,6 +597,66 @@ const TABLE: Record<string, Entry> = {
     cases: [{ target: 'the victim business', side: 'business', req: (w) => ({ params: { business_id: w.business } }) }],
   },
   getGoingRate: { access: 'signed-in' },
+
+  // ── Reviews ── (public to any signed-in user: profiles show them; only the parties write)
+  createReview: {
+    access: 'resource',
+    cases: [
+      {
+        target: 'a review written as the victim business',
+        side: 'business',
+        req: (w) => ({
+          body: { review_on: 'shifter', review_on_id: w.crewShifter, review_by_id: w.business, rating: 1, shift_request_id: w.shifts.worked },
+        }),
+        reread: reviewsOf('shifter'),
+      },
+      {
+        target: "a review written as the crew member's shifter profile",
+        side: 'shifter',
+        req: (w) => ({
+          body: { review_on: 'business', review_on_id: w.business, review_by_id: w.crewShifter, rating: 1, shift_request_id: w.shifts.worked },
+        }),
+        reread: reviewsOf('business'),
+      },
+    ],
+  },
+  listReviews: {
+    access: 'resource',
+    cases: [
+      publicReviewRead('reviews of the business', (w) => ({ review_on: 'business', review_on_id: w.business }), (w) => w.reviews.ofBusiness),
+      publicReviewRead('reviews by the crew member', (w) => ({ review_by: 'shifter', review_by_id: w.crewShifter }), (w) => w.reviews.ofBusiness),
+    ],
+  },
+  getAverageReview: {
+    access: 'resource',
+    cases: [publicReviewRead('the average of the business', (w) => ({ review_on: 'business', review_on_id: w.business }))],
+  },
+  getReviewAverages: { access: 'signed-in', read: true },
+  getReviewHistogram: {
+    access: 'resource',
+    cases: [publicReviewRead('the histogram of the crew member', (w) => ({ review_on: 'shifter', review_on_id: w.crewShifter }))],
+  },
+  getReviewTrend: {
+    access: 'resource',
+    cases: [publicReviewRead('the trend of the business', (w) => ({ review_on: 'business', review_on_id: w.business, days: 7 }))],
+  },
+  // Only the reviewed party answers or disputes: not the reviewer (the other party), nor anyone else.
+  respondToReview: {
+    access: 'resource',
+    cases: [
+      onReview('ofBusiness', 'business', { response_text: 'Hijacked response' }),
+      onReview('ofShifter', 'shifter', { response_text: 'Hijacked response' }),
+    ],
+  },
+  disputeReview: {
+    access: 'resource',
+    cases: [onReview('ofBusiness', 'business', { reason: 'Hijacked dispute' }), onReview('ofShifter', 'shifter', { reason: 'Hijacked dispute' })],
+  },
+  resolveReviewDispute: {
+    access: 'admin',
+    cases: [{ ...onReview('ofBusiness', 'business'), control: false, req: (w) => ({ query: { review_id: w.reviews.ofBusiness, decision: 'upheld' } }) }],
+  },
+  listReviewDisputes: { access: 'admin' },
 
   // ── Business assistant ──
   getBusinessAssistantChat: {

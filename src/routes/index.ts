@@ -5,6 +5,7 @@ import { authRouter } from './auth/auth.index';
 import { businessRouter } from './business/business.index';
 import { connectionsRouter } from './connections/connections.index';
 import { goingRateRouter } from './going-rate/going-rate.index';
+import { reviewRouter } from './review/review.index';
 import { shiftRequestsRouter } from './shift-requests/shift-requests.index';
 import { shifterRecordsRouter } from './shifter/records.index';
 import { shifterRouter } from './shifter/shifter.index';
@@ -26,4 +27,5 @@ export const apiRouter = createRouter()
   .route('/', connectionsRouter)
   .route('/', templatesRouter)
   .route('/', goingRateRouter)
+  .route('/', reviewRouter)
   .route('/', assistantRouter);

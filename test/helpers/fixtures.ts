@@ -65,6 +65,8 @@ export interface VictimWorld {
   visibleCredential: string;
   hiddenCredential: string;
   clockPhoto: { shift: string; side: 'in'; file: string };
+  /** Reviews pinned to the worked shift: the crew member's of the business, and the owner's of the crew member. */
+  reviews: { ofBusiness: string; ofShifter: string };
 }
 
 function must<T>(value: T | null | undefined, what: string): T {
@@ -188,6 +190,23 @@ export async function buildVictimWorld(): Promise<VictimWorld> {
     'credential document',
   );
 
+  const [ofBusiness, ofShifter] = await Promise.all([
+    created<{ id: string }>(
+      call('POST', '/v1/review', {
+        key: crew.key,
+        body: { review_on: 'business', review_on_id: business, rating: 4, review_text: 'Good shifts', shift_request_id: worked },
+      }),
+      'review of the business',
+    ),
+    created<{ id: string }>(
+      call('POST', '/v1/review', {
+        key: owner.key,
+        body: { review_on: 'shifter', review_on_id: crewShifter, review_by_id: business, rating: 5, shift_request_id: worked },
+      }),
+      'review of the crew member',
+    ),
+  ]);
+
   const login = await call('POST', '/v1/auth/login', { body: { email: owner.email, password: TEST_PASSWORD } });
   expect(login.status, JSON.stringify(login.body)).toBe(200);
   const session = must(
@@ -230,5 +249,6 @@ export async function buildVictimWorld(): Promise<VictimWorld> {
     visibleCredential: visibleCredential.id,
     hiddenCredential: hiddenCredential.id,
     clockPhoto: { shift: inProgress.id, side: 'in', file: photoFile },
+    reviews: { ofBusiness: ofBusiness.id, ofShifter: ofShifter.id },
   };
 }

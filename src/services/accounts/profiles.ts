@@ -8,6 +8,7 @@ import { auditInsert } from '../audit';
 import { accessBusiness } from '../access';
 import { type ServiceContext, requirePerson } from '../context';
 import { committedSubject, prepareWrite } from '../guarded-write';
+import { partyRating } from '../reviews/aggregates';
 import { businessView, getShifterOfUser } from './reads';
 import type { BusinessProfileInput, BusinessView, CreateBusinessInput, ShifterProfileInput, ShifterView } from './schemas';
 
@@ -144,7 +145,7 @@ function clearDefault(ctx: ServiceContext, ownerId: string, keepId: string, now:
 async function loadBusinessView(ctx: ServiceContext, businessId: string): Promise<BusinessView> {
   const [b] = await ctx.db.select().from(businesses).where(eq(businesses.id, businessId)).limit(1);
   if (!b) throw new AppError('BUSINESS-NOT-FND-ERR');
-  return businessView(b);
+  return businessView(b, await partyRating(ctx, 'business', b.id));
 }
 
 /**

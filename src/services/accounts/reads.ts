@@ -5,6 +5,8 @@ import { toIso } from '../../lib/time';
 import { fromMinor } from '../../lib/money';
 import { assertSelfOrAdminOf, TEAMMATE_STATUS } from '../access';
 import { type ServiceContext, requirePerson } from '../context';
+import { NO_RATINGS, partyRating, ratingsFor } from '../reviews/aggregates';
+import type { Rating } from '../reviews/schemas';
 import { isEnabled, methodsOf } from '../two-factor/state';
 import type { BusinessList, BusinessView, ShifterView, UserDetails, UserIdQuery } from './schemas';
 
@@ -12,7 +14,7 @@ type UserRow = typeof users.$inferSelect;
 type ShifterRow = typeof shifters.$inferSelect;
 type BusinessRow = typeof businesses.$inferSelect;
 
-export function shifterView(s: ShifterRow, cityName: string | null): ShifterView {
+export function shifterView(s: ShifterRow, cityName: string | null, ratings: Rating): ShifterView {
   return {
     id: s.id,
     slug: s.slug,
@@ -29,13 +31,12 @@ export function shifterView(s: ShifterRow, cityName: string | null): ShifterView
     is_paused: !s.accept_shift_req,
     monthly_earnings_goal: s.monthly_earnings_goal_minor === null ? null : fromMinor(s.monthly_earnings_goal_minor, s.currency),
     currency: s.currency,
-    // Filled from reviews once they exist.
-    ratings: { average: null, count: 0 },
+    ratings,
     created_at: toIso(s.created_at),
   };
 }
 
-export function businessView(b: BusinessRow): BusinessView {
+export function businessView(b: BusinessRow, ratings: Rating): BusinessView {
   return {
     id: b.id,
     slug: b.slug,
@@ -54,6 +55,7 @@ export function businessView(b: BusinessRow): BusinessView {
     weekly_labor_budget: b.weekly_labor_budget_minor === null ? null : fromMinor(b.weekly_labor_budget_minor, b.currency),
     currency: b.currency,
     auto_fill_on_cancel: b.auto_fill_on_cancel,
+    ratings,
     created_at: toIso(b.created_at),
   };
 }
@@ -126,7 +128,7 @@ export async function getShifterOfUser(ctx: ServiceContext, input: UserIdQuery =
     .where(eq(shifters.user_id, id))
     .limit(1);
   if (!row) throw new AppError('SHIFTER-NOT-FND-ERR', 'This user has no shifter profile.');
-  return shifterView(row.s, row.city);
+  return shifterView(row.s, row.city, await partyRating(ctx, 'shifter', row.s.id));
 }
 
 /** Every business the user owns, default first. */
@@ -139,5 +141,9 @@ export async function getBusinessesOfUser(ctx: ServiceContext, input: UserIdQuer
     .from(businesses)
     .where(eq(businesses.user_id, id))
     .orderBy(desc(businesses.is_default), asc(businesses.created_at));
-  return { data: rows.map(businessView) };
+  const ratings = await ratingsFor(
+    ctx,
+    rows.map((b) => ({ kind: 'business' as const, id: b.id })),
+  );
+  return { data: rows.map((b) => businessView(b, ratings.get(`business:${b.id}`) ?? NO_RATINGS)) };
 }

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { ID_MAX_LENGTH } from '../../lib/ids';
 import { isValidTimeZone } from '../../lib/time';
+import { ratingSchema } from '../reviews/schemas';
 import { MAX_LIVE_SESSIONS } from './credentials';
 
 // The accounts domain's request and response schemas: the route contracts import them, the services
@@ -86,7 +87,7 @@ export const shifterSchema = z
     is_paused: z.boolean().openapi({ description: 'True when accept_shift_req is off: the public profile shows a Paused badge.' }),
     monthly_earnings_goal: z.number().nullable(),
     currency: z.string(),
-    ratings: z.object({ average: z.number().nullable(), count: z.number() }),
+    ratings: ratingSchema,
     created_at: z.string(),
   })
   .openapi('Shifter');
@@ -111,6 +112,7 @@ export const businessSchema = z
     weekly_labor_budget: z.number().nullable(),
     currency: z.string(),
     auto_fill_on_cancel: z.boolean(),
+    ratings: ratingSchema,
     created_at: z.string(),
   })
   .openapi('Business');

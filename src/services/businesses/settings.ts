@@ -7,6 +7,7 @@ import { auditInsert } from '../audit';
 import type { ServiceContext } from '../context';
 import { businessView } from '../accounts/reads';
 import type { BusinessView } from '../accounts/schemas';
+import { partyRating } from '../reviews/aggregates';
 import { SHIFT_STATUS } from '../shifts/status';
 import { accessBusiness, postingBusiness } from '../access';
 import type { BusinessSettingsInput, WeeklyBudgetInput } from './schemas';
@@ -61,7 +62,7 @@ export async function updateSettings(ctx: ServiceContext, input: BusinessSetting
     auditInsert(ctx, 'business.update_settings', { type: 'business', id: business.id }, { fields: sent }),
   ]);
   const [fresh] = await ctx.db.select().from(businesses).where(eq(businesses.id, business.id));
-  return businessView(fresh!);
+  return businessView(fresh!, await partyRating(ctx, 'business', business.id));
 }
 
 /** PUT /v1/business/{id}/weekly_labor_budget (owner or admin). */
