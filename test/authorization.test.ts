@@ -675,6 +675,18 @@ const TABLE: Record<string, Entry> = {
     ],
   },
 
+  // ── Help center ──
+  // Reading help content needs no account; a vote is always the caller's own, on public content.
+  searchHelp: { access: 'public' },
+  listHelpArticles: { access: 'public' },
+  getHelpArticle: { access: 'public' },
+  listHelpVideos: { access: 'public' },
+  getHelpVideo: { access: 'public' },
+  sendHelpArticleFeedback: {
+    access: 'signed-in',
+    notAttacked: { id: "a help article is public content; the vote recorded is always the caller's own" },
+  },
+
   // ── Shifter records ──
   getEarnings: { access: 'resource', cases: [onShifter()] },
   setEarningsGoal: {

@@ -25,6 +25,12 @@ const PUBLIC_OPERATIONS = new Set([
   'POST /v1/auth/login/two_factor/cancel',
   'POST /v1/auth/password_reset/request',
   'POST /v1/auth/password_reset/confirm',
+  // The help center's content is readable without an account (docs/decisions.md, "Help center").
+  'POST /v1/help/search',
+  'GET /v1/help/articles',
+  'GET /v1/help/articles/{id}',
+  'GET /v1/help/videos',
+  'GET /v1/help/videos/{id}',
 ]);
 
 let doc: Json;

@@ -50,6 +50,7 @@ export const ERROR_CODES = {
   'MILEAGE-NOT-FND-ERR': { status: 404, description: 'No such mileage entry.' },
   'CREDENTIAL-NOT-FND-ERR': { status: 404, description: 'No such credential (or it is not visible to you).' },
   'REVIEW-NOT-FND-ERR': { status: 404, description: 'No such review (or it was removed after an upheld dispute).' },
+  'HELP-NOT-FND-ERR': { status: 404, description: 'No such help article or video.' },
   'MSG-NOT-FND-ERR': { status: 404, description: 'No such message thread or message.' },
   'MSG-NOT-PARTICIPANT': { status: 403, description: 'You take no part in this thread (or not as the party you named).' },
   'MSG-BLOCKED-ERR': { status: 403, description: 'Messaging is blocked in this thread.' },

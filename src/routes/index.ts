@@ -6,6 +6,7 @@ import { businessRouter } from './business/business.index';
 import { connectionsRouter } from './connections/connections.index';
 import { goingRateRouter } from './going-rate/going-rate.index';
 import { reviewRouter } from './review/review.index';
+import { helpRouter } from './help/help.index';
 import { shiftRequestsRouter } from './shift-requests/shift-requests.index';
 import { shifterRecordsRouter } from './shifter/records.index';
 import { shifterRouter } from './shifter/shifter.index';
@@ -28,4 +29,5 @@ export const apiRouter = createRouter()
   .route('/', templatesRouter)
   .route('/', goingRateRouter)
   .route('/', reviewRouter)
-  .route('/', assistantRouter);
+  .route('/', assistantRouter)
+  .route('/', helpRouter);

@@ -1,0 +1,111 @@
+import { z } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv } from '../../http/app-types';
+import { clientIp } from '../../http/middleware/auth';
+import { authRoute, jsonBody, jsonContent, pathParam, publicRoute } from '../../http/openapi';
+import { enforceRateLimit } from '../../services/rate-limit';
+import {
+  articleListSchema,
+  articleSchema,
+  feedbackInput,
+  feedbackSchema,
+  listArticlesQuery,
+  listVideosQuery,
+  searchInput,
+  searchResultSchema,
+  videoListSchema,
+  videoSchema,
+} from '../../services/help/schemas';
+
+const tags = ['Help center'];
+
+/** Anonymous readers of the help center, per client IP (signed-in callers count against their account). */
+export const HELP_ANON_IP_LIMIT = { limit: 300, windowSeconds: 300 } as const;
+
+const limitAnonymousByIp: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (c.get('actor').kind === 'anonymous') {
+    await enforceRateLimit(
+      c.env,
+      `help-ip:${clientIp(c)}`,
+      HELP_ANON_IP_LIMIT.limit,
+      HELP_ANON_IP_LIMIT.windowSeconds,
+      'Too many help center requests from this address.',
+    );
+  }
+  return next();
+};
+const middleware = [limitAnonymousByIp];
+
+const itemParam = z.object({ id: pathParam('id') });
+
+export const search = publicRoute({
+  method: 'post',
+  operationId: 'searchHelp',
+  path: '/v1/help/search',
+  tags,
+  middleware,
+  summary: 'Search the help articles and videos (full text, best match first)',
+  description:
+    'Words are matched in any form (clock, clocks, clocking) and ranked with bm25, a word in a title counting more than one in the body. ' +
+    'The query is read as plain words: quotes, `*`, `-`, `NEAR(…)`, `OR` and the like are never operators. Text without any word finds nothing. ' +
+    'Open to anyone; anonymous callers are limited per address.',
+  request: { body: jsonBody(searchInput) },
+  responses: { 200: jsonContent(searchResultSchema, 'Matching articles and videos.') },
+});
+
+export const listArticles = publicRoute({
+  method: 'get',
+  operationId: 'listHelpArticles',
+  path: '/v1/help/articles',
+  tags,
+  middleware,
+  summary: 'Help articles by category and position (without their bodies)',
+  request: { query: listArticlesQuery },
+  responses: { 200: jsonContent(articleListSchema, 'Articles, with the categories present.') },
+});
+
+export const getArticle = publicRoute({
+  method: 'get',
+  operationId: 'getHelpArticle',
+  path: '/v1/help/articles/{id}',
+  tags,
+  middleware,
+  summary: 'One help article, its Markdown body and its feedback counts',
+  request: { params: itemParam },
+  responses: { 200: jsonContent(articleSchema, 'The article.') },
+  errors: ['HELP-NOT-FND-ERR'],
+});
+
+export const articleFeedback = authRoute({
+  method: 'post',
+  operationId: 'sendHelpArticleFeedback',
+  path: '/v1/help/articles/{id}/feedback',
+  tags,
+  summary: 'Say whether an article helped (one vote per person; a new vote replaces yours)',
+  request: { params: itemParam, body: jsonBody(feedbackInput) },
+  responses: { 200: jsonContent(feedbackSchema, 'Your vote and the article’s counts.') },
+  errors: ['HELP-NOT-FND-ERR'],
+});
+
+export const listVideos = publicRoute({
+  method: 'get',
+  operationId: 'listHelpVideos',
+  path: '/v1/help/videos',
+  tags,
+  middleware,
+  summary: 'Help videos by category and position (without their transcripts)',
+  request: { query: listVideosQuery },
+  responses: { 200: jsonContent(videoListSchema, 'Videos.') },
+});
+
+export const getVideo = publicRoute({
+  method: 'get',
+  operationId: 'getHelpVideo',
+  path: '/v1/help/videos/{id}',
+  tags,
+  middleware,
+  summary: 'One help video with its transcript',
+  request: { params: itemParam },
+  responses: { 200: jsonContent(videoSchema, 'The video.') },
+  errors: ['HELP-NOT-FND-ERR'],
+});
