@@ -841,3 +841,51 @@ describe('profile ratings', () => {
     expect(settings.body.ratings).toEqual({ average: 2, count: 1 });
   });
 });
+
+// ── Demo data ───────────────────────────────────────────────────────────────────────────────────
+
+describe('demo reviews', () => {
+  it('seeds a dozen reviews both ways on worked demo shifts, with responses, one pending and one upheld dispute', async () => {
+    const seeded = await call('POST', '/internal/demo/seed', { headers: { 'X-Demo-Seed-Token': 'test-seed-token' }, query: { force: 1 } });
+    expect(seeded.status, JSON.stringify(seeded.body).slice(0, 300)).toBe(200);
+    expect(seeded.body.counts.reviews).toBe(12);
+    const accounts = seeded.body.accounts as Array<{ role: string; email: string; api_key: string }>;
+    const keyOf = (local: string) => accounts.find((a) => a.email.startsWith(`${local}@`))!.api_key;
+
+    const demo = await env.DB.prepare(
+      `SELECT r.*, s.request_status, s.shift_end_at, s.is_noshow, s.business_id AS s_business, s.shifter_id AS s_shifter
+         FROM reviews r LEFT JOIN shift_requests s ON s.id = r.shift_request_id
+        WHERE r.reviewer_user_id IN (SELECT id FROM users WHERE is_demo = 1)`,
+    ).all<Record<string, any>>();
+    const rows = demo.results;
+    expect(rows).toHaveLength(12);
+    expect(rows.filter((r) => r.review_by === 'shifter')).toHaveLength(6);
+    expect(rows.filter((r) => r.response_text !== null).length).toBeGreaterThanOrEqual(3);
+    expect(rows.filter((r) => r.dispute_status === 'pending')).toHaveLength(1);
+    const upheld = rows.filter((r) => r.dispute_status === 'upheld');
+    expect(upheld).toHaveLength(1);
+    expect(rows.filter((r) => r.shift_request_id === null)).toHaveLength(1);
+    for (const r of rows.filter((x) => x.shift_request_id !== null)) {
+      // Pinned to a worked shift between exactly these two parties, written after it ended.
+      expect([2, 5]).toContain(r.request_status);
+      expect(r.shift_end_at).not.toBeNull();
+      expect(r.is_noshow).toBe(0);
+      const [biz, sh] = r.review_on === 'business' ? [r.review_on_id, r.review_by_id] : [r.review_by_id, r.review_on_id];
+      expect([r.s_business, r.s_shifter]).toEqual([biz, sh]);
+      expect(r.created_at).toBeGreaterThan(r.shift_end_at);
+      expect(r.created_at).toBeLessThan(Date.now());
+    }
+
+    // Through the API: the upheld review shows nowhere, the pending one does; the demo admin sees the queue.
+    const jordan = keyOf('jordan');
+    const gone = upheld[0]!;
+    const listed = await list(jordan, { review_on: 'business', review_on_id: gone.review_on_id });
+    expect(listed.body.data.map((r: { id: string }) => r.id)).not.toContain(gone.id);
+    expect((await avg(jordan, 'business', gone.review_on_id)).body.count).toBe(listed.body.data.length);
+    const queue = await call('GET', '/v1/review/disputes', { key: keyOf('admin') });
+    expect(queue.status, JSON.stringify(queue.body)).toBe(200);
+    expect(queue.body.data.map((r: { dispute_status: string }) => r.dispute_status)).toEqual(['pending']);
+    const owner = await call('GET', '/v1/business/of_user', { key: keyOf('owner') });
+    expect(owner.body.data.every((b: { ratings: { count: number } }) => b.ratings.count > 0)).toBe(true);
+  });
+});
