@@ -11,6 +11,7 @@ import {
   sendAssistantMessage,
 } from '../src/services/assistant/chat';
 import { ASSISTANT_MESSAGE_MAX } from '../src/services/assistant/schemas';
+import { TOOL_SPECS } from '../src/services/assistant/tools';
 import { call, expectError } from './helpers/api';
 import { contextAt } from './helpers/clock';
 import { addTeammate, connect, db, makeUser, type TestUser } from './helpers/factory';
@@ -505,6 +506,21 @@ describe('actions', () => {
     expect(classifyUrl('/dashboard?openShift=1#top')).toEqual({ url: '/dashboard?openShift=1#top', target: 'in_app' });
     expect(classifyUrl('/a/../b')).toEqual({ url: '/b', target: 'in_app' });
     expect(classifyUrl('https://example.com/x?y=1')).toEqual({ url: 'https://example.com/x?y=1', target: 'new_tab' });
+  });
+});
+
+describe('the tools the model is offered', () => {
+  it('are object schemas closed to extra fields, and none takes a business id', () => {
+    expect(TOOL_SPECS.map((t) => t.name).sort()).toEqual(['crew', 'going_rate', 'labor_costs', 'list_shifts', 'propose_action']);
+    for (const t of TOOL_SPECS) {
+      expect(t.parameters, t.name).toMatchObject({ type: 'object', additionalProperties: false });
+      expect(t.parameters, t.name).not.toHaveProperty('$schema');
+      const names = Object.keys((t.parameters as { properties: Record<string, unknown> }).properties);
+      expect(
+        names.filter((n) => n.includes('business')),
+        t.name,
+      ).toEqual([]);
+    }
   });
 });
 

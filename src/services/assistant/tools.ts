@@ -55,7 +55,7 @@ const TOOLS: Record<string, Tool<z.ZodType>> = {
         .describe('pending, accepted (scheduled or worked), declined, superseded, completed, expired or cancelled.'),
       date_from: date.optional().describe('Shift date from (YYYY-MM-DD).'),
       date_to: date.optional().describe('Shift date to (YYYY-MM-DD).'),
-      shiftrole_id: z.number().int().positive().optional(),
+      shiftrole_id: z.number().int().positive().optional().describe('A shift role id (the roles are listed in the instructions).'),
       broadcasts_only: z.boolean().optional().describe('Only broadcasts to the crew.'),
       limit: z.number().int().min(1).max(LIST_CAP).optional().describe(`At most ${LIST_CAP}; default 20.`),
     }),
@@ -121,7 +121,7 @@ const TOOLS: Record<string, Tool<z.ZodType>> = {
     description:
       'The going hourly rate (min, p25, median, p75, max, mean, sample size) of worked shifts around this business in the last 90 days, optionally for one role; sufficient_data says whether the sample is large enough.',
     input: z.strictObject({
-      shiftrole_id: z.number().int().positive().optional(),
+      shiftrole_id: z.number().int().positive().optional().describe('A shift role id (the roles are listed in the instructions).'),
       area: z.enum(['city', 'state', 'country']).optional().describe('Around the business: its city (default), state or country.'),
     }),
     async run({ ctx, business }, a) {
