@@ -247,6 +247,27 @@ describe('creating a review', () => {
     expect(await auditsFor(won[0]!.body.id)).toEqual(['review.create']);
   });
 
+  it('answers the unique index refusing a concurrent duplicate with the same 409 REVIEW-EXISTS-ERR', async () => {
+    const p = await pair();
+    const real = env.DB.batch.bind(env.DB);
+    let raced = false;
+    // Another writer commits the same pinned review between the service's check and its insert.
+    vi.spyOn(env.DB, 'batch').mockImplementation(async (statements) => {
+      const sqlOf = (s: unknown) => String((s as { statement?: string }).statement ?? '');
+      if (!raced && statements.some((s) => /insert into "reviews"/i.test(sqlOf(s)))) {
+        raced = true;
+        const by = { kind: 'shifter' as const, id: p.shifter, userId: p.shifterUser.userId };
+        await insertReview({ kind: 'business', id: p.business }, by, 3, Date.now(), { shift_request_id: p.shift });
+      }
+      return real(statements);
+    });
+    expectError(await shifterReviews(p), 409, 'REVIEW-EXISTS-ERR');
+    expect(raced).toBe(true);
+    const rows = await db().select().from(reviews).where(eq(reviews.review_on_id, p.business));
+    expect(rows).toHaveLength(1);
+    expect(await auditsFor(rows[0]!.id)).toEqual([]);
+  });
+
   it('is backed by the partial unique index: a duplicate pinned row is refused by D1 itself, an unpinned one is not', async () => {
     const p = await pair();
     const by = { kind: 'shifter' as const, id: p.shifter, userId: p.shifterUser.userId };

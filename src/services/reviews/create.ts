@@ -108,7 +108,7 @@ async function reviewingParty(ctx: ServiceContext, kind: PartyKind, id: string |
   if (kind === 'shifter') {
     const own = await callerShifter(ctx);
     if (!own || (id !== undefined && id !== own.id)) {
-      throw new AppError('FORBIDDEN-ERR', 'A shifter review is written by the caller’s own shifter profile.');
+      throw new AppError('FORBIDDEN-ERR', "A shifter's review is written by the caller's own shifter profile.");
     }
     return { kind, id: own.id, name: own.display_name, ownerUserId: own.user_id, timezone: own.timezone };
   }
