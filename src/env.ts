@@ -24,6 +24,11 @@ export const settingsSchema = z.object({
    * Absent: only with LOCAL_DEFAULT_SECRETS on, the fixed development key (services/two-factor/secret-box.ts).
    */
   TWO_FACTOR_ENCRYPTION_KEY: z.string().optional(),
+  /**
+   * Base64 of 32 random bytes (a Worker secret): the AES-GCM key that encrypts partner webhook signing
+   * secrets. Absent: only with LOCAL_DEFAULT_SECRETS on, the fixed development key (services/webhooks/secrets.ts).
+   */
+  WEBHOOK_SECRET_ENCRYPTION_KEY: z.string().optional(),
   /** Offer the SMS second factor (codes sent through the notifications interface). Off by default. */
   TWO_FACTOR_SMS_ENABLED: boolString,
   /** The SMS channel (Twilio); without all three, the local stand-in takes text messages. */
@@ -91,6 +96,7 @@ export type AppBindings = Env & {
   APP_URL?: string;
   AUTH_URL?: string;
   TWO_FACTOR_ENCRYPTION_KEY?: string;
+  WEBHOOK_SECRET_ENCRYPTION_KEY?: string;
   TWILIO_ACCOUNT_SID?: string;
   TWILIO_AUTH_TOKEN?: string;
   SMS_FROM?: string;

@@ -32,7 +32,7 @@ async function expectOneWinner(broadcastId: string, answers: Array<{ who: TestUs
   }
   expect(await readShift(broadcastId)).toMatchObject({ request_status: 2, shifter_id: winner });
   expect(await auditFor(broadcastId, 'broadcast.claim')).toHaveLength(1);
-  expect((await outboxFor(broadcastId, { topic: 'webhooks' })).filter((e) => e.body.type === 'broadcast.claimed')).toHaveLength(1);
+  expect((await outboxFor(broadcastId, { topic: 'webhooks' })).filter((e) => e.body.type === 'shift_request.claimed')).toHaveLength(1);
   expect(await outboxFor(broadcastId, { topic: 'notifications', kind: 'broadcast_claimed' })).toHaveLength(1);
   expect(await storedWinner(broadcastId)).toBe(winner);
   return winner;

@@ -57,9 +57,9 @@ describe('POST /v1/shift_request/{id}/claim', () => {
     expect(notes).toHaveLength(1);
     expect(notes[0]!.body.user_ids).toEqual([biz.userId]);
     expect(notes[0]!.sent_at).not.toBeNull();
-    const hooks = (await outboxFor(b.id, { topic: 'webhooks' })).filter((h) => h.body.type === 'broadcast.claimed');
+    const hooks = (await outboxFor(b.id, { topic: 'webhooks' })).filter((h) => h.body.type === 'shift_request.claimed');
     expect(hooks).toHaveLength(1);
-    expect(hooks[0]!.body.shifter_id).toBe(winner.shifterId);
+    expect(hooks[0]!.body.data.shift_request.shifter_id).toBe(winner.shifterId);
 
     // The broadcast's ClaimLock object holds the same winner.
     const lock = env.CLAIM_LOCK.get(env.CLAIM_LOCK.idFromName(b.id));

@@ -6,6 +6,7 @@ import { sweepOutbox } from '../services/events/outbox';
 import { sweepEmailOutbox } from '../services/mail';
 import { expirePendingShifts } from '../services/shifts/expire';
 import { systemContext } from '../services/system-context';
+import { sweepWebhookDeliveries } from '../services/webhooks/sweep';
 import { pruneIdempotencyKeys } from './maintenance';
 
 export const CRON = { frequent: '*/5 * * * *', nightly: '0 3 * * *' } as const;
@@ -19,6 +20,7 @@ const JOBS: Record<string, Record<string, Job>> = {
     sweep_email_outbox: sweepEmailOutbox,
     sweep_event_outbox: sweepOutbox,
     expire_pending_shifts: expirePendingShifts,
+    sweep_webhook_deliveries: sweepWebhookDeliveries,
   },
   [CRON.nightly]: {
     reset_demo_data: async (ctx) => (ctx.settings.DEMO_MODE ? resetDemoData(ctx) : 'skipped: DEMO_MODE off'),

@@ -49,6 +49,8 @@ export const ERROR_CODES = {
   'RULE-NOT-FND-ERR': { status: 404, description: 'No such counter rule.' },
   'MILEAGE-NOT-FND-ERR': { status: 404, description: 'No such mileage entry.' },
   'CREDENTIAL-NOT-FND-ERR': { status: 404, description: 'No such credential (or it is not visible to you).' },
+  'WEBHOOK-ENDPOINT-NOT-FND-ERR': { status: 404, description: 'No such webhook endpoint of this partner client.' },
+  'WEBHOOK-DELIVERY-NOT-FND-ERR': { status: 404, description: 'No such delivery to this webhook endpoint.' },
   'REVIEW-NOT-FND-ERR': { status: 404, description: 'No such review (or it was removed after an upheld dispute).' },
   'HELP-NOT-FND-ERR': { status: 404, description: 'No such help article or video.' },
   'MSG-NOT-FND-ERR': { status: 404, description: 'No such message thread or message.' },
@@ -68,6 +70,11 @@ export const ERROR_CODES = {
   'SHFT-CONFLICT-ERR': { status: 409, description: 'The shifter already has an accepted shift overlapping this one.' },
   'CLAIM-LOST-ERR': { status: 409, description: 'Another shifter claimed this broadcast first.' },
   'CONNECTION-EXISTS-ERR': { status: 409, description: 'These parties are already connected or a request is pending.' },
+  'WEBHOOK-ENDPOINT-DISABLED-ERR': { status: 409, description: 'The webhook endpoint is disabled; enable it first.' },
+  'WEBHOOK-DELIVERY-IN-PROGRESS-ERR': {
+    status: 409,
+    description: 'The delivery is still being attempted; redeliver it once it has succeeded or failed.',
+  },
   'REVIEW-EXISTS-ERR': { status: 409, description: 'This party has already reviewed the pinned shift.' },
   'REVIEW-RESPONDED-ERR': { status: 409, description: 'The review already has a response; it is given once.' },
   'REVIEW-DISPUTED-ERR': { status: 409, description: 'The review has been disputed already; it is disputed once.' },
@@ -82,6 +89,11 @@ export const ERROR_CODES = {
   },
   'SHFT-OWN-BUSINESS-ERR': { status: 403, description: 'You act for this business: its broadcasts are for its crew to claim.' },
   'TEMPLATE-INACTIVE-ERR': { status: 422, description: 'The template is inactive; activate it before generating.' },
+  'WEBHOOK-URL-ERR': {
+    status: 422,
+    description: 'The webhook URL is refused: it must be https on a public host (no private, loopback or link-local address).',
+  },
+  'WEBHOOK-ENDPOINT-LIMIT-ERR': { status: 422, description: 'The partner client has as many webhook endpoints as it may.' },
   'REVIEW-NOT-WORKED-ERR': {
     status: 422,
     description: 'The two parties have no worked shift together, or the pinned shift is not a worked shift between them.',

@@ -38,6 +38,10 @@ export const ID_PREFIX = {
   partnerCredential: 'pcr',
   partnerToken: 'pat',
   partnerLink: 'pbl',
+  webhookEndpoint: 'wep',
+  webhookEvent: 'wev',
+  webhookDelivery: 'wdl',
+  webhookAttempt: 'wat',
 } as const;
 
 /** The longest id the API accepts anywhere (path, query or body); real ids are a prefix + 20 characters. */

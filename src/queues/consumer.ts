@@ -6,6 +6,7 @@ import { notificationsMessageSchema } from '../services/events/messages';
 import { deliverEmail } from '../services/mail';
 import { recordNotification } from '../services/notifications/record';
 import { systemContext } from '../services/system-context';
+import { handleWebhooksBatch } from '../services/webhooks/queue';
 
 /**
  * Exponential backoff for retried messages: 2, 4, 8 … seconds, capped at 10 minutes. After the
@@ -47,17 +48,12 @@ async function handleNotifications(batch: MessageBatch, env: AppBindings, exec: 
 }
 
 /**
- * Partner events (shift_request.created, broadcast.created, broadcast.claimed…). They fan out to
- * the partner endpoints subscribed to the business; with no partner endpoints registered yet there
- * is nobody to deliver to, so each event is acknowledged after it is logged.
+ * Partner events and their deliveries (services/webhooks/queue.ts): an event fans out to the
+ * subscribed endpoints, one delivery message each; a delivery message makes one signed attempt.
  */
 async function handleWebhookEvents(batch: MessageBatch, env: AppBindings, exec: ExecutionContext) {
   const ctx = systemContext(env, exec, 'queue:webhooks');
-  for (const msg of batch.messages) {
-    const body = msg.body as { type?: unknown };
-    ctx.log.info('partner event', { message_id: msg.id, type: typeof body?.type === 'string' ? body.type : 'unknown', subscribers: 0 });
-    msg.ack();
-  }
+  await handleWebhooksBatch(ctx, batch.messages, (msg) => storeDeadLetter(env, batch.queue, msg));
 }
 
 async function storeDeadLetter(env: AppBindings, queue: string, msg: Message) {

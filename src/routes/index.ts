@@ -5,6 +5,7 @@ import { authRouter } from './auth/auth.index';
 import { businessRouter } from './business/business.index';
 import { connectionsRouter } from './connections/connections.index';
 import { goingRateRouter } from './going-rate/going-rate.index';
+import { partnerWebhooksRouter } from './partner/webhooks.index';
 import { reviewRouter } from './review/review.index';
 import { helpRouter } from './help/help.index';
 import { shiftRequestsRouter } from './shift-requests/shift-requests.index';
@@ -28,6 +29,7 @@ export const apiRouter = createRouter()
   .route('/', connectionsRouter)
   .route('/', templatesRouter)
   .route('/', goingRateRouter)
+  .route('/', partnerWebhooksRouter)
   .route('/', reviewRouter)
   .route('/', assistantRouter)
   .route('/', helpRouter);

@@ -12,3 +12,4 @@ export * from './messaging';
 export * from './help';
 export * from './assistant';
 export * from './partners';
+export * from './webhooks';

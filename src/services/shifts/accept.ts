@@ -4,6 +4,7 @@ import { AppError } from '../../lib/errors';
 import { businessRecipients, shiftParty } from '../access';
 import type { ServiceContext } from '../context';
 import { committedSubject } from '../guarded-write';
+import { shiftEvent } from '../webhooks/produce';
 import { claimBroadcast } from './claim';
 import { noOverlapSql, overlappingAcceptedShifts } from './conflicts';
 import { loadShift, loadView } from './load';
@@ -50,6 +51,7 @@ export async function acceptRequest(ctx: ServiceContext, id: string): Promise<Sh
         body: shiftWhen(s.row),
       },
     ],
+    events: [shiftEvent('shift_request.accepted', { ...s.row, request_status: SHIFT_STATUS.accepted, accepted_at: now }, now)],
   });
   if (!r.applied) {
     const fresh = await loadShift(ctx, id);

@@ -6,6 +6,7 @@ import { newId } from '../../lib/ids';
 import { businessRecipients, crewOf, shiftParty } from '../access';
 import type { ServiceContext } from '../context';
 import { committedSubject, type Notice } from '../guarded-write';
+import { partnerEvent, type PartnerEventPart, shiftEvent, webhookShiftRequest } from '../webhooks/produce';
 import { type LoadedShift, loadShift, viewLoaded } from './load';
 import { cancelRefusal, pickSide, shiftWhen } from './rules';
 import type { CancelInput, CancelledShift } from './schemas';
@@ -49,7 +50,7 @@ export async function cancelShift(ctx: ServiceContext, id: string, input: Cancel
     },
   ];
   const follow = [];
-  const events = [];
+  const events: PartnerEventPart[] = [];
   let child: { id: string } | null = null;
   if (autoFill) {
     child = { id: newId('shiftRequest') };
@@ -84,17 +85,34 @@ export async function cancelShift(ctx: ServiceContext, id: string, input: Cancel
       body: `${shiftWhen(s.row)} (re-broadcast)`,
       data: { shift_request_id: child.id, parent_id: id },
     });
-    events.push({
-      topic: 'webhooks' as const,
-      body: {
-        type: 'broadcast.created',
-        business_id: s.business.id,
-        shift_request_id: child.id,
-        parent_id: id,
-        occurred_at: new Date(now).toISOString(),
-      },
-    });
+    events.push(
+      shiftEvent(
+        'broadcast.created',
+        {
+          ...copy,
+          id: child.id,
+          shifter_id: null,
+          is_broadcast: true,
+          request_status: SHIFT_STATUS.pending,
+          parent_id: id,
+          accepted_at: null,
+        },
+        now,
+      ),
+    );
   }
+  events.unshift(
+    partnerEvent(
+      'shift_request.cancelled',
+      s.business.id,
+      {
+        shift_request: webhookShiftRequest({ ...s.row, request_status: SHIFT_STATUS.cancelled, cancelled_at: now, cancelled_by: side }),
+        reason,
+        rebroadcast_shift_request_id: child?.id ?? null,
+      },
+      now,
+    ),
+  );
   const r = await w.commit({
     guard: ctx.db
       .update(shiftRequests)

@@ -5,6 +5,7 @@ import { fromMinor } from '../../lib/money';
 import { shiftParty } from '../access';
 import type { ServiceContext } from '../context';
 import { committedSubject } from '../guarded-write';
+import { shiftEvent } from '../webhooks/produce';
 import { AppError } from '../../lib/errors';
 import { buildShiftRow } from './create';
 import { loadShift, loadView } from './load';
@@ -60,6 +61,7 @@ export async function changeRequest(ctx: ServiceContext, input: ChangeRequestInp
         data: { new_shift_request_id: child.id },
       },
     ],
+    events: [shiftEvent(child.is_broadcast ? 'broadcast.created' : 'shift_request.created', child, now)],
   });
   if (!result.applied) throw stateError((await loadShift(ctx, r.id)).row, 'pending');
   return withChild(ctx, r.id);

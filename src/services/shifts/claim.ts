@@ -4,6 +4,7 @@ import { AppError } from '../../lib/errors';
 import { businessRecipients, callerShifter, isCrew, standingToward } from '../access';
 import { type Actor, type IdempotencyScope, requirePerson, type ServiceContext } from '../context';
 import { committedSubject } from '../guarded-write';
+import { shiftEvent } from '../webhooks/produce';
 import { noOverlapSql, overlappingAcceptedShifts } from './conflicts';
 import { loadShift, loadView, viewLoaded } from './load';
 import { shiftWhen, stateError } from './rules';
@@ -58,16 +59,11 @@ export async function commitClaim(ctx: ServiceContext, input: ClaimInput): Promi
         },
       ],
       events: [
-        {
-          topic: 'webhooks',
-          body: {
-            type: 'broadcast.claimed',
-            business_id: s.business.id,
-            shift_request_id: s.row.id,
-            shifter_id: input.shifterId,
-            occurred_at: new Date(now).toISOString(),
-          },
-        },
+        shiftEvent(
+          'shift_request.claimed',
+          { ...s.row, shifter_id: input.shifterId, request_status: SHIFT_STATUS.accepted, accepted_at: now },
+          now,
+        ),
       ],
     });
   }

@@ -8,6 +8,7 @@ import { inspectFile } from '../../lib/uploads';
 import { businessRecipients, shiftParty } from '../access';
 import type { ServiceContext } from '../context';
 import { committedSubject } from '../guarded-write';
+import { shiftEvent } from '../webhooks/produce';
 import { type LoadedShift, loadShift, loadView, viewLoaded } from './load';
 import { shiftWhen, stateError } from './rules';
 import type { ClockInput, ClockPhotoParams, ClockPhotoUpload, ClockSide, ShiftRequestView } from './schemas';
@@ -170,6 +171,7 @@ export async function clockIn(ctx: ServiceContext, id: string, input: ClockInput
         body: shiftWhen(s.row),
       },
     ],
+    events: [shiftEvent('shift_request.clocked_in', { ...s.row, shift_start_at: now }, now)],
   });
   const fresh = await loadShift(ctx, r.subject.id);
   if (r.applied) return viewLoaded(fresh);
@@ -230,6 +232,7 @@ export async function clockOut(ctx: ServiceContext, id: string, input: ClockInpu
       action: 'shift.clock_out',
       data: { distance_m: distance, punched_as: who.as, attributed_to: who.attributedTo, ended_early: endedEarly },
     },
+    events: [shiftEvent('shift_request.clocked_out', { ...s.row, shift_end_at: now }, now)],
   });
   const fresh = await loadShift(ctx, r.subject.id);
   if (r.applied) return viewLoaded(fresh);

@@ -8,6 +8,7 @@ import { type BusinessRow, crewOf, isCrew, postingBusiness } from '../access';
 import { type ServiceContext, requirePerson } from '../context';
 import { draftEvent } from '../events/outbox';
 import { committedSubject, type Notice, prepareWrite, type WriteParts } from '../guarded-write';
+import { shiftEvent } from '../webhooks/produce';
 import { loadView } from './load';
 import type { SendRequestInput, ShiftRequestView } from './schemas';
 import { SHIFT_STATUS } from './status';
@@ -105,17 +106,7 @@ export function newShiftEvents(
         data: { shift_request_id: row.id, business_id: business.id },
       },
     ],
-    events: [
-      {
-        topic: 'webhooks',
-        body: {
-          type: row.is_broadcast ? 'broadcast.created' : 'shift_request.created',
-          business_id: business.id,
-          shift_request_id: row.id,
-          occurred_at: new Date(now).toISOString(),
-        },
-      },
-    ],
+    events: [shiftEvent(row.is_broadcast ? 'broadcast.created' : 'shift_request.created', row, now)],
   };
 }
 
