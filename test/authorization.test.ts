@@ -60,6 +60,13 @@ const crewRead =
   (w: VictimWorld): Reread => ({ as: (x) => x.crew, method: 'GET', path: `/v1/shifter/${w.crewShifter}${sub}` });
 const crewProfile = (): Reread => ({ as: (x) => x.crew, method: 'GET', path: '/v1/shifter/of_user' });
 
+/** The crew member's help conversation as they see it (kind, last message). */
+const helpConversationOf = (w: VictimWorld): Reread => ({
+  as: (x) => x.crew,
+  method: 'GET',
+  path: `/v1/messaging/threads/${w.helpConversation}`,
+});
+
 // ── Case builders ───────────────────────────────────────────────────────────────────────────────
 const allShiftIds = (w: VictimWorld) => [...Object.values(w.shifts), w.elsewhere.shift];
 const elsewhereShift = (w: VictimWorld) => [w.elsewhere.shift, w.elsewhere.business, PRIVATE_NOTE];
@@ -685,6 +692,29 @@ const TABLE: Record<string, Entry> = {
   sendHelpArticleFeedback: {
     access: 'signed-in',
     notAttacked: { id: "a help article is public content; the vote recorded is always the caller's own" },
+  },
+  // A help conversation is its owner's alone: nobody else may ask in it or escalate it (404).
+  askHelp: {
+    access: 'resource',
+    cases: [
+      {
+        target: "the crew member's help conversation",
+        side: 'shifter',
+        req: (w) => ({ body: { question: 'What is in this conversation?', conversation_id: w.helpConversation } }),
+        reread: helpConversationOf,
+      },
+    ],
+  },
+  escalateHelpConversation: {
+    access: 'resource',
+    cases: [
+      {
+        target: "the crew member's help conversation",
+        side: 'shifter',
+        req: (w) => ({ body: { conversation_id: w.helpConversation } }),
+        reread: helpConversationOf,
+      },
+    ],
   },
 
   // ── Shifter records ──

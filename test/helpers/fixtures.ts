@@ -67,6 +67,8 @@ export interface VictimWorld {
   clockPhoto: { shift: string; side: 'in'; file: string };
   /** Reviews pinned to the worked shift: the crew member's of the business, and the owner's of the crew member. */
   reviews: { ofBusiness: string; ofShifter: string };
+  /** The crew member's help conversation (support_ai), started by asking the help assistant. */
+  helpConversation: string;
 }
 
 function must<T>(value: T | null | undefined, what: string): T {
@@ -216,6 +218,10 @@ export async function buildVictimWorld(): Promise<VictimWorld> {
     "the owner's session",
   );
 
+  const asked = await call('POST', '/v1/help/ask', { key: crew.key, body: { question: 'How do I clock in?' } });
+  expect(asked.status, JSON.stringify(asked.body)).toBe(200);
+  const helpConversation = must(asked.body.conversation_id as string | undefined, 'the help conversation');
+
   const [listed] = (await call('POST', '/v1/request_authorization/list_of_requests', { key: owner.key, body: { business_id: business } }))
     .body.accepted as Array<{ id: string; shifter_id: string }>;
   const connection = must(listed, 'the accepted connection');
@@ -250,5 +256,6 @@ export async function buildVictimWorld(): Promise<VictimWorld> {
     hiddenCredential: hiddenCredential.id,
     clockPhoto: { shift: inProgress.id, side: 'in', file: photoFile },
     reviews: { ofBusiness: ofBusiness.id, ofShifter: ofShifter.id },
+    helpConversation,
   };
 }

@@ -1,5 +1,6 @@
 import { createRouter, serviceCtx } from '../../http/create-app';
 import { getArticle, getVideo, listArticles, listVideos } from '../../services/help/articles';
+import { askHelp, escalateHelp } from '../../services/help/ask';
 import { sendArticleFeedback } from '../../services/help/feedback';
 import { searchHelp } from '../../services/help/search';
 import * as routes from './help.routes';
@@ -12,4 +13,6 @@ export const helpRouter = createRouter()
     c.json(await sendArticleFeedback(serviceCtx(c), c.req.valid('param').id, c.req.valid('json')), 200),
   )
   .openapi(routes.listVideos, async (c) => c.json(await listVideos(serviceCtx(c), c.req.valid('query')), 200))
-  .openapi(routes.getVideo, async (c) => c.json(await getVideo(serviceCtx(c), c.req.valid('param').id), 200));
+  .openapi(routes.getVideo, async (c) => c.json(await getVideo(serviceCtx(c), c.req.valid('param').id), 200))
+  .openapi(routes.ask, async (c) => c.json(await askHelp(serviceCtx(c), c.req.valid('json')), 200))
+  .openapi(routes.escalate, async (c) => c.json(await escalateHelp(serviceCtx(c), c.req.valid('json')), 200));

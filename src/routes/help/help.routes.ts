@@ -3,10 +3,15 @@ import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../../http/app-types';
 import { clientIp } from '../../http/middleware/auth';
 import { authRoute, jsonBody, jsonContent, pathParam, publicRoute } from '../../http/openapi';
+import { ASK_RATE } from '../../services/help/ask';
 import { enforceRateLimit } from '../../services/rate-limit';
 import {
   articleListSchema,
   articleSchema,
+  askInput,
+  askResultSchema,
+  escalateInput,
+  escalateResultSchema,
   feedbackInput,
   feedbackSchema,
   listArticlesQuery,
@@ -108,4 +113,34 @@ export const getVideo = publicRoute({
   request: { params: itemParam },
   responses: { 200: jsonContent(videoSchema, 'The video.') },
   errors: ['HELP-NOT-FND-ERR'],
+});
+
+export const ask = authRoute({
+  method: 'post',
+  operationId: 'askHelp',
+  path: '/v1/help/ask',
+  tags,
+  summary: 'Ask the help assistant: an answer grounded in the help articles, in a support_ai conversation',
+  description:
+    'Starts a help conversation (kind support_ai), or continues one of yours with conversation_id. The question is searched like POST /v1/help/search; ' +
+    'the best articles (up to 4) are given to the language model, whose answer cites them by title and path. Without a language model configured, ' +
+    'or when its call fails, the answer is a fixed reply listing those articles (answered_by: fallback). ' +
+    `At most ${ASK_RATE.limit} questions per person an hour. An escalated conversation is answered by people: asking in it is CONFLICT-ERR.`,
+  request: { body: jsonBody(askInput) },
+  responses: { 200: jsonContent(askResultSchema, 'The question and the answer, as stored in the conversation.') },
+  errors: ['MSG-NOT-FND-ERR', 'CONFLICT-ERR'],
+});
+
+export const escalate = authRoute({
+  method: 'post',
+  operationId: 'escalateHelpConversation',
+  path: '/v1/help/escalate',
+  tags,
+  summary: 'Ask for a person: the help conversation becomes support and the support team answers in it',
+  description:
+    'The support team is notified; an admin may then join the conversation and answer (messaging). The help assistant stops answering. ' +
+    'Escalating an escalated conversation answers it unchanged.',
+  request: { body: jsonBody(escalateInput) },
+  responses: { 200: jsonContent(escalateResultSchema, 'The conversation, now support, and the notice added to it.') },
+  errors: ['MSG-NOT-FND-ERR'],
 });

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { CONVERSATION_KINDS } from '../../db/schema';
 import { ID_MAX_LENGTH } from '../../lib/ids';
+import { messageSchema, threadSchema } from '../messaging/schemas';
 
 // The help center's request and response schemas: the route contracts import them, the services
 // take z.infer of the request schemas and build z.infer of the response schemas.
@@ -192,40 +193,31 @@ export const citedArticleSchema = z
   .openapi('HelpCitedArticle', { description: 'An article the answer is grounded in.' });
 export type CitedArticle = z.infer<typeof citedArticleSchema>;
 
-export const helpMessageSchema = z
-  .object({
-    id: z.string(),
-    seq: z.number().int().openapi({ description: 'Order in the conversation.' }),
-    sender_kind: z.string().openapi({ description: 'user (you), assistant (the help assistant) or user for a support person.' }),
-    sender_id: z.string(),
-    is_automated: z.boolean(),
-    body: z.string(),
-    created_at: z.string(),
-  })
-  .openapi('HelpMessage');
-export type HelpMessage = z.infer<typeof helpMessageSchema>;
-
 export const askResultSchema = z
   .object({
     conversation_id: z.string(),
-    kind: z.enum(CONVERSATION_KINDS).openapi({ description: 'support_ai: the help assistant answers.' }),
-    question: helpMessageSchema,
-    answer: helpMessageSchema,
+    kind: z.enum(CONVERSATION_KINDS).openapi({ description: 'support_ai: the help assistant answers in this conversation.' }),
+    question: messageSchema.openapi({ description: 'Your question, as stored in the conversation.' }),
+    answer: messageSchema.openapi({ description: "The help assistant's answer (automated)." }),
     answered_by: z.enum(['model', 'fallback']).openapi({
       description:
-        'model: the language model wrote the answer; fallback: the fixed reply listing the articles (no model configured, or it failed).',
+        'model: the language model wrote the answer from the articles; fallback: the fixed reply listing the articles (no language model configured, or its call failed).',
     }),
-    articles: z.array(citedArticleSchema).max(5).openapi({ description: 'The articles the answer is grounded in, best match first.' }),
+    model: z.string().nullable().openapi({ description: 'The language model that answered (null for the fallback reply).' }),
+    articles: z
+      .array(citedArticleSchema)
+      .max(5)
+      .openapi({ description: 'The articles the answer is grounded in (found by searching the question), best match first.' }),
   })
   .openapi('HelpAskResult');
 export type AskResult = z.infer<typeof askResultSchema>;
 
 export const escalateResultSchema = z
   .object({
-    conversation_id: z.string(),
-    kind: z.enum(CONVERSATION_KINDS).openapi({ description: 'support: a person from support answers from now on.' }),
-    escalated_at: z.string(),
-    message: helpMessageSchema.openapi({ description: 'The notice added to the conversation.' }),
+    conversation: threadSchema.openapi({ description: 'The conversation, now of kind support.' }),
+    notice: messageSchema
+      .nullable()
+      .openapi({ description: "The help assistant's note that a person will answer (null when the conversation was escalated before)." }),
   })
   .openapi('HelpEscalateResult');
 export type EscalateResult = z.infer<typeof escalateResultSchema>;
