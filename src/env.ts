@@ -36,6 +36,15 @@ export const settingsSchema = z.object({
   TWILIO_AUTH_TOKEN: z.string().optional(),
   SMS_FROM: z.string().optional(),
   /**
+   * Web Push (VAPID, RFC 8292) for the push channel of notifications: the application server's P-256
+   * key pair, base64url (public: the 65-byte uncompressed point, private: the 32-byte scalar), both
+   * Worker secrets. Without both, the local stand-in takes push deliveries. VAPID_SUBJECT is the
+   * contact push services may use (mailto: or https:).
+   */
+  VAPID_PUBLIC_KEY: z.string().optional(),
+  VAPID_PRIVATE_KEY: z.string().optional(),
+  VAPID_SUBJECT: z.string().default('mailto:no-reply@shiftmarket.local'),
+  /**
    * Local development and tests only: a secret that is absent falls back to its fixed, published
    * development value instead of failing. Never on in production.
    */
@@ -100,6 +109,9 @@ export type AppBindings = Env & {
   TWILIO_ACCOUNT_SID?: string;
   TWILIO_AUTH_TOKEN?: string;
   SMS_FROM?: string;
+  VAPID_PUBLIC_KEY?: string;
+  VAPID_PRIVATE_KEY?: string;
+  VAPID_SUBJECT?: string;
   MAIL_PROVIDER_API_KEY?: string;
   MAIL_FROM?: string;
   LOCAL_MAILBOX?: string;

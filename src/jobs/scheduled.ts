@@ -4,6 +4,7 @@ import { pruneAuthCodes } from '../services/accounts/codes';
 import { resetDemoData } from '../services/demo/seed';
 import { sweepOutbox } from '../services/events/outbox';
 import { sweepEmailOutbox } from '../services/mail';
+import { sweepNotificationDeliveries } from '../services/notifications/deliver';
 import { expirePendingShifts } from '../services/shifts/expire';
 import { systemContext } from '../services/system-context';
 import { sweepWebhookDeliveries } from '../services/webhooks/sweep';
@@ -19,6 +20,7 @@ const JOBS: Record<string, Record<string, Job>> = {
     prune_auth_codes: pruneAuthCodes,
     sweep_email_outbox: sweepEmailOutbox,
     sweep_event_outbox: sweepOutbox,
+    sweep_notification_deliveries: sweepNotificationDeliveries,
     expire_pending_shifts: expirePendingShifts,
     sweep_webhook_deliveries: sweepWebhookDeliveries,
   },

@@ -4,7 +4,7 @@ import { newId } from '../lib/ids';
 import { errorFields } from '../lib/log';
 import { notificationsMessageSchema } from '../services/events/messages';
 import { deliverEmail } from '../services/mail';
-import { recordNotification } from '../services/notifications/record';
+import { deliverOne, processNotify } from '../services/notifications/deliver';
 import { systemContext } from '../services/system-context';
 import { handleWebhooksBatch } from '../services/webhooks/queue';
 
@@ -38,7 +38,10 @@ async function handleNotifications(batch: MessageBatch, env: AppBindings, exec: 
     try {
       // 'failed' (the email gave up for good) is acknowledged like 'sent': there is nothing to retry.
       if (parsed.data.type === 'email.send') await deliverEmail(ctx, parsed.data.outbox_id);
-      else await recordNotification(ctx, parsed.data);
+      // One channel delivery (re-sent by the sweep): not yet due or already sent is acknowledged too.
+      else if (parsed.data.type === 'notification.deliver') await deliverOne(ctx, parsed.data.delivery_id);
+      // In-app rows, then each channel on its own; a channel failing now throws after the others are sent.
+      else await processNotify(ctx, parsed.data);
       msg.ack();
     } catch (err) {
       ctx.log.warn('notifications message failed; retrying', { message_id: msg.id, attempts: msg.attempts, ...errorFields(err) });

@@ -13,3 +13,4 @@ export * from './help';
 export * from './assistant';
 export * from './partners';
 export * from './webhooks';
+export * from './notifications';

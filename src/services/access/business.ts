@@ -4,6 +4,7 @@ import { businesses, teammates } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { errorFields } from '../../lib/log';
 import { type PersonActor, type ServiceContext, requirePerson } from '../context';
+import { ownerOnly } from '../notifications/catalog';
 import { adminOver, userIsDemo } from './admin';
 import { partnerBusiness } from './partner';
 
@@ -116,13 +117,15 @@ export function actsForBusinessSql(userId: string, column: SQLiteColumn): SQL {
 }
 
 /**
- * Who hears about a business's events: the owner and the active teammates, de-duplicated. If the
- * teammates cannot be read, the owner is still notified (spec 6.3).
+ * Who hears about a business's events (spec 6.3): the owner and the active teammates, de-duplicated;
+ * for the kinds the notifications catalog marks owner-only (cards, payouts), the owner alone. If the
+ * teammates cannot be read, the owner is still notified. Producers pass the notification's kind, so
+ * the catalog (services/notifications/catalog.ts) is the one place that says who hears of what.
  */
-export async function businessRecipients(ctx: ServiceContext, businessId: string, opts: { ownerOnly?: boolean } = {}): Promise<string[]> {
+export async function businessRecipients(ctx: ServiceContext, businessId: string, kind?: string): Promise<string[]> {
   const [b] = await ctx.db.select({ owner: businesses.user_id }).from(businesses).where(eq(businesses.id, businessId)).limit(1);
   if (!b) return [];
-  if (opts.ownerOnly) return [b.owner];
+  if (kind !== undefined && ownerOnly(kind)) return [b.owner];
   try {
     const tms = await ctx.db
       .select({ userId: teammates.user_id })

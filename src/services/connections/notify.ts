@@ -9,9 +9,9 @@ export interface Parties {
 }
 
 /** Users on one side of the pair, minus the acting user (who need not hear about their own action). */
-async function usersOf(ctx: ServiceContext, side: Side, p: Parties): Promise<string[]> {
+async function usersOf(ctx: ServiceContext, side: Side, p: Parties, kind: string): Promise<string[]> {
   const actor = requirePerson(ctx);
-  const ids = side === 'shifter' ? [p.shifter.userId] : await businessRecipients(ctx, p.business.id);
+  const ids = side === 'shifter' ? [p.shifter.userId] : await businessRecipients(ctx, p.business.id, kind);
   return ids.filter((u) => u !== actor.userId);
 }
 
@@ -27,7 +27,7 @@ export async function connectionNotice(
   to: Side,
   p: Parties,
 ): Promise<Notice | null> {
-  const userIds = await usersOf(ctx, to, p);
+  const userIds = await usersOf(ctx, to, p, kind);
   if (userIds.length === 0) return null;
   const from = to === 'shifter' ? p.business.name : p.shifter.name;
   const title =

@@ -16,6 +16,8 @@ export const notificationsMessageSchema = z.discriminatedUnion('type', [
     body: z.string(),
     data: z.record(z.string(), z.unknown()).optional(),
   }),
+  /** One channel delivery of a notification, re-sent by the sweep (quiet hours over, a retry due). */
+  z.object({ type: z.literal('notification.deliver'), delivery_id: z.string() }),
 ]);
 export type NotificationsMessage = z.infer<typeof notificationsMessageSchema>;
 export type NotifyMessage = Extract<NotificationsMessage, { type: 'notify' }>;

@@ -46,7 +46,7 @@ export async function acceptRequest(ctx: ServiceContext, id: string): Promise<Sh
     notify: [
       {
         kind: 'shift_accepted',
-        userIds: await businessRecipients(ctx, s.business.id),
+        userIds: await businessRecipients(ctx, s.business.id, 'shift_accepted'),
         title: `${s.shifter?.display_name ?? 'A shifter'} accepted a shift`,
         body: shiftWhen(s.row),
       },

@@ -40,7 +40,7 @@ export async function cancelShift(ctx: ServiceContext, id: string, input: Cancel
       ? s.row.shifter_id
         ? (await ctx.db.select({ u: shifters.user_id }).from(shifters).where(eq(shifters.id, s.row.shifter_id))).map((r) => r.u)
         : []
-      : await businessRecipients(ctx, s.business.id);
+      : await businessRecipients(ctx, s.business.id, 'cancellation');
   const notify: Notice[] = [
     {
       kind: 'cancellation',

@@ -53,7 +53,7 @@ export async function commitClaim(ctx: ServiceContext, input: ClaimInput): Promi
       notify: [
         {
           kind: 'broadcast_claimed',
-          userIds: await businessRecipients(ctx, s.business.id),
+          userIds: await businessRecipients(ctx, s.business.id, 'broadcast_claimed'),
           title: `${shifter?.name ?? 'A shifter'} claimed an open shift`,
           body: shiftWhen(s.row),
         },

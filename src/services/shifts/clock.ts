@@ -166,7 +166,7 @@ export async function clockIn(ctx: ServiceContext, id: string, input: ClockInput
     notify: [
       {
         kind: 'clock_in',
-        userIds: await businessRecipients(ctx, s.business.id),
+        userIds: await businessRecipients(ctx, s.business.id, 'clock_in'),
         title: `${s.shifter?.display_name ?? 'Your shifter'} clocked in`,
         body: shiftWhen(s.row),
       },

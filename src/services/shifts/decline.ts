@@ -31,7 +31,7 @@ export async function declineRequest(ctx: ServiceContext, id: string, input: Dec
     notify: [
       {
         kind: 'shift_declined',
-        userIds: await businessRecipients(ctx, s.business.id),
+        userIds: await businessRecipients(ctx, s.business.id, 'shift_declined'),
         title: `${s.shifter?.display_name ?? 'A shifter'} declined a shift`,
         body: shiftWhen(s.row),
       },
