@@ -67,6 +67,14 @@ const helpConversationOf = (w: VictimWorld): Reread => ({
   path: `/v1/messaging/threads/${w.helpConversation}`,
 });
 
+/** The owner's notification and browsers, as the owner reads them. */
+const ownerNotificationRead = (w: VictimWorld): Reread => ({
+  as: (x) => x.owner,
+  method: 'GET',
+  path: `/v1/notifications/${w.ownerNotification}`,
+});
+const ownerPushSubscriptions = (): Reread => ({ as: (x) => x.owner, method: 'GET', path: '/v1/notifications/push_subscriptions' });
+
 // ── Case builders ───────────────────────────────────────────────────────────────────────────────
 const allShiftIds = (w: VictimWorld) => [...Object.values(w.shifts), w.elsewhere.shift];
 const elsewhereShift = (w: VictimWorld) => [w.elsewhere.shift, w.elsewhere.business, PRIVATE_NOTE];
@@ -836,6 +844,59 @@ const TABLE: Record<string, Entry> = {
         path: `/v1/shifter/${w.crewShifter}/credentials/${w.hiddenCredential}/document`,
       }),
     }),
+  },
+
+  // ── Notifications ──
+  listNotifications: { access: 'self' },
+  markAllNotificationsRead: { access: 'self' },
+  getNotificationPreferences: { access: 'self' },
+  updateNotificationPreferences: { access: 'self' },
+  listPushSubscriptions: { access: 'self' },
+  registerPushSubscription: { access: 'self' },
+  getNotification: {
+    access: 'resource',
+    cases: [
+      {
+        target: "the owner's notification",
+        side: 'business',
+        req: (w) => ({ params: { id: w.ownerNotification } }),
+        hide: () => ['owner-notification-body'],
+      },
+    ],
+  },
+  markNotificationRead: {
+    access: 'resource',
+    cases: [
+      {
+        target: "the owner's notification",
+        side: 'business',
+        req: (w) => ({ params: { id: w.ownerNotification } }),
+        hide: () => ['owner-notification-body'],
+        reread: ownerNotificationRead,
+      },
+    ],
+  },
+  unregisterPushSubscription: {
+    access: 'resource',
+    cases: [
+      {
+        target: "the owner's browser",
+        side: 'business',
+        req: (w) => ({ params: { id: w.ownerPushSubscription } }),
+        reread: ownerPushSubscriptions,
+      },
+    ],
+  },
+  listNotificationDeliveries: {
+    access: 'admin',
+    cases: [
+      {
+        target: "the owner's notification deliveries",
+        side: 'business',
+        control: false,
+        req: (w) => ({ query: { user_id: w.owner.userId } }),
+      },
+    ],
   },
 };
 

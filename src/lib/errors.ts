@@ -49,6 +49,8 @@ export const ERROR_CODES = {
   'RULE-NOT-FND-ERR': { status: 404, description: 'No such counter rule.' },
   'MILEAGE-NOT-FND-ERR': { status: 404, description: 'No such mileage entry.' },
   'CREDENTIAL-NOT-FND-ERR': { status: 404, description: 'No such credential (or it is not visible to you).' },
+  'NOTIFICATION-NOT-FND-ERR': { status: 404, description: 'No such notification of yours.' },
+  'PUSH-SUBSCRIPTION-NOT-FND-ERR': { status: 404, description: 'No such push subscription of yours.' },
   'WEBHOOK-ENDPOINT-NOT-FND-ERR': { status: 404, description: 'No such webhook endpoint of this partner client.' },
   'WEBHOOK-DELIVERY-NOT-FND-ERR': { status: 404, description: 'No such delivery to this webhook endpoint.' },
   'REVIEW-NOT-FND-ERR': { status: 404, description: 'No such review (or it was removed after an upheld dispute).' },

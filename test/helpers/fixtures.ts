@@ -43,6 +43,9 @@ export interface VictimWorld {
   invitation: string;
   /** A live sign-in session of the owner. */
   ownerSession: string;
+  /** An in-app notification of the owner, and a browser the owner registered for Web Push. */
+  ownerNotification: string;
+  ownerPushSubscription: string;
   shifts: {
     /** Targeted at the crew member, pending, two days ahead. */
     pending: string;
@@ -222,6 +225,28 @@ export async function buildVictimWorld(): Promise<VictimWorld> {
   expect(asked.status, JSON.stringify(asked.body)).toBe(200);
   const helpConversation = must(asked.body.conversation_id as string | undefined, 'the help conversation');
 
+  const ownerNotification = newId('notification');
+  await env.DB.prepare('INSERT INTO notifications (id, dedupe_key, user_id, kind, title, body, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+    .bind(
+      ownerNotification,
+      `fixture:${ownerNotification}`,
+      owner.userId,
+      'clock_in',
+      'The crew member clocked in',
+      'owner-notification-body',
+      Date.now(),
+    )
+    .run();
+  const ownerPushSubscription = (
+    await created<{ id: string }>(
+      call('POST', '/v1/notifications/push_subscriptions', {
+        key: owner.key,
+        body: { endpoint: 'https://push.example.test/owner-browser', keys: { p256dh: `B${'A'.repeat(86)}`, auth: 'A'.repeat(22) } },
+      }),
+      "the owner's push subscription",
+    )
+  ).id;
+
   const [listed] = (await call('POST', '/v1/request_authorization/list_of_requests', { key: owner.key, body: { business_id: business } }))
     .body.accepted as Array<{ id: string; shifter_id: string }>;
   const connection = must(listed, 'the accepted connection');
@@ -247,6 +272,8 @@ export async function buildVictimWorld(): Promise<VictimWorld> {
     pendingConnection: pendingConnection.id,
     invitation: invitation.id,
     ownerSession: session.id,
+    ownerNotification,
+    ownerPushSubscription,
     shifts: { pending: pending.id, broadcast: broadcast.id, accepted: accepted.id, started: started.id, inProgress: inProgress.id, worked },
     conflictWindow: { date: day4, shift_in: '08:00', shift_out: '22:00' },
     template: template.id,
