@@ -172,8 +172,9 @@ Crew members who are accepting requests are notified. While nobody has claimed i
   once exactly one wins. The others get `409 CLAIM-LOST-ERR`.
 - A shifter cannot claim a broadcast that overlaps a shift they already accepted (`SHFT-CONFLICT-ERR`),
   or one whose start has passed.
-- You and your teammates see your own broadcasts as the business. You cannot claim them yourselves
-  (`SHFT-OWN-BUSINESS-ERR`), even if you also have a shifter profile.
+- As the owner you see your broadcasts as the business, and you cannot claim them yourself
+  (`SHFT-OWN-BUSINESS-ERR`), even with a shifter profile. The same goes for a teammate, unless that
+  teammate is also a shifter in your crew: then they claim like any crew member.
 - Once claimed, the row becomes an accepted shift (status 2) with the winner as its shifter.
 
 An unclaimed broadcast expires when its start time passes.
@@ -321,7 +322,8 @@ capped at 10. Without relevance sorting the list is newest first.
 - If someone was faster you get `409 CLAIM-LOST-ERR`. Nothing is booked.
 - If it overlaps a shift you already accepted you get `409 SHFT-CONFLICT-ERR`, naming that shift. You
   cannot be double-booked, even by two claims at the same moment.
-- You cannot claim a broadcast of a business you own or act for (`SHFT-OWN-BUSINESS-ERR`).
+- You cannot claim a broadcast of a business you own (`SHFT-OWN-BUSINESS-ERR`). A teammate of a
+  business can claim its broadcasts only when they are also in its crew.
 
 ## Before you claim
 
