@@ -21,7 +21,7 @@ import {
   snapshotStorage,
 } from './helpers/authorization';
 import type { TestUser } from './helpers/factory';
-import { buildVictimWorld, PDF_BYTES, PRIVATE_NOTE, type VictimWorld } from './helpers/fixtures';
+import { buildVictimWorld, PDF_BYTES, PRIVATE_MESSAGE, PRIVATE_NOTE, type VictimWorld } from './helpers/fixtures';
 import { dateAhead, pngBytes } from './helpers/shifts';
 
 /*
@@ -60,6 +60,46 @@ const crewRead =
   (w: VictimWorld): Reread => ({ as: (x) => x.crew, method: 'GET', path: `/v1/shifter/${w.crewShifter}${sub}` });
 const crewProfile = (): Reread => ({ as: (x) => x.crew, method: 'GET', path: '/v1/shifter/of_user' });
 
+/** The owner's view of the direct thread with the crew member (state, last message) and its messages. */
+const ownerThread = (w: VictimWorld): Reread => ({
+  as: (x) => x.owner,
+  method: 'GET',
+  path: `/v1/messaging/threads/${w.messaging.thread}`,
+});
+const ownerThreadMessages = (w: VictimWorld): Reread => ({
+  as: (x) => x.owner,
+  method: 'GET',
+  path: `/v1/messaging/threads/${w.messaging.thread}/messages`,
+});
+/** The crew member's support thread as they see it (participants: nobody else joined). */
+const crewSupportThread = (w: VictimWorld): Reread => ({
+  as: (x) => x.crew,
+  method: 'GET',
+  path: `/v1/messaging/threads/${w.messaging.supportThread}`,
+});
+
+/**
+ * A state change of the business's side of the direct thread: the crew member takes part in the
+ * thread (their own side), so they are not attacked; anyone else is MSG-NOT-PARTICIPANT.
+ */
+const onThreadSide = (): Entry => ({
+  access: 'resource',
+  cases: [
+    {
+      target: 'the direct thread of the business and the crew member',
+      side: 'business',
+      allow: ['otherParty'],
+      req: (w) => ({ params: { id: w.messaging.thread }, body: {} }),
+      reread: ownerThread,
+    },
+    {
+      target: "the direct thread, as the victim business's side",
+      side: 'business',
+      req: (w) => ({ params: { id: w.messaging.thread }, body: { as: { kind: 'business', id: w.business } } }),
+      reread: ownerThread,
+    },
+  ],
+});
 /** The crew member's help conversation as they see it (kind, last message). */
 const helpConversationOf = (w: VictimWorld): Reread => ({
   as: (x) => x.crew,
@@ -554,6 +594,137 @@ const TABLE: Record<string, Entry> = {
             shift_in: '09:00',
             shift_out: '13:00',
             shiftrole_id: 1,
+  // ── Messaging ── (a thread's parties act on their own side; nobody else learns more than that it exists)
+  getMessagingInbox: {
+    access: 'resource',
+    cases: [
+      {
+        target: "the victim business's inbox",
+        side: 'business',
+        req: (w) => ({ query: { as_kind: 'business', as_id: w.business } }),
+        hide: () => [PRIVATE_MESSAGE],
+      },
+      {
+        target: "the crew member's inbox",
+        side: 'shifter',
+        req: (w) => ({ query: { as_kind: 'shifter', as_id: w.crewShifter } }),
+        hide: () => [PRIVATE_MESSAGE],
+      },
+    ],
+  },
+  lookupMessageThread: {
+    access: 'resource',
+    cases: [
+      {
+        target: 'the thread of the victim business with the crew member',
+        side: 'business',
+        req: (w) => ({ query: { with_kind: 'shifter', with_id: w.crewShifter, as_kind: 'business', as_id: w.business } }),
+        hide: () => [PRIVATE_MESSAGE],
+      },
+      {
+        target: "the crew member's thread with the victim business",
+        side: 'shifter',
+        req: (w) => ({ query: { with_kind: 'business', with_id: w.business, as_kind: 'shifter', as_id: w.crewShifter } }),
+        hide: () => [PRIVATE_MESSAGE],
+      },
+    ],
+  },
+  sendMessage: {
+    access: 'resource',
+    cases: [
+      {
+        target: 'the direct thread of the business and the crew member',
+        side: 'business',
+        allow: ['otherParty'],
+        req: (w) => ({ body: { conversation_id: w.messaging.thread, body: 'forged' } }),
+        reread: ownerThreadMessages,
+      },
+      {
+        target: 'a message in the name of the victim business',
+        side: 'business',
+        req: (w) => ({ body: { to: { kind: 'shifter', id: w.crewShifter }, as: { kind: 'business', id: w.business }, body: 'forged' } }),
+        reread: ownerThreadMessages,
+      },
+      {
+        target: "a message in the name of the crew member's shifter profile",
+        side: 'shifter',
+        req: (w) => ({ body: { to: { kind: 'business', id: w.business }, as: { kind: 'shifter', id: w.crewShifter }, body: 'forged' } }),
+        reread: ownerThreadMessages,
+      },
+      {
+        target: "the crew member's support thread",
+        side: 'shifter',
+        req: (w) => ({ body: { conversation_id: w.messaging.supportThread, body: 'forged' } }),
+        reread: crewSupportThread,
+      },
+    ],
+  },
+  getMessageThread: {
+    access: 'resource',
+    cases: [
+      {
+        target: 'the direct thread of the business and the crew member',
+        side: 'business',
+        allow: ['otherParty'],
+        req: (w) => ({ params: { id: w.messaging.thread } }),
+        show: () => [PRIVATE_MESSAGE],
+      },
+      {
+        target: "the direct thread, as the victim business's side",
+        side: 'business',
+        req: (w) => ({ params: { id: w.messaging.thread }, query: { as_kind: 'business', as_id: w.business } }),
+        hide: () => [PRIVATE_MESSAGE],
+      },
+      {
+        target: "the crew member's support thread",
+        side: 'shifter',
+        req: (w) => ({ params: { id: w.messaging.supportThread } }),
+        hide: () => ['Paid late'],
+      },
+    ],
+  },
+  listThreadMessages: {
+    access: 'resource',
+    cases: [
+      {
+        target: 'the messages of the direct thread',
+        side: 'business',
+        allow: ['otherParty'],
+        req: (w) => ({ params: { id: w.messaging.thread } }),
+        show: () => [PRIVATE_MESSAGE],
+      },
+      {
+        target: "the crew member's support thread",
+        side: 'shifter',
+        req: (w) => ({ params: { id: w.messaging.supportThread } }),
+      },
+    ],
+  },
+  markMessageThreadRead: onThreadSide(),
+  pinMessageThread: onThreadSide(),
+  unpinMessageThread: onThreadSide(),
+  archiveMessageThread: onThreadSide(),
+  unarchiveMessageThread: onThreadSide(),
+  acceptMessageThread: onThreadSide(),
+  blockMessageThread: onThreadSide(),
+  unblockMessageThread: onThreadSide(),
+  // Only an admin over the person helped joins their escalated support thread.
+  joinSupportThread: {
+    access: 'resource',
+    cases: [
+      {
+        target: "the crew member's escalated support thread",
+        side: 'shifter',
+        req: (w) => ({ params: { id: w.messaging.supportThread } }),
+        reread: crewSupportThread,
+      },
+    ],
+  },
+  listSupportQueue: {
+    access: 'admin',
+    cases: [{ target: 'the support queue', side: 'business', control: false, req: () => ({}), hide: () => ['Paid late'] }],
+  },
+
             hourly_rate: 20,
             is_broadcast: 0,
             default_shifter_id: w.crewShifter,

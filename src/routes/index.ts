@@ -8,6 +8,7 @@ import { goingRateRouter } from './going-rate/going-rate.index';
 import { partnerWebhooksRouter } from './partner/webhooks.index';
 import { reviewRouter } from './review/review.index';
 import { helpRouter } from './help/help.index';
+import { messagingRouter } from './messaging/messaging.index';
 import { notificationsRouter } from './notifications/notifications.index';
 import { shiftRequestsRouter } from './shift-requests/shift-requests.index';
 import { shifterRecordsRouter } from './shifter/records.index';
@@ -28,6 +29,7 @@ export const apiRouter = createRouter()
   .route('/', adminRouter)
   .route('/', shiftRequestsRouter)
   .route('/', connectionsRouter)
+  .route('/', messagingRouter)
   .route('/', templatesRouter)
   .route('/', notificationsRouter)
   .route('/', goingRateRouter)

@@ -1,7 +1,9 @@
 import { env } from 'cloudflare:workers';
 import { expect } from 'vitest';
 import { newId } from '../../src/lib/ids';
+import { escalateSupportThread, openSupportThread } from '../../src/services/messaging';
 import { call } from './api';
+import { contextAt } from './clock';
 import { addTeammate, connect, makeUser, TEST_PASSWORD, type TestUser } from './factory';
 import { daysFromToday, insertShift as insertHistoryRow } from './rows';
 import { dateAhead, HOUR, insertShift, MINUTE, NY, pngBytes } from './shifts';
@@ -11,6 +13,8 @@ export const PDF_BYTES = new TextEncoder().encode('%PDF-1.7\n1 0 obj <<>> endobj
 
 /** Text only the parties may ever see, to search answers for. */
 export const PRIVATE_NOTE = 'private-note-for-the-other-business';
+/** The first message of the business's thread with the crew member. */
+export const PRIVATE_MESSAGE = 'private-message-between-the-parties';
 
 /**
  * One business and its shifter with everything an attacker might reach for, plus the attackers.
@@ -72,6 +76,11 @@ export interface VictimWorld {
   reviews: { ofBusiness: string; ofShifter: string };
   /** The crew member's help conversation (support_ai), started by asking the help assistant. */
   helpConversation: string;
+  /**
+   * The direct thread of the business and the crew member (the owner wrote PRIVATE_MESSAGE, the crew
+   * member accepted), and the crew member's support thread, escalated to the support team.
+   */
+  messaging: { thread: string; supportThread: string };
 }
 
 function must<T>(value: T | null | undefined, what: string): T {
@@ -252,6 +261,20 @@ export async function buildVictimWorld(): Promise<VictimWorld> {
   const connection = must(listed, 'the accepted connection');
   expect(connection.shifter_id).toBe(crewShifter);
 
+  const dm = await call('POST', '/v1/messaging/messages', {
+    key: owner.key,
+    body: { to: { kind: 'shifter', id: crewShifter }, body: PRIVATE_MESSAGE },
+  });
+  expect(dm.status, JSON.stringify(dm.body)).toBe(201);
+  const messageThread = must(dm.body.thread?.id as string | undefined, 'the direct thread');
+  expect((await call('POST', `/v1/messaging/threads/${messageThread}/accept`, { key: crew.key })).status).toBe(200);
+  const support = await openSupportThread(contextAt(Date.now(), crew), {
+    kind: 'support_ai',
+    ownerUserId: crew.userId,
+    subject: 'Paid late',
+  });
+  await escalateSupportThread(contextAt(Date.now(), crew), support.id);
+
   return {
     owner,
     business,
@@ -284,5 +307,6 @@ export async function buildVictimWorld(): Promise<VictimWorld> {
     clockPhoto: { shift: inProgress.id, side: 'in', file: photoFile },
     reviews: { ofBusiness: ofBusiness.id, ofShifter: ofShifter.id },
     helpConversation,
+    messaging: { thread: messageThread, supportThread: support.id },
   };
 }

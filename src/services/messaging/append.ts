@@ -3,21 +3,22 @@ import { newId } from '../../lib/ids';
 import type { ServiceContext } from '../context';
 import { type AnyParty, partyNames, peopleOf } from './parties';
 import { MESSAGE_BODY_MAX, MESSAGES_WHILE_PENDING } from './schemas';
-import type { StoredMessage } from './thread-store';
-import { threadStub } from './thread-store';
+import { MESSAGE_NOTICE_KINDS } from './sync';
+import { type StoredMessage, type SyncPlan, threadStub } from './thread-store';
 import { type LoadedThread, othersOf, type ParticipantRow } from './threads';
 
 /**
- * A message body: a string, not empty once trimmed, at most MESSAGE_BODY_MAX characters (UTF-16 code
- * units, as JavaScript counts) once trimmed. Anything else is MSG-BODY-ERR. Returns the trimmed text.
+ * A message body: a string of at most MESSAGE_BODY_MAX characters as sent (UTF-16 code units, as
+ * JavaScript counts), not empty once trimmed. Anything else is MSG-BODY-ERR. Returns the trimmed text,
+ * which is what is stored.
  */
 export function checkBody(body: unknown): string {
   if (typeof body !== 'string') throw new AppError('MSG-BODY-ERR', 'The message body must be a string.');
+  if (body.length > MESSAGE_BODY_MAX) {
+    throw new AppError('MSG-BODY-ERR', `The message body is ${body.length} characters long; the most is ${MESSAGE_BODY_MAX}.`);
+  }
   const text = body.trim();
   if (!text) throw new AppError('MSG-BODY-ERR', 'The message body is empty.');
-  if (text.length > MESSAGE_BODY_MAX) {
-    throw new AppError('MSG-BODY-ERR', `The message body is ${text.length} characters long; the most is ${MESSAGE_BODY_MAX}.`);
-  }
   return text;
 }
 
@@ -58,7 +59,7 @@ export async function appendAs(
   // Who hears of it: the people of every other party that is a person or a profile (not the assistant),
   // never the writer themselves. Automated messages (the assistant's answers) notify nobody: the
   // person asking is waiting for them.
-  let notify: { userIds: string[]; title: string } | null = null;
+  let notify: SyncPlan['notify'] = null;
   if (!opts.automated) {
     const self = ctx.actor.kind === 'user' || ctx.actor.kind === 'agent' ? ctx.actor.userId : null;
     const [people, names] = await Promise.all([
@@ -67,7 +68,12 @@ export async function appendAs(
     ]);
     const userIds = [...new Set(people.flat())].filter((u) => u !== self);
     const from = names.get(`${sender.kind}:${sender.id}`);
-    if (userIds.length) notify = { userIds, title: from ? `New message from ${from}` : 'New message' };
+    if (userIds.length) {
+      notify =
+        pendingCap !== null
+          ? { kind: MESSAGE_NOTICE_KINDS.request, userIds, title: from ? `Message request from ${from}` : 'New message request' }
+          : { kind: MESSAGE_NOTICE_KINDS.received, userIds, title: from ? `New message from ${from}` : 'New message' };
+    }
   }
 
   const outcome = await threadStub(ctx, t.row.id).append({

@@ -6,7 +6,7 @@ import { DEFAULT_LIMIT, MAX_LIMIT } from '../../lib/pagination';
 // The messaging domain's request and response schemas: the route contracts import them, the services
 // take z.infer of the request schemas and build z.infer of the response schemas.
 
-/** The longest message body, in characters (UTF-16 code units, as JavaScript and most clients count). */
+/** The longest message body as sent, in characters (UTF-16 code units, as JavaScript and most clients count). */
 export const MESSAGE_BODY_MAX = 4000;
 /** How long the inbox's preview of the latest message is, in characters. */
 export const PREVIEW_MAX = 140;
@@ -35,7 +35,7 @@ const asDescription =
 
 // ---- Requests ----
 
-/** `body` is checked by the service (MSG-BODY-ERR), so this schema only documents it. */
+/** A `body` the schema refuses is answered MSG-BODY-ERR (the route's hook); the service checks the rest (checkBody). */
 export const sendMessageInput = z
   .object({
     to: partyRefSchema.optional().openapi({
@@ -48,7 +48,9 @@ export const sendMessageInput = z
     body: z
       .string()
       .max(MESSAGE_BODY_MAX)
-      .openapi({ description: `The text, 1–${MESSAGE_BODY_MAX} characters once trimmed. Anything else is MSG-BODY-ERR.` }),
+      .openapi({
+        description: `The text: at most ${MESSAGE_BODY_MAX} characters, not empty once trimmed; stored trimmed. Anything else is MSG-BODY-ERR.`,
+      }),
   })
   .openapi('SendMessage');
 export type SendMessageInput = z.infer<typeof sendMessageInput>;

@@ -7,8 +7,13 @@ import { draftEvent, publishOutbox } from '../events/outbox';
 import { PREVIEW_MAX } from './schemas';
 import type { StoredMessage, SyncPlan } from './thread-store';
 
-/** The notification kind of a new message; its de-duplication key is `message.new:<message id>`. */
-export const MESSAGE_NOTICE_KIND = 'message.new';
+/**
+ * Notification kinds of a new message (the notifications catalog's `messages` group): a request while
+ * the recipient has not accepted the thread, else a received message. The de-duplication key is
+ * `<kind>:<message id>`, fixed when the message is stored, so a repeated sync cannot notify twice.
+ */
+export const MESSAGE_NOTICE_KINDS = { received: 'message.received', request: 'message.request' } as const;
+export type MessageNoticeKind = (typeof MESSAGE_NOTICE_KINDS)[keyof typeof MESSAGE_NOTICE_KINDS];
 
 /** The inbox's one-line preview of a message: whitespace folded, cut at PREVIEW_MAX characters. */
 export function previewOf(body: string): string {
@@ -24,8 +29,8 @@ export function previewOf(body: string): string {
  * - the inbox row moves to the message only if it is newer than what the row shows (`last_message_seq < seq`);
  * - the sender's read marker moves up to it (never down), and a reply accepts the thread for the sender;
  * - a thread another party archived comes back to their inbox (archived before this message);
- * - the other side's people are notified, de-duplicated by message id (`message.new:<id>`), so a
- *   repeated sync cannot notify twice;
+ * - the other side's people are notified, de-duplicated by message id (`message.received:<id>` or
+ *   `message.request:<id>`), so a repeated sync cannot notify twice;
  * - the request's Idempotency-Key is marked committed with the message as its subject.
  */
 export async function syncInbox(ctx: ServiceContext, plan: SyncPlan, m: StoredMessage): Promise<void> {
@@ -68,9 +73,9 @@ export async function syncInbox(ctx: ServiceContext, plan: SyncPlan, m: StoredMe
   const draft = plan.notify?.userIds.length
     ? draftEvent(ctx, 'notifications', {
         type: 'notify',
-        dedupe_key: `${MESSAGE_NOTICE_KIND}:${m.id}`,
+        dedupe_key: `${plan.notify.kind}:${m.id}`,
         user_ids: [...new Set(plan.notify.userIds)],
-        kind: MESSAGE_NOTICE_KIND,
+        kind: plan.notify.kind,
         title: plan.notify.title,
         body: previewOf(m.body),
         data: { conversation_id: conv, message_id: m.id, seq: m.seq },

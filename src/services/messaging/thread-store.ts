@@ -28,8 +28,8 @@ export interface SyncPlan {
   conversationId: string;
   /** The sender's side accepts the thread with this message (a reply to a request). */
   acceptSender: boolean;
-  /** Who hears of the message (user ids), and the notification's title; null: nobody. */
-  notify: { userIds: string[]; title: string } | null;
+  /** Who hears of the message (user ids), the notification's kind and title; null: nobody. */
+  notify: { kind: 'message.received' | 'message.request'; userIds: string[]; title: string } | null;
   /** The request's Idempotency-Key record, marked committed with the message as its subject. */
   idempotencyRecordId: string | null;
   requestId: string;
