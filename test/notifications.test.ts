@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { notificationDeliveries, notifications } from '../src/db/schema';
+import { notificationDeliveries, notifications, pushSubscriptions } from '../src/db/schema';
 import { addDays, wallClockToInstant } from '../src/lib/shift-time';
 import { QUEUES } from '../src/queues/consumer';
 import { businessRecipients } from '../src/services/access';
@@ -103,6 +103,9 @@ describe('the catalog', () => {
       'review.disputed',
       'review.dispute_resolved',
       'message.received',
+      'message.request',
+      'support.escalated',
+      'webhook_endpoint_disabled',
     ];
     const spec = ['payout_paid', 'payout_failed', 'refund_issued', 'payment_dispute', 'payment_action_required', 'card_created'];
     for (const k of [...produced, ...spec]) expect(CATALOG.has(k), k).toBe(true);
@@ -315,6 +318,35 @@ describe('de-duplication', () => {
         ['push', 'sent', 1],
       ]);
     }
+  });
+
+  it('a crew larger than one planning slice: everyone gets the push once, however often it is delivered', async () => {
+    const crew = await Promise.all(Array.from({ length: 45 }, () => makeUser()));
+    const now = Date.now();
+    // Inserted 10 at a time: D1 binds at most 100 parameters per statement.
+    for (let i = 0; i < crew.length; i += 10) {
+      await db()
+        .insert(pushSubscriptions)
+        .values(
+          crew.slice(i, i + 10).map((u) => ({
+            id: `psub_${crypto.randomUUID().replaceAll('-', '').slice(0, 20)}`,
+            user_id: u.userId,
+            endpoint: `https://push.example.test/crew/${u.userId}`,
+            p256dh: `B${'A'.repeat(86)}`,
+            auth: 'A'.repeat(22),
+            created_at: now,
+          })),
+        );
+    }
+    const body = notifyBody(
+      crew.map((u) => u.userId),
+      'open_shift',
+    );
+    await deliver(QUEUES.notifications, [message<NotificationsMessage>(body), message<NotificationsMessage>(body)]);
+    const rows = await db().select().from(notificationDeliveries).where(eq(notificationDeliveries.dedupe_key, body.dedupe_key));
+    expect(rows).toHaveLength(45);
+    expect(new Set(rows.map((r) => r.user_id)).size).toBe(45);
+    expect(rows.every((r) => r.status === 'sent' && r.attempts === 1)).toBe(true);
   });
 
   it('a consumer that died mid-delivery: the redelivered message leaves the claimed row, the sweep sends it once after the lease', async () => {

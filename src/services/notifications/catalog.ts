@@ -205,6 +205,15 @@ const entries: CatalogEntry[] = [
     defaults: PUSH,
     action: 'Accept or ignore it in Shiftmarket.',
   },
+  {
+    kind: 'support.escalated',
+    group: 'messages',
+    label: 'A help conversation waits for a person from support (admins)',
+    urgent: false,
+    audience: 'person',
+    defaults: PUSH_EMAIL,
+    action: 'Answer it from the support queue.',
+  },
   // ── Reviews ──
   {
     kind: 'review.received',

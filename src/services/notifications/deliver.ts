@@ -99,16 +99,24 @@ export class DeliveryError extends Error {
   }
 }
 
+/** Deliveries of one message sent at once: a Worker keeps at most 6 outbound connections open. */
+const PARALLEL = 6;
+
+/** Sends each delivery on its own (PARALLEL at a time): a failure is collected, never stops the others. */
 async function deliverEach(ctx: ServiceContext, ids: string[]) {
   let sent = 0;
   const errors: unknown[] = [];
-  for (const id of ids) {
-    try {
-      if ((await deliverOne(ctx, id)) === 'sent') sent++;
-    } catch (err) {
-      errors.push(err);
+  const queue = [...ids];
+  const worker = async () => {
+    for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
+      try {
+        if ((await deliverOne(ctx, id)) === 'sent') sent++;
+      } catch (err) {
+        errors.push(err);
+      }
     }
-  }
+  };
+  await Promise.all(Array.from({ length: Math.min(PARALLEL, ids.length) }, worker));
   return { sent, errors };
 }
 
