@@ -578,22 +578,6 @@ const TABLE: Record<string, Entry> = {
     cases: [{ target: "the business's connections", side: 'business', req: (w) => ({ body: { business_id: w.business } }) }],
   },
 
-  // ── Templates ──
-  listShiftTemplates: { access: 'resource', cases: [onBusiness()] },
-  createShiftTemplate: {
-    access: 'resource',
-    cases: [
-      {
-        target: 'a template for the victim business',
-        side: 'business',
-        req: (w) => ({
-          body: {
-            business_id: w.business,
-            label: 'Forged',
-            days_of_week: '1,2,3,4,5',
-            shift_in: '09:00',
-            shift_out: '13:00',
-            shiftrole_id: 1,
   // ── Messaging ── (a thread's parties act on their own side; nobody else learns more than that it exists)
   getMessagingInbox: {
     access: 'resource',
@@ -725,6 +709,22 @@ const TABLE: Record<string, Entry> = {
     cases: [{ target: 'the support queue', side: 'business', control: false, req: () => ({}), hide: () => ['Paid late'] }],
   },
 
+  // ── Templates ──
+  listShiftTemplates: { access: 'resource', cases: [onBusiness()] },
+  createShiftTemplate: {
+    access: 'resource',
+    cases: [
+      {
+        target: 'a template for the victim business',
+        side: 'business',
+        req: (w) => ({
+          body: {
+            business_id: w.business,
+            label: 'Forged',
+            days_of_week: '1,2,3,4,5',
+            shift_in: '09:00',
+            shift_out: '13:00',
+            shiftrole_id: 1,
             hourly_rate: 20,
             is_broadcast: 0,
             default_shifter_id: w.crewShifter,
