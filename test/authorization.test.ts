@@ -17,6 +17,7 @@ import {
   type Req,
   reread,
   type Reread,
+  runPartnerCase,
   send,
   snapshotStorage,
 } from './helpers/authorization';
@@ -228,6 +229,21 @@ const newShiftBody = (w: VictimWorld) => ({
   shiftrole_id: 1,
   hourly_rate: 20,
 });
+
+// ── Partner API cases ─────────────────────────────────────────────────────────────────────────
+const partnerLinksOf = (w: VictimWorld): Reread => ({ as: (x) => x.owner, method: 'GET', path: `/v1/business/${w.business}/partners` });
+/** The owner's partner client (`{client_id}`), read back by the owner before and after each attempt. */
+const onPartnerClient = (extra: Omit<Req, 'params'> = {}): Case => ({
+  target: "the owner's partner client",
+  side: 'business',
+  req: (w) => ({ params: { client_id: w.partners.linked.clientId }, ...extra }),
+  reread: (w) => ({ as: (x) => x.owner, method: 'GET', path: `/v1/partner/clients/${w.partners.linked.clientId}` }),
+});
+/** A partner route on the victim business (`{business_id}`). */
+const onPartnerBusiness = (more: Partial<Case> & { extra?: (w: VictimWorld) => Omit<Req, 'params'> } = {}): Case => {
+  const { extra, ...rest } = more;
+  return { target: 'the victim business', side: 'business', req: (w) => ({ params: { business_id: w.business }, ...extra?.(w) }), ...rest };
+};
 
 /**
  * Who may do what, keyed by operationId (or by `METHOD path`: both are looked up, so an operation
@@ -1069,6 +1085,113 @@ const TABLE: Record<string, Entry> = {
       },
     ],
   },
+
+  // ── Partner API: clients (their owner), links (the business's consent) and the partner routes. The
+  // partner routes run as 'partner' cases (runPartnerCase): no person's key reaches them, the outside
+  // partner is turned away, the linked partner succeeds; more partner isolation in test/partner-api.test.ts.
+  createPartnerClient: { access: 'self' },
+  listPartnerClients: { access: 'self' },
+  getPartnerClient: { access: 'resource', cases: [onPartnerClient()] },
+  updatePartnerClient: { access: 'resource', cases: [onPartnerClient({ body: { status: 'disabled', scopes: ['shifts:read'] } })] },
+  rotatePartnerApiKey: { access: 'resource', cases: [onPartnerClient()] },
+  rotatePartnerClientSecret: { access: 'resource', cases: [onPartnerClient()] },
+  issuePartnerToken: {
+    access: 'self',
+    notAttacked: {
+      client_id:
+        "the client proves itself with its own secret; an unknown client, a wrong or another client's secret is invalid_client (test/partner-api.test.ts)",
+    },
+  },
+  linkPartnerClient: {
+    access: 'resource',
+    cases: [
+      {
+        target: "the victim business (linking the caller's own partner client)",
+        side: 'business',
+        req: (w) => ({ params: { business_id: w.business }, body: { client_id: w.partners.outsider.clientId } }),
+        reread: partnerLinksOf,
+      },
+    ],
+  },
+  listBusinessPartnerLinks: {
+    access: 'resource',
+    cases: [
+      {
+        target: "the victim business's partner links",
+        side: 'business',
+        req: (w) => ({ params: { business_id: w.business } }),
+        hide: (w) => [w.partners.linked.clientId],
+      },
+    ],
+  },
+  unlinkPartnerClient: {
+    access: 'resource',
+    cases: [
+      {
+        target: "the business's partner link",
+        side: 'business',
+        req: (w) => ({ params: { business_id: w.business, client_id: w.partners.linked.clientId } }),
+        reread: partnerLinksOf,
+      },
+      {
+        target: "the business's partner link under the caller's own business",
+        side: 'business',
+        req: (w, c) =>
+          c.businessId && c.businessId !== w.business
+            ? { params: { business_id: c.businessId, client_id: w.partners.linked.clientId } }
+            : null,
+        reread: partnerLinksOf,
+      },
+    ],
+  },
+  listPartnerBusinesses: {
+    access: 'partner',
+    cases: [
+      {
+        target: 'the linked businesses',
+        side: 'business',
+        req: () => ({}),
+        filter: true,
+        show: (w) => [w.business],
+        hide: (w) => [w.business],
+      },
+    ],
+  },
+  listPartnerShiftRequests: {
+    access: 'partner',
+    cases: [
+      onPartnerBusiness({ show: (w) => [w.shifts.pending, w.shifts.accepted], hide: (w) => [...allShiftIds(w), PRIVATE_NOTE] }),
+      {
+        // The outside partner names the crew member on its own business: a filter narrows, it reaches no one else's.
+        target: "the crew member's shifts through a shifter_id filter",
+        side: 'business',
+        req: (w, c) => ({ params: { business_id: c.businessId ?? w.business }, query: { shifter_id: w.crewShifter } }),
+        filter: true,
+        show: (w) => [w.shifts.pending],
+        hide: (w) => [...allShiftIds(w), PRIVATE_NOTE],
+      },
+    ],
+  },
+  createPartnerShiftRequest: {
+    access: 'partner',
+    cases: [
+      onPartnerBusiness({
+        reread: businessShifts,
+        extra: (w) => {
+          const { business_id: _b, ...body } = newShiftBody(w);
+          return { body };
+        },
+      }),
+    ],
+  },
+  listPartnerBroadcasts: {
+    access: 'partner',
+    cases: [onPartnerBusiness({ show: (w) => [w.shifts.broadcast], hide: (w) => allShiftIds(w) })],
+  },
+  listPartnerShifters: {
+    access: 'partner',
+    cases: [onPartnerBusiness({ show: (w) => [w.crewShifter], hide: (w) => [w.crewShifter, 'Crew Member'] })],
+  },
 };
 
 const entryFor = (o: Operation): Entry | undefined => (o.operationId ? TABLE[o.operationId] : undefined) ?? TABLE[o.key];
@@ -1178,7 +1301,8 @@ describe('authorization across every operation of /v1/openapi.json', () => {
         `${label(o)} takes ids no case attacks: add cases (or notAttacked with a reason) in test/authorization.test.ts`,
       ).toEqual([]);
 
-      const problems = (await Promise.all(cases.map((k) => runCase(o, e, k)))).flat();
+      const run = (k: Case) => (e.access === 'partner' ? runPartnerCase(o, isRead(o, e), k, w) : runCase(o, e, k));
+      const problems = (await Promise.all(cases.map(run))).flat();
       expect(problems, `${label(o)}:\n${problems.join('\n')}`).toEqual([]);
     });
   }

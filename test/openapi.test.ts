@@ -33,6 +33,9 @@ const PUBLIC_OPERATIONS = new Set([
   'GET /v1/help/videos/{id}',
 ]);
 
+/** The partner OAuth token route: client credentials (HTTP Basic or the form), and RFC 6749 errors for 400/401. */
+const OAUTH_TOKEN_OPERATIONS = new Set(['POST /v1/partner/oauth/token']);
+
 let doc: Json;
 
 interface Operation {
@@ -215,12 +218,19 @@ describe('the OpenAPI document', () => {
     }
   });
 
-  it('secures every operation with bearerAuth except the public sign-up and sign-in routes', () => {
-    for (const { id, op } of operations(doc)) {
+  it('secures every operation with bearerAuth except the public routes and the partner routes', () => {
+    for (const { id, path, op } of operations(doc)) {
       const schemes = (op.security ?? doc.security ?? []).flatMap((req: Json) => Object.keys(req));
       if (PUBLIC_OPERATIONS.has(id)) {
         // Declared, not inherited: generators read an absent `security` as "use the global default".
         expect(op.security, `${id} should declare security: []`).toEqual([]);
+      } else if (OAUTH_TOKEN_OPERATIONS.has(id)) {
+        expect(schemes, id).toEqual(['partnerClientBasic']);
+      } else if (schemes.includes('partnerApiKey')) {
+        // Partner routes take partner credentials only: an x-api-key or a partner OAuth token.
+        expect(path.startsWith('/v1/partner/'), `${id}: partner credentials outside /v1/partner/`).toBe(true);
+        expect(schemes, id).toEqual(['partnerApiKey', 'partnerOAuth']);
+        expect(op.responses['401'], `${id} is secured but does not document 401`).toBeDefined();
       } else {
         expect(schemes, `${id} should require bearerAuth`).toContain('bearerAuth');
         expect(op.responses['401'], `${id} is secured but does not document 401`).toBeDefined();
@@ -242,6 +252,13 @@ describe('the OpenAPI document', () => {
         if (Number(status) < 400) continue;
         const where = `${id} → ${status}`;
         const res = deref(doc, response)!;
+        if (OAUTH_TOKEN_OPERATIONS.has(id) && (status === '400' || status === '401')) {
+          // RFC 6749 §5.2: { error, error_description } with the RFC's error codes.
+          const oauth = deref(doc, res.content?.['application/json']?.schema);
+          expect(deref(doc, oauth?.properties?.error)?.enum, where).toEqual(expect.arrayContaining(['invalid_request', 'invalid_client']));
+          expect(oauth?.required ?? [], where).toEqual(expect.arrayContaining(['error', 'error_description']));
+          continue;
+        }
         const schema = deref(doc, res.content?.['application/json']?.schema);
         expect(schema, `${where} has no JSON schema`).toBeDefined();
         const errorObj = deref(doc, schema!.properties?.error);
@@ -264,8 +281,9 @@ describe('the OpenAPI document', () => {
       const codesOf = (status: string) =>
         (deref(doc, deref(doc, op.responses[status])?.content?.['application/json']?.schema)?.properties?.error?.properties?.code?.enum ??
           []) as string[];
-      expect(codesOf('400'), id).toContain('VALIDATION-ERR');
       expect(codesOf('500'), id).toContain('INTERNAL-ERR');
+      if (OAUTH_TOKEN_OPERATIONS.has(id)) continue; // its 400 and 401 are RFC 6749's (above)
+      expect(codesOf('400'), id).toContain('VALIDATION-ERR');
       if (!PUBLIC_OPERATIONS.has(id)) expect(codesOf('401'), id).toContain('AUTH-REQ-ERR');
     }
   });

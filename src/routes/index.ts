@@ -5,6 +5,7 @@ import { authRouter } from './auth/auth.index';
 import { businessRouter } from './business/business.index';
 import { connectionsRouter } from './connections/connections.index';
 import { goingRateRouter } from './going-rate/going-rate.index';
+import { partnerRouter } from './partner/partner.index';
 import { partnerWebhooksRouter } from './partner/webhooks.index';
 import { reviewRouter } from './review/review.index';
 import { helpRouter } from './help/help.index';
@@ -33,6 +34,7 @@ export const apiRouter = createRouter()
   .route('/', templatesRouter)
   .route('/', notificationsRouter)
   .route('/', goingRateRouter)
+  .route('/', partnerRouter)
   .route('/', partnerWebhooksRouter)
   .route('/', reviewRouter)
   .route('/', assistantRouter)

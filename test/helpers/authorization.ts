@@ -95,7 +95,13 @@ export type Access =
   /** Only an admin. */
   | 'admin'
   /** Acts on a business or a shifter's records: every id-taking case is attacked. */
-  | 'resource';
+  | 'resource'
+  /**
+   * A partner route (/v1/partner/*, partner credentials only), run by `runPartnerCase`: no person's
+   * key reaches it, a partner client linked elsewhere is turned away from the victim business, and
+   * the client the victim business linked succeeds on reads.
+   */
+  | 'partner';
 
 export interface Entry {
   access: Access;
@@ -190,11 +196,11 @@ export function buildPath(template: string, params: Record<string, string> = {})
 export async function request(
   method: string,
   path: string,
-  opts: { key: string; query?: Req['query']; body?: unknown },
+  opts: { key: string; query?: Req['query']; body?: unknown; as?: 'person' | 'partner' },
 ): Promise<ApiResult> {
   const url = new URL(path, BASE);
   for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, String(v));
-  const headers = new Headers({ Authorization: `Bearer ${opts.key}` });
+  const headers = new Headers(opts.as === 'partner' ? { 'x-api-key': opts.key } : { Authorization: `Bearer ${opts.key}` });
   let body: BodyInit | undefined;
   if (opts.body instanceof FormData) body = opts.body;
   else if (opts.body !== undefined) {
@@ -213,8 +219,9 @@ export async function request(
   return { status: raw.status, headers: raw.headers, body: parsed, raw };
 }
 
-export async function send(o: Operation, r: Req, key: string): Promise<ApiResult> {
-  return request(o.method, buildPath(o.path, r.params), { key, query: r.query, body: r.form ? r.form() : r.body });
+/** Sends a case's request with a person's key, or (`as: 'partner'`) with a partner client's x-api-key. */
+export async function send(o: Operation, r: Req, key: string, as: 'person' | 'partner' = 'person'): Promise<ApiResult> {
+  return request(o.method, buildPath(o.path, r.params), { key, query: r.query, body: r.form ? r.form() : r.body, as });
 }
 
 const snippet = (res: ApiResult) => `${res.status} ${JSON.stringify(res.body)?.slice(0, 300)}`;
@@ -259,6 +266,8 @@ const SNAPSHOT_TABLES = [
   'credentials',
   'sessions',
   'teammate_invitations',
+  'partner_clients',
+  'partner_business_links',
 ];
 
 export async function snapshotStorage(): Promise<Record<string, unknown>> {
@@ -272,4 +281,65 @@ export async function snapshotStorage(): Promise<Record<string, unknown>> {
   const objects = await env.UPLOADS.list();
   out.r2 = objects.objects.map((o) => `${o.key} ${o.size} ${o.etag}`).sort();
   return out;
+}
+
+/**
+ * Runs a case of a partner route. People never reach a partner route: each caller's personal key,
+ * the owner's included, must be 401 AUTH-REQ-ERR. The outside partner (a client linked to the
+ * stranger's business only) must be turned away (403/404 in the envelope), or on a list filter see
+ * nothing of `hide`. The client the victim business linked is the positive control on reads (it must
+ * succeed and show `show`). With `reread`, the owner's view must be unchanged by the attempts.
+ */
+export async function runPartnerCase(o: Operation, read: boolean, k: Case, w: VictimWorld): Promise<string[]> {
+  const problems: string[] = [];
+  const say = (who: string, m: string) => problems.push(`${k.target} / ${who}: ${m}`);
+  const before = k.reread ? await reread(w, k.reread(w)) : null;
+  const people: Array<[string, TestUser]> = [
+    ['owner', w.owner],
+    ['stranger', w.stranger],
+    ['suspendedTeammate', w.suspendedTeammate],
+    ['otherParty', w.crew],
+  ];
+  let attempts = 0;
+  const personal = people.map(async ([who, user]) => {
+    const r = k.req(w, user);
+    if (!r) return;
+    attempts++;
+    const res = await send(o, r, user.key);
+    if (res.status !== 401 || res.body?.error?.code !== 'AUTH-REQ-ERR') say(`${who}'s personal key`, `answered ${snippet(res)}`);
+  });
+  const outsider = (async () => {
+    const r = k.req(w, w.stranger);
+    if (!r) return;
+    attempts++;
+    const res = await send(o, r, w.partners.outsider.apiKey, 'partner');
+    const leaks = leaked(res, k.hide?.(w, 'stranger') ?? []);
+    if (leaks.length) say('outside partner', `the answer reveals ${leaks.join(', ')}`);
+    if (k.filter && read && isSuccess(res)) return;
+    const why = notDenied(res);
+    if (why) say('outside partner', why);
+  })();
+  const control =
+    read && k.control !== false
+      ? (async () => {
+          const r = k.req(w, w.owner);
+          if (!r) return;
+          const res = await send(o, r, w.partners.linked.apiKey, 'partner');
+          if (!isSuccess(res)) say('linked partner (control)', `answered ${snippet(res)}`);
+          const text = JSON.stringify(res.body);
+          const absent = (k.show?.(w, 'otherParty') ?? []).filter((t) => !text.includes(t));
+          if (absent.length) say('linked partner (control)', `the answer lacks ${absent.join(', ')}`);
+        })()
+      : Promise.resolve();
+  await Promise.all([...personal, outsider, control]);
+  if (attempts === 0) problems.push(`${k.target}: no caller attempted it`);
+  if (k.reread && before) {
+    const after = await reread(w, k.reread(w));
+    if (JSON.stringify(after) !== JSON.stringify(before)) {
+      problems.push(
+        `${k.target}: the owner's view changed after the attempts:\nbefore ${JSON.stringify(before)}\nafter  ${JSON.stringify(after)}`,
+      );
+    }
+  }
+  return problems;
 }

@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { expect } from 'vitest';
+import { PARTNER_SCOPES } from '../../src/db/schema/partners';
 import { newId } from '../../src/lib/ids';
 import { escalateSupportThread, openSupportThread } from '../../src/services/messaging';
 import { call } from './api';
@@ -77,10 +78,21 @@ export interface VictimWorld {
   /** The crew member's help conversation (support_ai), started by asking the help assistant. */
   helpConversation: string;
   /**
+   * Partner clients with every scope: `linked`, registered by the owner and linked to the business;
+   * `outsider`, registered by the stranger and linked to the stranger's business only.
+   */
+  partners: { linked: PartnerKey; outsider: PartnerKey };
+  /**
    * The direct thread of the business and the crew member (the owner wrote PRIVATE_MESSAGE, the crew
    * member accepted), and the crew member's support thread, escalated to the support team.
    */
   messaging: { thread: string; supportThread: string };
+}
+
+/** A partner client and its x-api-key. */
+export interface PartnerKey {
+  clientId: string;
+  apiKey: string;
 }
 
 function must<T>(value: T | null | undefined, what: string): T {
@@ -275,6 +287,19 @@ export async function buildVictimWorld(): Promise<VictimWorld> {
   });
   await escalateSupportThread(contextAt(Date.now(), crew), support.id);
 
+  const partnerOf = async (user: TestUser, businessId: string, name: string): Promise<PartnerKey> => {
+    const c = await created<{ id: string; api_key: string }>(
+      call('POST', '/v1/partner/clients', { key: user.key, body: { name, scopes: [...PARTNER_SCOPES] } }),
+      name,
+    );
+    await created(call('POST', `/v1/business/${businessId}/partners`, { key: user.key, body: { client_id: c.id } }), `${name}'s link`);
+    return { clientId: c.id, apiKey: c.api_key };
+  };
+  const partners = {
+    linked: await partnerOf(owner, business, 'Victim Integration'),
+    outsider: await partnerOf(stranger, must(stranger.businessId, "the stranger's business"), 'Outside Integration'),
+  };
+
   return {
     owner,
     business,
@@ -307,6 +332,7 @@ export async function buildVictimWorld(): Promise<VictimWorld> {
     clockPhoto: { shift: inProgress.id, side: 'in', file: photoFile },
     reviews: { ofBusiness: ofBusiness.id, ofShifter: ofShifter.id },
     helpConversation,
+    partners,
     messaging: { thread: messageThread, supportThread: support.id },
   };
 }

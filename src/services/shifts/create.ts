@@ -54,12 +54,13 @@ export async function buildShiftRow(
     if (!s.accept_shift_req) throw new AppError('SHIFTER-PAUSED-ERR');
   }
   const now = ctx.now();
-  const actor = requirePerson(ctx);
+  // A partner client posts as no person: the write's audit row names the client (docs/decisions.md, "Partner API").
+  const createdBy = ctx.actor.kind === 'partner' ? null : requirePerson(ctx).userId;
   return {
     id: newId('shiftRequest'),
     business_id: business.id,
     shifter_id: f.shifter_id,
-    created_by_user_id: actor.userId,
+    created_by_user_id: createdBy,
     shift_date: f.shift_date,
     shift_in: f.shift_in,
     shift_out: f.shift_out,

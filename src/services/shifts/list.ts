@@ -3,7 +3,7 @@ import { alias } from 'drizzle-orm/sqlite-core';
 import { businesses, currencies, shiftRequests, shiftRoles, shifters } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { decodeCursor, encodeCursor, isKeysetCursor, isOffsetCursor } from '../../lib/pagination';
-import { actingBusinessIds, actsForBusinessSql, crewBusinessSql, shifterIdOf } from '../access';
+import { actingBusinessIds, actsForBusinessSql, crewBusinessSql, partnerActor, partnerLinkedBusinessSql, shifterIdOf } from '../access';
 import { type ServiceContext, requirePerson } from '../context';
 import { counterSuggestionsForUser } from './counter-suggest';
 import { exactWindow, exactWithin, loadPlaces, type RankedBroadcasts, rankedBroadcasts } from './relevance-signals';
@@ -56,11 +56,16 @@ function keysetAfter(cursor: string | null | undefined): SQL | undefined {
   return or(lt(shiftRequests.created_at, createdAt), and(eq(shiftRequests.created_at, createdAt), lt(shiftRequests.id, id)));
 }
 
-/** The caller's shift requests (either side), newest first, keyset-paginated. */
+/**
+ * The caller's shift requests (either side), newest first, keyset-paginated. A partner client sees the
+ * businesses linked to it with `shifts:read` (services/access/partner.ts), as the business side does.
+ */
 export async function listRequests(ctx: ServiceContext, f: ListRequestsInput): Promise<ShiftList> {
-  const actor = requirePerson(ctx);
+  const actor = ctx.actor.kind === 'partner' ? null : requirePerson(ctx);
   const conds: SQL[] = [];
-  if (!actor.isAdmin) {
+  if (!actor) {
+    conds.push(partnerLinkedBusinessSql(partnerActor(ctx).partnerId, shiftRequests.business_id, 'shifts:read'));
+  } else if (!actor.isAdmin) {
     const [bizIds, myShifter] = await Promise.all([actingBusinessIds(ctx, actor.userId), shifterIdOf(ctx, actor.userId)]);
     const scopes: SQL[] = [];
     if (f.as !== 'shifter' && bizIds.length) scopes.push(actsForBusinessSql(actor.userId, shiftRequests.business_id));
@@ -87,7 +92,7 @@ export async function listRequests(ctx: ServiceContext, f: ListRequestsInput): P
   const page = rows.slice(0, f.limit);
   const last = page.at(-1);
   // The targeted shifter sees a suggested counter-offer on each incoming request (counter rules).
-  const counters = f.as === 'business' ? null : await counterSuggestionsForUser(ctx, actor.userId, page);
+  const counters = f.as === 'business' || !actor ? null : await counterSuggestionsForUser(ctx, actor.userId, page);
   return {
     data: page.map((r) => ({ ...toView(r), ...counters?.get(r.row.id) })),
     next_cursor: rows.length > f.limit && last ? encodeCursor([last.row.created_at, last.row.id]) : null,
@@ -100,6 +105,7 @@ export async function listRequests(ctx: ServiceContext, f: ListRequestsInput): P
  * sort_by_relevance and shifter_id, best fit first with relevance_score on each row.
  */
 export async function listBroadcasts(ctx: ServiceContext, f: ListBroadcastsInput): Promise<ShiftList> {
+  if (ctx.actor.kind === 'partner') return listPartnerBroadcasts(ctx, f);
   const actor = requirePerson(ctx);
   // The distance signal's one query runs alongside the caller's lookup; its answer is used only once
   // shifter_id is known to be the caller's (or the caller an admin).
@@ -141,32 +147,9 @@ export async function listBroadcasts(ctx: ServiceContext, f: ListBroadcastsInput
         sql`${shiftRequests.business_id} NOT IN (SELECT ${businesses.id} FROM ${businesses} WHERE ${businesses.user_id} = ${viewerUser})`,
       );
   }
-  if (f.shift_date) conds.push(eq(shiftRequests.shift_date, f.shift_date));
-  if (f.date_from) conds.push(gte(shiftRequests.shift_date, f.date_from));
-  if (f.date_to) conds.push(lte(shiftRequests.shift_date, f.date_to));
-  if (f.shiftrole_id !== undefined) conds.push(eq(shiftRequests.shiftrole_id, f.shiftrole_id));
-  if (f.business_id) conds.push(eq(shiftRequests.business_id, f.business_id));
-  if (f.min_rate !== undefined) {
-    // min_rate is a decimal in each row's own currency: scale it by that currency's exponent (JPY 0, USD 2, BHD 3).
-    const scaled = (e: number) => Math.round(f.min_rate! * 10 ** e);
-    conds.push(
-      sql`${shiftRequests.hourly_rate_minor} >= CASE (SELECT ${currencies.minor_unit} FROM ${currencies} WHERE ${currencies.code} = ${shiftRequests.currency}) WHEN 0 THEN ${scaled(0)} WHEN 3 THEN ${scaled(3)} ELSE ${scaled(2)} END`,
-    );
-  }
+  conds.push(...broadcastFilters(f));
 
-  if (!(f.sort_by_relevance && f.shifter_id)) {
-    const after = keysetAfter(f.cursor);
-    const rows = await selectJoined(ctx)
-      .where(and(...conds, ...(after ? [after] : [])))
-      .orderBy(desc(shiftRequests.created_at), desc(shiftRequests.id))
-      .limit(f.limit + 1);
-    const page = rows.slice(0, f.limit);
-    const last = page.at(-1);
-    return {
-      data: page.map((r) => toView(r)),
-      next_cursor: rows.length > f.limit && last ? encodeCursor([last.row.created_at, last.row.id]) : null,
-    };
-  }
+  if (!(f.sort_by_relevance && f.shifter_id)) return newestBroadcasts(ctx, conds, f);
 
   // Ranked inside D1 (relevance-signals.ts): only the page's rows leave the database. The best-bounded
   // candidates are scored first; if that cannot settle the page, every candidate is.
@@ -180,4 +163,55 @@ export async function listBroadcasts(ctx: ServiceContext, f: ListBroadcastsInput
     data: rows.slice(0, f.limit).map((r) => toView(r, r.relevance_score)),
     next_cursor: rows.length > f.limit ? encodeCursor({ o: page.offset + f.limit }) : null,
   };
+}
+
+/** The filters of a broadcast list, as conditions. */
+function broadcastFilters(f: ListBroadcastsInput): SQL[] {
+  const conds: SQL[] = [];
+  if (f.shift_date) conds.push(eq(shiftRequests.shift_date, f.shift_date));
+  if (f.date_from) conds.push(gte(shiftRequests.shift_date, f.date_from));
+  if (f.date_to) conds.push(lte(shiftRequests.shift_date, f.date_to));
+  if (f.shiftrole_id !== undefined) conds.push(eq(shiftRequests.shiftrole_id, f.shiftrole_id));
+  if (f.business_id) conds.push(eq(shiftRequests.business_id, f.business_id));
+  if (f.min_rate !== undefined) {
+    // min_rate is a decimal in each row's own currency: scale it by that currency's exponent (JPY 0, USD 2, BHD 3).
+    const scaled = (e: number) => Math.round(f.min_rate! * 10 ** e);
+    conds.push(
+      sql`${shiftRequests.hourly_rate_minor} >= CASE (SELECT ${currencies.minor_unit} FROM ${currencies} WHERE ${currencies.code} = ${shiftRequests.currency}) WHEN 0 THEN ${scaled(0)} WHEN 3 THEN ${scaled(3)} ELSE ${scaled(2)} END`,
+    );
+  }
+  return conds;
+}
+
+/** A newest-first, keyset-paginated page of broadcasts matching `conds`. */
+async function newestBroadcasts(ctx: ServiceContext, conds: SQL[], f: ListBroadcastsInput): Promise<ShiftList> {
+  const after = keysetAfter(f.cursor);
+  const rows = await selectJoined(ctx)
+    .where(and(...conds, ...(after ? [after] : [])))
+    .orderBy(desc(shiftRequests.created_at), desc(shiftRequests.id))
+    .limit(f.limit + 1);
+  const page = rows.slice(0, f.limit);
+  const last = page.at(-1);
+  return {
+    data: page.map((r) => toView(r)),
+    next_cursor: rows.length > f.limit && last ? encodeCursor([last.row.created_at, last.row.id]) : null,
+  };
+}
+
+/**
+ * A partner client's view of open broadcasts: those of the businesses linked to it with `shifts:read`,
+ * as the business itself reads them (newest first; no shifter's view, so no relevance ranking).
+ */
+async function listPartnerBroadcasts(ctx: ServiceContext, f: ListBroadcastsInput): Promise<ShiftList> {
+  if (f.shifter_id || f.sort_by_relevance) {
+    throw new AppError('VALIDATION-ERR', 'shifter_id and sort_by_relevance are for shifters, not partner clients.');
+  }
+  const conds: SQL[] = [
+    eq(shiftRequests.request_status, SHIFT_STATUS.pending),
+    eq(shiftRequests.is_broadcast, true),
+    gt(shiftRequests.starts_at, ctx.now()),
+    partnerLinkedBusinessSql(partnerActor(ctx).partnerId, shiftRequests.business_id, 'shifts:read'),
+    ...broadcastFilters(f),
+  ];
+  return newestBroadcasts(ctx, conds, f);
 }
