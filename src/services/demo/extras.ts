@@ -1,6 +1,7 @@
 import type { shiftRequests } from '../../db/schema';
 import type { ServiceContext } from '../context';
 import { demoHelp } from './help';
+import { demoNotifications } from './notifications';
 import { demoReviews } from './reviews';
 
 /** What the base demo seed made, for the parts of the demo world seeded after it (reviews, threads…). */
@@ -23,4 +24,4 @@ export interface DemoWorld {
 export type DemoExtra = { name: string; seed(ctx: ServiceContext, world: DemoWorld): Promise<number> };
 
 /** Each domain adds its part here (one line), in the order they must run. */
-export const DEMO_EXTRAS: DemoExtra[] = [demoReviews, demoHelp];
+export const DEMO_EXTRAS: DemoExtra[] = [demoReviews, demoHelp, demoNotifications];
