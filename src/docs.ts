@@ -6,6 +6,7 @@ import { NONCE, type SecureHeadersVariables, secureHeaders } from 'hono/secure-h
 import type { AppBindings } from './env';
 import type { AppEnv } from './http/app-types';
 import { AppError } from './lib/errors';
+import { registerWebhookEvents } from './routes/partner/webhooks.events';
 
 export const OPENAPI_PATH = '/v1/openapi.json';
 /** Where the viewer bundles are served; each file name carries its package version. */
@@ -64,6 +65,7 @@ export function mountDocs(app: OpenAPIHono<AppEnv>) {
     scheme: 'bearer',
     description: 'A personal API key (`smk_…`) or a session token from /v1/auth/login.',
   });
+  registerWebhookEvents(app.openAPIRegistry);
   app.doc31(OPENAPI_PATH, (c) => ({
     openapi: '3.1.0',
     info: {

@@ -6,6 +6,7 @@ import {
   partnerBusinessLinks,
   partnerClients,
   partnerCredentials,
+  reviews,
   webhookDeliveries,
   webhookDeliveryAttempts,
   webhookEndpoints,
@@ -16,7 +17,7 @@ import type { ServiceContext } from '../src/services/context';
 import { mintCredential } from '../src/services/partners/credentials';
 import { systemContext } from '../src/services/system-context';
 import { DISABLE_AFTER_FAILING_MS } from '../src/services/webhooks/deliver';
-import { type WebhookEnvelope, webhookEnvelopeAnySchema } from '../src/services/webhooks/payloads';
+import { WEBHOOK_EVENT_TYPES, type WebhookEnvelope, webhookEnvelopeAnySchema } from '../src/services/webhooks/payloads';
 import { partnerEvent } from '../src/services/webhooks/produce';
 import { MAX_ATTEMPTS, MAX_QUEUE_DELAY_SECONDS, RETRY_DELAYS_MS } from '../src/services/webhooks/schedule';
 import { sweepWebhookDeliveries } from '../src/services/webhooks/sweep';
@@ -25,7 +26,7 @@ import { db, makeUser, type TestUser } from './helpers/factory';
 import { failNextBatch } from './helpers/failures';
 import { deliver, message } from './helpers/queues';
 import { callWithEnv, makeCrewMember } from './helpers/shifts';
-import type { ApiResult } from './helpers/api';
+import { type ApiResult, call } from './helpers/api';
 
 // Partner webhooks end to end: events from the services through the outbox and the webhooks queue,
 // fanned out to endpoints, signed, retried, logged and disabled. The queue is driven by hand (its
@@ -340,6 +341,44 @@ describe('events from the services reach the endpoint, signed', () => {
       expect(can.data).toMatchObject({ reason: 'closed', rebroadcast_shift_request_id: null });
       expect(can.data.shift_request).toMatchObject({ status: 'cancelled', cancelled_by: 'business' });
     }
+  });
+
+  it('a disputed review of the business is a review.disputed event, delivered to endpoints subscribed to it', async () => {
+    const { biz, endpoint, queues } = await stage(['review.disputed']);
+    const http = receivers();
+    const shifter = await makeUser({ shifter: true });
+    const reviewId = newId('review');
+    const now = Date.now();
+    await db().insert(reviews).values({
+      id: reviewId,
+      reviewer_user_id: shifter.userId,
+      review_by: 'shifter',
+      review_by_id: shifter.shifterId!,
+      review_on: 'business',
+      review_on_id: biz.businessId!,
+      rating: 1,
+      created_at: now,
+      updated_at: now,
+    });
+    const disputed = await callWithEnv(
+      'POST',
+      `/v1/review/dispute?review_id=${reviewId}`,
+      { key: biz.key, body: { reason: 'Never here.' } },
+      {},
+    );
+    expect(disputed.status, JSON.stringify(disputed.body)).toBe(200);
+    const events = queues.take();
+    expect(events.map((e) => e.body.type)).toEqual(['review.disputed']);
+    const envelope = webhookEnvelopeAnySchema.parse(events[0]!.body);
+    expect(envelope).toMatchObject({
+      business_id: biz.businessId,
+      data: { review: { id: reviewId, review_by: 'shifter', review_on: 'business', review_on_id: biz.businessId, rating: 1 } },
+    });
+    expect(JSON.stringify(envelope)).not.toContain('Never here.');
+    await consume(events);
+    await consume(queues.take());
+    expect(http.seen.map((r) => r.headers.get('Shiftmarket-Event-Type'))).toEqual(['review.disputed']);
+    expect((await deliveriesOf(endpoint.id))[0]).toMatchObject({ status: 'succeeded' });
   });
 
   it('a business without a link, or a link without the scopes, sends nothing to a partner', async () => {
@@ -824,5 +863,36 @@ describe('partner routes', () => {
       event_types: ['broadcast.created'],
     });
     expect(longUrl.body.error.code).toBe('VALIDATION-ERR');
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('lists every event type under webhooks, with the three headers and its body schema', async () => {
+    const doc = (await call('GET', '/v1/openapi.json')).body;
+    expect(Object.keys(doc.webhooks).sort()).toEqual([...WEBHOOK_EVENT_TYPES].sort());
+    for (const type of [
+      'shift_request.created',
+      'broadcast.created',
+      'shift_request.claimed',
+      'shift_request.accepted',
+      'shift_request.cancelled',
+      'shift_request.clocked_in',
+      'shift_request.clocked_out',
+      'invoice.paid',
+      'review.disputed',
+    ]) {
+      const op = doc.webhooks[type]?.post;
+      expect(op, type).toBeDefined();
+      expect(op.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`).sort()).toEqual([
+        'header:Shiftmarket-Event-Id',
+        'header:Shiftmarket-Event-Type',
+        'header:Shiftmarket-Signature',
+      ]);
+      const schema = op.requestBody.content['application/json'].schema;
+      expect(schema.required).toEqual(expect.arrayContaining(['id', 'type', 'created_at', 'business_id', 'data']));
+      const typeField = schema.properties.type;
+      expect(typeField.const ?? typeField.enum?.[0], type).toBe(type);
+      expect(op.operationId).toMatch(/^webhook[A-Z]/);
+    }
   });
 });

@@ -4,6 +4,7 @@ import { AppError } from '../../lib/errors';
 import { decodeCursor, encodeCursor, isKeysetCursor } from '../../lib/pagination';
 import { type ServiceContext, requirePerson } from '../context';
 import { committedSubject, prepareWrite } from '../guarded-write';
+import { reviewDisputedEvent } from '../webhooks/produce';
 import { adminOverReview, loadParty } from './parties';
 import { noticeTo, requireReviewee, reviewerOf } from './respond';
 import type { Decision, DisputeInput, DisputesQuery, PartyKind, ReviewList, ReviewView } from './schemas';
@@ -43,6 +44,7 @@ export async function disputeReview(ctx: ServiceContext, reviewId: string, input
         body: 'An admin will look at it; the review stays visible meanwhile.',
       }),
     ],
+    events: reviewDisputedEvent(r.row, now),
   });
   if (!res.applied) throw new AppError('REVIEW-DISPUTED-ERR');
   return reviewView(await visibleReview(ctx, reviewId), true);

@@ -60,9 +60,13 @@ export const reviewDisputedDataSchema = z
     review: z.object({
       id: z.string(),
       business_id: z.string(),
+      review_by: z.enum(['business', 'shifter']).openapi({ description: 'Who wrote the review; the other party disputed it.' }),
+      review_by_id: z.string(),
+      review_on: z.enum(['business', 'shifter']),
+      review_on_id: z.string(),
       shift_request_id: z.string().nullable(),
+      rating: z.number().int().min(1).max(5),
       disputed_at: iso,
-      dispute_reason: z.string().nullable(),
     }),
   })
   .openapi('WebhookReviewDisputedData');
@@ -99,7 +103,10 @@ export const WEBHOOK_EVENTS = {
     data: invoicePaidDataSchema,
     summary: "A business's invoice was paid. (Payments are not built yet: no event is sent today.)",
   },
-  'review.disputed': { data: reviewDisputedDataSchema, summary: 'A review of the business was disputed.' },
+  'review.disputed': {
+    data: reviewDisputedDataSchema,
+    summary: 'A review the business wrote, or one written about it, was disputed by the reviewed party (an admin decides).',
+  },
   'webhook.test': {
     data: z.object({ endpoint_id: z.string(), message: z.string() }),
     summary: 'Sent on request (POST …/test) to one endpoint only, whatever its event types.',

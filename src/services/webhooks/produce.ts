@@ -1,4 +1,4 @@
-import type { shiftRequests } from '../../db/schema';
+import type { reviews, shiftRequests } from '../../db/schema';
 import { newId } from '../../lib/ids';
 import { fromMinor } from '../../lib/money';
 import { toIso } from '../../lib/time';
@@ -68,4 +68,32 @@ type ShiftEventType = Exclude<WebhookEventType, 'shift_request.cancelled' | 'inv
 /** A shift event (created, broadcast, claimed, accepted, clocked in/out) with the row after the change. */
 export function shiftEvent(type: ShiftEventType, row: ShiftRowLike, now: number): PartnerEventPart {
   return partnerEvent(type, row.business_id, { shift_request: webhookShiftRequest(row) }, now);
+}
+
+type ReviewRow = typeof reviews.$inferSelect;
+
+/** `review.disputed` for the business party of a review (none when no business takes part). */
+export function reviewDisputedEvent(row: ReviewRow, now: number): PartnerEventPart[] {
+  const businessId = row.review_by === 'business' ? row.review_by_id : row.review_on === 'business' ? row.review_on_id : null;
+  if (!businessId) return [];
+  return [
+    partnerEvent(
+      'review.disputed',
+      businessId,
+      {
+        review: {
+          id: row.id,
+          business_id: businessId,
+          review_by: row.review_by,
+          review_by_id: row.review_by_id,
+          review_on: row.review_on,
+          review_on_id: row.review_on_id,
+          shift_request_id: row.shift_request_id,
+          rating: row.rating,
+          disputed_at: toIso(now),
+        },
+      },
+      now,
+    ),
+  ];
 }
