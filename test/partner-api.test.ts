@@ -580,6 +580,8 @@ describe('partner isolation', () => {
     const { biz, businessId, client } = await linkedWorld();
     const token = await tokenFor(client);
     expect((await partner('GET', `/v1/partner/businesses/${businessId}/shift_requests`, { token })).status).toBe(200);
+    const count = async () => (await call('GET', `/v1/partner/clients/${client.id}`, { key: client.owner.key })).body.linked_business_count;
+    expect(await count()).toBe(1);
     const res = await call('DELETE', `/v1/business/${businessId}/partners/${client.id}`, { key: biz.key });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ business_id: businessId, client_id: client.id });
@@ -597,6 +599,7 @@ describe('partner isolation', () => {
       404,
       'PARTNER-LINK-NOT-FND-ERR',
     );
+    expect(await count()).toBe(0);
     const audit = await db()
       .select()
       .from(auditLog)
