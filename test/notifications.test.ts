@@ -9,7 +9,13 @@ import type { ServiceContext } from '../src/services/context';
 import type { NotificationsMessage, NotifyMessage } from '../src/services/events/messages';
 import { CATALOG, catalogEntry, NOTIFICATION_KINDS, ownerOnly } from '../src/services/notifications/catalog';
 import { pushChannel } from '../src/services/notifications/channels/push';
-import { DELIVERY_LEASE_MS, deliverOne, processNotify, sweepNotificationDeliveries } from '../src/services/notifications/deliver';
+import {
+  DELIVERY_LEASE_MS,
+  DELIVERY_RETENTION_MS,
+  deliverOne,
+  processNotify,
+  sweepNotificationDeliveries,
+} from '../src/services/notifications/deliver';
 import { quietHoursEnd } from '../src/services/notifications/quiet-hours';
 import { systemContext } from '../src/services/system-context';
 import { call, expectError } from './helpers/api';
@@ -396,6 +402,35 @@ describe('de-duplication', () => {
     const enqueued = captureEnqueued();
     await sweepNotificationDeliveries(systemAt(t + 2 * HOUR));
     expect(enqueued).toEqual([]);
+  });
+});
+
+describe('the sweep', () => {
+  it('fails deliveries a day past due, and prunes finished ones after 30 days', async () => {
+    const user = await makeUser();
+    await subscribe(user);
+    const t = Date.now() + 3 * HOUR;
+    await processNotify(systemAt(t), notifyBody([user.userId], 'open_shift'));
+    await processNotify(systemAt(t), notifyBody([user.userId], 'shift_request'));
+    const [a, b] = await deliveriesOf(user.userId);
+    expect([a!.status, b!.status]).toEqual(['sent', 'sent']);
+    // One stays unsent (a retry that never succeeded).
+    await db().update(notificationDeliveries).set({ status: 'queued', next_attempt_at: t }).where(eq(notificationDeliveries.id, b!.id));
+    captureEnqueued();
+    captureConsole();
+    const day = 24 * HOUR;
+    // Counts cover every row of this file's database; this person's rows are checked by id.
+    expect((await sweepNotificationDeliveries(systemAt(t + day + MINUTE))).expired).toBeGreaterThanOrEqual(1);
+    expect((await deliveriesOf(user.userId)).find((d) => d.id === b!.id)).toMatchObject({
+      status: 'failed',
+      last_error: 'not delivered within 24 hours of being due',
+    });
+    await sweepNotificationDeliveries(systemAt(t + DELIVERY_RETENTION_MS - 4 * HOUR));
+    expect(await deliveriesOf(user.userId)).toHaveLength(2);
+    expect((await sweepNotificationDeliveries(systemAt(t + DELIVERY_RETENTION_MS + MINUTE))).pruned).toBeGreaterThanOrEqual(2);
+    expect(await deliveriesOf(user.userId)).toEqual([]);
+    // The in-app notifications are the person's and stay.
+    expect(await inAppOf(user.userId)).toHaveLength(2);
   });
 });
 

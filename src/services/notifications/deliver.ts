@@ -28,6 +28,10 @@ export const DELIVERY_GRACE_MS = 2 * 60_000;
 export const DELIVERY_SWEEP_RESEND_MS = 10 * 60_000;
 /** A delivery still not out a day after it was due is `failed`: what it said is stale by then. */
 export const DELIVERY_MAX_AGE_MS = 24 * 60 * 60_000;
+/** Finished deliveries (sent, skipped, failed) are kept this long as the record, then pruned by the sweep. */
+export const DELIVERY_RETENTION_MS = 30 * 24 * 60 * 60_000;
+/** Rows pruned per sweep, so one run stays short; a backlog goes over the next runs. */
+const PRUNE_LIMIT = 1000;
 /** Users planned per slice (their choices, settings, contact and browsers are read together). */
 const USER_SLICE = 40;
 const SWEEP_LIMIT = 100;
@@ -247,10 +251,23 @@ export async function deliverOne(ctx: ServiceContext, id: string): Promise<Deliv
  * Cron (every 5 minutes): deliveries due again are put on the notifications queue. Due: held for
  * quiet hours that have ended, waiting for a retry, or `sending` past a lease whose delivery never
  * finished. Never-tried first, then retries, each oldest first; a picked row is pushed back before
- * its message is sent, so the next sweep moves on. Deliveries a day past due are `failed`.
+ * its message is sent, so the next sweep moves on. Deliveries a day past due are `failed`; finished
+ * ones older than DELIVERY_RETENTION_MS are deleted.
  */
-export async function sweepNotificationDeliveries(ctx: ServiceContext): Promise<{ enqueued: number; expired: number }> {
+export async function sweepNotificationDeliveries(ctx: ServiceContext): Promise<{ enqueued: number; expired: number; pruned: number }> {
   const now = ctx.now();
+  const old = ctx.db
+    .select({ id: notificationDeliveries.id })
+    .from(notificationDeliveries)
+    .where(
+      and(
+        inArray(notificationDeliveries.status, ['sent', 'skipped', 'failed']),
+        lte(notificationDeliveries.created_at, now - DELIVERY_RETENTION_MS),
+      ),
+    )
+    .limit(PRUNE_LIMIT);
+  const pruned = (await ctx.db.delete(notificationDeliveries).where(inArray(notificationDeliveries.id, old)).run()).meta.changes ?? 0;
+
   const pending = inArray(notificationDeliveries.status, ['queued', 'sending']);
   const expired = await ctx.db
     .update(notificationDeliveries)
@@ -292,5 +309,5 @@ export async function sweepNotificationDeliveries(ctx: ServiceContext): Promise<
       });
     }
   }
-  return { enqueued, expired: expired.length };
+  return { enqueued, expired: expired.length, pruned };
 }
