@@ -648,3 +648,39 @@ describe('support threads', () => {
     await expect(joinSupportThread(demoCtx, t.id)).rejects.toMatchObject({ code: 'MSG-NOT-PARTICIPANT' });
   });
 });
+
+// ── Demo data ────────────────────────────────────────────────────────────────────────────────────
+describe('demo threads', () => {
+  it('gives the demo owner and Jordan a thread in every tab', async () => {
+    const seeded = await call('POST', '/internal/demo/seed', { headers: { 'X-Demo-Seed-Token': 'test-seed-token' }, query: { force: 1 } });
+    expect(seeded.status, JSON.stringify(seeded.body).slice(0, 300)).toBe(200);
+    expect(seeded.body.counts.message_threads).toBe(6);
+    const accounts = seeded.body.accounts as Array<{ email: string; api_key: string }>;
+    const keyOf = (local: string) => accounts.find((a) => a.email.startsWith(`${local}@`))!.api_key;
+    const names = async (key: string, tab: string) =>
+      (ok(await inbox(key, { tab })).data as Array<{ kind: string; counterparty: { name: string } | null }>)
+        .filter((t) => t.kind === 'direct')
+        .map((t) => t.counterparty?.name);
+
+    const owner = keyOf('owner');
+    // All: the bistro's thread with Jordan, the Events request Jordan has not accepted yet, Alex (pinned).
+    expect(await names(owner, 'all')).toEqual(['Jordan Rivera', 'Jordan Rivera', 'Alex Kim']);
+    expect(await names(owner, 'pinned')).toEqual(['Alex Kim']);
+    expect(await names(owner, 'requests')).toEqual(['Taylor Brooks']);
+    expect(await names(owner, 'archived')).toEqual(['Chris Moreno']);
+    const jordan = keyOf('jordan');
+    expect(await names(jordan, 'all')).toEqual(['Harbor Street Bistro']);
+    expect(await names(jordan, 'pinned')).toEqual(['Harbor Street Bistro']);
+    expect(await names(jordan, 'requests')).toEqual(['Harbor Street Events']);
+
+    // The long conversation: six messages in order, the last one unread by the bistro.
+    const [conversation] = ok(await inbox(owner, { tab: 'all' })).data;
+    expect(conversation).toMatchObject({ unread_count: 1, last_message: { seq: 6, sender: { kind: 'shifter' } } });
+    const msgs = ok(await messagesOf(jordan, conversation.id)).data as Array<{ seq: number; created_at: string }>;
+    expect(msgs.map((m) => m.seq)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(Date.parse(msgs.at(-1)!.created_at)).toBeLessThan(Date.now());
+    // The owner's Events thread waits for Jordan to accept.
+    const waiting = ok(await inbox(owner, { tab: 'all' })).data[1];
+    expect(waiting).toMatchObject({ awaiting_acceptance: true, counterparty: { name: 'Jordan Rivera', accepted: false } });
+  });
+});
