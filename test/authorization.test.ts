@@ -245,6 +245,13 @@ const onPartnerBusiness = (more: Partial<Case> & { extra?: (w: VictimWorld) => O
   return { target: 'the victim business', side: 'business', req: (w) => ({ params: { business_id: w.business }, ...extra?.(w) }), ...rest };
 };
 
+/** The linked client's webhook endpoint (`{id}`): only that client reaches it. */
+const onWebhookEndpoint = (extra: Omit<Req, 'params'> = {}): Case => ({
+  target: "the linked client's webhook endpoint",
+  side: 'business',
+  req: (w) => ({ params: { id: w.webhooks.endpoint }, ...extra }),
+});
+
 /**
  * Who may do what, keyed by operationId (or by `METHOD path`: both are looked up, so an operation
  * without an operationId can be classified too).
@@ -1191,6 +1198,47 @@ const TABLE: Record<string, Entry> = {
   listPartnerShifters: {
     access: 'partner',
     cases: [onPartnerBusiness({ show: (w) => [w.crewShifter], hide: (w) => [w.crewShifter, 'Crew Member'] })],
+  },
+
+  // ── Partner webhooks ── (an endpoint and its deliveries belong to the client that made them)
+  // Registers an endpoint of the calling client; it takes no one's id.
+  createWebhookEndpoint: { access: 'self' },
+  listWebhookEndpoints: {
+    access: 'partner',
+    cases: [
+      {
+        target: "the linked client's webhook endpoints",
+        side: 'business',
+        req: () => ({}),
+        filter: true,
+        show: (w) => [w.webhooks.endpoint],
+        hide: (w) => [w.webhooks.endpoint],
+      },
+    ],
+  },
+  deleteWebhookEndpoint: { access: 'partner', cases: [onWebhookEndpoint()] },
+  rotateWebhookSecret: { access: 'partner', cases: [onWebhookEndpoint({ body: { previous_secret_valid_for_seconds: 0 } })] },
+  enableWebhookEndpoint: { access: 'partner', cases: [onWebhookEndpoint()] },
+  sendWebhookTestEvent: { access: 'partner', cases: [onWebhookEndpoint()] },
+  listWebhookDeliveries: {
+    access: 'partner',
+    cases: [{ ...onWebhookEndpoint(), show: (w) => [w.webhooks.delivery], hide: (w) => [w.webhooks.delivery] }],
+  },
+  redeliverWebhook: {
+    access: 'partner',
+    cases: [
+      {
+        target: "a delivery to the linked client's webhook endpoint",
+        side: 'business',
+        req: (w) => ({ params: { id: w.webhooks.endpoint, delivery_id: w.webhooks.delivery } }),
+      },
+      {
+        target: "the linked client's delivery, named through the outside client's own endpoint",
+        side: 'business',
+        control: false,
+        req: (w) => ({ params: { id: w.webhooks.outsiderEndpoint, delivery_id: w.webhooks.delivery } }),
+      },
+    ],
   },
 };
 

@@ -87,6 +87,12 @@ export interface VictimWorld {
    * member accepted), and the crew member's support thread, escalated to the support team.
    */
   messaging: { thread: string; supportThread: string };
+  /**
+   * Partner webhooks: the linked client's endpoint with one finished delivery, and the outside
+   * client's own endpoint (subscribed to invoice.paid only, which nothing produces yet, so the
+   * world's own events never reach them).
+   */
+  webhooks: { endpoint: string; delivery: string; outsiderEndpoint: string };
 }
 
 /** A partner client and its x-api-key. */
@@ -299,6 +305,36 @@ export async function buildVictimWorld(): Promise<VictimWorld> {
     linked: await partnerOf(owner, business, 'Victim Integration'),
     outsider: await partnerOf(stranger, must(stranger.businessId, "the stranger's business"), 'Outside Integration'),
   };
+  const webhookEndpointOf = async (apiKey: string, what: string) =>
+    (
+      await created(
+        call('POST', '/v1/partner/webhooks/endpoints', {
+          headers: { 'x-api-key': apiKey },
+          body: { url: 'https://receiver.victim.example/in', event_types: ['invoice.paid'] },
+        }),
+        what,
+      )
+    ).id;
+  const webhookEndpoint = await webhookEndpointOf(partners.linked.apiKey, 'the webhook endpoint');
+  const webhookEventId = newId('webhookEvent');
+  const webhookDelivery = newId('webhookDelivery');
+  await env.DB.batch([
+    env.DB.prepare('INSERT INTO webhook_events (id, type, business_id, payload, created_at) VALUES (?, ?, ?, ?, ?)').bind(
+      webhookEventId,
+      'invoice.paid',
+      business,
+      '{}',
+      now,
+    ),
+    env.DB.prepare(
+      "INSERT INTO webhook_deliveries (id, event_id, endpoint_id, status, attempts, max_attempts, next_attempt_at, last_response_code, created_at, updated_at) VALUES (?, ?, ?, 'succeeded', 1, 10, ?, 200, ?, ?)",
+    ).bind(webhookDelivery, webhookEventId, webhookEndpoint, now, now, now),
+  ]);
+  const webhooks = {
+    endpoint: webhookEndpoint,
+    delivery: webhookDelivery,
+    outsiderEndpoint: await webhookEndpointOf(partners.outsider.apiKey, "the outside partner's webhook endpoint"),
+  };
 
   return {
     owner,
@@ -334,5 +370,6 @@ export async function buildVictimWorld(): Promise<VictimWorld> {
     helpConversation,
     partners,
     messaging: { thread: messageThread, supportThread: support.id },
+    webhooks,
   };
 }
