@@ -214,6 +214,16 @@ const entries: CatalogEntry[] = [
     defaults: PUSH_EMAIL,
     action: 'Answer it from the support queue.',
   },
+  {
+    kind: 'copilot:invite-shifter',
+    group: 'team',
+    label: 'The business assistant proposes inviting a shifter (to the person who asked)',
+    urgent: false,
+    audience: 'person',
+    // In-app only: the proposal waits in the asker's list until they act on it; nothing reaches the shifter.
+    defaults: { push: false, email: false, sms: false },
+    action: 'Open the proposal to send the invitation, or ignore it.',
+  },
   // ── Reviews ──
   {
     kind: 'review.received',
