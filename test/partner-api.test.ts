@@ -64,9 +64,13 @@ function partner(
 }
 
 /** POSTs the token route's form. */
-async function tokenRequest(form: Record<string, string>, headers: Record<string, string> = {}): Promise<ApiResult> {
+async function tokenRequest(
+  form: Record<string, string>,
+  headers: Record<string, string> = {},
+  path = '/v1/partner/oauth/token',
+): Promise<ApiResult> {
   const raw = await exports.default.fetch(
-    new Request(new URL('/v1/partner/oauth/token', BASE), {
+    new Request(new URL(path, BASE), {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
       body: new URLSearchParams(form).toString(),
@@ -255,10 +259,12 @@ describe('OAuth 2.0 client credentials', () => {
     });
     const viaForm = await tokenRequest({ grant_type: 'client_credentials', client_id: client.id, client_secret: client.secret });
     expect(viaForm.status).toBe(200);
+    const slash = await tokenRequest({ grant_type: 'client_credentials' }, basic(client.id, client.secret), '/v1/partner/oauth/token/');
+    expect(slash.status, JSON.stringify(slash.body)).toBe(200);
     expect(viaForm.body.access_token).not.toBe(viaBasic.body.access_token);
 
     const rows = await db().select().from(partnerTokens).where(eq(partnerTokens.client_id, client.id));
-    expect(rows).toHaveLength(2);
+    expect(rows).toHaveLength(3);
     expect(JSON.stringify(rows)).not.toContain(viaBasic.body.access_token);
     expect(rows.map((r) => r.token_hash)).toContain(await sha256Hex(viaBasic.body.access_token));
     for (const r of rows) expect(r.expires_at - r.created_at).toBe(3600_000);

@@ -19,6 +19,9 @@ import type { AppEnv } from '../app-types';
 export const PARTNER_TOKEN_PATH = '/v1/partner/oauth/token';
 const PARTNER_PREFIX = '/v1/partner/';
 
+/** The token route, with or without a trailing slash (the router matches both). */
+const isTokenRoute = (c: Context<AppEnv>) => c.req.path.replace(/\/+$/, '') === PARTNER_TOKEN_PATH;
+
 /**
  * True when the request is the partner surface's to authenticate: under /v1/partner/, an `x-api-key`
  * header, an `Authorization: Bearer smpt_…` partner token, or the token route. resolveAuth (auth.ts)
@@ -28,7 +31,7 @@ const PARTNER_PREFIX = '/v1/partner/';
  */
 export function carriesPartnerAuth(c: Context<AppEnv>): boolean {
   if (!c.req.path.startsWith(PARTNER_PREFIX)) return false;
-  if (c.req.path === PARTNER_TOKEN_PATH) return true;
+  if (isTokenRoute(c)) return true;
   if (c.req.header('x-api-key') !== undefined) return true;
   return (c.req.header('Authorization') ?? '').trim().startsWith(`Bearer ${PARTNER_TOKEN_PREFIX}`);
 }
@@ -44,7 +47,7 @@ const bearer = (header: string) => /^Bearer ([^\s]+)$/.exec(header.trim())?.[1];
  * and past the budget 429 RATE-LIMIT-ERR with Retry-After.
  */
 export const resolvePartnerAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (c.req.path === PARTNER_TOKEN_PATH) return next();
+  if (isTokenRoute(c)) return next();
   const apiKey = c.req.header('x-api-key');
   const authorization = c.req.header('Authorization');
   if (apiKey !== undefined && authorization !== undefined) {
