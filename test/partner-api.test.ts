@@ -156,6 +156,35 @@ describe('partner clients: registration and credentials', () => {
     expect((await partner('GET', '/v1/partner/businesses', { apiKey: again.body.api_key })).status).toBe(200);
   });
 
+  it('holds the cap of 25 clients per account under 32 concurrent registrations', async () => {
+    const owner = await makeUser();
+    const results = await Promise.all(
+      Array.from({ length: 32 }, (_, i) =>
+        call('POST', '/v1/partner/clients', { key: owner.key, body: { name: `Client ${i}`, scopes: ['shifts:read'] } }),
+      ),
+    );
+    expect(results.filter((r) => r.status === 201)).toHaveLength(25);
+    for (const r of results.filter((x) => x.status !== 201)) expectError(r, 409, 'CONFLICT-ERR');
+    const listed = await call('GET', '/v1/partner/clients', { key: owner.key, query: { limit: 100 } });
+    expect(listed.body.data).toHaveLength(25);
+  });
+
+  it('leaves exactly one working key after 10 concurrent rotations', async () => {
+    const c = await makeClient();
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => call('POST', `/v1/partner/clients/${c.id}/api_key/rotate`, { key: c.owner.key })),
+    );
+    for (const r of results) expect([201, 409], JSON.stringify(r.body)).toContain(r.status);
+    const issued = results.filter((r) => r.status === 201).map((r) => r.body.secret as string);
+    const working = [];
+    for (const key of [c.apiKey, ...issued]) {
+      if ((await partner('GET', '/v1/partner/businesses', { apiKey: key })).status === 200) working.push(key);
+    }
+    expect(working).toHaveLength(1);
+    const live = await db().select().from(partnerCredentials).where(eq(partnerCredentials.client_id, c.id));
+    expect(live.filter((r) => r.kind === 'api_key' && r.revoked_at === null)).toHaveLength(1);
+  });
+
   it('lets only an admin set or change a trusted or internal tier', async () => {
     const owner = await makeUser();
     const refused = await call('POST', '/v1/partner/clients', {
