@@ -580,8 +580,18 @@ describe('nightly demo reset', () => {
     // A real shifter's document stays.
     const realDoc = `credentials/${realShifter.shifterId}/crd_realdoc00000000000001/upl_realdoc00000000000001.pdf`;
     await env.UPLOADS.put(realDoc, new TextEncoder().encode('%PDF-1.4\n%%EOF\n'));
+    // The demo message threads hold their messages in one Durable Object each.
+    const { results: demoThreads } = await env.DB.prepare(
+      'SELECT id FROM conversations WHERE created_by_user_id IN (SELECT id FROM users WHERE is_demo = 1)',
+    ).all<{ id: string }>();
+    expect(demoThreads.length).toBeGreaterThan(0);
+    const threadStats = (id: string) => env.THREADS.get(env.THREADS.idFromName(id)).stats();
+    expect((await threadStats(demoThreads[0]!.id)).count).toBeGreaterThan(0);
 
     await runNightly();
+
+    // Their messages went with their rows.
+    for (const t of demoThreads) expect((await threadStats(t.id)).count, t.id).toBe(0);
 
     for (const a of old.body.accounts as Account[]) {
       expectError(await call('GET', '/v1/user/details', { key: a.api_key }), 401, 'AUTH-REQ-ERR');

@@ -1,4 +1,5 @@
 import type { ServiceContext } from '../context';
+import { threadStub } from '../messaging/thread-store';
 
 /**
  * Deletes every demo user and every row that hangs off one, in one atomic D1 batch.
@@ -159,11 +160,26 @@ export async function purgeDemoDocuments(ctx: ServiceContext): Promise<number> {
   return keys.length;
 }
 
+/** The demo users' message threads, whose messages live in one Durable Object each. */
+async function demoThreadIds(d1: D1Database): Promise<string[]> {
+  const demoUsers = `SELECT "id" FROM "users" WHERE ${ROOT_PREDICATE}`;
+  const { results } = await d1
+    .prepare(`SELECT "id" FROM "conversations" WHERE "created_by_user_id" IN (${demoUsers}) OR "owner_user_id" IN (${demoUsers})`)
+    .all<{ id: string }>();
+  return results.map((r) => r.id);
+}
+
 export async function purgeDemoData(ctx: ServiceContext): Promise<number> {
   const d1 = ctx.env.DB;
   const objects = await purgeDemoDocuments(ctx);
   if (objects) ctx.log.info('demo uploads deleted', { objects });
+  const threads = await demoThreadIds(d1);
   const statements = await demoPurgeStatements(d1);
   const results = await d1.batch(statements.map((s) => d1.prepare(s)));
+  // Once their rows are gone, the threads' messages go too (nothing can reach them any more; a
+  // failure here only leaves unreachable messages, so it is logged, not thrown).
+  const destroyed = await Promise.allSettled(threads.map((id) => threadStub(ctx, id).destroy()));
+  const failed = destroyed.filter((r) => r.status === 'rejected').length;
+  if (failed) ctx.log.warn('demo thread messages not all deleted', { threads: threads.length, failed });
   return results.reduce((n, r) => n + (r.meta.changes ?? 0), 0);
 }
