@@ -629,6 +629,39 @@ describe('no loss', () => {
     expect((await ofEvent()).map((r) => r.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
   });
 
+  it('an event whose fan-out fails to queue its deliveries is retried, and the retry makes no second delivery', async () => {
+    const { biz, partner, endpoint, queues } = await stage();
+    const second = await createEndpoint(partner, ALL_TYPES, 'https://receiver-2.example.com/in');
+    const event = partnerEvent(
+      'shift_request.accepted',
+      biz.businessId!,
+      (await fanOut(queues, biz.businessId!)).event.data as never,
+      Date.now(),
+    ).body;
+    queues.take();
+    // The delivery rows are written, then the queue refuses their messages once.
+    const sendBatch = vi.mocked(env.WEBHOOKS_QUEUE.sendBatch);
+    sendBatch.mockImplementationOnce(async () => {
+      throw new Error('injected: queue unavailable');
+    });
+    const first = await consume([{ body: event, delaySeconds: undefined }]);
+    expect(first.retryMessages).toHaveLength(1);
+    expect(queues.take()).toHaveLength(0);
+    const rows = () => db().select().from(webhookDeliveries).where(eq(webhookDeliveries.event_id, event.id));
+    expect(await rows()).toHaveLength(2);
+
+    const again = await consume([{ body: event, delaySeconds: undefined }]);
+    expect(again.explicitAcks).toHaveLength(1);
+    const messages = queues.take();
+    expect(messages.map((m) => m.body.delivery_id).sort()).toEqual((await rows()).map((r) => r.id).sort());
+    expect(await rows()).toHaveLength(2);
+    const http = receivers();
+    await consume(messages);
+    expect(http.seen.map((r) => r.url).sort()).toEqual([RECEIVER, 'https://receiver-2.example.com/in'].sort());
+    expect((await deliveriesOf(endpoint.id)).filter((d) => d.event_id === event.id)).toHaveLength(1);
+    expect((await deliveriesOf(second.id)).filter((d) => d.event_id === event.id)).toHaveLength(1);
+  });
+
   it('a delivery whose message was lost (crashed and dead-lettered, or never queued) is re-sent by the sweep', async () => {
     const { biz, endpoint, queues } = await stage();
     const http = receivers();

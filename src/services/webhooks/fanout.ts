@@ -41,18 +41,24 @@ export async function subscribedEndpoints(ctx: ServiceContext, businessId: strin
   const needed: PartnerScope[] = ['webhooks:manage', READ_SCOPE[type]];
   const clients = (await partnersOfBusiness(ctx, businessId)).filter((p) => needed.every((s) => p.scopes.includes(s)));
   if (!clients.length) return [];
-  const rows = await ctx.db
-    .select({ id: webhookEndpoints.id, eventTypes: webhookEndpoints.event_types })
-    .from(webhookEndpoints)
-    .where(
-      and(
-        eq(webhookEndpoints.status, 'active'),
-        inArray(
-          webhookEndpoints.partner_client_id,
-          clients.map((p) => p.clientId),
-        ),
-      ),
+  const rows: { id: string; eventTypes: string }[] = [];
+  // Well under D1's 100 bound parameters a statement, however many clients a business links.
+  for (const slice of chunk(clients, 50)) {
+    rows.push(
+      ...(await ctx.db
+        .select({ id: webhookEndpoints.id, eventTypes: webhookEndpoints.event_types })
+        .from(webhookEndpoints)
+        .where(
+          and(
+            eq(webhookEndpoints.status, 'active'),
+            inArray(
+              webhookEndpoints.partner_client_id,
+              slice.map((p) => p.clientId),
+            ),
+          ),
+        )),
     );
+  }
   return rows.filter((r) => parseEventTypes(r.eventTypes).includes(type)).map((r) => r.id);
 }
 
