@@ -815,7 +815,13 @@ const TABLE: Record<string, Entry> = {
         target: 'a review written as the victim business',
         side: 'business',
         req: (w) => ({
-          body: { review_on: 'shifter', review_on_id: w.crewShifter, review_by_id: w.business, rating: 1, shift_request_id: w.shifts.worked },
+          body: {
+            review_on: 'shifter',
+            review_on_id: w.crewShifter,
+            review_by_id: w.business,
+            rating: 1,
+            shift_request_id: w.shifts.worked,
+          },
         }),
         reread: reviewsOf('shifter'),
       },
@@ -823,7 +829,13 @@ const TABLE: Record<string, Entry> = {
         target: "a review written as the crew member's shifter profile",
         side: 'shifter',
         req: (w) => ({
-          body: { review_on: 'business', review_on_id: w.business, review_by_id: w.crewShifter, rating: 1, shift_request_id: w.shifts.worked },
+          body: {
+            review_on: 'business',
+            review_on_id: w.business,
+            review_by_id: w.crewShifter,
+            rating: 1,
+            shift_request_id: w.shifts.worked,
+          },
         }),
         reread: reviewsOf('business'),
       },
@@ -832,8 +844,16 @@ const TABLE: Record<string, Entry> = {
   listReviews: {
     access: 'resource',
     cases: [
-      publicReviewRead('reviews of the business', (w) => ({ review_on: 'business', review_on_id: w.business }), (w) => w.reviews.ofBusiness),
-      publicReviewRead('reviews by the crew member', (w) => ({ review_by: 'shifter', review_by_id: w.crewShifter }), (w) => w.reviews.ofBusiness),
+      publicReviewRead(
+        'reviews of the business',
+        (w) => ({ review_on: 'business', review_on_id: w.business }),
+        (w) => w.reviews.ofBusiness,
+      ),
+      publicReviewRead(
+        'reviews by the crew member',
+        (w) => ({ review_by: 'shifter', review_by_id: w.crewShifter }),
+        (w) => w.reviews.ofBusiness,
+      ),
     ],
   },
   getAverageReview: {
@@ -859,11 +879,20 @@ const TABLE: Record<string, Entry> = {
   },
   disputeReview: {
     access: 'resource',
-    cases: [onReview('ofBusiness', 'business', { reason: 'Hijacked dispute' }), onReview('ofShifter', 'shifter', { reason: 'Hijacked dispute' })],
+    cases: [
+      onReview('ofBusiness', 'business', { reason: 'Hijacked dispute' }),
+      onReview('ofShifter', 'shifter', { reason: 'Hijacked dispute' }),
+    ],
   },
   resolveReviewDispute: {
     access: 'admin',
-    cases: [{ ...onReview('ofBusiness', 'business'), control: false, req: (w) => ({ query: { review_id: w.reviews.ofBusiness, decision: 'upheld' } }) }],
+    cases: [
+      {
+        ...onReview('ofBusiness', 'business'),
+        control: false,
+        req: (w) => ({ query: { review_id: w.reviews.ofBusiness, decision: 'upheld' } }),
+      },
+    ],
   },
   listReviewDisputes: { access: 'admin' },
 

@@ -206,7 +206,9 @@ describe('POST /v1/shift_request/send_request', () => {
     expect(note!.sent_at).not.toBeNull();
     expect(note!.body).toMatchObject({ type: 'notify', kind: 'shift_request', user_ids: [sh.userId], data: { shift_request_id: s.id } });
     const [hook] = await outboxFor(s.id, { topic: 'webhooks' });
-    expect(hook).toMatchObject({ body: { type: 'shift_request.created', business_id: biz.businessId, data: { shift_request: { id: s.id } } } });
+    expect(hook).toMatchObject({
+      body: { type: 'shift_request.created', business_id: biz.businessId, data: { shift_request: { id: s.id } } },
+    });
     expect(hook!.sent_at).not.toBeNull();
 
     // The consumer records it once, however often the message is delivered.
