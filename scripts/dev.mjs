@@ -127,7 +127,7 @@ export function printAccounts(result, port) {
   const out = [];
   const c = result.counts;
   const counts = c
-    ? `: ${c.users} users, ${c.businesses} businesses, ${c.shifters} shifters, ${c.connections} connections, ${c.shift_requests} shift requests, ${c.mileage_entries ?? 0} mileage entries, ${c.counter_rules ?? 0} counter rules, ${c.credentials ?? 0} credentials`
+    ? `: ${c.users} users, ${c.businesses} businesses, ${c.shifters} shifters, ${c.connections} connections, ${c.shift_requests} shift requests, ${c.mileage_entries ?? 0} mileage entries, ${c.counter_rules ?? 0} counter rules, ${c.credentials ?? 0} credentials${extraCounts(c)}`
     : '';
   out.push('', `  Demo data seeded${counts}.`);
   out.push('  Demo keys are shown only now; the nightly reset (and `npm run seed`) replaces them.', '');
@@ -141,6 +141,26 @@ export function printAccounts(result, port) {
   }
   out.push('');
   console.log(out.join('\n'));
+}
+
+/** The later parts of the demo world (reviews, threads, help conversations…), as the seed names them. */
+function extraCounts(c) {
+  const base = new Set([
+    'users',
+    'businesses',
+    'shifters',
+    'teammates',
+    'connections',
+    'shift_requests',
+    'mileage_entries',
+    'counter_rules',
+    'credentials',
+    'credential_documents',
+  ]);
+  return Object.entries(c)
+    .filter(([k, v]) => !base.has(k) && typeof v === 'number')
+    .map(([k, v]) => `, ${v} ${k.replaceAll('_', ' ')}`)
+    .join('');
 }
 
 async function main() {
