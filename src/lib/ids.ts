@@ -42,6 +42,7 @@ export const ID_PREFIX = {
   webhookEvent: 'wev',
   webhookDelivery: 'wdl',
   webhookAttempt: 'wat',
+  invoice: 'in',
 } as const;
 
 /** The longest id the API accepts anywhere (path, query or body); real ids are a prefix + 20 characters. */

@@ -14,3 +14,4 @@ export * from './assistant';
 export * from './partners';
 export * from './webhooks';
 export * from './notifications';
+export * from './invoices';

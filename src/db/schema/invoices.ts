@@ -1,0 +1,44 @@
+import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { bool, timestamps } from './columns';
+import { businesses, shifters } from './profiles';
+import { shiftRequests } from './shifts';
+
+export const INVOICE_STATUSES = ['pending', 'paid', 'failed'] as const;
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+
+/**
+ * One invoice per worked shift (spec 2.10, 4.3): the business pays hours × rate in the shift's
+ * currency. Created in the same batch as the clock-out that makes the shift worked; the unique
+ * shift_request_id makes a second one impossible. `conversion_*` is set when the charge settles in
+ * another currency. An invoice is paid if and only if its status is `paid`.
+ */
+export const invoices = sqliteTable(
+  'invoices',
+  {
+    id: text('id').primaryKey(), // in_…
+    business_id: text('business_id')
+      .notNull()
+      .references(() => businesses.id, { onDelete: 'cascade' }),
+    shift_request_id: text('shift_request_id')
+      .notNull()
+      .references(() => shiftRequests.id, { onDelete: 'cascade' }),
+    shifter_id: text('shifter_id').references(() => shifters.id, { onDelete: 'set null' }),
+    amount_minor: integer('amount_minor').notNull(),
+    currency: text('currency').notNull(),
+    conversion_amount_minor: integer('conversion_amount_minor'),
+    conversion_currency: text('conversion_currency'),
+    status: text('status', { enum: INVOICE_STATUSES }).notNull().default('pending'),
+    requires_action: bool('requires_action').notNull().default(false),
+    requires_action_at: integer('requires_action_at'),
+    payment_intent_id: text('payment_intent_id'),
+    paid_at: integer('paid_at'),
+    failed_at: integer('failed_at'),
+    last_op_id: text('last_op_id'),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('invoices_shift_request_unique').on(t.shift_request_id),
+    index('invoices_business_list_idx').on(t.business_id, t.created_at, t.id),
+    index('invoices_business_status_idx').on(t.business_id, t.status, t.created_at, t.id),
+  ],
+);
