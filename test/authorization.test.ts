@@ -807,6 +807,16 @@ const TABLE: Record<string, Entry> = {
   },
   getGoingRate: { access: 'signed-in' },
 
+  // ── Invoices ── (the business owner or an admin only; an active teammate is refused too)
+  listInvoices: {
+    access: 'resource',
+    cases: [{ target: "the victim business's invoices", side: 'business', req: (w) => ({ query: { business_id: w.business } }) }],
+  },
+  exportInvoicesCsv: {
+    access: 'resource',
+    cases: [{ target: "the victim business's invoice export", side: 'business', req: (w) => ({ query: { business_id: w.business } }) }],
+  },
+
   // ── Reviews ── (public to any signed-in user: profiles show them; only the parties write)
   createReview: {
     access: 'resource',

@@ -1,12 +1,15 @@
+import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
+import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { invoices, shiftRequests } from '../src/db/schema';
 import { addDays } from '../src/lib/shift-time';
 import { ensureInvoiceForShift } from '../src/services/invoices/create';
+import { INVOICE_COLUMNS } from '../src/services/invoices/schemas';
 import { clockOut as clockOutAt } from '../src/services/shifts/clock';
-import { call } from './helpers/api';
+import { call, expectError } from './helpers/api';
 import { contextAt, nextDstChangeFromNow } from './helpers/clock';
-import { db } from './helpers/factory';
+import { addTeammate, db, makeUser } from './helpers/factory';
 import { HOUR, insertShift, MINUTE, makePair, NY } from './helpers/shifts';
 
 const invoicesOf = (shiftId: string) => db().select().from(invoices).where(eq(invoices.shift_request_id, shiftId));
@@ -108,5 +111,123 @@ describe('invoice creation', () => {
     // A shift not worked yet has none.
     const open = await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId, startsAt: Date.now() + HOUR });
     await expect(ensureInvoiceForShift(ctx, open.id)).rejects.toMatchObject({ code: 'SHFT-STATE-ERR' });
+  });
+});
+
+/**
+ * `count` worked shifts of the business with a pending invoice each, seeded in one statement per
+ * table (a recursive sequence), created_at one second apart going back from `base`.
+ */
+async function seedInvoices(businessId: string, shifterId: string, count: number, prefix: string, base = Date.now()) {
+  const seq = `WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ${count})`;
+  await env.DB.prepare(
+    `INSERT INTO shift_requests (id, business_id, shifter_id, shift_date, shift_in, shift_out, starts_at, ends_at, shiftrole_id,
+       hourly_rate_minor, currency, request_status, shift_start_at, shift_end_at, created_at, updated_at)
+     ${seq} SELECT ?1 || 'sr' || n, ?2, ?3, '2026-01-05', '09:00', '13:00', ?4 - n * 1000, ?4 - n * 1000 + 14400000, 1, 2000, 'USD', 2,
+       ?4 - n * 1000, ?4 - n * 1000 + 14400000, ?4, ?4 FROM seq`,
+  )
+    .bind(prefix, businessId, shifterId, base)
+    .run();
+  await env.DB.prepare(
+    `INSERT INTO invoices (id, business_id, shift_request_id, shifter_id, amount_minor, currency, status, requires_action, paid_at, created_at, updated_at)
+     ${seq} SELECT ?1 || 'in' || n, ?2, ?1 || 'sr' || n, ?3, 8000 + n, 'USD', CASE WHEN n % 3 = 0 THEN 'paid' ELSE 'pending' END, 0,
+       CASE WHEN n % 3 = 0 THEN ?4 ELSE NULL END, ?4 - n * 1000, ?4 FROM seq`,
+  )
+    .bind(prefix, businessId, shifterId, base)
+    .run();
+}
+
+const list = (key: string, query: Record<string, string | number>) => call('GET', '/v1/invoices/list', { key, query });
+const exportCsv = (key: string, query: Record<string, string | number>) => call('GET', '/v1/invoices/export.csv', { key, query });
+
+describe('GET /v1/invoices/list and /v1/invoices/export.csv', () => {
+  it('lists newest first with the spec 2.10 columns, filters by status and pages with the cursor', async () => {
+    const { biz, sh } = await makePair();
+    await seedInvoices(biz.businessId!, sh.shifterId!, 7, 'lst');
+    const first = await list(biz.key, { business_id: biz.businessId!, limit: 3 });
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body.data.map((r: { invoice_id: string }) => r.invoice_id)).toEqual(['lstin1', 'lstin2', 'lstin3']);
+    expect(first.body.data[0]).toEqual({
+      invoice_id: 'lstin1',
+      shift_request_id: 'lstsr1',
+      shift_date: '2026-01-05',
+      shift_in: '09:00',
+      shift_out: '13:00',
+      shifter_id: sh.shifterId,
+      shifter_name: expect.any(String),
+      amount: 80.01,
+      currency: 'USD',
+      conversion_amount: null,
+      conversion_currency: null,
+      status: 'pending',
+      paid_at: null,
+      requires_action: false,
+      requires_action_at: null,
+    });
+    const ids: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await list(biz.key, { business_id: biz.businessId!, limit: 3, ...(cursor ? { cursor } : {}) });
+      ids.push(...page.body.data.map((r: { invoice_id: string }) => r.invoice_id));
+      cursor = page.body.next_cursor;
+    } while (cursor);
+    expect(ids).toEqual(Array.from({ length: 7 }, (_, i) => `lstin${i + 1}`));
+    const paid = await list(biz.key, { business_id: biz.businessId!, status: 'paid' });
+    expect(paid.body.data.map((r: { invoice_id: string }) => r.invoice_id)).toEqual(['lstin3', 'lstin6']);
+    expect(paid.body.data[0].paid_at).toMatch(/Z$/);
+    expect((await list(biz.key, { business_id: biz.businessId!, status: 'failed' })).body.data).toEqual([]);
+    expectError(await list(biz.key, { business_id: biz.businessId!, limit: 5001 }), 400, 'VALIDATION-ERR');
+    expectError(await list(biz.key, { business_id: biz.businessId!, status: 'refunded' }), 400, 'VALIDATION-ERR');
+  });
+
+  it('exports 5,000 rows in one CSV (header + 5,000 records) and lists 5,000 in one page', async () => {
+    const { biz, sh } = await makePair();
+    await seedInvoices(biz.businessId!, sh.shifterId!, 5001, 'big');
+    const res = await exportCsv(biz.key, { business_id: biz.businessId!, limit: 5000 });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(res.headers.get('x-next-cursor')).toBeTruthy();
+    const records: string[][] = parse(res.body as string);
+    expect(records[0]).toEqual([...INVOICE_COLUMNS]);
+    expect(records).toHaveLength(5001);
+    expect(records[1]!.slice(0, 2)).toEqual(['bigin1', 'bigsr1']);
+    const page = await list(biz.key, { business_id: biz.businessId!, limit: 5000 });
+    expect(page.body.data).toHaveLength(5000);
+    expect(page.body.next_cursor).not.toBeNull();
+  });
+
+  it('quotes commas, quotes and line breaks (RFC 4180) and guards formula cells, not its own numbers', async () => {
+    const names = ['Smith, Jo', 'Jo "JJ" Smith', 'Line\nBreak', '=HYPERLINK("http://evil.example","x")', '+1 555', '@SUM(A1)', '-2'];
+    for (const [i, name] of names.entries()) {
+      const { biz, sh } = await makePair({ shifter: { display_name: name } });
+      await seedInvoices(biz.businessId!, sh.shifterId!, 1, `q${i}`);
+      const res = await exportCsv(biz.key, { business_id: biz.businessId! });
+      expect(res.status).toBe(200);
+      const text = res.body as string;
+      const [, record] = parse(text) as string[][];
+      const expected = /^[=+\-@]/.test(name) ? `'${name}` : name;
+      expect(record![6]).toBe(expected);
+      expect(record![7]).toBe('80.01');
+      if (name.includes(',') || name.includes('"') || name.includes('\n')) expect(text).toContain(`"${expected.replaceAll('"', '""')}"`);
+      expect(text.endsWith('\r\n')).toBe(true);
+    }
+  });
+
+  it('only the owner or an admin: an active teammate 403, a stranger 404, and no invoice leaks', async () => {
+    const { biz, sh } = await makePair();
+    await seedInvoices(biz.businessId!, sh.shifterId!, 2, 'acc');
+    const admin = await makeUser({ admin: true });
+    const mate = await makeUser();
+    await addTeammate(biz.businessId!, mate.userId);
+    const stranger = await makeUser({ business: true });
+    expect((await list(admin.key, { business_id: biz.businessId! })).body.data).toHaveLength(2);
+    expect((await exportCsv(admin.key, { business_id: biz.businessId! })).status).toBe(200);
+    for (const call of [list, exportCsv]) {
+      expectError(await call(mate.key, { business_id: biz.businessId! }), 403, 'FORBIDDEN-ERR');
+      const res = await call(stranger.key, { business_id: biz.businessId! });
+      expectError(res, 404, 'BUSINESS-NOT-FND-ERR');
+      expect(JSON.stringify(res.body)).not.toContain('accin');
+      expectError(await call(sh.key, { business_id: biz.businessId! }), 404, 'BUSINESS-NOT-FND-ERR');
+    }
   });
 });

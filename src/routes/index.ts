@@ -9,6 +9,7 @@ import { partnerRouter } from './partner/partner.index';
 import { partnerWebhooksRouter } from './partner/webhooks.index';
 import { reviewRouter } from './review/review.index';
 import { helpRouter } from './help/help.index';
+import { invoicesRouter } from './invoices/invoices.index';
 import { messagingRouter } from './messaging/messaging.index';
 import { notificationsRouter } from './notifications/notifications.index';
 import { shiftRequestsRouter } from './shift-requests/shift-requests.index';
@@ -38,4 +39,5 @@ export const apiRouter = createRouter()
   .route('/', partnerWebhooksRouter)
   .route('/', reviewRouter)
   .route('/', assistantRouter)
-  .route('/', helpRouter);
+  .route('/', helpRouter)
+  .route('/', invoicesRouter);

@@ -1,0 +1,16 @@
+import { createRouter, serviceCtx } from '../../http/create-app';
+import { invoicesCsv } from '../../services/invoices/csv';
+import { listInvoices } from '../../services/invoices/list';
+import * as routes from './invoices.routes';
+
+export const invoicesRouter = createRouter()
+  .openapi(routes.listInvoices, async (c) => c.json(await listInvoices(serviceCtx(c), c.req.valid('query')), 200))
+  .openapi(routes.exportInvoicesCsv, async (c) => {
+    const page = await listInvoices(serviceCtx(c), c.req.valid('query'));
+    const headers: Record<string, string> = {
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': 'attachment; filename="invoices.csv"',
+    };
+    if (page.next_cursor) headers['X-Next-Cursor'] = page.next_cursor;
+    return c.body(invoicesCsv(page.data), 200, headers);
+  });

@@ -1,0 +1,72 @@
+import { z } from '@hono/zod-openapi';
+import { ID_MAX_LENGTH } from '../../lib/ids';
+import { INVOICE_STATUSES } from '../../db/schema/invoices';
+
+/** The export bound of spec 8: one page (and one CSV) holds at most this many rows. */
+export const INVOICE_LIST_MAX = 5000;
+export const INVOICE_LIST_DEFAULT = 100;
+
+const iso = z.string().openapi({ description: 'ISO 8601 UTC.', example: '2026-11-20T14:00:00.000Z' });
+
+export const listInvoicesQuery = z.object({
+  business_id: z.string().min(1).max(ID_MAX_LENGTH).openapi({ description: 'The business whose invoices to list (owner or admin only).' }),
+  status: z
+    .enum(['all', ...INVOICE_STATUSES])
+    .default('all')
+    .openapi({ description: 'all (default), pending, paid or failed.' }),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(INVOICE_LIST_MAX)
+    .default(INVOICE_LIST_DEFAULT)
+    .openapi({ description: `Rows per page, 1–${INVOICE_LIST_MAX} (default ${INVOICE_LIST_DEFAULT}).` }),
+  cursor: z.string().max(200).optional().openapi({ description: 'next_cursor from the previous page.' }),
+});
+export type ListInvoicesQuery = z.infer<typeof listInvoicesQuery>;
+
+/** The columns of spec 2.10, in its order, then the strong-authentication fields of a payment. */
+export const INVOICE_COLUMNS = [
+  'invoice_id',
+  'shift_request_id',
+  'shift_date',
+  'shift_in',
+  'shift_out',
+  'shifter_id',
+  'shifter_name',
+  'amount',
+  'currency',
+  'conversion_amount',
+  'conversion_currency',
+  'status',
+  'paid_at',
+] as const;
+
+export const invoiceRowSchema = z
+  .object({
+    invoice_id: z.string(),
+    shift_request_id: z.string(),
+    shift_date: z.string().openapi({ description: "YYYY-MM-DD, wall clock in the business's time zone." }),
+    shift_in: z.string().openapi({ description: 'HH:MM, wall clock.' }),
+    shift_out: z.string().openapi({ description: 'HH:MM, wall clock; before shift_in means the next day.' }),
+    shifter_id: z.string().nullable(),
+    shifter_name: z.string().nullable(),
+    amount: z.number().openapi({ description: 'Decimal, in currency.' }),
+    currency: z.string(),
+    conversion_amount: z.number().nullable().openapi({ description: 'Decimal, when the charge settles in another currency.' }),
+    conversion_currency: z.string().nullable(),
+    status: z.enum(INVOICE_STATUSES),
+    paid_at: iso.nullable(),
+    requires_action: z.boolean().openapi({ description: 'The issuer asks the customer to authenticate the charge (spec 3.4).' }),
+    requires_action_at: iso.nullable(),
+  })
+  .openapi('InvoiceRow');
+export type InvoiceRowView = z.infer<typeof invoiceRowSchema>;
+
+export const invoiceListSchema = z
+  .object({
+    data: z.array(invoiceRowSchema),
+    next_cursor: z.string().nullable(),
+  })
+  .openapi('InvoiceList');
+export type InvoiceList = z.infer<typeof invoiceListSchema>;
