@@ -7,6 +7,8 @@ import { addDays } from '../src/lib/shift-time';
 import { ensureInvoiceForShift } from '../src/services/invoices/create';
 import { INVOICE_COLUMNS } from '../src/services/invoices/schemas';
 import { clockOut as clockOutAt } from '../src/services/shifts/clock';
+import { shiftPayMinor } from '../src/services/shifts/pay';
+import { workedShiftSql } from '../src/services/shifts/status';
 import { call, expectError } from './helpers/api';
 import { contextAt, nextDstChangeFromNow } from './helpers/clock';
 import { addTeammate, db, makeUser } from './helpers/factory';
@@ -229,5 +231,30 @@ describe('GET /v1/invoices/list and /v1/invoices/export.csv', () => {
       expect(JSON.stringify(res.body)).not.toContain('accin');
       expectError(await call(sh.key, { business_id: biz.businessId! }), 404, 'BUSINESS-NOT-FND-ERR');
     }
+  });
+});
+
+describe('demo invoices', () => {
+  it('the demo seed invoices every worked shift once: settled ones paid (shift status 5), most pending', async () => {
+    const res = await call('POST', '/internal/demo/seed', { headers: { 'X-Demo-Seed-Token': 'test-seed-token' }, query: { force: 1 } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.seeded).toBe(true);
+    // Rows seeded straight into D1 by the tests above (ids without the sr_ prefix) are left out.
+    const worked = (await db().select().from(shiftRequests).where(workedShiftSql())).filter((s) => s.id.startsWith('sr_'));
+    const rows = await db().select().from(invoices);
+    const byShift = new Map(rows.map((r) => [r.shift_request_id, r]));
+    expect(rows.length).toBe(byShift.size);
+    expect(worked.length).toBeGreaterThan(5);
+    for (const s of worked) {
+      const inv = byShift.get(s.id);
+      expect(inv, s.id).toBeDefined();
+      expect(inv!.amount_minor).toBe(shiftPayMinor(s));
+      // Paid if and only if the shift is settled (status 5).
+      expect(inv!.status === 'paid', s.id).toBe(s.request_status === 5);
+      if (inv!.status === 'paid') expect(inv!.paid_at).not.toBeNull();
+    }
+    const paid = rows.filter((r) => r.status === 'paid').length;
+    expect(paid).toBeGreaterThan(0);
+    expect(rows.filter((r) => r.status === 'pending').length).toBeGreaterThan(0);
   });
 });

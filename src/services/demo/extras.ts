@@ -1,6 +1,7 @@
 import type { shiftRequests } from '../../db/schema';
 import type { ServiceContext } from '../context';
 import { demoHelp } from './help';
+import { demoInvoices } from './invoices';
 import { demoMessaging } from './messaging';
 import { demoNotifications } from './notifications';
 import { demoReviews } from './reviews';
@@ -25,4 +26,4 @@ export interface DemoWorld {
 export type DemoExtra = { name: string; seed(ctx: ServiceContext, world: DemoWorld): Promise<number> };
 
 /** Each domain adds its part here (one line), in the order they must run. */
-export const DEMO_EXTRAS: DemoExtra[] = [demoReviews, demoHelp, demoMessaging, demoNotifications];
+export const DEMO_EXTRAS: DemoExtra[] = [demoReviews, demoHelp, demoMessaging, demoNotifications, demoInvoices];
