@@ -29,6 +29,12 @@ export const settingsSchema = z.object({
    * secrets. Absent: only with LOCAL_DEFAULT_SECRETS on, the fixed development key (services/webhooks/secrets.ts).
    */
   WEBHOOK_SECRET_ENCRYPTION_KEY: z.string().optional(),
+  /**
+   * The signing secret (`whsec_…`, a Worker secret) of the Stripe webhook endpoint that posts to
+   * /v1/finance/stripe/webhook. Absent: only with LOCAL_DEFAULT_SECRETS on, the published development
+   * secret (services/payments/stripe-webhook.ts) the local payment simulator signs with.
+   */
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
   /** Offer the SMS second factor (codes sent through the notifications interface). Off by default. */
   TWO_FACTOR_SMS_ENABLED: boolString,
   /** The SMS channel (Twilio); without all three, the local stand-in takes text messages. */
@@ -106,6 +112,7 @@ export type AppBindings = Env & {
   AUTH_URL?: string;
   TWO_FACTOR_ENCRYPTION_KEY?: string;
   WEBHOOK_SECRET_ENCRYPTION_KEY?: string;
+  STRIPE_WEBHOOK_SECRET?: string;
   TWILIO_ACCOUNT_SID?: string;
   TWILIO_AUTH_TOKEN?: string;
   SMS_FROM?: string;

@@ -816,6 +816,8 @@ const TABLE: Record<string, Entry> = {
     access: 'resource',
     cases: [{ target: "the victim business's invoice export", side: 'business', req: (w) => ({ query: { business_id: w.business } }) }],
   },
+  // Stripe calls it, signed (Stripe-Signature), never with a bearer token.
+  receiveStripeWebhook: { access: 'public' },
 
   // ── Reviews ── (public to any signed-in user: profiles show them; only the parties write)
   createReview: {

@@ -31,6 +31,8 @@ const PUBLIC_OPERATIONS = new Set([
   'GET /v1/help/articles/{id}',
   'GET /v1/help/videos',
   'GET /v1/help/videos/{id}',
+  // Stripe calls it; the Stripe-Signature header is its authentication (docs/decisions.md, "Payments").
+  'POST /v1/finance/stripe/webhook',
 ]);
 
 /** The partner OAuth token route: client credentials (HTTP Basic or the form), and RFC 6749 errors for 400/401. */

@@ -34,6 +34,10 @@ export const ERROR_CODES = {
     description: 'The session waits for its second factor (POST /v1/auth/login/two_factor); it reaches nothing else.',
   },
   'VERIFY-CODE-ERR': { status: 400, description: 'The verification code is wrong, used or expired.' },
+  'STRIPE-SIGNATURE-ERR': {
+    status: 400,
+    description: 'The Stripe-Signature header is missing, forged, for another body, or older than the tolerance (300 s).',
+  },
   'IDEMPOTENCY-MISMATCH-ERR': {
     status: 409,
     description: 'This Idempotency-Key was used before with a different request.',

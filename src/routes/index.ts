@@ -4,6 +4,7 @@ import { assistantRouter } from './assistant/assistant.index';
 import { authRouter } from './auth/auth.index';
 import { businessRouter } from './business/business.index';
 import { connectionsRouter } from './connections/connections.index';
+import { financeRouter } from './finance/finance.index';
 import { goingRateRouter } from './going-rate/going-rate.index';
 import { partnerRouter } from './partner/partner.index';
 import { partnerWebhooksRouter } from './partner/webhooks.index';
@@ -40,4 +41,5 @@ export const apiRouter = createRouter()
   .route('/', reviewRouter)
   .route('/', assistantRouter)
   .route('/', helpRouter)
-  .route('/', invoicesRouter);
+  .route('/', invoicesRouter)
+  .route('/', financeRouter);

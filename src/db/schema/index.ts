@@ -15,3 +15,4 @@ export * from './partners';
 export * from './webhooks';
 export * from './notifications';
 export * from './invoices';
+export * from './payments';

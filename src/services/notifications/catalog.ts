@@ -299,6 +299,24 @@ const entries: CatalogEntry[] = [
     action: 'Answer the dispute in Shiftmarket before its deadline.',
   },
   {
+    kind: 'invoice_paid',
+    group: 'money',
+    label: 'An invoice was paid',
+    urgent: false,
+    audience: 'owner',
+    defaults: PUSH_EMAIL,
+    action: 'See the invoice in Shiftmarket.',
+  },
+  {
+    kind: 'payment_failed',
+    group: 'money',
+    label: 'A payment failed',
+    urgent: false,
+    audience: 'owner',
+    defaults: PUSH_EMAIL,
+    action: 'Check the card on file in Shiftmarket; the invoice stays unpaid.',
+  },
+  {
     // Urgent: a charge waits on the card holder's authentication (3DS); the shift stays unpaid until then.
     kind: 'payment_action_required',
     group: 'money',

@@ -101,7 +101,7 @@ export const WEBHOOK_EVENTS = {
   'shift_request.clocked_out': { data: shiftData, summary: 'The shift was clocked out (shift_end_at); it is now worked.' },
   'invoice.paid': {
     data: invoicePaidDataSchema,
-    summary: "A business's invoice was paid. (Payments are not built yet: no event is sent today.)",
+    summary: "A business's invoice was paid (from the Stripe webhook; the shift moves 2 → 5).",
   },
   'review.disputed': {
     data: reviewDisputedDataSchema,
