@@ -255,6 +255,23 @@ describe('settlement services', () => {
     expect(await paidNotices(shift.id)).toHaveLength(1);
   });
 
+  it('10 concurrent markInvoicePaid calls (and 10 differently numbered events of one intent) change the invoice once, notify once, emit once', async () => {
+    const { biz, shift, invoice } = await workedInvoice();
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => markInvoicePaid(contextAt(Date.now(), biz), invoice.id, { paymentIntentId: 'pi_race' })),
+    );
+    expect(results.filter((r) => r.applied)).toHaveLength(1);
+    expect(await paidNotices(shift.id)).toHaveLength(1);
+    expect(await paidEvents(shift.id)).toHaveLength(1);
+    expect(await auditFor(invoice.id, 'invoice.paid')).toHaveLength(1);
+
+    const other = await workedInvoice();
+    const answers = await Promise.all(Array.from({ length: 10 }, () => deliver(intentEvent('payment_intent.succeeded', other.invoice))));
+    expect(answers.map((a) => a.body.outcome).sort()).toEqual(['applied', ...Array(9).fill('unchanged')]);
+    expect(await paidNotices(other.shift.id)).toHaveLength(1);
+    expect(await paidEvents(other.shift.id)).toHaveLength(1);
+  });
+
   it('paying the invoice of a shift no longer accepted (already settled) does not move the shift', async () => {
     const { biz, shift, invoice } = await workedInvoice();
     await db().update(shiftRequests).set({ request_status: SHIFT_STATUS.completed }).where(eq(shiftRequests.id, shift.id));
