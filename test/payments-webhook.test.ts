@@ -1,7 +1,11 @@
+import { env } from 'cloudflare:workers';
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
 import { invoices, paymentEvents, shiftRequests } from '../src/db/schema';
+import type { AppBindings } from '../src/env';
+import worker from '../src/index';
 import { ensureInvoiceForShift } from '../src/services/invoices/create';
 import { STRIPE_DEVELOPMENT_WEBHOOK_SECRET } from '../src/services/payments/stripe-webhook';
 import { markInvoiceFailed, markInvoicePaid } from '../src/services/payments/settle';
@@ -108,6 +112,41 @@ describe('Stripe webhook: signatures', () => {
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
     expect(ok.body).toEqual({ received: true, event_id: event.id, outcome: 'applied' });
     expect((await invoiceRow(invoice.id)).status).toBe('paid');
+  });
+});
+
+/** Delivers to the Worker with other Worker vars (settings are parsed per env object). */
+async function deliverWithEnv(event: unknown, secret: string, vars: Record<string, string>) {
+  const payload = JSON.stringify(event);
+  const headers = { 'Stripe-Signature': await signed(payload, { secret }), 'Content-Type': 'application/json' };
+  const ctx = createExecutionContext();
+  const res = await worker.fetch(
+    new Request(`http://example.com${PATH}`, { method: 'POST', headers, body: payload }),
+    {
+      ...env,
+      ...vars,
+    } as AppBindings,
+    ctx,
+  );
+  await waitOnExecutionContext(ctx);
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+describe('Stripe webhook: the endpoint secret', () => {
+  it('STRIPE_WEBHOOK_SECRET is used when set (the development secret then fails); unset without LOCAL_DEFAULT_SECRETS every event is refused', async () => {
+    const { shift, invoice } = await workedInvoice();
+    const mine = 'whsec_operator_configured_secret_for_this_test';
+    const withSecret = { STRIPE_WEBHOOK_SECRET: mine };
+    const event = intentEvent('payment_intent.succeeded', invoice);
+    const dev = await deliverWithEnv(event, STRIPE_DEVELOPMENT_WEBHOOK_SECRET, withSecret);
+    expect(dev.status).toBe(400);
+    expect(dev.body.error.code).toBe('STRIPE-SIGNATURE-ERR');
+    const unset = await deliverWithEnv(event, STRIPE_DEVELOPMENT_WEBHOOK_SECRET, { LOCAL_DEFAULT_SECRETS: 'false' });
+    expect(unset.status).toBe(500);
+    await expectUnchanged(invoice, shift.id);
+    const ok = await deliverWithEnv(event, mine, withSecret);
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(ok.body.outcome).toBe('applied');
   });
 });
 
