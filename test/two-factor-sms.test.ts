@@ -14,7 +14,8 @@ import { totpCodeAt } from '../src/services/two-factor/totp';
 import { randomIp } from './helpers/auth';
 import { contextAt } from './helpers/clock';
 import { db, makeUser, TEST_PASSWORD, type TestUser } from './helpers/factory';
-import { WebClient, workerWith } from './helpers/web';
+import { workerWith } from './helpers/api';
+import { WebClient } from './helpers/web';
 
 /** A logger that keeps what it is told, so a test can read the local stand-in's text message. */
 function recordingLogger(lines: Array<{ msg: string; fields?: LogFields | undefined }>): Logger {
@@ -148,21 +149,21 @@ describe('two-factor by text message, through the pages', () => {
     expect((await b.post('/login/2fa', { code: totpCodeAt(secret, Date.now() + 30_000) })).status).toBe(303);
 
     const security = await b.get('/account/security');
-    expect(security.text).toContain('Codes by text message');
+    expect(security.html).toContain('Codes by text message');
     const on = await b.post('/account/security/sms', { on: '1' });
     expect(on.location).toBe('/account/security?notice=sms_on');
     await b.post('/logout');
 
     await b.signIn(u.email, TEST_PASSWORD);
     const challenge = await b.get('/login/2fa');
-    expect(challenge.text).toContain('action="/login/2fa/sms"');
+    expect(challenge.html).toContain('action="/login/2fa/sms"');
     const printed: string[] = [];
     vi.spyOn(console, 'log').mockImplementation((line: unknown) => {
       printed.push(String(line));
     });
     const sent = await b.post('/login/2fa/sms');
     expect(sent.status).toBe(200);
-    expect(sent.text).toContain('We texted a code to •••• 67.');
+    expect(sent.html).toContain('We texted a code to •••• 67.');
     const code = printed.map((l) => /code is (\d{6})/.exec(l)?.[1]).find(Boolean);
     expect(code).toMatch(/^\d{6}$/);
     expect((await b.post('/login/2fa', { code: code! })).location).toBe('/account');
@@ -170,6 +171,6 @@ describe('two-factor by text message, through the pages', () => {
     // Without the operator setting, neither the card nor the button is there.
     const plain = new WebClient('https://app.example.com', { 'CF-Connecting-IP': randomIp() });
     await plain.signIn(u.email, TEST_PASSWORD);
-    expect((await plain.get('/login/2fa')).text).not.toContain('/login/2fa/sms');
+    expect((await plain.get('/login/2fa')).html).not.toContain('/login/2fa/sms');
   });
 });

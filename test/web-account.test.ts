@@ -9,55 +9,13 @@ import { BASE, call, expectError } from './helpers/api';
 import { authCall, randomIp } from './helpers/auth';
 import { contextAt } from './helpers/clock';
 import { db, makeUser, TEST_PASSWORD, type TestUser } from './helpers/factory';
+import { type Page, WebClient } from './helpers/web';
 
-// ── A browser: a cookie jar kept by hand, the CSRF token of the last page, no redirects followed ──
+// ── A browser: the shared WebClient on the plain-HTTP test origin, from its own address ──
 
-interface Page {
-  status: number;
-  location: string | null;
-  headers: Headers;
-  html: string;
-}
-
-class Browser {
-  readonly cookies = new Map<string, string>();
-  readonly ip = randomIp();
-  /** The `_csrf` value of the last page that had a form. */
-  token = '';
-
-  async send(method: string, path: string, form?: Record<string, string>): Promise<Page> {
-    const headers = new Headers({ 'CF-Connecting-IP': this.ip, 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/130.0' });
-    if (this.cookies.size) headers.set('Cookie', [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '));
-    let body: URLSearchParams | undefined;
-    if (form) {
-      body = new URLSearchParams(form);
-      headers.set('Content-Type', 'application/x-www-form-urlencoded');
-    }
-    const res = await exports.default.fetch(new Request(new URL(path, BASE), { method, headers, body, redirect: 'manual' }));
-    for (const line of res.headers.getSetCookie()) {
-      const [pair, ...attrs] = line.split(';');
-      const at = pair!.indexOf('=');
-      const name = pair!.slice(0, at).trim();
-      if (attrs.some((a) => a.trim().toLowerCase() === 'max-age=0')) this.cookies.delete(name);
-      else this.cookies.set(name, pair!.slice(at + 1));
-    }
-    const html = await res.text();
-    const token = /name="_csrf" value="([^"]+)"/.exec(html)?.[1];
-    if (token) this.token = token;
-    return { status: res.status, location: res.headers.get('Location'), headers: res.headers, html };
-  }
-
-  get(path: string) {
-    return this.send('GET', path);
-  }
-
-  /** A form post carrying the page's CSRF token, unless `csrf: false` (what a forged post looks like). */
-  post(path: string, fields: Record<string, string> = {}, { csrf = true } = {}) {
-    return this.send('POST', path, csrf ? { _csrf: this.token, ...fields } : fields);
-  }
-
-  get session(): string | undefined {
-    return this.cookies.get('sm_session');
+class Browser extends WebClient {
+  constructor() {
+    super(BASE, { 'CF-Connecting-IP': randomIp(), 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/130.0' });
   }
 }
 
@@ -207,7 +165,7 @@ describe('account pages: who reaches them', () => {
       const missing = await browser.post(path, fields, { csrf: false });
       expect(missing.status, path).toBe(403);
       expect(missing.html, path).toContain('Form not accepted');
-      const wrong = await browser.send('POST', path, { ...fields, _csrf: 'A'.repeat(43) });
+      const wrong = await browser.post(path, { ...fields, _csrf: 'A'.repeat(43) });
       expect(wrong.status, path).toBe(403);
       const foreign = await exports.default.fetch(
         new Request(new URL(path, BASE), {

@@ -35,7 +35,7 @@ describe('web sign-in', () => {
     const b = browser();
     const page = await b.get('/login');
     expect(page.status).toBe(200);
-    expect(page.text).toContain('<html lang="en">');
+    expect(page.html).toContain('<html lang="en">');
     const res = await b.post('/login', { email: u.email, password: TEST_PASSWORD, next: '/account/sessions' });
     expect(res.status).toBe(303);
     expect(res.location).toBe('/account/sessions');
@@ -45,7 +45,7 @@ describe('web sign-in', () => {
     expect(line).toMatch(/SameSite=Lax/i);
     expect(line).toMatch(/Path=\//);
     // The session is a real one: the same token works on the API as a Bearer session.
-    expect((await call('GET', '/v1/user/details', { key: b.sessionToken()! })).body.id).toBe(u.userId);
+    expect((await call('GET', '/v1/user/details', { key: b.session! })).body.id).toBe(u.userId);
     expect((await b.get('/account')).status).toBe(200);
   });
 
@@ -64,23 +64,23 @@ describe('web sign-in', () => {
     await b.get('/login');
     const res = await b.post('/login', { email: u.email, password: TEST_PASSWORD }, { csrf: false });
     expect(res.status).toBe(403);
-    expect(b.sessionToken()).toBeUndefined();
+    expect(b.session).toBeUndefined();
     const wrong = await b.post('/login', { _csrf: 'x'.repeat(43), email: u.email, password: TEST_PASSWORD });
     expect(wrong.status).toBe(403);
     const foreign = await b.post('/login', { email: u.email, password: TEST_PASSWORD }, { headers: { Origin: 'https://evil.example' } });
     expect(foreign.status).toBe(403);
-    expect(b.sessionToken()).toBeUndefined();
+    expect(b.session).toBeUndefined();
   });
 
   it('a new session id on every sign-in: the earlier session of this browser ends', async () => {
     const u = await makeUser({ shifter: true });
     const b = browser();
     await b.signIn(u.email, TEST_PASSWORD);
-    const first = b.sessionToken()!;
+    const first = b.session!;
     // The sign-in form is posted again from this browser (GET /login now redirects to the account).
     expect((await b.get('/login')).location).toBe('/account');
     await b.post('/login', { email: u.email, password: TEST_PASSWORD });
-    const second = b.sessionToken()!;
+    const second = b.session!;
     expect(second).not.toBe(first);
     expectError(await call('GET', '/v1/user/details', { key: first }), 401, 'AUTH-REQ-ERR');
     expect((await call('GET', '/v1/user/details', { key: second })).status).toBe(200);
@@ -101,11 +101,11 @@ describe('web sign-in', () => {
     await b.get('/login');
     const res = await b.post('/login', { email: `"><script>alert(1)</script>${u.email}`, password: 'not the password' });
     expect(res.status).toBe(400); // not an email address at all
-    expect(res.text).not.toContain('<script>alert(1)</script>');
+    expect(res.html).not.toContain('<script>alert(1)</script>');
     const wrong = await b.post('/login', { email: u.email, password: 'not the password' });
     expect(wrong.status).toBe(401);
-    expect(wrong.text).toContain('The email or password is not right.');
-    expect(b.sessionToken()).toBeUndefined();
+    expect(wrong.html).toContain('The email or password is not right.');
+    expect(b.session).toBeUndefined();
   });
 
   it('failed attempts are limited as on the API (429 with Retry-After), per address', async () => {
@@ -118,7 +118,7 @@ describe('web sign-in', () => {
     const limited = await b.post('/login', { email: u.email, password: TEST_PASSWORD });
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('Retry-After'))).toBeGreaterThan(0);
-    expect(b.sessionToken()).toBeUndefined();
+    expect(b.session).toBeUndefined();
     // Another address is not held back by these failures.
     expect((await browser().signIn(u.email, TEST_PASSWORD)).status).toBe(303);
   });
@@ -127,20 +127,20 @@ describe('web sign-in', () => {
     const u = await makeUser({ shifter: true });
     const b = browser();
     await b.signIn(u.email, TEST_PASSWORD);
-    const token = b.sessionToken()!;
+    const token = b.session!;
     await b.get('/account');
     const res = await b.post('/logout');
     expect(res.status).toBe(303);
     expect(res.location).toBe('/login?notice=signed_out');
-    expect(b.sessionToken()).toBeUndefined();
+    expect(b.session).toBeUndefined();
     expectError(await call('GET', '/v1/user/details', { key: token }), 401, 'AUTH-REQ-ERR');
     // GET /logout signs nobody out: it only asks (a link on another site cannot sign anyone out).
     const again = browser();
     await again.signIn(u.email, TEST_PASSWORD);
     const ask = await again.get('/logout');
     expect(ask.status).toBe(200);
-    expect(ask.text).toContain('action="/logout"');
-    expect((await call('GET', '/v1/user/details', { key: again.sessionToken()! })).status).toBe(200);
+    expect(ask.html).toContain('action="/logout"');
+    expect((await call('GET', '/v1/user/details', { key: again.session! })).status).toBe(200);
   });
 });
 
@@ -151,7 +151,7 @@ describe('web sign-in with two-factor', () => {
     const b = browser();
     const res = await b.signIn(u.email, TEST_PASSWORD, '/account/sessions');
     expect(res.location).toBe('/login/2fa?next=%2Faccount%2Fsessions');
-    const pending = b.sessionToken()!;
+    const pending = b.session!;
     // No page…
     const account = await b.get('/account');
     expect(account.status).toBe(303);
@@ -161,11 +161,11 @@ describe('web sign-in with two-factor', () => {
 
     const challenge = await b.get('/login/2fa?next=%2Faccount%2Fsessions');
     expect(challenge.status).toBe(200);
-    expect(challenge.text).toContain('autocomplete="one-time-code"');
+    expect(challenge.html).toContain('autocomplete="one-time-code"');
     const done = await b.post('/login/2fa', { code: totpCodeAt(secret, Date.now()), next: '/account/sessions' });
     expect(done.status).toBe(303);
     expect(done.location).toBe('/account/sessions');
-    expect(b.sessionToken()).toBe(pending);
+    expect(b.session).toBe(pending);
     expect((await call('GET', '/v1/user/details', { key: pending })).status).toBe(200);
     expect((await b.get('/account')).status).toBe(200);
   });
@@ -185,7 +185,7 @@ describe('web sign-in with two-factor', () => {
     await second.get('/login/2fa');
     const replay = await second.post('/login/2fa', { code });
     expect(replay.status).toBe(401);
-    expect(replay.text).toContain('used already');
+    expect(replay.html).toContain('used already');
     expect((await second.get('/account')).location).toMatch(/^\/login\/2fa/);
   });
 
@@ -208,11 +208,11 @@ describe('web sign-in with two-factor', () => {
     const { secret } = await withTwoFactor(u);
     const b = browser();
     await b.signIn(u.email, TEST_PASSWORD);
-    const pending = b.sessionToken()!;
+    const pending = b.session!;
     await b.get('/login/2fa');
     const res = await b.post('/login/2fa/cancel');
     expect(res.location).toBe('/login?notice=signed_out');
-    expect(b.sessionToken()).toBeUndefined();
+    expect(b.session).toBeUndefined();
     const [row] = await db().select().from(sessions).where(eq(sessions.user_id, u.userId));
     expect(row?.revoked_at).not.toBeNull();
     // The token, replayed, cannot be completed.

@@ -10,8 +10,19 @@ function toHex(buf: ArrayBuffer): string {
 function toB64(bytes: Uint8Array): string {
   return btoa(String.fromCharCode(...bytes));
 }
-function fromB64(s: string): Uint8Array {
+function fromB64(s: string): Uint8Array<ArrayBuffer> {
   return Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
+}
+
+/** Bytes as unpadded base64url (tokens, sealed values). */
+export function toBase64Url(bytes: Uint8Array): string {
+  return toB64(bytes).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+}
+
+/** Bytes from base64url or standard base64, padded or not. */
+export function fromBase64Url(text: string): Uint8Array<ArrayBuffer> {
+  const b64 = text.replaceAll('-', '+').replaceAll('_', '/');
+  return fromB64(b64.padEnd(Math.ceil(b64.length / 4) * 4, '='));
 }
 
 export async function sha256Hex(input: string | ArrayBuffer | Uint8Array): Promise<string> {

@@ -1,4 +1,5 @@
 import { ConfigError, type Settings } from '../env';
+import { fromBase64Url, toBase64Url } from '../lib/crypto';
 
 /**
  * Secrets the service must read back (two-factor TOTP secrets, webhook signing secrets) are kept
@@ -36,7 +37,7 @@ export function secretBox(kind: SecretBoxKind): SecretBox {
   const importKey = (material: string): Promise<CryptoKey> => {
     let hit = keys.get(material);
     if (!hit) {
-      const raw = fromBase64(material.replace(/-/g, '+').replace(/_/g, '/'));
+      const raw = fromBase64Url(material);
       if (raw.byteLength !== 32) throw new ConfigError(`${kind.setting} must be base64 of exactly 32 bytes.`);
       hit = crypto.subtle.importKey('raw', raw, { name: 'AES-GCM' }, false, ['encrypt', 'decrypt']);
       keys.set(material, hit);
@@ -64,19 +65,4 @@ export function secretBox(kind: SecretBoxKind): SecretBox {
       return new TextDecoder().decode(plain);
     },
   };
-}
-
-function toBase64Url(bytes: Uint8Array): string {
-  let s = '';
-  for (const b of bytes) s += String.fromCharCode(b);
-  return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-function fromBase64Url(text: string): Uint8Array<ArrayBuffer> {
-  return fromBase64(text.replace(/-/g, '+').replace(/_/g, '/'));
-}
-function fromBase64(b64: string): Uint8Array<ArrayBuffer> {
-  const bin = atob(b64.padEnd(Math.ceil(b64.length / 4) * 4, '='));
-  const out = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  return out;
 }

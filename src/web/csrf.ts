@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../http/app-types';
-import { timingSafeEqualStr } from '../lib/crypto';
+import { timingSafeEqualStr, toBase64Url } from '../lib/crypto';
 import { readAppCookie, setAppCookie } from './cookies';
 import { renderError } from './render';
 import { appOrigin, authOrigin, requestOrigin } from './urls';
@@ -23,16 +23,9 @@ export const CSRF_HEADER = 'X-CSRF-Token';
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-function base64url(bytes: Uint8Array): string {
-  return btoa(String.fromCharCode(...bytes))
-    .replaceAll('+', '-')
-    .replaceAll('/', '_')
-    .replace(/=+$/, '');
-}
-
 /** Mints a fresh token, stores it in the cookie and exposes it to the page as `csrfToken`. */
 export function rotateCsrfToken(c: Context<AppEnv>): string {
-  const token = base64url(crypto.getRandomValues(new Uint8Array(32)));
+  const token = toBase64Url(crypto.getRandomValues(new Uint8Array(32)));
   setAppCookie(c, 'csrf', token);
   c.set('csrfToken', token);
   return token;

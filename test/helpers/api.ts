@@ -1,8 +1,27 @@
-import { exports } from 'cloudflare:workers';
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
+import { env, exports } from 'cloudflare:workers';
+import type { AppBindings } from '../../src/env';
+import worker from '../../src/index';
 
 export const BASE = 'http://example.com';
 
+/** Something that answers requests as the Worker does. */
+export type WorkerFetch = (req: Request) => Promise<Response>;
+
+/** The Worker with operator settings changed (a fresh env object, so the settings are parsed anew). */
+export function workerWith(vars: Record<string, string>): WorkerFetch {
+  const bindings = { ...env, ...vars } as AppBindings;
+  return async (req) => {
+    const ctx = createExecutionContext();
+    const res = await worker.fetch(req, bindings, ctx);
+    await waitOnExecutionContext(ctx);
+    return res;
+  };
+}
+
 export interface CallOptions {
+  /** Another Worker configuration (workerWith); default: the Worker under test as configured. */
+  worker?: WorkerFetch;
   key?: string | null;
   body?: unknown;
   headers?: Record<string, string>;
@@ -30,7 +49,8 @@ export async function call<T = any>(method: string, path: string, opts: CallOpti
       if (!headers.has('Content-Type')) headers.set('Content-Type', 'application/json');
     }
   }
-  const raw = await exports.default.fetch(new Request(url, { method, headers, body }));
+  const req = new Request(url, { method, headers, body });
+  const raw = await (opts.worker ? opts.worker(req) : exports.default.fetch(req));
   const text = await raw.clone().text();
   let parsed: unknown = text;
   try {

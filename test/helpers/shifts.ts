@@ -14,7 +14,7 @@ import worker from '../../src/index';
 import { newId } from '../../src/lib/ids';
 import { addDays, dateInZone, shiftInstants, timeInZone } from '../../src/lib/shift-time';
 import { QUEUES } from '../../src/queues/consumer';
-import { BASE, type ApiResult, call, type CallOptions, expectError } from './api';
+import { type ApiResult, call, type CallOptions, expectError, workerWith } from './api';
 import { connect, db, makeUser, type MakeUserOptions, type TestUser } from './factory';
 import { expectDenied } from './security';
 
@@ -190,26 +190,8 @@ export async function runCron(cron: string, bindings: AppBindings = env) {
  * Calls the Worker's fetch handler with modified Worker vars (settings are parsed per env object),
  * e.g. { SHIFT_CLOCK_GEOFENCE_HARD_FAIL: 'true' }.
  */
-export async function callWithEnv(method: string, path: string, opts: CallOptions, vars: Record<string, string>): Promise<ApiResult> {
-  const url = new URL(path, BASE);
-  const headers = new Headers(opts.headers);
-  if (opts.key) headers.set('Authorization', `Bearer ${opts.key}`);
-  let body: BodyInit | undefined;
-  if (opts.body !== undefined) {
-    body = JSON.stringify(opts.body);
-    headers.set('Content-Type', 'application/json');
-  }
-  const ctx = createExecutionContext();
-  const raw = await worker.fetch(new Request(url, { method, headers, body }), { ...env, ...vars } as AppBindings, ctx);
-  await waitOnExecutionContext(ctx);
-  const text = await raw.text();
-  let parsed: unknown = text;
-  try {
-    parsed = text ? JSON.parse(text) : null;
-  } catch {
-    /* not JSON */
-  }
-  return { status: raw.status, headers: raw.headers, body: parsed, raw };
+export function callWithEnv(method: string, path: string, opts: CallOptions, vars: Record<string, string>): Promise<ApiResult> {
+  return call(method, path, { ...opts, worker: workerWith(vars) });
 }
 
 /** A tiny but real PNG (1×1, the 8-byte signature, IHDR, IDAT, IEND). */

@@ -1,22 +1,29 @@
-import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
-import { env, exports } from 'cloudflare:workers';
-import { createApp } from '../../src/app';
+import { exports } from 'cloudflare:workers';
+import type { WorkerFetch } from './api';
 
 /**
  * A browser for the pages, in-process: keeps cookies (by name, as the Worker sets them), follows
  * nothing by itself (tests look at each redirect), and posts forms with the CSRF token of the last
  * page it read, as a browser submitting that page's form would.
  */
+/** One answer as the client saw it. */
+export interface Page {
+  status: number;
+  location: string | null;
+  headers: Headers;
+  html: string;
+}
+
 export class WebClient {
   readonly cookies = new Map<string, string>();
-  /** The last `_csrf` value seen in a page. */
-  csrf: string | undefined;
+  /** The `_csrf` value of the last page that had a form. */
+  token = '';
 
   constructor(
     readonly origin = 'https://app.example.com',
     readonly headers: Record<string, string> = {},
     /** The Worker to talk to; another one runs the same app with other operator settings. */
-    readonly worker: (req: Request) => Promise<Response> = (req) => exports.default.fetch(req),
+    readonly worker: WorkerFetch = (req) => exports.default.fetch(req),
   ) {}
 
   cookieHeader(): string {
@@ -46,10 +53,10 @@ export class WebClient {
     }
     const res = await this.worker(new Request(new URL(path, this.origin), { method, headers, body, redirect: 'manual' }));
     this.keep(res);
-    const text = await res.text();
-    const token = /name="_csrf" value="([^"]+)"/.exec(text)?.[1];
-    if (token) this.csrf = token;
-    return { status: res.status, headers: res.headers, text, location: res.headers.get('Location') };
+    const html = await res.text();
+    const token = /name="_csrf" value="([^"]+)"/.exec(html)?.[1];
+    if (token) this.token = token;
+    return { status: res.status, headers: res.headers, html, location: res.headers.get('Location') } satisfies Page;
   }
 
   get(path: string) {
@@ -61,7 +68,7 @@ export class WebClient {
    * which sign-in rotates), unless `_csrf` is given or `csrf: false`.
    */
   post(path: string, form: Record<string, string> = {}, opts: { csrf?: boolean; headers?: Record<string, string> } = {}) {
-    const token = this.cookies.get('__Host-sm_csrf') ?? this.cookies.get('sm_csrf') ?? this.csrf ?? '';
+    const token = this.cookies.get('__Host-sm_csrf') ?? this.cookies.get('sm_csrf') ?? this.token;
     const withToken = opts.csrf === false || '_csrf' in form ? form : { _csrf: token, ...form };
     return this.request('POST', path, { form: withToken, headers: opts.headers ?? {} });
   }
@@ -73,23 +80,11 @@ export class WebClient {
   }
 
   /** The session cookie's value (the session token), whatever its name on this origin. */
-  sessionToken(): string | undefined {
+  get session(): string | undefined {
     return this.cookies.get('__Host-sm_session') ?? this.cookies.get('sm_session');
   }
 
   deviceCookie(): string | undefined {
     return this.cookies.get('__Host-sm_device') ?? this.cookies.get('sm_device');
   }
-}
-
-/** The app with operator settings changed (a fresh env object, so the settings are parsed anew). */
-export function workerWith(vars: Record<string, string>): (req: Request) => Promise<Response> {
-  const app = createApp();
-  const bindings = { ...env, ...vars };
-  return async (req) => {
-    const ctx = createExecutionContext();
-    const res = await app.fetch(req, bindings, ctx);
-    await waitOnExecutionContext(ctx);
-    return res;
-  };
 }

@@ -100,8 +100,7 @@ export const loginPages = new Hono<AppEnv>()
       if (outcome.view.two_factor_required) return c.redirect(`/login/2fa?next=${encodeURIComponent(next)}`, 303);
       return c.redirect(next, 303);
     } catch (err) {
-      const problem = formProblem(err);
-      if (problem.retryAfter) c.header('Retry-After', problem.retryAfter);
+      const problem = formProblem(c, err);
       return again(problem.status as 400 | 401 | 403 | 429, problem.message);
     }
   })

@@ -116,8 +116,7 @@ export const twoFactorChallengePages = new Hono<AppEnv>()
       const { sent_to } = await sendSignInSms(serviceCtx(c), session.pending);
       return renderPage(c, <ChallengeView csrfToken={c.get('csrfToken')} next={next} sms notice={`We texted a code to ${sent_to}.`} />);
     } catch (err) {
-      const problem = formProblem(err);
-      if (problem.retryAfter) c.header('Retry-After', problem.retryAfter);
+      const problem = formProblem(c, err);
       const sms = await smsOffered(c, session.pending.userId);
       return renderPage(c, <ChallengeView csrfToken={c.get('csrfToken')} next={next} sms={sms} error={problem.message} />, problem.status);
     }
@@ -138,8 +137,7 @@ export const twoFactorChallengePages = new Hono<AppEnv>()
         clearSessionCookie(c);
         return c.redirect('/login?notice=expired', 303);
       }
-      const problem = formProblem(err);
-      if (problem.retryAfter) c.header('Retry-After', problem.retryAfter);
+      const problem = formProblem(c, err);
       const sms = await smsOffered(c, session.pending.userId);
       return renderPage(
         c,

@@ -6,7 +6,8 @@ import { getApiKeyInfo, regenerateApiKey } from '../../../services/accounts/api-
 import type { ApiKeyInfo, ApiKeyIssued } from '../../../services/accounts/schemas';
 import { Card, CopyField, CsrfField, Notice } from '../../components';
 import { renderPage } from '../../render';
-import { AccountShell, DescribedSubmit, type PageBase, pageBase, pageProblem, When } from './shared';
+import { AccountShell, DescribedSubmit, type PageBase, pageBase, When } from './shared';
+import { formProblem } from '../../forms';
 
 const TITLE = 'API key';
 const CURRENT = '/account/api-key';
@@ -96,7 +97,7 @@ export const apiKeyPage = new Hono<AppEnv>()
     try {
       issued = await regenerateApiKey(serviceCtx(c));
     } catch (err) {
-      const problem = pageProblem(c, err);
+      const problem = formProblem(c, err);
       return renderPage(c, <KeyView base={pageBase(c)} info={await liveKey(c)} error={problem.message} />, problem.status);
     }
     // renderPage answers no-store, so the key stays out of every cache and the history's saved copy.

@@ -7,10 +7,10 @@ import { changePassword } from '../../../services/accounts/passwords';
 import { changePasswordInput } from '../../../services/accounts/schemas';
 import { Card, CsrfField, TextField } from '../../components';
 import { rotateCsrfToken } from '../../csrf';
-import { formFields } from '../../forms';
+import { formFields, formProblem } from '../../forms';
 import { renderPage } from '../../render';
 import { clearSessionCookie } from '../../session';
-import { AccountShell, DescribedSubmit, type PageBase, pageBase, pageProblem } from './shared';
+import { AccountShell, DescribedSubmit, type PageBase, pageBase } from './shared';
 
 const NEW_MIN = 10;
 const NEW_MAX = 200;
@@ -95,7 +95,7 @@ export const passwordPage = new Hono<AppEnv>()
     try {
       await changePassword(serviceCtx(c), parsed.data);
     } catch (err) {
-      const problem = pageProblem(c, err);
+      const problem = formProblem(c, err);
       const wrong = err instanceof AppError && err.code === 'PASSWORD-WRONG-ERR';
       return again(problem.status, wrong ? { errors: { current_password: problem.message } } : { error: problem.message });
     }

@@ -6,9 +6,9 @@ import { DISPLAY_NAME_MAX, PHONE_MAX, updateAccountProfile, updateUserDetailsInp
 import { getUserDetails } from '../../../services/accounts/reads';
 import type { UserDetails } from '../../../services/accounts/schemas';
 import { Card, CsrfField, SubmitButton, TextField } from '../../components';
-import { formFields } from '../../forms';
+import { formFields, formProblem } from '../../forms';
 import { renderPage } from '../../render';
-import { AccountShell, noticeFrom, type PageBase, pageBase, pageProblem } from './shared';
+import { AccountShell, noticeFrom, type PageBase, pageBase } from './shared';
 
 const NOTICES = { saved: 'Your profile was saved.' } as const;
 
@@ -122,7 +122,7 @@ export const profilePage = new Hono<AppEnv>()
     try {
       await updateAccountProfile(serviceCtx(c), parsed.data);
     } catch (err) {
-      const problem = pageProblem(c, err);
+      const problem = formProblem(c, err);
       return again(problem.status, { error: problem.message });
     }
     return c.redirect('/account?notice=saved', 303);

@@ -5,9 +5,9 @@ import { serviceCtx } from '../../../http/create-app';
 import { AppError } from '../../../lib/errors';
 import { beginTotpEnrolment, confirmTotpEnrolment, type TotpEnrolment } from '../../../services/two-factor/enroll';
 import { Card, CsrfField, SubmitButton, TextField } from '../../components';
-import { formFields } from '../../forms';
+import { formFields, formProblem } from '../../forms';
 import { renderPage } from '../../render';
-import { AccountShell, type PageBase, pageBase, pageProblem } from './shared';
+import { AccountShell, type PageBase, pageBase } from './shared';
 import { BackupCodesView, groupedSecret, QrCode, SECURITY_PATH } from './two-factor-views';
 
 const SETUP_PATH = `${SECURITY_PATH}/setup`;
@@ -99,7 +99,7 @@ export const securitySetupPage = new Hono<AppEnv>()
     try {
       codes = (await confirmTotpEnrolment(serviceCtx(c), field('code', 16), field('password', 300))).backup_codes;
     } catch (err) {
-      const problem = pageProblem(c, err);
+      const problem = formProblem(c, err);
       const errorFor = err instanceof AppError && err.code === 'PASSWORD-WRONG-ERR' ? 'password' : 'code';
       return showSetup(c, problem.message, problem.status, errorFor);
     }

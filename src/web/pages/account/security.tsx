@@ -9,20 +9,9 @@ import { type TwoFactorStatus, twoFactorStatus } from '../../../services/two-fac
 import { listTrustedDevices, revokeTrustedDevice, type TrustedDeviceView } from '../../../services/two-factor/trusted-devices';
 import { Card, CsrfField, TextField } from '../../components';
 import { clearAppCookie, readAppCookie } from '../../cookies';
-import { formFields } from '../../forms';
+import { formFields, formProblem } from '../../forms';
 import { renderPage } from '../../render';
-import {
-  AccountShell,
-  DescribedSubmit,
-  formatInstant,
-  noticeFrom,
-  type PageBase,
-  pageBase,
-  pageProblem,
-  RowAction,
-  ThisBrowser,
-  When,
-} from './shared';
+import { AccountShell, DescribedSubmit, formatInstant, noticeFrom, type PageBase, pageBase, RowAction, ThisBrowser, When } from './shared';
 import { BackupCodesView, SECURITY_PATH, SECURITY_TITLE } from './two-factor-views';
 
 const NOTICES = {
@@ -247,7 +236,7 @@ export const securityPage = new Hono<AppEnv>()
     try {
       codes = (await regenerateBackupCodes(serviceCtx(c), field('password', 300))).backup_codes;
     } catch (err) {
-      const problem = pageProblem(c, err);
+      const problem = formProblem(c, err);
       return render(c, { error: problem.message, errorFor: 'backup' }, problem.status);
     }
     // Every trusted device was revoked with the old codes; this browser's cookie is dead too.
@@ -267,7 +256,7 @@ export const securityPage = new Hono<AppEnv>()
     try {
       await disableTwoFactor(serviceCtx(c), field('password', 300));
     } catch (err) {
-      const problem = pageProblem(c, err);
+      const problem = formProblem(c, err);
       return render(c, { error: problem.message, errorFor: 'disable' }, problem.status);
     }
     if (readAppCookie(c, 'device')) clearAppCookie(c, 'device');
@@ -279,7 +268,7 @@ export const securityPage = new Hono<AppEnv>()
     try {
       await setSmsMethod(serviceCtx(c), on);
     } catch (err) {
-      const problem = pageProblem(c, err);
+      const problem = formProblem(c, err);
       return render(c, { error: problem.message, errorFor: 'sms' }, problem.status);
     }
     return c.redirect(`${SECURITY_PATH}?notice=${on ? 'sms_on' : 'sms_off'}`, 303);
@@ -290,7 +279,7 @@ export const securityPage = new Hono<AppEnv>()
     try {
       await revokeTrustedDevice(serviceCtx(c), id);
     } catch (err) {
-      const problem = pageProblem(c, err, { 'NOT-FOUND-ERR': 'That device was no longer trusted.' });
+      const problem = formProblem(c, err, { 'NOT-FOUND-ERR': 'That device was no longer trusted.' });
       return render(c, { error: problem.message, errorFor: 'devices' }, problem.status);
     }
     if (id && id === deviceOfThisBrowser(c)) clearAppCookie(c, 'device');

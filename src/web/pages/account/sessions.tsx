@@ -7,10 +7,10 @@ import { listSessions, revokeOtherSessions, revokeSession } from '../../../servi
 import type { SessionView } from '../../../services/accounts/schemas';
 import { Card, PostButtonForm } from '../../components';
 import { rotateCsrfToken } from '../../csrf';
-import { formFields } from '../../forms';
+import { formFields, formProblem } from '../../forms';
 import { renderPage } from '../../render';
 import { clearSessionCookie } from '../../session';
-import { AccountShell, formatInstant, noticeFrom, type PageBase, pageBase, pageProblem, RowAction, ThisBrowser, When } from './shared';
+import { AccountShell, formatInstant, noticeFrom, type PageBase, pageBase, RowAction, ThisBrowser, When } from './shared';
 
 const CURRENT = '/account/sessions';
 
@@ -104,7 +104,7 @@ export const sessionsPage = new Hono<AppEnv>()
     try {
       await revokeSession(serviceCtx(c), id);
     } catch (err) {
-      const problem = pageProblem(c, err, { 'SESSION-NOT-FND-ERR': 'That session had already ended.' });
+      const problem = formProblem(c, err, { 'SESSION-NOT-FND-ERR': 'That session had already ended.' });
       return render(c, { error: problem.message }, problem.status);
     }
     if (id === self) {

@@ -1,10 +1,7 @@
 import type { Context } from 'hono';
 import type { Child } from 'hono/jsx';
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv, WebUser } from '../../../http/app-types';
-import { AppError, type ErrorCode } from '../../../lib/errors';
 import { CsrfField, Notice, SubmitButton } from '../../components';
-import { type FormProblem, formProblem } from '../../forms';
 import { Layout } from '../../layout';
 
 /**
@@ -54,22 +51,6 @@ export function noticeFrom<T extends Record<string, string>>(c: Context<AppEnv>,
   return key !== undefined && Object.hasOwn(table, key) ? table[key] : undefined;
 }
 
-/**
- * A service's refusal in words for the page: the codes a page expects beyond the common ones
- * (`extra`), else formProblem's table (validation, conflicts, wrong password, rate limits). Anything
- * else is not a form problem and is thrown on to the error handler. A rate limit's Retry-After is
- * set on the answer.
- */
-export function pageProblem(c: Context<AppEnv>, err: unknown, extra: Partial<Record<ErrorCode, string>> = {}): FormProblem {
-  if (err instanceof AppError) {
-    const mapped = extra[err.code];
-    if (mapped) return { status: err.status as ContentfulStatusCode, message: mapped };
-  }
-  const problem = formProblem(err);
-  if (problem.retryAfter) c.header('Retry-After', problem.retryAfter);
-  return problem;
-}
-
 const DATE_TIME = new Intl.DateTimeFormat('en-GB', {
   dateStyle: 'medium',
   timeStyle: 'short',
@@ -79,7 +60,6 @@ const DATE_TIME = new Intl.DateTimeFormat('en-GB', {
 /** An instant from a service view (ISO 8601) in words, in UTC: "20 Nov 2026, 14:03 UTC". */
 export const formatInstant = (iso: string) => `${DATE_TIME.format(new Date(iso))} UTC`;
 
-/** An instant shown with formatInstant and a machine-readable `datetime`. */
 /** A row's first cell followed by "(This browser)" when the row is the one this browser uses. */
 export function ThisBrowser({ here, children }: { here: boolean; children: Child }) {
   return (
@@ -95,6 +75,7 @@ export function ThisBrowser({ here, children }: { here: boolean; children: Child
   );
 }
 
+/** An instant shown with formatInstant and a machine-readable `datetime`. */
 export function When({ iso, never = 'Never' }: { iso: string | null; never?: string }) {
   if (!iso) return <>{never}</>;
   return <time datetime={iso}>{formatInstant(iso)}</time>;
