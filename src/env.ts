@@ -35,6 +35,18 @@ export const settingsSchema = z.object({
    * secret (services/payments/stripe-webhook.ts) the local payment simulator signs with.
    */
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  /**
+   * Stripe's secret API key (`sk_test_…`/`sk_live_…`, a Worker secret) and the publishable key pages give
+   * Stripe.js. Without the secret key every payment goes to the local payment simulator instead.
+   */
+  STRIPE_SECRET_KEY: z.string().optional(),
+  STRIPE_PUBLISHABLE_KEY: z.string().optional(),
+  /** Operator cap on one charge (an invoice or a pre-payment), in the currency's minor units. */
+  PAYMENT_MAX_CHARGE_MINOR: intString(1_000_000, 1),
+  /** Operator cap on one payment an agent asks for (confirm_payment_for_shift), in minor units. */
+  AGENT_PAYMENT_MAX_MINOR: intString(200_000, 1),
+  /** The platform's fee on a paid invoice, in basis points: the shifter's transfer is the rest. */
+  PLATFORM_FEE_BPS: intString(0, 0),
   /** Offer the SMS second factor (codes sent through the notifications interface). Off by default. */
   TWO_FACTOR_SMS_ENABLED: boolString,
   /** The SMS channel (Twilio); without all three, the local stand-in takes text messages. */
@@ -113,6 +125,8 @@ export type AppBindings = Env & {
   TWO_FACTOR_ENCRYPTION_KEY?: string;
   WEBHOOK_SECRET_ENCRYPTION_KEY?: string;
   STRIPE_WEBHOOK_SECRET?: string;
+  STRIPE_SECRET_KEY?: string;
+  STRIPE_PUBLISHABLE_KEY?: string;
   TWILIO_ACCOUNT_SID?: string;
   TWILIO_AUTH_TOKEN?: string;
   SMS_FROM?: string;

@@ -43,6 +43,11 @@ export const ID_PREFIX = {
   webhookDelivery: 'wdl',
   webhookAttempt: 'wat',
   invoice: 'in',
+  refund: 'rfd',
+  mcpConfirmToken: 'mct',
+  mcpAudit: 'mca',
+  passport: 'psp',
+  deliverable: 'dlv',
 } as const;
 
 /** The longest id the API accepts anywhere (path, query or body); real ids are a prefix + 20 characters. */

@@ -33,6 +33,17 @@ export const invoices = sqliteTable(
     payment_intent_id: text('payment_intent_id'),
     paid_at: integer('paid_at'),
     failed_at: integer('failed_at'),
+    /** The charge that paid it (ch_…): refunds and the shifter's transfer refer to it. */
+    charge_id: text('charge_id'),
+    /** When the last off-session charge was attempted (the automatic charge tries once per invoice). */
+    charge_attempted_at: integer('charge_attempted_at'),
+    /** Refunded so far (succeeded and pending refunds), in the charged currency's minor units. */
+    refunded_minor: integer('refunded_minor').notNull().default(0),
+    /** The transfer of the shifter's share to their connected account (tr_…), once paid out. */
+    transfer_id: text('transfer_id'),
+    transfer_amount_minor: integer('transfer_amount_minor'),
+    /** Reversed of that transfer so far by refunds. */
+    transfer_reversed_minor: integer('transfer_reversed_minor').notNull().default(0),
     last_op_id: text('last_op_id'),
     ...timestamps,
   },

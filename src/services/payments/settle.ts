@@ -6,7 +6,7 @@ import { businessRecipients } from '../access/business';
 import type { ServiceContext } from '../context';
 import { prepareWrite, type WriteResult } from '../guarded-write';
 import type { InvoiceRow } from '../invoices/create';
-import { SHIFT_STATUS } from '../shifts/status';
+import { SHIFT_STATUS, workedShiftSql } from '../shifts/status';
 import { partnerEvent } from '../webhooks/produce';
 
 /** True inside a batch once the invoice carries this operation id (its guarded update ran). */
@@ -30,7 +30,8 @@ function moneyText(minor: number, currency: string): string {
 
 /**
  * The charge of an invoice succeeded: status paid, paid_at stamped, requires_action cleared, the
- * payment intent recorded, and the worked shift moves 2 → 5 (DECISIONS.md), the business owner is
+ * payment intent recorded, and the shift moves 2 → 5 once worked (DECISIONS.md; a pre-paid claimed shift
+ * moves when it is clocked out), the business owner is
  * notified and `invoice.paid` goes to partners, all in one guarded batch. Paid is final: a second
  * call (a replayed event) changes nothing and notifies no one.
  */
@@ -64,7 +65,12 @@ export async function markInvoicePaid(
         .update(shiftRequests)
         .set({ request_status: SHIFT_STATUS.completed, updated_at: now })
         .where(
-          and(eq(shiftRequests.id, inv.shift_request_id), eq(shiftRequests.request_status, SHIFT_STATUS.accepted), w.applied ?? sql`1`),
+          and(
+            eq(shiftRequests.id, inv.shift_request_id),
+            eq(shiftRequests.request_status, SHIFT_STATUS.accepted),
+            workedShiftSql(),
+            w.applied ?? sql`1`,
+          ),
         ),
     ],
     audit: { action: 'invoice.paid', data: { payment_intent_id: input.paymentIntentId } },

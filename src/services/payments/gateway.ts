@@ -1,0 +1,133 @@
+/**
+ * The payment processor, behind one interface with two implementations: the Stripe adapter
+ * (stripe-gateway.ts, with STRIPE_SECRET_KEY) and the local payment simulator (simulator/, without
+ * one). Services never import either directly: they call `paymentGateway(ctx)`.
+ *
+ * Rules every implementation keeps:
+ * - Amounts are integers in the currency's minor units; currencies are lower-case ISO 4217 codes.
+ * - Every write takes an idempotency key: the same key returns the same object and never acts twice.
+ * - Errors the caller should show are thrown as AppError (`PAYMENT-GATEWAY-ERR`, 502, for an outage or
+ *   a refusal the processor gives as an error; card declines are not errors: they are results).
+ * - The processor's own ids are passed through unchanged (cus_, seti_, pm_, pi_, ch_, re_, tr_, trr_, acct_).
+ */
+
+export type GatewayKind = 'stripe' | 'simulator';
+
+export interface CardSummary {
+  id: string; // pm_…
+  brand: string;
+  last4: string;
+  exp_month: number;
+  exp_year: number;
+}
+
+export interface SetupIntentResult {
+  id: string; // seti_…
+  client_secret: string;
+  status: 'requires_payment_method' | 'requires_confirmation' | 'requires_action' | 'processing' | 'succeeded' | 'canceled';
+  customer_id: string;
+  /** Set once the intent succeeded: the card it saved. */
+  payment_method_id: string | null;
+}
+
+export type PaymentIntentStatus =
+  | 'requires_payment_method'
+  | 'requires_confirmation'
+  | 'requires_action'
+  | 'processing'
+  | 'requires_capture'
+  | 'canceled'
+  | 'succeeded';
+
+export interface PaymentIntentResult {
+  id: string; // pi_…
+  status: PaymentIntentStatus;
+  /** Fresh on every read; the page hands it to Stripe.js (or the simulator's script). */
+  client_secret: string;
+  amount: number;
+  currency: string;
+  customer_id: string | null;
+  metadata: Record<string, string>;
+  /** The charge that settled it (ch_…), once succeeded. */
+  latest_charge_id: string | null;
+  /** A decline's code (e.g. `card_declined`, `insufficient_funds`) when the last attempt failed. */
+  last_error_code: string | null;
+  last_error_message: string | null;
+}
+
+export interface OffSessionChargeInput {
+  customerId: string;
+  paymentMethodId: string;
+  amount: number;
+  currency: string;
+  idempotencyKey: string;
+  /** Always carries invoice_id and business_id: the webhook matches events to invoices by it. */
+  metadata: { invoice_id: string; business_id: string } & Record<string, string>;
+  /** Groups the charge with the shifter's transfer (the invoice id). */
+  transferGroup: string;
+  description?: string;
+}
+
+export interface RefundResult {
+  id: string; // re_…
+  status: 'pending' | 'succeeded' | 'failed' | 'canceled' | 'requires_action';
+  amount: number;
+  currency: string;
+}
+
+export interface TransferResult {
+  id: string; // tr_…
+  amount: number;
+  currency: string;
+  destination: string;
+}
+
+export interface TransferReversalResult {
+  id: string; // trr_…
+  amount: number;
+  transfer_id: string;
+}
+
+export interface ConnectedAccountResult {
+  id: string; // acct_…
+  details_submitted: boolean;
+  payouts_enabled: boolean;
+}
+
+export interface PaymentGateway {
+  readonly kind: GatewayKind;
+  /** The key pages give Stripe.js (pk_…); the simulator's is `pk_simulator`. */
+  readonly publishableKey: string;
+
+  createCustomer(input: { businessId: string; email: string | null; name: string; idempotencyKey: string }): Promise<{ id: string }>;
+  createSetupIntent(input: { customerId: string; idempotencyKey: string; metadata: Record<string, string> }): Promise<SetupIntentResult>;
+  retrieveSetupIntent(id: string): Promise<SetupIntentResult>;
+  retrievePaymentMethod(id: string): Promise<CardSummary & { customer_id: string | null }>;
+  detachPaymentMethod(id: string, idempotencyKey: string): Promise<void>;
+
+  /** An off-session, confirmed PaymentIntent on a saved card. A decline or a 3DS demand is a result, not an error. */
+  chargeOffSession(input: OffSessionChargeInput): Promise<PaymentIntentResult>;
+  retrievePaymentIntent(id: string): Promise<PaymentIntentResult>;
+
+  createRefund(input: {
+    paymentIntentId: string;
+    amount: number;
+    idempotencyKey: string;
+    metadata: Record<string, string>;
+  }): Promise<RefundResult>;
+
+  createConnectedAccount(input: { shifterId: string; email: string | null; country: string | null; idempotencyKey: string }): Promise<ConnectedAccountResult>;
+  retrieveConnectedAccount(id: string): Promise<ConnectedAccountResult>;
+  /** A one-time onboarding link for the account (Stripe-hosted; the simulator's own page). */
+  createAccountLink(input: { accountId: string; refreshUrl: string; returnUrl: string }): Promise<{ url: string; expires_at: number }>;
+  createTransfer(input: {
+    amount: number;
+    currency: string;
+    destination: string;
+    transferGroup: string;
+    sourceTransaction: string | null;
+    idempotencyKey: string;
+    metadata: Record<string, string>;
+  }): Promise<TransferResult>;
+  reverseTransfer(input: { transferId: string; amount: number; idempotencyKey: string; metadata: Record<string, string> }): Promise<TransferReversalResult>;
+}
