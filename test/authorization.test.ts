@@ -1281,6 +1281,32 @@ const TABLE: Record<string, Entry> = {
       },
     ],
   },
+
+  // ── AI passports (the account's own) and shift deliverables (the parties of the shift) ──
+  recordAiPassport: { access: 'self' },
+  listAiPassports: { access: 'self' },
+  revokeAiPassport: {
+    access: 'resource',
+    cases: [
+      {
+        target: "the owner's AI passport",
+        side: 'business',
+        req: (w) => ({ params: { id: w.agentRecords.passport } }),
+        reread: () => ({ as: (x) => x.owner, method: 'GET', path: '/v1/ai_passports' }),
+      },
+    ],
+  },
+  listShiftDeliverables: { access: 'resource', cases: [onShift('worked', 'business', { allow: ['otherParty'] })] },
+  recordShiftDeliverable: {
+    access: 'resource',
+    cases: [
+      onShift('worked', 'business', {
+        allow: ['otherParty'],
+        extra: () => ({ body: { note: 'forged deliverable' } }),
+        reread: (w) => ({ as: (x) => x.owner, method: 'GET', path: `/v1/shift_request/${w.shifts.worked}/deliverables` }),
+      }),
+    ],
+  },
 };
 
 const entryFor = (o: Operation): Entry | undefined => (o.operationId ? TABLE[o.operationId] : undefined) ?? TABLE[o.key];

@@ -1,5 +1,7 @@
 import { createRouter } from '../http/create-app';
 import { adminRouter } from './admin/admin.index';
+import { aiPassportsRouter } from './ai-passports/ai-passports.index';
+import { deliverablesRouter } from './deliverables/deliverables.index';
 import { assistantRouter } from './assistant/assistant.index';
 import { authRouter } from './auth/auth.index';
 import { businessRouter } from './business/business.index';
@@ -42,4 +44,6 @@ export const apiRouter = createRouter()
   .route('/', assistantRouter)
   .route('/', helpRouter)
   .route('/', invoicesRouter)
-  .route('/', financeRouter);
+  .route('/', financeRouter)
+  .route('/', aiPassportsRouter)
+  .route('/', deliverablesRouter);

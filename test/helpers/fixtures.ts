@@ -93,6 +93,8 @@ export interface VictimWorld {
    * world's own events never reach them).
    */
   webhooks: { endpoint: string; delivery: string; outsiderEndpoint: string };
+  /** The owner's AI passport, and the crew member's deliverable on the worked shift. */
+  agentRecords: { passport: string; deliverable: string };
 }
 
 /** A partner client and its x-api-key. */
@@ -336,6 +338,21 @@ export async function buildVictimWorld(): Promise<VictimWorld> {
     outsiderEndpoint: await webhookEndpointOf(partners.outsider.apiKey, "the outside partner's webhook endpoint"),
   };
 
+  const agentRecords = {
+    passport: (
+      await created(
+        call('POST', '/v1/ai_passports', { key: owner.key, body: { agent_name: 'Victim Agent', model: 'm-1', operator: 'Victim Owner' } }),
+        "the owner's AI passport",
+      )
+    ).id,
+    deliverable: (
+      await created(
+        call('POST', `/v1/shift_request/${worked}/deliverables`, { key: crew.key, body: { note: 'Delivered the stocktake.' } }),
+        "the crew member's deliverable",
+      )
+    ).id,
+  };
+
   return {
     owner,
     business,
@@ -371,5 +388,6 @@ export async function buildVictimWorld(): Promise<VictimWorld> {
     partners,
     messaging: { thread: messageThread, supportThread: support.id },
     webhooks,
+    agentRecords,
   };
 }

@@ -16,3 +16,4 @@ export * from './webhooks';
 export * from './notifications';
 export * from './invoices';
 export * from './payments';
+export * from './agent-records';
