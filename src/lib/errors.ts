@@ -96,6 +96,14 @@ export const ERROR_CODES = {
     description: 'Outside the clock window: too early or too late to clock in, or too soon to clock out.',
   },
   'SHFT-OWN-BUSINESS-ERR': { status: 403, description: 'You act for this business: its broadcasts are for its crew to claim.' },
+  'NOT-NEGOTIABLE': {
+    status: 422,
+    description: 'A counter-offer is made only on a pending request targeted to you; broadcasts are not negotiable.',
+  },
+  'MCP-TEAMMATE-ERR': {
+    status: 403,
+    description: 'Agent tools act only for a business you own or as your own shifter; acting as a teammate is not available yet.',
+  },
   'TEMPLATE-INACTIVE-ERR': { status: 422, description: 'The template is inactive; activate it before generating.' },
   'WEBHOOK-URL-ERR': {
     status: 422,
@@ -106,6 +114,7 @@ export const ERROR_CODES = {
     status: 422,
     description: 'The two parties have no worked shift together, or the pinned shift is not a worked shift between them.',
   },
+  'PAYMENT-CAP-ERR': { status: 422, description: 'The amount is above the operator cap on one charge (PAYMENT_MAX_CHARGE_MINOR).' },
   'PAYLOAD-TOO-LARGE-ERR': { status: 413, description: 'The body or upload is too large.' },
   'UNSUPPORTED-MEDIA-ERR': { status: 415, description: 'The body or upload type is not accepted.' },
   'RATE-LIMIT-ERR': { status: 429, description: 'Too many requests; see Retry-After.' },

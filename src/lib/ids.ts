@@ -46,6 +46,7 @@ export const ID_PREFIX = {
   refund: 'rfd',
   mcpConfirmToken: 'mct',
   mcpAudit: 'mca',
+  counterOffer: 'cof',
   passport: 'psp',
   deliverable: 'dlv',
 } as const;

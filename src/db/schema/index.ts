@@ -16,4 +16,5 @@ export * from './webhooks';
 export * from './notifications';
 export * from './invoices';
 export * from './payments';
+export * from './agent-payments';
 export * from './agent-records';

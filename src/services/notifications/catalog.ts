@@ -122,6 +122,15 @@ const entries: CatalogEntry[] = [
     action: 'Accept or decline the new terms in Shiftmarket.',
   },
   {
+    kind: 'counter_offer',
+    group: 'shift_updates',
+    label: 'A shifter proposes another rate for a shift request',
+    urgent: false,
+    audience: 'business',
+    defaults: PUSH,
+    action: 'Change the request to that rate, or leave it as it is, in Shiftmarket.',
+  },
+  {
     // Urgent: a cancellation often comes close to the start; someone may be on the way to the shift.
     kind: 'cancellation',
     group: 'shift_updates',

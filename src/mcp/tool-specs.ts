@@ -1,0 +1,382 @@
+import { z } from 'zod';
+import { ID_MAX_LENGTH } from '../lib/ids';
+import { businessSchema, shifterSchema, userDetailsSchema } from '../services/accounts/schemas';
+import { earningsSchema, laborCostsSchema } from '../services/insights/schemas';
+import { ratingSchema } from '../services/reviews/schemas';
+import {
+  cancelledShiftSchema,
+  currencySchema,
+  dateSchema,
+  rateSchema,
+  shiftListSchema,
+  shiftRequestSchema,
+  timeSchema,
+} from '../services/shifts/schemas';
+import type { ToolAnnotations, ToolScope } from './tool';
+
+/**
+ * Every agent tool's contract (spec 4.9): name (without the `shiftmarket.` prefix), title,
+ * description written for a model, scope, zod input and output schemas, and annotations. Pure data:
+ * only zod and the domains' schema modules are imported here, so the local stdio tool server can
+ * offer the same tools from these specs without the Worker's services. The remote server's tools
+ * (src/mcp/tools) pair each spec with the `run` that calls the services.
+ *
+ * Inputs have no transforms (plain JSON Schema for clients); outputs reuse the REST response schemas.
+ */
+export interface ToolSpec<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
+  name: string;
+  title: string;
+  description: string;
+  scope: ToolScope;
+  input: I;
+  output: O;
+  annotations: ToolAnnotations;
+}
+
+const spec = <I extends z.ZodObject, O extends z.ZodObject>(s: ToolSpec<I, O>) => s;
+
+const READ: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
+const id = (what: string) => z.string().min(1).max(ID_MAX_LENGTH).describe(what);
+const shiftId = id('The shift request id (sr_…), as list_my_shifts, search_shifts or post_shift return it.');
+const slug = (what: string) => z.string().min(1).max(120).describe(what);
+const statusValue = z.number().int().min(1).max(7);
+const roleSide = z.enum(['shifter', 'business']);
+
+/** A tool acting on one shift: the shift row as the REST API answers it. */
+const shiftOutput = z.object({ shift_request: shiftRequestSchema });
+
+// ── read ────────────────────────────────────────────────────────────────────────────────────────
+
+export const profileRowSchema = z.object({
+  field: z.string(),
+  filled: z.boolean(),
+  profile: z.enum(['account', 'shifter', 'business']),
+});
+
+export const meSpec = spec({
+  name: 'me',
+  title: 'Who am I',
+  description:
+    "The signed-in user's identity: account details, role (shifter, business, both or none), a profile completeness score (0–100) with each profile row and whether it is filled, the shifter profile and the businesses they own. Call this first to learn which side (shifter or business) the user acts on and which ids to pass to the other tools.",
+  scope: 'read',
+  input: z.object({}),
+  output: z.object({
+    user: userDetailsSchema,
+    role: z.enum(['shifter', 'business', 'both', 'none']),
+    profile_completeness: z.number().int().min(0).max(100),
+    profile_rows: z.array(profileRowSchema).max(20),
+    shifter: shifterSchema.nullable(),
+    businesses: z.array(businessSchema).max(200),
+  }),
+  annotations: READ,
+});
+
+export const listMyShiftsSpec = spec({
+  name: 'list_my_shifts',
+  title: 'List my shifts',
+  description:
+    "The user's shift requests, newest first: as the shifter (shifts sent to or claimed by them) and/or as the business (shifts of businesses they own). Filter by role, status (1 pending, 2 accepted, 3 declined, 4 superseded, 5 completed, 6 expired, 7 cancelled) and a date range (YYYY-MM-DD, the business's wall-clock date). Returns one page and next_cursor for the next one.",
+  scope: 'read',
+  input: z.object({
+    role: roleSide.optional().describe('Only one side: shifter or business. Default both.'),
+    status: z.array(statusValue).min(1).max(7).optional().describe('request_status values to keep.'),
+    date_from: dateSchema.optional(),
+    date_to: dateSchema.optional(),
+    limit: z.number().int().min(1).max(100).default(25),
+    cursor: z.string().max(200).optional().describe('next_cursor from the previous page.'),
+  }),
+  output: shiftListSchema,
+  annotations: READ,
+});
+
+export const shiftDetailsSpec = spec({
+  name: 'shift_details',
+  title: 'Shift details',
+  description:
+    'One shift request in full (times in the business zone, role, rate, status, clock-in and clock-out, who cancelled). Only its two parties may read it: the business owner or the shifter it belongs to; anyone else gets SHFT-NOT-FND-ERR.',
+  scope: 'read',
+  input: z.object({ shift_request_id: shiftId }),
+  output: shiftOutput,
+  annotations: READ,
+});
+
+export const searchShiftsSpec = spec({
+  name: 'search_shifts',
+  title: 'Search open shifts',
+  description:
+    "Open broadcasts the user's shifter profile may claim (businesses they are connected to), filtered by minimum hourly rate, role, date range and business. With sort_by_relevance the best fit comes first with relevance_score 0–100. Claim one with claim_shift.",
+  scope: 'read',
+  input: z.object({
+    min_rate: z.number().positive().max(10_000).optional().describe('Minimum hourly rate, in the shift currency.'),
+    shiftrole_id: z.number().int().positive().optional(),
+    date_from: dateSchema.optional(),
+    date_to: dateSchema.optional(),
+    business_id: id('Only this business (biz_…).').optional(),
+    sort_by_relevance: z.boolean().default(false),
+    limit: z.number().int().min(1).max(100).default(25),
+    cursor: z.string().max(200).optional(),
+  }),
+  output: shiftListSchema,
+  annotations: READ,
+});
+
+export const publicBusinessSchema = businessSchema
+  .pick({ id: true, slug: true, name: true, timezone: true, city_id: true, country_id: true, currency: true, created_at: true })
+  .extend({ ratings: ratingSchema });
+
+export const businessProfileSpec = spec({
+  name: 'business_profile',
+  title: 'Business profile',
+  description: "A business's public profile by its slug: name, zone, currency and its ratings from reviews.",
+  scope: 'read',
+  input: z.object({ slug: slug('The business slug, as in its public profile address.') }),
+  output: z.object({ business: publicBusinessSchema }),
+  annotations: READ,
+});
+
+export const publicShifterSchema = shifterSchema
+  .pick({
+    id: true,
+    slug: true,
+    display_name: true,
+    headline: true,
+    bio: true,
+    photo_url: true,
+    city: true,
+    accept_shift_req: true,
+    is_paused: true,
+    created_at: true,
+  })
+  .extend({ ratings: ratingSchema });
+
+export const shifterProfileSpec = spec({
+  name: 'shifter_profile',
+  title: 'Shifter profile',
+  description:
+    "A shifter's public profile by slug: name, headline, bio, city, ratings, and is_paused (true when they are not taking shift requests).",
+  scope: 'read',
+  input: z.object({ slug: slug('The shifter slug, as in their public profile address.') }),
+  output: z.object({ shifter: publicShifterSchema }),
+  annotations: READ,
+});
+
+export const counterpartySchema = z.object({
+  kind: z.enum(['business', 'shifter']),
+  id: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  shifts: z.number().int().describe('Shift requests between you, any status.'),
+  worked_shifts: z.number().int(),
+  last_shift_date: z.string(),
+});
+
+export const listConnectionsSpec = spec({
+  name: 'list_connections',
+  title: 'List the people I work with',
+  description:
+    'The distinct counterparties from the shift request history: for a shifter, the businesses that sent or broadcast shifts they took; for a business owner, the shifters of its shifts. Each with the number of shifts, worked shifts and the latest shift date, most recent first.',
+  scope: 'read',
+  input: z.object({
+    role: roleSide.optional().describe('Only one side. Default both.'),
+    limit: z.number().int().min(1).max(200).default(50),
+  }),
+  output: z.object({ counterparties: z.array(counterpartySchema).max(400) }),
+  annotations: READ,
+});
+
+export const myEarningsSpec = spec({
+  name: 'my_earnings',
+  title: 'My earnings',
+  description:
+    "The shifter's gross earnings for a month (default this month, in their own zone): gross, projected end of month, typical rate and hours, goal progress, by_business (top businesses this year) and a 12-month trend. Gross is hours × rate of worked shifts, before fees.",
+  scope: 'read',
+  input: z.object({
+    year: z.number().int().min(2000).max(2100).optional(),
+    month: z.number().int().min(1).max(12).optional(),
+  }),
+  output: earningsSchema,
+  annotations: READ,
+});
+
+export const mySpendSpec = spec({
+  name: 'my_spend',
+  title: 'My spend',
+  description:
+    "The business mirror of my_earnings: labor spend of a business the user owns for a week (default this week, Monday start in the business zone): this week's and last week's totals, the change, the weekly budget and how far over or under, by_shifter (top shifters), by_role and the last 8 weeks.",
+  scope: 'read',
+  input: z.object({
+    business_id: id("The business (biz_…); default the user's default business.").optional(),
+    week: dateSchema.optional().describe('Any date of the week wanted.'),
+  }),
+  output: laborCostsSchema,
+  annotations: READ,
+});
+
+// ── write ───────────────────────────────────────────────────────────────────────────────────────
+
+const WRITE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+
+export const postShiftSpec = spec({
+  name: 'post_shift',
+  title: 'Post a shift',
+  description:
+    "Posts one shift for a business the user owns: targeted to one connected shifter (shifter_id), or broadcast to the business's crew (is_broadcast true, first claim wins). Dates and times are the business's wall clock; shift_out earlier than shift_in ends the next day. Returns the created shift request.",
+  scope: 'write',
+  input: z.object({
+    business_id: id("The business (biz_…); default the user's default business.").optional(),
+    shift_date: dateSchema,
+    shift_in: timeSchema,
+    shift_out: timeSchema,
+    shiftrole_id: z.number().int().positive(),
+    hourly_rate: rateSchema,
+    currency: currencySchema.optional().describe("Default the business's currency."),
+    shifter_id: id('The targeted shifter (shf_…); leave out for a broadcast.').optional(),
+    is_broadcast: z.boolean().default(false),
+    is_flexible: z.boolean().default(false),
+    note: z.string().max(1000).optional(),
+  }),
+  output: shiftOutput,
+  annotations: WRITE,
+});
+
+export const claimShiftSpec = spec({
+  name: 'claim_shift',
+  title: 'Claim an open shift',
+  description:
+    'Claims an open broadcast for the user as its shifter. The first claim wins; a later one gets CLAIM-LOST-ERR. Claiming a shift you already won returns it again. Returns the claimed (accepted) shift.',
+  scope: 'write',
+  input: z.object({ shift_request_id: shiftId }),
+  output: shiftOutput,
+  annotations: { ...WRITE, idempotentHint: true },
+});
+
+const position = {
+  lat: z.number().min(-90).max(90).optional().describe("The shifter's latitude (with lon), checked against the business geofence."),
+  lon: z.number().min(-180).max(180).optional(),
+};
+
+export const clockInSpec = spec({
+  name: 'clock_in',
+  title: 'Clock in',
+  description:
+    "Clocks the user in, as the shift's shifter, from 60 minutes before the start until the scheduled end. Repeating it returns the same result. A business that requires a clock photo refuses it here (SHFT-PHOTO-REQ-ERR: use the app).",
+  scope: 'write',
+  input: z.object({
+    shift_request_id: shiftId,
+    ...position,
+    im_here: z.boolean().optional().describe('"I\'m here" override for a hard geofence.'),
+  }),
+  output: shiftOutput,
+  annotations: { ...WRITE, idempotentHint: true },
+});
+
+export const clockOutSpec = spec({
+  name: 'clock_out',
+  title: 'Clock out',
+  description:
+    "Clocks the user out, as the shift's shifter, from 15 minutes before the scheduled end; the shift is then worked and invoiced. Repeating it returns the same result.",
+  scope: 'write',
+  input: z.object({ shift_request_id: shiftId, ...position }),
+  output: shiftOutput,
+  annotations: { ...WRITE, idempotentHint: true },
+});
+
+export const cancelShiftSpec = spec({
+  name: 'cancel_shift',
+  title: 'Cancel a shift',
+  description:
+    'Cancels a pending or accepted shift that has not started, as either party (the business owner or the shifter). Completed (5), expired (6), declined, superseded, cancelled, started and worked shifts are refused with their own codes. A shifter cancelling may trigger an automatic re-broadcast (auto_fill_shift_request_id).',
+  scope: 'write',
+  input: z.object({
+    shift_request_id: shiftId,
+    as: roleSide.optional().describe('Needed only when the user is both parties of the shift.'),
+    reason: z.string().max(500).optional(),
+  }),
+  output: cancelledShiftSchema,
+  annotations: { ...WRITE, destructiveHint: true },
+});
+
+export const PROFILE_FIELDS = ['display_name', 'phone'] as const;
+
+export const updateMyProfileSpec = spec({
+  name: 'update_my_profile',
+  title: 'Update my profile',
+  description: `Changes the user's own profile. Only these fields are accepted: ${PROFILE_FIELDS.join(', ')} (phone null or "" removes it). Any other field sent is not changed and comes back in ignored_fields. Returns the account as me shows it.`,
+  scope: 'write',
+  input: z.looseObject({
+    display_name: z.string().min(1).max(100).optional(),
+    phone: z.string().max(32).nullable().optional(),
+  }),
+  output: z.object({
+    user: userDetailsSchema,
+    updated_fields: z.array(z.enum(PROFILE_FIELDS)).max(2),
+    ignored_fields: z.array(z.string()).max(50),
+  }),
+  annotations: { ...WRITE, idempotentHint: true },
+});
+
+export const counterOfferSchema = z.object({
+  id: z.string(),
+  shift_request_id: z.string(),
+  shifter_id: z.string(),
+  business_id: z.string(),
+  hourly_rate: z.number(),
+  original_hourly_rate: z.number(),
+  currency: z.string(),
+  note: z.string().nullable(),
+  status: z.enum(['pending']),
+  created_at: z.string(),
+});
+
+export const createCounterOfferSpec = spec({
+  name: 'create_counter_offer',
+  title: 'Make a counter-offer',
+  description:
+    'Proposes another hourly rate for a pending shift request targeted to the user as shifter (before accepting it). The business is notified and may answer with a changed request at that rate. Broadcasts are not negotiable (NOT-NEGOTIABLE); other states are refused. A new offer replaces the last one on the same shift.',
+  scope: 'write',
+  input: z.object({ shift_request_id: shiftId, hourly_rate: rateSchema, note: z.string().max(500).optional() }),
+  output: z.object({ counter_offer: counterOfferSchema }),
+  annotations: { ...WRITE, idempotentHint: true },
+});
+
+// ── payment ─────────────────────────────────────────────────────────────────────────────────────
+
+export const confirmPaymentForShiftSpec = spec({
+  name: 'confirm_payment_for_shift',
+  title: 'Pre-pay a shift (asks the user to confirm)',
+  description:
+    'Starts the pre-payment of a claimed or accepted shift of a business the user owns. Nothing is charged by this call: it returns a one-time confirm_url (valid 5 minutes, single use) that the user must open, signed in, and confirm; the link is also sent to them by SMS and email. Give the link to the user and do not open it yourself. Amounts over the operator caps are refused (PAYMENT-CAP-ERR).',
+  scope: 'payment',
+  input: z.object({ shift_request_id: shiftId }),
+  output: z.object({
+    confirm_url: z.string(),
+    expires_at: z.string(),
+    amount: z.number(),
+    currency: z.string(),
+    shift_request_id: z.string(),
+    offered_to_client: z.boolean().describe('True when the client opened the link for the user (URL-mode elicitation).'),
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+});
+
+/** Every tool spec, in the spec's order (9 read, 7 write, 1 payment). */
+export const TOOL_SPECS = [
+  meSpec,
+  listMyShiftsSpec,
+  shiftDetailsSpec,
+  searchShiftsSpec,
+  businessProfileSpec,
+  shifterProfileSpec,
+  listConnectionsSpec,
+  myEarningsSpec,
+  mySpendSpec,
+  postShiftSpec,
+  claimShiftSpec,
+  clockInSpec,
+  clockOutSpec,
+  cancelShiftSpec,
+  updateMyProfileSpec,
+  createCounterOfferSpec,
+  confirmPaymentForShiftSpec,
+] as const;

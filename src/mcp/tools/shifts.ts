@@ -1,0 +1,172 @@
+import { AppError } from '../../lib/errors';
+import { requirePerson } from '../../services/context';
+import { cancelShift as cancelShiftService } from '../../services/shifts/cancel';
+import { claimBroadcast } from '../../services/shifts/claim';
+import { clockIn as clockInService, clockOut as clockOutService } from '../../services/shifts/clock';
+import { sendRequest } from '../../services/shifts/create';
+import { getShiftRequest } from '../../services/shifts/get';
+import { listBroadcasts, listRequests } from '../../services/shifts/list';
+import type { loadShift } from '../../services/shifts/load';
+import { shiftWhen } from '../../services/shifts/rules';
+import type { ShiftList } from '../../services/shifts/schemas';
+import { defineTool } from '../tool';
+import {
+  cancelShiftSpec,
+  claimShiftSpec,
+  clockInSpec,
+  clockOutSpec,
+  listMyShiftsSpec,
+  postShiftSpec,
+  searchShiftsSpec,
+  shiftDetailsSpec,
+} from '../tool-specs';
+import { assertRole, ownedBusiness, ownedBusinesses, ownShifterId, shiftAsShifter, shiftForParty } from './standing';
+
+const listed = (r: ShiftList) => `${r.data.length} shift(s)${r.next_cursor ? '; more with next_cursor' : ''}.`;
+
+/**
+ * The caller's shifts through the same list as POST /v1/shift_request/list_of_requests, keeping only
+ * the rows of businesses they own or where they are the shifter (the REST list also shows a
+ * teammate's businesses, which agents do not act for): a page may then hold fewer rows than `limit`.
+ */
+export const listMyShifts = defineTool({
+  ...listMyShiftsSpec,
+  async run(ctx, args) {
+    await assertRole(ctx, args.role);
+    const actor = requirePerson(ctx);
+    const page = await listRequests(ctx, {
+      as: args.role,
+      status: args.status,
+      date_from: args.date_from,
+      date_to: args.date_to,
+      limit: args.limit,
+      cursor: args.cursor,
+    });
+    const owned = new Set((await ownedBusinesses(ctx, actor.userId)).map((b) => b.id));
+    const mine = await ownShifterId(ctx).catch(() => null);
+    const keep = page.data.filter(
+      (r) => (args.role !== 'shifter' && owned.has(r.business_id)) || (args.role !== 'business' && mine !== null && r.shifter_id === mine),
+    );
+    return { data: keep, next_cursor: page.next_cursor };
+  },
+  summarize: listed,
+});
+
+export const shiftDetails = defineTool({
+  ...shiftDetailsSpec,
+  async run(ctx, args) {
+    await shiftForParty(ctx, args.shift_request_id);
+    return { shift_request: await getShiftRequest(ctx, args.shift_request_id) };
+  },
+  summarize: (r) => `${r.shift_request.status}: ${r.shift_request.shift_date} ${r.shift_request.shift_in}–${r.shift_request.shift_out}.`,
+});
+
+/**
+ * Open broadcasts through the same list as list_of_broadcast_requests, as the caller's shifter
+ * profile; the caller's own businesses' broadcasts are left out (theirs to fill, not to claim).
+ */
+export const searchShifts = defineTool({
+  ...searchShiftsSpec,
+  async run(ctx, args) {
+    const shifterId = await ownShifterId(ctx);
+    const page = await listBroadcasts(ctx, {
+      shifter_id: shifterId,
+      sort_by_relevance: args.sort_by_relevance,
+      date_from: args.date_from,
+      date_to: args.date_to,
+      shiftrole_id: args.shiftrole_id,
+      business_id: args.business_id,
+      min_rate: args.min_rate,
+      limit: args.limit,
+      cursor: args.cursor,
+    });
+    const owned = new Set((await ownedBusinesses(ctx, requirePerson(ctx).userId)).map((b) => b.id));
+    return { data: page.data.filter((r) => !owned.has(r.business_id)), next_cursor: page.next_cursor };
+  },
+  summarize: listed,
+});
+
+export const postShift = defineTool({
+  ...postShiftSpec,
+  async describeAction(ctx, args) {
+    const b = await ownedBusiness(ctx, args.business_id);
+    const to = args.is_broadcast ? 'broadcast to the crew' : `sent to shifter ${args.shifter_id ?? '(none)'}`;
+    return `Post a shift at ${b.name} on ${args.shift_date} ${args.shift_in}–${args.shift_out}, role ${args.shiftrole_id}, ${args.hourly_rate} ${args.currency ?? b.currency}/h, ${to}.`;
+  },
+  async run(ctx, args) {
+    const b = await ownedBusiness(ctx, args.business_id);
+    const created = await sendRequest(ctx, {
+      business_id: b.id,
+      shift_date: args.shift_date,
+      shift_in: args.shift_in,
+      shift_out: args.shift_out,
+      shiftrole_id: args.shiftrole_id,
+      hourly_rate: args.hourly_rate,
+      currency: args.currency,
+      shifter_id: args.shifter_id ?? null,
+      is_broadcast: args.is_broadcast,
+      is_flexible: args.is_flexible,
+      note: args.note ?? null,
+    });
+    return { shift_request: created };
+  },
+  summarize: (r) => `Posted ${r.shift_request.id} (${r.shift_request.is_broadcast ? 'broadcast' : 'targeted'}).`,
+});
+
+/** The shift as a sentence for a confirmation prompt, once the caller is known to be a party. */
+async function describeShift(ctx: Parameters<typeof loadShift>[0], id: string) {
+  const { s } = await shiftForParty(ctx, id);
+  return `${shiftWhen(s.row)} at ${s.business.name}`;
+}
+
+export const claimShift = defineTool({
+  ...claimShiftSpec,
+  async describeAction(_ctx, args) {
+    // The crew of a broadcast is no party of it yet: name it without reading the shift.
+    return `Claim the open shift ${args.shift_request_id} for yourself.`;
+  },
+  async run(ctx, args) {
+    await ownShifterId(ctx);
+    return { shift_request: await claimBroadcast(ctx, args.shift_request_id) };
+  },
+  summarize: (r) =>
+    `Claimed ${r.shift_request.id}: ${r.shift_request.shift_date} ${r.shift_request.shift_in}–${r.shift_request.shift_out}.`,
+});
+
+export const clockIn = defineTool({
+  ...clockInSpec,
+  async describeAction(ctx, args) {
+    return `Clock in to the shift ${await describeShift(ctx, args.shift_request_id)}.`;
+  },
+  async run(ctx, args) {
+    await shiftAsShifter(ctx, args.shift_request_id, 'clock in through an agent');
+    return { shift_request: await clockInService(ctx, args.shift_request_id, { lat: args.lat, lon: args.lon, im_here: args.im_here }) };
+  },
+  summarize: (r) => `Clocked in at ${r.shift_request.shift_start_at}.`,
+});
+
+export const clockOut = defineTool({
+  ...clockOutSpec,
+  async describeAction(ctx, args) {
+    return `Clock out of the shift ${await describeShift(ctx, args.shift_request_id)}.`;
+  },
+  async run(ctx, args) {
+    await shiftAsShifter(ctx, args.shift_request_id, 'clock out through an agent');
+    return { shift_request: await clockOutService(ctx, args.shift_request_id, { lat: args.lat, lon: args.lon }) };
+  },
+  summarize: (r) => `Clocked out at ${r.shift_request.shift_end_at}.`,
+});
+
+export const cancelShift = defineTool({
+  ...cancelShiftSpec,
+  async describeAction(ctx, args) {
+    return `Cancel the shift ${await describeShift(ctx, args.shift_request_id)}${args.reason ? ` (reason: ${args.reason})` : ''}.`;
+  },
+  async run(ctx, args) {
+    const { sides } = await shiftForParty(ctx, args.shift_request_id);
+    if (args.as && !sides.includes(args.as)) throw new AppError('FORBIDDEN-ERR', `You are not the ${args.as} on this shift.`);
+    return cancelShiftService(ctx, args.shift_request_id, { as: args.as, reason: args.reason ?? null });
+  },
+  summarize: (r) =>
+    `Cancelled ${r.shift_request.id}${r.auto_fill_shift_request_id ? `; re-broadcast as ${r.auto_fill_shift_request_id}` : ''}.`,
+});
