@@ -111,6 +111,13 @@ export const settingsSchema = z.object({
   OPENAI_BASE_URL: z.union([z.literal(''), z.url({ protocol: /^https?$/ })]).optional(),
   /** How long one model call may take before it is abandoned. */
   AI_TIMEOUT_MS: intString(30_000, 1000),
+  /** Widgets: how long the edge cache keeps a public widget's data (services/widgets/cache.ts). */
+  WIDGET_CACHE_TTL_SECONDS: intString(60, 1),
+  /**
+   * Widgets: who may frame the widget pages, the CSP `frame-ancestors` sources, space-separated
+   * (default `*`: any site, as public widgets need; e.g. `https://partner.example https://*.partner.example`).
+   */
+  WIDGET_FRAME_ANCESTORS: z.string().max(2000).default('*'),
 });
 
 export type Settings = z.infer<typeof settingsSchema> & {

@@ -20,6 +20,7 @@ import { shifterRecordsRouter } from './shifter/records.index';
 import { shifterRouter } from './shifter/shifter.index';
 import { templatesRouter } from './templates/templates.index';
 import { userRouter } from './user/user.index';
+import { embedRouter } from '../web/embed';
 
 /**
  * Every API router, one folder per URL prefix, mounted at the root (their paths carry /v1/). Chained
@@ -28,6 +29,7 @@ import { userRouter } from './user/user.index';
 export const apiRouter = createRouter()
   .route('/', authRouter)
   .route('/', userRouter)
+  .route('/', embedRouter)
   .route('/', shifterRouter)
   .route('/', shifterRecordsRouter)
   .route('/', businessRouter)

@@ -11,6 +11,7 @@ import { partyRating } from '../reviews/aggregates';
 import { SHIFT_STATUS } from '../shifts/status';
 import { accessBusiness, postingBusiness } from '../access';
 import type { BusinessSettingsInput, WeeklyBudgetInput } from './schemas';
+import { purgeWidgetCache } from '../widgets/cache';
 
 /**
  * PUT /v1/business/update_settings: only the fields sent change; null clears a nullable one. A new
@@ -61,6 +62,7 @@ export async function updateSettings(ctx: ServiceContext, input: BusinessSetting
     ...statements,
     auditInsert(ctx, 'business.update_settings', { type: 'business', id: business.id }, { fields: sent }),
   ]);
+  await purgeWidgetCache(ctx, 'business', business.id);
   const [fresh] = await ctx.db.select().from(businesses).where(eq(businesses.id, business.id));
   return businessView(fresh!, await partyRating(ctx, 'business', business.id));
 }

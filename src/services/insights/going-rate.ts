@@ -30,7 +30,8 @@ export function percentilePositions(n: number, quarter: number): { lo: number; h
  * returns only the rows at the percentile positions — the slice itself never leaves the database.
  */
 export async function goingRate(ctx: ServiceContext, q: GoingRateQuery): Promise<GoingRate> {
-  requirePerson(ctx);
+  // A person through the API; the system for the public rate widget (services/widgets).
+  if (ctx.actor.kind !== 'system') requirePerson(ctx);
   if (q.city_id === undefined && q.state_id === undefined && q.country_id === undefined) {
     throw new AppError('VALIDATION-ERR', 'Send city_id, state_id or country_id.', [
       { field: 'query.city_id', message: 'a location is required' },

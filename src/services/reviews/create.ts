@@ -11,6 +11,7 @@ import { workedShiftSql } from '../shifts/status';
 import { actsFor, loadParty, otherKind, type Party, partyRecipients } from './parties';
 import type { CreateReviewInput, PartyKind, ReviewView } from './schemas';
 import { loadReview, type ReviewRow, reviewOpApplied, reviewView } from './view';
+import { purgeWidgetCache } from '../widgets/cache';
 
 /**
  * POST /v1/review: a party reviews the other party of a worked shift between them (spec 2.9, 4.6).
@@ -89,6 +90,7 @@ export async function createReview(ctx: ServiceContext, input: CreateReviewInput
     throw err;
   }
   if (!r.applied) throw notWorked(pin);
+  await purgeWidgetCache(ctx, on.kind, on.id);
   const stored = await loadReview(ctx, r.subject.id);
   if (!stored) throw new Error(`review ${r.subject.id} missing after its write`);
   return reviewView(stored, true);

@@ -9,6 +9,7 @@ import { adminOverReview, loadParty } from './parties';
 import { noticeTo, requireReviewee, reviewerOf } from './respond';
 import type { Decision, DisputeInput, DisputesQuery, PartyKind, ReviewList, ReviewView } from './schemas';
 import { loadReview, reviewOpApplied, reviewView, selectNamed, visibleReview } from './view';
+import { purgeWidgetCache } from '../widgets/cache';
 
 /**
  * Review disputes (spec 3.3): the reviewee disputes once (→ pending, the review stays visible); an
@@ -47,6 +48,7 @@ export async function disputeReview(ctx: ServiceContext, reviewId: string, input
     events: reviewDisputedEvent(r.row, now),
   });
   if (!res.applied) throw new AppError('REVIEW-DISPUTED-ERR');
+  await purgeWidgetCache(ctx, on.kind, on.id);
   return reviewView(await visibleReview(ctx, reviewId), true);
 }
 
@@ -98,6 +100,7 @@ export async function resolveDispute(ctx: ServiceContext, reviewId: string, deci
   const after = await loadReview(ctx, reviewId);
   if (!after) throw new AppError('REVIEW-NOT-FND-ERR');
   if (!res.applied && after.row.dispute_status !== decision) throw new AppError('REVIEW-DISPUTE-STATE-ERR');
+  await purgeWidgetCache(ctx, on.kind, on.id);
   return reviewView(after, true);
 }
 

@@ -12,6 +12,7 @@ import { cancelRefusal, pickSide, shiftWhen } from './rules';
 import type { CancelInput, CancelledShift } from './schemas';
 import { SHIFT_STATUS } from './status';
 import { shiftWrite } from './write';
+import { purgeWidgetCache } from '../widgets/cache';
 
 /**
  * Cancel by either party (→ 7). When the shifter cancels an accepted shift, the business has
@@ -141,6 +142,7 @@ export async function cancelShift(ctx: ServiceContext, id: string, input: Cancel
     const fresh = await loadShift(ctx, id);
     throw cancelRefusal(fresh.row) ?? new AppError('CONFLICT-ERR', 'The shift changed while cancelling; try again.');
   }
+  if (s.row.is_broadcast || autoFill) await purgeWidgetCache(ctx, 'business', s.business.id);
   return cancelled(await loadShift(ctx, r.subject.id), child);
 }
 

@@ -11,6 +11,7 @@ import { shiftWhen, stateError } from './rules';
 import type { ShiftRequestView } from './schemas';
 import { SHIFT_STATUS } from './status';
 import { shiftWrite } from './write';
+import { purgeWidgetCache } from '../widgets/cache';
 
 export interface ClaimInput {
   shiftRequestId: string;
@@ -134,5 +135,6 @@ export async function claimBroadcast(ctx: ServiceContext, id: string): Promise<S
     }
     throw stateError(fresh.row, 'an open broadcast');
   }
+  await purgeWidgetCache(ctx, 'business', fresh.business.id);
   return viewLoaded(fresh);
 }

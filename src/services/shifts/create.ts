@@ -12,6 +12,7 @@ import { shiftEvent } from '../webhooks/produce';
 import { loadView } from './load';
 import type { SendRequestInput, ShiftRequestView } from './schemas';
 import { SHIFT_STATUS } from './status';
+import { purgeWidgetCache } from '../widgets/cache';
 
 export const MAX_SHIFT_MINUTES = 24 * 60;
 
@@ -151,5 +152,6 @@ export async function sendRequest(ctx: ServiceContext, input: SendRequestInput):
     audit: { action: row.is_broadcast ? 'broadcast.create' : 'shift_request.create' },
     ...newShiftEvents(row, business, await newShiftRecipients(ctx, business.id, row.shifter_id), ctx.now()),
   });
+  if (row.is_broadcast) await purgeWidgetCache(ctx, 'business', business.id);
   return loadView(ctx, r.subject.id);
 }

@@ -1,0 +1,3 @@
+import { startWidget } from './host';
+
+startWidget('rate');
