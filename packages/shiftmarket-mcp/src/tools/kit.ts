@@ -1,0 +1,72 @@
+import type { z } from 'zod';
+import { type Api, ApiError } from '../api';
+import type { RemoteResult } from '../remote';
+import type { Account, SessionStore } from '../sessions';
+
+/** What every local tool is given. */
+export interface ToolContext {
+  api: Api;
+  store: SessionStore;
+  /** The service's agent tool server, with a personal key (see remote.ts). */
+  remote(key: string, name: string, args: Record<string, unknown>): Promise<RemoteResult>;
+  /** Registrations waiting for their emailed code, by email (memory only: the password never goes to disk). */
+  pending: Map<string, { password: string; kind: 'business' | 'shifter' }>;
+}
+
+export interface ToolAnswer {
+  content: Array<{ type: 'text'; text: string }>;
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+export interface LocalTool<I extends z.ZodObject = z.ZodObject> {
+  /** Without the `shiftmarket.` prefix. */
+  name: string;
+  title: string;
+  description: string;
+  input: I;
+  /** Declared only where every success has this shape. */
+  output?: z.ZodObject;
+  annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint?: boolean };
+  run(ctx: ToolContext, args: z.infer<I>): Promise<ToolAnswer | RemoteResult>;
+}
+
+export const defineLocalTool = <I extends z.ZodObject>(t: LocalTool<I>): LocalTool<I> => t;
+
+export const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+export const WRITES = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+export const LOCAL_ONLY = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
+export function ok(data: Record<string, unknown>, text: string): ToolAnswer {
+  return { content: [{ type: 'text', text }], structuredContent: data };
+}
+
+export function fail(code: string, message: string, details?: unknown): ToolAnswer {
+  return {
+    isError: true,
+    content: [{ type: 'text', text: `${code}: ${message}` }],
+    structuredContent: { error: details === undefined ? { code, message } : { code, message, details } },
+  };
+}
+
+/** Thrown where a tool needs an account and none is set up: answered with how to add one. */
+export class NoAccountError extends Error {}
+
+export const HOW_TO_ADD =
+  'No Shiftmarket account is active in this tool server. Add one: register_business or register_shifter (then verify_email with the 6-digit code sent by email), or add_account_by_key with the personal API key from your account settings (Account → API key). list_accounts shows the accounts already added; switch_account picks one.';
+
+export function activeAccount(ctx: ToolContext): Account {
+  const a = ctx.store.active();
+  if (!a) throw new NoAccountError(HOW_TO_ADD);
+  return a;
+}
+
+/** Turns what a tool threw into its answer; the server's own error message is shown as it is. */
+export function answerError(err: unknown): ToolAnswer {
+  if (err instanceof NoAccountError) return fail('NO-ACCOUNT', err.message);
+  if (err instanceof ApiError) return fail(err.code, err.message, err.details);
+  return fail('LOCAL-ERR', (err as Error)?.message ?? String(err));
+}
+
+/** Never shows more of a key than its public prefix (the first 12 characters, as the service does). */
+export const keyPrefix = (key: string) => `${key.slice(0, 12)}…`;

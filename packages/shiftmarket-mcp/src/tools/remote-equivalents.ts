@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import {
+  cancelShiftSpec,
+  claimShiftSpec,
+  clockInSpec,
+  clockOutSpec,
+  postShiftSpec,
+  shiftDetailsSpec,
+  TOOL_SPECS,
+} from '../../../../src/mcp/tool-specs';
+import { activeAccount, defineLocalTool, type LocalTool, ok, type ToolContext } from './kit';
+
+/**
+ * The 17 tools of the service's agent tool server (spec 4.9), from the same specs (names, titles,
+ * descriptions, input and output schemas, annotations: src/mcp/tool-specs.ts).
+ * - Six have a REST operation that does the same job one-to-one and answer the same shape; they call
+ *   it with the active account's personal key: shift_details, post_shift, claim_shift, clock_in,
+ *   clock_out, cancel_shift.
+ * - The other eleven run on the service's tool server (`/v1/mcp/`) with the personal key, and their
+ *   answer is passed back as it came (including a write tool's request for `confirm: true`).
+ */
+type Json = Record<string, unknown>;
+const sr = (id: string) => `/v1/shift_request/${encodeURIComponent(id)}`;
+
+const REST: Record<string, (ctx: ToolContext, key: string, a: Json) => Promise<Json>> = {
+  [shiftDetailsSpec.name]: async (ctx, key, a) => ({ shift_request: await ctx.api.call('GET', sr(String(a.shift_request_id)), { key }) }),
+  [postShiftSpec.name]: async (ctx, key, a) => ({
+    shift_request: await ctx.api.call('POST', '/v1/shift_request/send_request', { key, body: a }),
+  }),
+  [claimShiftSpec.name]: async (ctx, key, a) => ({
+    shift_request: await ctx.api.call('POST', `${sr(String(a.shift_request_id))}/claim`, { key }),
+  }),
+  [clockInSpec.name]: async (ctx, key, { shift_request_id, ...body }) => ({
+    shift_request: await ctx.api.call('POST', `${sr(String(shift_request_id))}/clock_in`, { key, body }),
+  }),
+  [clockOutSpec.name]: async (ctx, key, { shift_request_id, ...body }) => ({
+    shift_request: await ctx.api.call('POST', `${sr(String(shift_request_id))}/clock_out`, { key, body }),
+  }),
+  [cancelShiftSpec.name]: async (ctx, key, { shift_request_id, ...body }) =>
+    ctx.api.call<Json>('POST', `${sr(String(shift_request_id))}/cancel`, { key, body }),
+};
+
+const confirmField = z
+  .boolean()
+  .optional()
+  .describe('true once the user agreed to this change (the service asks for it on the first call).');
+
+function summary(name: string, data: Json): string {
+  const s = (data.shift_request ?? null) as {
+    id?: string;
+    request_status?: number;
+    shift_date?: string;
+    shift_in?: string;
+    shift_out?: string;
+  } | null;
+  if (s?.id) return `${name}: shift ${s.id} (${s.shift_date} ${s.shift_in}–${s.shift_out}), status ${s.request_status}.`;
+  return `${name}: done.`;
+}
+
+export const REMOTE_EQUIVALENTS: LocalTool[] = TOOL_SPECS.map((spec) => {
+  const rest = REST[spec.name];
+  const input = (spec.scope === 'read' || rest ? spec.input : spec.input.extend({ confirm: confirmField })) as z.ZodObject;
+  return defineLocalTool({
+    name: spec.name,
+    title: spec.title,
+    description: spec.description,
+    input,
+    ...(rest ? { output: spec.output } : {}),
+    annotations: { ...spec.annotations, openWorldHint: spec.annotations.openWorldHint ?? false },
+    async run(ctx, args) {
+      const account = activeAccount(ctx);
+      const a = args as Json;
+      if (rest) {
+        const data = await rest(ctx, account.api_key, a);
+        return ok(data, summary(spec.name, data));
+      }
+      return ctx.remote(account.api_key, `shiftmarket.${spec.name}`, a);
+    },
+  });
+});
