@@ -818,6 +818,38 @@ const TABLE: Record<string, Entry> = {
   },
   // Stripe calls it, signed (Stripe-Signature), never with a bearer token.
   receiveStripeWebhook: { access: 'public' },
+    access: 'resource',
+    cases: [{ target: "the crew member's connected account", side: 'shifter', req: (w) => ({ params: { id: w.paymentSimulator.account } }) }],
+  },
+  chargeInvoice: {
+    access: 'resource',
+    cases: [{ target: "the victim business's invoice", side: 'business', req: (w) => ({ params: { invoiceId: w.invoice } }) }],
+  },
+  prepayShift: { access: 'resource', cases: [onShift('accepted', 'business')] },
+
+  // ── Saved cards ── (the business owner or an admin only; an active teammate is refused too)
+  createPaymentMethodSetupIntent: { access: 'resource', cases: [onBusiness()] },
+  savePaymentMethod: { access: 'resource', cases: [onBusiness(() => ({ body: { setup_intent_id: 'seti_attacker' } }))] },
+  listPaymentMethods: { access: 'resource', cases: [onBusiness()] },
+  setDefaultPaymentMethod: {
+    access: 'resource',
+    cases: [{ target: "the victim business's card", side: 'business', req: (w) => ({ params: { id: w.business, payment_method_id: 'pm_card_visa' } }) }],
+  },
+  deletePaymentMethod: {
+    access: 'resource',
+    cases: [{ target: "the victim business's card", side: 'business', req: (w) => ({ params: { id: w.business, payment_method_id: 'pm_card_visa' } }) }],
+  },
+
+  // ── Refunds and payouts ── (a refund: the invoice's business owner or an admin; a payout account: its shifter, an admin may read)
+  refundInvoice: {
+    access: 'resource',
+    cases: [{ target: "the victim business's invoice", side: 'business', req: (w) => ({ params: { invoiceId: w.invoice }, body: { amount: 1 } }) }],
+  },
+  startPayoutOnboarding: { access: 'self' },
+  getPayoutAccount: {
+    access: 'resource',
+    cases: [{ target: "the crew member's payout account", side: 'shifter', req: (w) => ({ query: { shifter_id: w.crewShifter } }) }],
+  },
 
   // ── Reviews ── (public to any signed-in user: profiles show them; only the parties write)
   createReview: {

@@ -5,6 +5,7 @@ import { resetDemoData } from '../services/demo/seed';
 import { sweepOutbox } from '../services/events/outbox';
 import { sweepEmailOutbox } from '../services/mail';
 import { sweepNotificationDeliveries } from '../services/notifications/deliver';
+import { sweepAutomaticCharges } from '../services/payments/auto-charge';
 import { expirePendingShifts } from '../services/shifts/expire';
 import { systemContext } from '../services/system-context';
 import { sweepWebhookDeliveries } from '../services/webhooks/sweep';
@@ -25,6 +26,7 @@ const JOBS: Record<string, Record<string, Job>> = {
     sweep_webhook_deliveries: sweepWebhookDeliveries,
   },
   [CRON.nightly]: {
+    charge_worked_invoices: sweepAutomaticCharges,
     reset_demo_data: async (ctx) => (ctx.settings.DEMO_MODE ? resetDemoData(ctx) : 'skipped: DEMO_MODE off'),
   },
 };

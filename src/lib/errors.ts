@@ -119,8 +119,17 @@ export const ERROR_CODES = {
   'UNSUPPORTED-MEDIA-ERR': { status: 415, description: 'The body or upload type is not accepted.' },
   'RATE-LIMIT-ERR': { status: 429, description: 'Too many requests; see Retry-After.' },
   'INTERNAL-ERR': { status: 500, description: 'Unexpected error. The request id identifies it in the logs.' },
+  'INVOICE-NOT-FND-ERR': { status: 404, description: 'No such invoice (or it is not yours to see).' },
+  'PAYMENT-METHOD-NOT-FND-ERR': { status: 404, description: 'No such saved card of this business.' },
+  'INVOICE-PAID-ERR': { status: 409, description: 'The invoice is paid already.' },
+  'PAYMENT-IN-PROGRESS-ERR': { status: 409, description: 'A charge of this invoice is being made right now; read the invoice again shortly.' },
+  'PAYMENT-CARD-REQ-ERR': { status: 422, description: 'The business has no default card saved: save one first.' },
 } as const satisfies Record<string, { status: number; description: string }>;
 
+  'PAYMENT-SETUP-ERR': {
+    status: 422,
+    description: "The SetupIntent is not this business's, or it has not (yet) saved a card: confirm it first.",
+  },
 export type ErrorCode = keyof typeof ERROR_CODES;
 export type ErrorStatus = (typeof ERROR_CODES)[ErrorCode]['status'];
 

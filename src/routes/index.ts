@@ -5,6 +5,9 @@ import { deliverablesRouter } from './deliverables/deliverables.index';
 import { assistantRouter } from './assistant/assistant.index';
 import { authRouter } from './auth/auth.index';
 import { businessRouter } from './business/business.index';
+import { paymentMethodsRouter } from './business/payment-methods.routes';
+import { invoiceChargeRouter } from './invoices/charge.routes';
+import { prepayRouter } from './shift-requests/prepay.routes';
 import { connectionsRouter } from './connections/connections.index';
 import { financeRouter } from './finance/finance.index';
 import { goingRateRouter } from './going-rate/going-rate.index';
@@ -46,6 +49,9 @@ export const apiRouter = createRouter()
   .route('/', assistantRouter)
   .route('/', helpRouter)
   .route('/', invoicesRouter)
+  .route('/', invoiceChargeRouter)
+  .route('/', paymentMethodsRouter)
+  .route('/', prepayRouter)
   .route('/', financeRouter)
   .route('/', aiPassportsRouter)
   .route('/', deliverablesRouter);

@@ -2,6 +2,7 @@ import { env } from 'cloudflare:workers';
 import { expect } from 'vitest';
 import { PARTNER_SCOPES } from '../../src/db/schema/partners';
 import { newId } from '../../src/lib/ids';
+import { ensureInvoiceForShift } from '../../src/services/invoices/create';
 import { escalateSupportThread, openSupportThread } from '../../src/services/messaging';
 import { call } from './api';
 import { contextAt } from './clock';
@@ -66,6 +67,8 @@ export interface VictimWorld {
     worked: string;
   };
   /** A window on the accepted shift's day that covers it and the crew member's shift elsewhere. */
+  /** The worked shift's invoice (pending; the business has no card). */
+  invoice: string;
   conflictWindow: { date: string; shift_in: string; shift_out: string };
   template: string;
   mileage: string;
@@ -173,6 +176,7 @@ export async function buildVictimWorld(): Promise<VictimWorld> {
 
   // The clock photo of the shift in progress, as clock_photo would have stored it.
   const photoFile = `${newId('upload')}.png`;
+  const invoice = (await ensureInvoiceForShift(contextAt(Date.now(), owner), worked)).id;
   await env.UPLOADS.put(`clock-photos/${inProgress.id}/in/${photoFile}`, pngBytes(), { httpMetadata: { contentType: 'image/png' } });
 
   const records = `/v1/shifter/${crewShifter}`;
@@ -389,5 +393,6 @@ export async function buildVictimWorld(): Promise<VictimWorld> {
     messaging: { thread: messageThread, supportThread: support.id },
     webhooks,
     agentRecords,
+    invoice,
   };
 }

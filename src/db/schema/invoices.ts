@@ -37,6 +37,10 @@ export const invoices = sqliteTable(
     charge_id: text('charge_id'),
     /** When the last off-session charge was attempted (the automatic charge tries once per invoice). */
     charge_attempted_at: integer('charge_attempted_at'),
+    /** Off-session charges claimed so far: the idempotency key of attempt n is `charge:{invoice_id}:{n}`. */
+    charge_attempts: integer('charge_attempts').notNull().default(0),
+    /** Set while a charge attempt is with the processor (the claim); cleared once its answer is recorded. */
+    charging_since: integer('charging_since'),
     /** Refunded so far (succeeded and pending refunds), in the charged currency's minor units. */
     refunded_minor: integer('refunded_minor').notNull().default(0),
     /** The transfer of the shifter's share to their connected account (tr_…), once paid out. */
@@ -51,5 +55,7 @@ export const invoices = sqliteTable(
     uniqueIndex('invoices_shift_request_unique').on(t.shift_request_id),
     index('invoices_business_list_idx').on(t.business_id, t.created_at, t.id),
     index('invoices_business_status_idx').on(t.business_id, t.status, t.created_at, t.id),
+    // The automatic charge's sweep: pending invoices not yet attempted, oldest first.
+    index('invoices_auto_charge_idx').on(t.status, t.charge_attempted_at, t.created_at),
   ],
 );

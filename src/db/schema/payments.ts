@@ -51,6 +51,8 @@ export const paymentMethods = sqliteTable(
     exp_month: integer('exp_month').notNull(),
     exp_year: integer('exp_year').notNull(),
     created_at: integer('created_at').notNull(),
+    /** The write that recorded it (its notification and audit row are conditional on it). */
+    last_op_id: text('last_op_id'),
   },
   (t) => [index('payment_methods_business_idx').on(t.business_id, t.created_at)],
 );

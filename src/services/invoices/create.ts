@@ -43,6 +43,8 @@ export function invoiceFor(shift: InvoicedShift, now: number): InvoiceRow {
     failed_at: null,
     charge_id: null,
     charge_attempted_at: null,
+    charge_attempts: 0,
+    charging_since: null,
     refunded_minor: 0,
     transfer_id: null,
     transfer_amount_minor: null,

@@ -331,7 +331,8 @@ const entries: CatalogEntry[] = [
     group: 'money',
     label: 'A payment needs your confirmation (3D Secure)',
     urgent: true,
-    audience: 'business',
+    // The owner only: the authentication page admits the owner alone (spec 4.12).
+    audience: 'owner',
     defaults: PUSH_EMAIL,
     action: 'Confirm the payment with your bank in Shiftmarket.',
   },

@@ -1,5 +1,6 @@
 import { and, eq, ne, or, type SQL, sql } from 'drizzle-orm';
 import { invoices, shiftRequests } from '../../db/schema';
+import { errorFields } from '../../lib/log';
 import { fromMinor } from '../../lib/money';
 import { toIso } from '../../lib/time';
 import { businessRecipients } from '../access/business';
@@ -8,6 +9,7 @@ import { prepareWrite, type WriteResult } from '../guarded-write';
 import type { InvoiceRow } from '../invoices/create';
 import { SHIFT_STATUS, workedShiftSql } from '../shifts/status';
 import { partnerEvent } from '../webhooks/produce';
+import { transferShifterShare } from './payouts';
 
 /** True inside a batch once the invoice carries this operation id (its guarded update ran). */
 const invoiceOpApplied = (invoiceId: string, op: string): SQL =>
@@ -38,7 +40,7 @@ function moneyText(minor: number, currency: string): string {
 export async function markInvoicePaid(
   ctx: ServiceContext,
   invoiceId: string,
-  input: { paymentIntentId: string; paidAt?: number },
+  input: { paymentIntentId: string; chargeId?: string | null; paidAt?: number },
 ): Promise<SettleResult> {
   const inv = await loadInvoice(ctx, invoiceId);
   if (!inv) return { applied: false, invoice: null };
@@ -56,6 +58,8 @@ export async function markInvoicePaid(
         requires_action: false,
         requires_action_at: null,
         payment_intent_id: input.paymentIntentId,
+        charge_id: input.chargeId ?? inv.charge_id,
+        charging_since: null,
         updated_at: now,
         last_op_id: w.op,
       })
@@ -101,7 +105,42 @@ export async function markInvoicePaid(
       ),
     ],
   });
-  return { applied: res.applied && !res.replayed, invoice: await loadInvoice(ctx, invoiceId) };
+  const applied = res.applied && !res.replayed;
+  if (applied) afterInvoicePaid(ctx, invoiceId);
+  return { applied, invoice: await loadInvoice(ctx, invoiceId) };
+}
+
+/**
+ * Work that follows a paid settlement, once (only the call that applied it runs this), in the
+ * background: the shifter's share is transferred to their connected account (payouts.ts; its
+ * cron sweep catches any transfer this misses). Never fails the settlement.
+ */
+export function afterInvoicePaid(ctx: ServiceContext, invoiceId: string): void {
+  ctx.waitUntil(
+    transferShifterShare(ctx, invoiceId).catch((err: unknown) => {
+      ctx.log.warn('transfer after payment failed; the payout sweep will retry', { invoice_id: invoiceId, ...errorFields(err) });
+    }),
+  );
+}
+
+/**
+ * The clock-out of a shift whose invoice was paid beforehand (a pre-payment): the shift moves 2 → 5 in
+ * the clock-out's own batch, conditional on that write having applied (`applied`) and on the invoice
+ * being paid. Without a paid invoice it changes nothing (the payment moves it later).
+ */
+export function completeIfPrepaid(db: ServiceContext['db'], shiftRequestId: string, now: number, applied: SQL) {
+  return db
+    .update(shiftRequests)
+    .set({ request_status: SHIFT_STATUS.completed, updated_at: now })
+    .where(
+      and(
+        eq(shiftRequests.id, shiftRequestId),
+        eq(shiftRequests.request_status, SHIFT_STATUS.accepted),
+        workedShiftSql(),
+        applied,
+        sql`EXISTS (SELECT 1 FROM ${invoices} WHERE ${invoices.shift_request_id} = ${shiftRequestId} AND ${invoices.status} = 'paid')`,
+      ),
+    );
 }
 
 /**

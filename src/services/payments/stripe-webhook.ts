@@ -85,6 +85,14 @@ async function invoiceOfIntent(ctx: ServiceContext, pi: Stripe.PaymentIntent): P
 }
 
 async function handle(ctx: ServiceContext, event: Stripe.Event): Promise<{ outcome: StripeEventOutcome; invoiceId: string | null }> {
+/** The charge that settled an intent (`latest_charge`, an id or, when expanded, the object). */
+function latestChargeId(pi: Stripe.PaymentIntent): string | null {
+  const c = pi.latest_charge;
+  if (!c) return null;
+  const id = typeof c === 'string' ? c : c.id;
+  return id.length <= 255 ? id : null;
+}
+
   if (event.type !== 'payment_intent.succeeded' && event.type !== 'payment_intent.payment_failed') {
     return { outcome: 'ignored', invoiceId: null };
   }
@@ -103,7 +111,7 @@ async function handle(ctx: ServiceContext, event: Stripe.Event): Promise<{ outco
   const id = found.invoice.id;
   const r =
     event.type === 'payment_intent.succeeded'
-      ? await markInvoicePaid(ctx, id, { paymentIntentId: pi.id })
+      ? await markInvoicePaid(ctx, id, { paymentIntentId: pi.id, chargeId: latestChargeId(pi) })
       : await markInvoiceFailed(ctx, id, { paymentIntentId: pi.id });
   return { outcome: r.applied ? 'applied' : 'unchanged', invoiceId: id };
 }

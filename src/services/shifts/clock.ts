@@ -7,6 +7,7 @@ import { toIso } from '../../lib/time';
 import { inspectFile } from '../../lib/uploads';
 import { businessRecipients, shiftParty } from '../access';
 import { invoiceInsertWhere } from '../invoices/create';
+import { completeIfPrepaid } from '../payments/settle';
 import type { ServiceContext } from '../context';
 import { committedSubject } from '../guarded-write';
 import { shiftEvent } from '../webhooks/produce';
@@ -229,8 +230,9 @@ export async function clockOut(ctx: ServiceContext, id: string, input: ClockInpu
           ...(who.as === 'manager' ? [] : [lte(shiftRequests.ends_at, now + CLOCK_OUT_GRACE_MINUTES * MINUTE)]),
         ),
       ),
-    // The shift is worked from here: its invoice is written in the same batch, only if the guard held.
-    follow: [invoiceInsertWhere(ctx.db, s.row, now, w.applied!)],
+    // The shift is worked from here: its invoice is written in the same batch, only if the guard held;
+    // a shift pre-paid already (its invoice paid) completes (2 → 5) in the same batch.
+    follow: [invoiceInsertWhere(ctx.db, s.row, now, w.applied!), completeIfPrepaid(ctx.db, id, now, w.applied!)],
     audit: {
       action: 'shift.clock_out',
       data: { distance_m: distance, punched_as: who.as, attributed_to: who.attributedTo, ended_early: endedEarly },
