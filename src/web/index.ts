@@ -5,6 +5,7 @@ import { assetsRouter } from './assets';
 import { csrf } from './csrf';
 import { accountPages } from './pages/account';
 import { loginPages } from './pages/login';
+import { mcpConfirmPages } from './pages/mcp-confirm';
 import { twoFactorChallengePages } from './pages/two-factor-challenge';
 import { renderError } from './render';
 import { appOrigin, requestOrigin } from './urls';
@@ -20,7 +21,7 @@ const onAppOrigin: MiddlewareHandler<AppEnv> = async (c, next) => {
 };
 
 /** The paths of the pages; only these run the page middleware (the JSON API never does). */
-const PAGE_PATHS = ['/login', '/login/*', '/logout', '/account', '/account/*'];
+const PAGE_PATHS = ['/login', '/login/*', '/logout', '/account', '/account/*', '/mcp-confirm/*'];
 
 /**
  * The server-rendered pages ({app_url}): sign-in with its two-factor step, sign-out, and the account
@@ -32,5 +33,6 @@ webRouter.route('/', assetsRouter);
 for (const path of PAGE_PATHS) webRouter.use(path, onAppOrigin, csrf);
 webRouter.route('/', loginPages);
 webRouter.route('/', twoFactorChallengePages);
+webRouter.route('/', mcpConfirmPages);
 webRouter.route('/account', accountPages);
 webRouter.all('/account/*', (c) => renderError(c, 404, 'Page not found', 'There is no such page.'));

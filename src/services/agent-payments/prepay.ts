@@ -1,25 +1,27 @@
+import { AppError } from '../../lib/errors';
 import type { ServiceContext } from '../context';
+import { prepayShift } from '../payments/charge';
+import type { ChargeResult } from '../payments/schemas';
 import { type ConfirmTokenRow, recordChargeOutcome } from './tokens';
 
-/** What a pre-payment answered (services/payments/charge.ts `ChargeResult`). */
-export interface PrepayOutcome {
-  status: 'succeeded' | 'requires_action' | 'failed' | 'processing';
-  invoice_id: string | null;
-  decline_code: string | null;
-}
+/** What the confirm page shows: the charge's answer, or why nothing was charged. */
+export type PrepayOutcome = { kind: 'charged'; result: ChargeResult } | { kind: 'refused'; code: string; message: string };
 
 /**
- * Charges the shift a used confirmation token names, through the payments service's pre-payment
- * (the same one `POST /v1/shift_request/{id}/prepay` calls), as the signed-in owner, and records the
- * answer on the token. Called only by the confirmation that took the token (consumeConfirmation).
+ * Charges the shift a used confirmation token names through the payments service's pre-payment (the
+ * one `POST /v1/shift_request/{id}/prepay` calls), as the signed-in owner, and records the answer on
+ * the token. Called only by the confirmation that took the token (consumeConfirmation), so two
+ * confirmations never charge twice. A refusal of the payments service (no saved card, the shift no
+ * longer pre-payable, a cap) is shown to the owner; the token stays used, and the agent asks again.
  */
-export async function chargeConfirmed(ctx: ServiceContext, token: ConfirmTokenRow): Promise<PrepayOutcome> {
-  const result = await prepay(ctx, token.shift_request_id);
-  await recordChargeOutcome(ctx, token.id, result.status, result.invoice_id);
-  return result;
-}
-
-async function prepay(_ctx: ServiceContext, _shiftRequestId: string): Promise<PrepayOutcome> {
-  // Wired to services/payments/charge.ts prepayShift once it lands.
-  throw new Error('pre-payment is not available yet');
+export async function chargeConfirmed(ctx: ServiceContext, token: ConfirmTokenRow, requestOrigin?: string): Promise<PrepayOutcome> {
+  try {
+    const result = await prepayShift(ctx, token.shift_request_id, requestOrigin ? { requestOrigin } : {});
+    await recordChargeOutcome(ctx, token.id, result.status, result.invoice_id);
+    return { kind: 'charged', result };
+  } catch (err) {
+    if (!(err instanceof AppError) || err.status >= 500) throw err;
+    await recordChargeOutcome(ctx, token.id, `refused:${err.code}`, null);
+    return { kind: 'refused', code: err.code, message: err.message };
+  }
 }
