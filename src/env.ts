@@ -47,6 +47,12 @@ export const settingsSchema = z.object({
   AGENT_PAYMENT_MAX_MINOR: intString(200_000, 1),
   /** The platform's fee on a paid invoice, in basis points: the shifter's transfer is the rest. */
   PLATFORM_FEE_BPS: intString(0, 0),
+  /**
+   * The local payment simulator's event delivery: `immediate` (default) signs and delivers each event
+   * to the webhook handler right after the change that raised it; `held` leaves them queued until
+   * deliverSimulatorEvents runs (the 5-minute cron, or a test choosing the order).
+   */
+  PAYMENT_SIMULATOR_DELIVERY: z.enum(['immediate', 'held']).default('immediate').catch('immediate'),
   /** Offer the SMS second factor (codes sent through the notifications interface). Off by default. */
   TWO_FACTOR_SMS_ENABLED: boolString,
   /** The SMS channel (Twilio); without all three, the local stand-in takes text messages. */
@@ -134,6 +140,7 @@ export type AppBindings = Env & {
   STRIPE_WEBHOOK_SECRET?: string;
   STRIPE_SECRET_KEY?: string;
   STRIPE_PUBLISHABLE_KEY?: string;
+  PAYMENT_SIMULATOR_DELIVERY?: string;
   TWILIO_ACCOUNT_SID?: string;
   TWILIO_AUTH_TOKEN?: string;
   SMS_FROM?: string;
