@@ -818,6 +818,21 @@ const TABLE: Record<string, Entry> = {
   },
   // Stripe calls it, signed (Stripe-Signature), never with a bearer token.
   receiveStripeWebhook: { access: 'public' },
+  // The payment simulator's stand-ins for Stripe.js and hosted onboarding (only without Stripe keys).
+  confirmSimulatorSetupIntent: {
+    access: 'resource',
+    cases: [
+      {
+        target: "the business's SetupIntent (saving a card to its customer)",
+        side: 'business',
+        req: (w) => ({ params: { id: w.paymentSimulator.setupIntent }, body: { test_token: 'pm_card_visa' } }),
+      },
+    ],
+  },
+  completeSimulatorOnboarding: {
+    access: 'resource',
+    cases: [{ target: "the crew member's connected account", side: 'shifter', req: (w) => ({ params: { id: w.paymentSimulator.account } }) }],
+  },
     access: 'resource',
     cases: [{ target: "the crew member's connected account", side: 'shifter', req: (w) => ({ params: { id: w.paymentSimulator.account } }) }],
   },

@@ -5,6 +5,7 @@ import { resetDemoData } from '../services/demo/seed';
 import { sweepOutbox } from '../services/events/outbox';
 import { sweepEmailOutbox } from '../services/mail';
 import { sweepNotificationDeliveries } from '../services/notifications/deliver';
+import { sweepSimulatorEvents } from '../services/payments/simulator';
 import { sweepAutomaticCharges } from '../services/payments/auto-charge';
 import { expirePendingShifts } from '../services/shifts/expire';
 import { systemContext } from '../services/system-context';
@@ -24,6 +25,7 @@ const JOBS: Record<string, Record<string, Job>> = {
     sweep_notification_deliveries: sweepNotificationDeliveries,
     expire_pending_shifts: expirePendingShifts,
     sweep_webhook_deliveries: sweepWebhookDeliveries,
+    deliver_payment_simulator_events: sweepSimulatorEvents,
   },
   [CRON.nightly]: {
     charge_worked_invoices: sweepAutomaticCharges,

@@ -119,6 +119,10 @@ export const ERROR_CODES = {
   'UNSUPPORTED-MEDIA-ERR': { status: 415, description: 'The body or upload type is not accepted.' },
   'RATE-LIMIT-ERR': { status: 429, description: 'Too many requests; see Retry-After.' },
   'INTERNAL-ERR': { status: 500, description: 'Unexpected error. The request id identifies it in the logs.' },
+  'PAYMENT-GATEWAY-ERR': {
+    status: 502,
+    description: 'The payment processor is unreachable or refused the request (details.processor_code names its reason when it gave one).',
+  },
   'INVOICE-NOT-FND-ERR': { status: 404, description: 'No such invoice (or it is not yours to see).' },
   'PAYMENT-METHOD-NOT-FND-ERR': { status: 404, description: 'No such saved card of this business.' },
   'INVOICE-PAID-ERR': { status: 409, description: 'The invoice is paid already.' },

@@ -4,6 +4,7 @@ import { PARTNER_SCOPES } from '../../src/db/schema/partners';
 import { newId } from '../../src/lib/ids';
 import { ensureInvoiceForShift } from '../../src/services/invoices/create';
 import { escalateSupportThread, openSupportThread } from '../../src/services/messaging';
+import { SimulatorGateway } from '../../src/services/payments/simulator';
 import { call } from './api';
 import { contextAt } from './clock';
 import { addTeammate, connect, makeUser, TEST_PASSWORD, type TestUser } from './factory';
@@ -96,6 +97,8 @@ export interface VictimWorld {
    * world's own events never reach them).
    */
   webhooks: { endpoint: string; delivery: string; outsiderEndpoint: string };
+  /** The payment simulator's SetupIntent for the business (not confirmed) and the crew member's connected account (not onboarded). */
+  paymentSimulator: { setupIntent: string; account: string };
   /** The owner's AI passport, and the crew member's deliverable on the worked shift. */
   agentRecords: { passport: string; deliverable: string };
 }
@@ -336,6 +339,16 @@ export async function buildVictimWorld(): Promise<VictimWorld> {
       "INSERT INTO webhook_deliveries (id, event_id, endpoint_id, status, attempts, max_attempts, next_attempt_at, last_response_code, created_at, updated_at) VALUES (?, ?, ?, 'succeeded', 1, 10, ?, 200, ?, ?)",
     ).bind(webhookDelivery, webhookEventId, webhookEndpoint, now, now, now),
   ]);
+  const simulator = new SimulatorGateway(contextAt(Date.now(), owner));
+  const simCustomer = await simulator.createCustomer({ businessId: business, email: null, name: 'Victim', idempotencyKey: newId('idempotency') });
+  const paymentSimulator = {
+    setupIntent: (
+      await simulator.createSetupIntent({ customerId: simCustomer.id, idempotencyKey: newId('idempotency'), metadata: { business_id: business } })
+    ).id,
+    account: (await simulator.createConnectedAccount({ shifterId: crewShifter, email: null, country: 'US', idempotencyKey: newId('idempotency') }))
+      .id,
+  };
+
   const webhooks = {
     endpoint: webhookEndpoint,
     delivery: webhookDelivery,
@@ -392,6 +405,7 @@ export async function buildVictimWorld(): Promise<VictimWorld> {
     partners,
     messaging: { thread: messageThread, supportThread: support.id },
     webhooks,
+    paymentSimulator,
     agentRecords,
     invoice,
   };

@@ -133,6 +133,8 @@ export const paymentSimEvents = sqliteTable(
     attempts: integer('attempts').notNull().default(0),
     created_at: integer('created_at').notNull(),
     delivered_at: integer('delivered_at'),
+    /** A delivery in progress holds the event until then (epoch ms), so two sweeps never deliver it at once. */
+    claimed_until: integer('claimed_until'),
   },
   (t) => [index('payment_sim_events_pending_idx').on(t.delivered_at, t.created_at)],
 );
