@@ -5,7 +5,8 @@
 // Subresource Integrity) and an ETag. The build is stable: the same sources give the same bytes (no
 // timestamps, no absolute paths, no source maps), so a pinned SRI hash holds until the source changes.
 // Prints each script's size and gzipped size. Runs on `npm install`/`npm ci` (postinstall), before
-// `npm run dev`, `npm test` and `npm run test:browser`, and on demand (`npm run widgets:build`).
+// `npm run dev`, `npm test` and `npm run test:browser`, and on demand (`npm run widgets:build`;
+// `npm run widgets:build -- --check` also proves two builds identical).
 // A v2 goes in widgets/v2/ with its own names.ts and is built beside v1 without touching it.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -86,6 +87,18 @@ export async function buildWidgets({ quiet = false } = {}) {
   return { bundles: out, sizes: rows };
 }
 
+/** `--check`: builds twice and fails unless both builds are byte for byte the same (what SRI pins rely on). */
+async function checkStable() {
+  const first = JSON.stringify((await buildWidgets({ quiet: true })).bundles);
+  const second = JSON.stringify((await buildWidgets({ quiet: true })).bundles);
+  if (first !== second) {
+    console.error('widgets: two builds of the same sources differ');
+    process.exit(1);
+  }
+  console.log('widgets: two builds are identical');
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  if (process.argv.includes('--check')) await checkStable();
   await buildWidgets({ quiet: process.argv.includes('--quiet') });
 }

@@ -6,7 +6,8 @@
 //    --persist-to folder (developers' .wrangler/state is never touched) with the migrations applied;
 //    retried on a failed start. As under `npm run dev`: DEMO_MODE with a fresh seed token and the
 //    development key for two-factor secrets (LOCAL_DEFAULT_SECRETS); the demo data is seeded once.
-// 3. `node --test test-browser/` against it (DOCS_BASE_URL; the demo accounts in BROWSER_ACCOUNTS),
+// 3. `node --test test-browser/` against it (DOCS_BASE_URL; the demo accounts in BROWSER_ACCOUNTS;
+//    BROWSER_TESTS=widgets,sign-in runs only those files), among them the widgets on their example page,
 //    with the screenshots of the sign-in steps and of failed steps in test-browser/artifacts/
 //    (emptied at the start, git-ignored; BROWSER_ARTIFACTS chooses another folder), printed at the end.
 // 4. Everything started here is stopped, on success, failure or Ctrl-C.
@@ -186,7 +187,10 @@ async function main() {
   log(`demo data seeded: ${accounts.length} accounts (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
 
   if (cleaning) throw new Error('stopped');
-  const tests = spawn(process.execPath, ['--test', '--test-reporter=spec', '--test-concurrency=1', 'test-browser/**/*.test.mjs'], {
+  // BROWSER_TESTS=widgets runs test-browser/widgets.test.mjs alone (a comma-separated list of names).
+  const only = (process.env.BROWSER_TESTS ?? '').split(',').filter((n) => /^[a-z0-9-]+$/.test(n));
+  const files = only.length ? only.map((n) => `test-browser/${n}.test.mjs`) : ['test-browser/**/*.test.mjs'];
+  const tests = spawn(process.execPath, ['--test', '--test-reporter=spec', '--test-concurrency=1', ...files], {
     cwd: ROOT,
     detached: true,
     stdio: 'inherit',

@@ -74,7 +74,7 @@ export function startWidget(name: WidgetName): void {
     frame.setAttribute('loading', 'lazy');
     frame.setAttribute('referrerpolicy', 'strict-origin');
     frame.setAttribute('data-shiftmarket-frame', name);
-    frame.style.cssText = 'display:block;width:100%;border:0;height:160px;overflow:hidden;color-scheme:normal';
+    frame.style.cssText = 'display:block;width:100%;border:0;height:80px;overflow:hidden;color-scheme:normal';
     el.appendChild(frame);
     mounted.push({ frame, id });
   }
