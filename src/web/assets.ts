@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/app-types';
 import { CLIENT_SCRIPT } from './client-script';
+import { FINANCE_SCRIPT } from './finance-script';
 import { STYLES } from './styles';
 
 /**
@@ -20,13 +21,15 @@ function fnv1a(text: string): string {
 
 const CSS_FILE = `app.${fnv1a(STYLES)}.css`;
 const JS_FILE = `app.${fnv1a(CLIENT_SCRIPT)}.js`;
+const FINANCE_JS_FILE = `finance.${fnv1a(FINANCE_SCRIPT)}.js`;
 
 /** The hashed addresses the layout links to. */
-export const assetPaths = { css: `/assets/${CSS_FILE}`, js: `/assets/${JS_FILE}` } as const;
+export const assetPaths = { css: `/assets/${CSS_FILE}`, js: `/assets/${JS_FILE}`, financeJs: `/assets/${FINANCE_JS_FILE}` } as const;
 
 const FILES: Record<string, { body: string; type: string }> = {
   [CSS_FILE]: { body: STYLES, type: 'text/css; charset=utf-8' },
   [JS_FILE]: { body: CLIENT_SCRIPT, type: 'text/javascript; charset=utf-8' },
+  [FINANCE_JS_FILE]: { body: FINANCE_SCRIPT, type: 'text/javascript; charset=utf-8' },
 };
 
 /** `GET /assets/:file` for the current hashed names; anything else is the app's 404. */

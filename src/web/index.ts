@@ -4,6 +4,7 @@ import type { AppEnv } from '../http/app-types';
 import { assetsRouter } from './assets';
 import { csrf } from './csrf';
 import { accountPages } from './pages/account';
+import { financePages } from './pages/finance';
 import { loginPages } from './pages/login';
 import { mcpConfirmPages } from './pages/mcp-confirm';
 import { twoFactorChallengePages } from './pages/two-factor-challenge';
@@ -21,7 +22,7 @@ const onAppOrigin: MiddlewareHandler<AppEnv> = async (c, next) => {
 };
 
 /** The paths of the pages; only these run the page middleware (the JSON API never does). */
-const PAGE_PATHS = ['/login', '/login/*', '/logout', '/account', '/account/*', '/mcp-confirm/*'];
+const PAGE_PATHS = ['/login', '/login/*', '/logout', '/account', '/account/*', '/finance/web/*', '/mcp-confirm/*'];
 
 /**
  * The server-rendered pages ({app_url}): sign-in with its two-factor step, sign-out, and the account
@@ -36,3 +37,4 @@ webRouter.route('/', twoFactorChallengePages);
 webRouter.route('/', mcpConfirmPages);
 webRouter.route('/account', accountPages);
 webRouter.all('/account/*', (c) => renderError(c, 404, 'Page not found', 'There is no such page.'));
+webRouter.route('/finance/web', financePages);

@@ -22,6 +22,8 @@ export interface LayoutProps {
   csrfToken?: string | undefined;
   /** The path of the current page among ACCOUNT_NAV, e.g. '/account/sessions'. */
   current?: string | undefined;
+  /** Further scripts of this page, after the layout's own, in order (deferred). */
+  scripts?: readonly string[] | undefined;
   children?: Child;
 }
 
@@ -31,7 +33,7 @@ export interface LayoutProps {
  * navigation and a Sign out form (a POST with the CSRF field, so a link elsewhere cannot sign anyone
  * out), then `<main id="main">` with the page.
  */
-export function Layout({ title, user, csrfToken, current, children }: LayoutProps) {
+export function Layout({ title, user, csrfToken, current, scripts, children }: LayoutProps) {
   return (
     <>
       {raw('<!doctype html>')}
@@ -44,6 +46,9 @@ export function Layout({ title, user, csrfToken, current, children }: LayoutProp
           <title>{`${title} · Shiftmarket`}</title>
           <link rel="stylesheet" href={assetPaths.css} />
           <script src={assetPaths.js} defer />
+          {scripts?.map((src) => (
+            <script src={src} defer />
+          ))}
         </head>
         <body>
           <a class="skip-link" href="#main">
