@@ -1,6 +1,7 @@
 import { createApp } from './app';
 import type { AppBindings } from './env';
 import { handleScheduled } from './jobs/scheduled';
+import { withOAuth } from './mcp/oauth';
 import { handleQueue } from './queues/consumer';
 
 export { ClaimLock } from './durable-objects/claim-lock';
@@ -10,7 +11,9 @@ export { RateLimiter } from './durable-objects/rate-limiter';
 const app = createApp();
 
 export default {
-  fetch: app.fetch,
+  // The OAuth provider wraps the app: it answers the OAuth endpoints and guards /v1/mcp/ (mcp/oauth.ts);
+  // every other request reaches the app as it is.
+  fetch: withOAuth({ fetch: app.fetch }),
   queue: handleQueue,
   scheduled: async (controller, env, ctx) => {
     await handleScheduled(controller, env, ctx);

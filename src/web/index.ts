@@ -6,6 +6,7 @@ import { csrf } from './csrf';
 import { accountPages } from './pages/account';
 import { financePages } from './pages/finance';
 import { loginPages } from './pages/login';
+import { oauthPages } from './pages/oauth';
 import { mcpConfirmPages } from './pages/mcp-confirm';
 import { twoFactorChallengePages } from './pages/two-factor-challenge';
 import { renderError } from './render';
@@ -34,6 +35,9 @@ webRouter.route('/', assetsRouter);
 for (const path of PAGE_PATHS) webRouter.use(path, onAppOrigin, csrf);
 webRouter.route('/', loginPages);
 webRouter.route('/', twoFactorChallengePages);
+// The OAuth consent page lives on {auth_url} (the provider's advertised authorize endpoint), not {app_url}.
+webRouter.use('/oauth/authorize', csrf);
+webRouter.route('/', oauthPages);
 webRouter.route('/', mcpConfirmPages);
 webRouter.route('/account', accountPages);
 webRouter.all('/account/*', (c) => renderError(c, 404, 'Page not found', 'There is no such page.'));

@@ -18,3 +18,4 @@ export * from './invoices';
 export * from './payments';
 export * from './agent-payments';
 export * from './agent-records';
+export * from './mcp';

@@ -1,0 +1,71 @@
+import type { Db } from '../db/client';
+import { mcpAudit } from '../db/schema';
+import { newId } from '../lib/ids';
+import type { Logger } from '../lib/log';
+import { errorFields } from '../lib/log';
+
+/**
+ * The audit log of the agent tool server (spec 4.9 rule 8): one row per tool call with the access
+ * token id, user id, tool name, the arguments with secrets redacted by key name, the result status and
+ * the latency. Writing it never fails the call it describes: a failed write is logged and dropped.
+ */
+
+/** A key naming a secret: its value is replaced, however deep it sits (case-insensitive, any part of the key). */
+const SECRET_KEY =
+  /pass(word|phrase)?|token|secret|(^|_|-)key$|api_?key|card|cvc|cvv|pan$|(^|_)code$|otp|pin$|authorization|cookie|iban|account_number/i;
+
+export const REDACTED = '[redacted]';
+const MAX_DEPTH = 8;
+const MAX_ARGUMENTS_CHARS = 8_000;
+
+export function isSecretKey(key: string): boolean {
+  return SECRET_KEY.test(key);
+}
+
+/** A copy of `value` with every value under a secret-looking key replaced by "[redacted]". */
+export function redactArguments(value: unknown, depth = 0): unknown {
+  if (depth > MAX_DEPTH) return '[truncated]';
+  if (Array.isArray(value)) return value.map((v) => redactArguments(v, depth + 1));
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = isSecretKey(k) ? REDACTED : redactArguments(v, depth + 1);
+    return out;
+  }
+  return value;
+}
+
+export interface AuditEntry {
+  tokenId: string;
+  userId: string;
+  toolName: string;
+  args: unknown;
+  /** `ok`, `denied`, or the error code the call answered with. */
+  status: string;
+  latencyMs: number;
+  at: number;
+}
+
+/** The row as stored; exported for the tests. */
+export function auditRow(e: AuditEntry): typeof mcpAudit.$inferInsert {
+  let args = JSON.stringify(redactArguments(e.args ?? {}));
+  if (args.length > MAX_ARGUMENTS_CHARS) args = JSON.stringify({ truncated: true, prefix: args.slice(0, MAX_ARGUMENTS_CHARS) });
+  return {
+    id: newId('mcpAudit'),
+    token_id: e.tokenId,
+    user_id: e.userId,
+    tool_name: e.toolName,
+    arguments: args,
+    status: e.status,
+    latency_ms: Math.max(0, Math.round(e.latencyMs)),
+    created_at: e.at,
+  };
+}
+
+/** Writes one audit row; any failure is logged, never thrown. */
+export async function writeAudit(db: Db, log: Logger, e: AuditEntry): Promise<void> {
+  try {
+    await db.batch([db.insert(mcpAudit).values(auditRow(e))]);
+  } catch (err) {
+    log.error('mcp audit write failed', { tool: e.toolName, status: e.status, ...errorFields(err) });
+  }
+}

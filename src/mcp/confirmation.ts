@@ -1,0 +1,100 @@
+import { acceptedContent, type CallToolResult, type InputRequiredResult, inputRequired, inputResponse } from '@modelcontextprotocol/server';
+import { eq } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Db } from '../db/client';
+import { mcpUserSettings } from '../db/schema';
+import { AppError } from '../lib/errors';
+
+/**
+ * Confirmation of write tools (spec 4.9: "confirmation on by default"). Before a write tool runs, the
+ * user sees what it will do (the tool's `describeAction`) and says yes:
+ * - a client of the 2026-07-28 revision that declared form elicitation gets an input-required result
+ *   with a one-field form (`confirm`); its retry carries the user's answer;
+ * - any other client (2025-11-25 clients included: the stateless endpoint cannot send them a
+ *   server-to-client request) gets a tool error `MCP-CONFIRM-REQ-ERR` carrying the summary, and the
+ *   agent calls again with `confirm: true` once the user agreed.
+ * The user can switch this off (`mcp_user_settings.confirm_writes`); the payment tool is never
+ * affected by that switch: its confirmation is the step-up page.
+ */
+
+/** The input field write tools gain; removed before the tool's own `run` sees the arguments. */
+export const CONFIRM_FIELD = 'confirm';
+export const confirmField = z
+  .boolean()
+  .optional()
+  .describe('Set to true only after the user has seen and approved the summary this tool returned for the same arguments.');
+
+const ELICIT_KEY = 'confirm';
+const confirmationForm = z.object({ confirm: z.boolean().describe('Go ahead') });
+
+export async function confirmWritesFor(db: Db, userId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ confirm: mcpUserSettings.confirm_writes })
+    .from(mcpUserSettings)
+    .where(eq(mcpUserSettings.user_id, userId))
+    .limit(1);
+  return row?.confirm ?? true;
+}
+
+export async function setConfirmWrites(db: Db, userId: string, confirm: boolean, now: number): Promise<void> {
+  await db
+    .insert(mcpUserSettings)
+    .values({ user_id: userId, confirm_writes: confirm, updated_at: now })
+    .onConflictDoUpdate({ target: mcpUserSettings.user_id, set: { confirm_writes: confirm, updated_at: now } });
+}
+
+export type ConfirmOutcome =
+  | { kind: 'proceed' }
+  /** Ask first: answer this (an input-required result, or the summary asking for confirm: true). */
+  | { kind: 'ask'; result: InputRequiredResult | CallToolResult }
+  /** The user said no in the form: nothing runs. */
+  | { kind: 'declined'; error: AppError };
+
+export interface ConfirmInput {
+  /** `confirm` as the caller sent it. */
+  confirm: boolean | undefined;
+  /** The user's setting (default on). */
+  required: boolean;
+  /** The request is of the 2026-07-28 revision and its client declared form elicitation. */
+  canElicitForm: boolean;
+  /** `ctx.mcpReq.inputResponses` of a retried 2026-07-28 request. */
+  inputResponses: Record<string, unknown> | undefined;
+  summary: () => Promise<string>;
+}
+
+/** A tool error result carrying one of our codes (the same shape the wrapper gives service errors). */
+export function toolError(code: string, message: string, details?: Record<string, unknown>): CallToolResult {
+  return {
+    isError: true,
+    content: [{ type: 'text', text: `${code}: ${message}` }],
+    structuredContent: { error: { code, message, ...(details ? { details } : {}) } },
+  };
+}
+
+export async function decideConfirmation(input: ConfirmInput): Promise<ConfirmOutcome> {
+  if (!input.required || input.confirm === true) return { kind: 'proceed' };
+  if (input.canElicitForm) {
+    const answered = inputResponse(input.inputResponses, ELICIT_KEY);
+    if (answered.kind === 'elicit') {
+      const content = acceptedContent(input.inputResponses, ELICIT_KEY, confirmationForm);
+      if (answered.action === 'accept' && content?.confirm === true) return { kind: 'proceed' };
+      return { kind: 'declined', error: new AppError('MCP-CONFIRM-DECLINED-ERR', 'The user declined; nothing was done.') };
+    }
+    const summary = await input.summary();
+    return {
+      kind: 'ask',
+      result: inputRequired({
+        inputRequests: { [ELICIT_KEY]: inputRequired.elicit({ message: summary, requestedSchema: confirmationForm }) },
+      }),
+    };
+  }
+  const summary = await input.summary();
+  return {
+    kind: 'ask',
+    result: toolError(
+      'MCP-CONFIRM-REQ-ERR',
+      `${summary} Show this to the user; if they agree, call the tool again with the same arguments and confirm: true.`,
+      { summary },
+    ),
+  };
+}

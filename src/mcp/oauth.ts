@@ -1,0 +1,240 @@
+import {
+  type OAuthHelpers,
+  OAuthProvider,
+  type OAuthResourceAuth,
+  type ResolveExternalTokenInput,
+  type ResolveExternalTokenResult,
+} from '@cloudflare/workers-oauth-provider';
+import { eq } from 'drizzle-orm';
+import type { Context } from 'hono';
+import type { Db } from '../db/client';
+import { admins, users } from '../db/schema';
+import { type AppBindings, getSettings, type Settings } from '../env';
+import type { AppEnv } from '../http/app-types';
+import { sha256Hex } from '../lib/crypto';
+import { looksLikeApiKey, resolveApiKey } from '../services/accounts/credentials';
+import { consumeRateLimit, rateLimitHeaders } from '../services/rate-limit';
+import type { McpCaller } from './register';
+import { MCP_ROUTE, mcpApiHandler } from './server';
+import type { ToolScope } from './tool';
+
+/**
+ * OAuth 2.1 for the agent tool server (spec 5.3), with @cloudflare/workers-oauth-provider wrapping the
+ * whole Worker (src/index.ts): it serves the authorization-server and protected-resource metadata,
+ * the token endpoint (code exchange with S256 PKCE only, refresh with rotation, revocation), dynamic
+ * client registration for older clients, Client ID Metadata Documents, and checks every request to
+ * /v1/mcp/ for a token bound to this server as audience. The consent page is ours
+ * (web/pages/oauth). Every other route reaches the app untouched, personal API keys included.
+ */
+
+export const MCP_SCOPES = ['read', 'write', 'payment'] as const satisfies readonly ToolScope[];
+
+/** What a grant (and every token of it) carries; the token's own scopes may be narrower. */
+export interface GrantProps {
+  kind: 'oauth';
+  user_id: string;
+  scopes: ToolScope[];
+  acting_as: 'human';
+}
+
+/** A personal API key presented on the MCP endpoint (personal automation, all three scopes). */
+export interface PersonalKeyProps {
+  kind: 'personal_key';
+  user_id: string;
+  key_id: string;
+}
+
+export type TokenProps = GrantProps | PersonalKeyProps;
+
+/** The protected resource (token audience) for requests reaching this origin, or null: not served here. */
+export function resourceFor(origin: string): string | null {
+  const url = new URL(origin);
+  const loopback = url.hostname === 'localhost' || url.hostname === '127.0.0.1' || url.hostname === '[::1]';
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) return null;
+  return `${url.origin}${MCP_ROUTE}`;
+}
+
+export function isToolScope(s: string): s is ToolScope {
+  return (MCP_SCOPES as readonly string[]).includes(s);
+}
+
+async function resolveExternalToken({
+  token,
+  request,
+  env,
+}: ResolveExternalTokenInput<AppBindings>): Promise<ResolveExternalTokenResult | null> {
+  if (!looksLikeApiKey(token)) return null;
+  const resource = resourceFor(new URL(request.url).origin);
+  if (!resource) return null;
+  const { createDb } = await import('../db/client');
+  const cred = await resolveApiKey(createDb(env.DB), token);
+  if (!cred) return null;
+  const props: PersonalKeyProps = { kind: 'personal_key', user_id: cred.userId, key_id: cred.credentialId };
+  return { props, audience: resource };
+}
+
+const providers = new Map<string, OAuthProvider<AppBindings>>();
+
+function authOriginFor(origin: string, settings: Settings): string {
+  const raw = settings.AUTH_URL?.trim();
+  return raw ? new URL(raw).origin : origin;
+}
+
+/** The provider for one origin (cached): its resource is that origin's /v1/mcp/. */
+export function providerFor(origin: string, env: AppBindings, app: { fetch: WorkerFetch }): OAuthProvider<AppBindings> | null {
+  const resource = resourceFor(origin);
+  if (!resource) return null;
+  const settings = getSettings(env);
+  const authOrigin = authOriginFor(origin, settings);
+  const cacheKey = `${origin} ${authOrigin}`;
+  const hit = providers.get(cacheKey);
+  if (hit) return hit;
+  const provider = new OAuthProvider<AppBindings>({
+    apiRoute: MCP_ROUTE,
+    apiHandler: mcpApiHandler as never,
+    defaultHandler: app as never,
+    authorizeEndpoint: authOrigin === origin ? '/oauth/authorize' : `${authOrigin}/oauth/authorize`,
+    tokenEndpoint: '/oauth/token',
+    clientRegistrationEndpoint: '/oauth/register',
+    scopesSupported: [...MCP_SCOPES],
+    requiredScopes: ['read'],
+    resourceMetadata: { resource, resource_name: 'Shiftmarket agent tools' } as never,
+    resolveExternalToken,
+    accessTokenTTL: 3600,
+    refreshTokenTTL: 30 * 24 * 3600,
+    clientIdMetadataDocumentEnabled: cimdAvailable(),
+  });
+  if (providers.size > 32) providers.clear();
+  providers.set(cacheKey, provider);
+  return provider;
+}
+
+/** CIMD needs the global_fetch_strictly_public flag (wrangler.toml); the provider refuses it otherwise. */
+function cimdAvailable(): boolean {
+  const flags = (globalThis as { Cloudflare?: { compatibilityFlags?: Record<string, boolean> } }).Cloudflare?.compatibilityFlags;
+  return flags?.global_fetch_strictly_public === true;
+}
+
+/** The provider's helpers, which it hands the default handler as env.OAUTH_PROVIDER. */
+export function oauthHelpers(c: Context<AppEnv>): OAuthHelpers | undefined {
+  return (c.env as AppBindings & { OAUTH_PROVIDER?: OAuthHelpers }).OAUTH_PROVIDER;
+}
+
+function refusal(status: 401 | 403, error: string, description: string, resource: string | null): Response {
+  const headers = new Headers({ 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
+  if (status === 401 && resource) {
+    const url = new URL(resource);
+    headers.set(
+      'WWW-Authenticate',
+      `Bearer error="${error}", error_description="${description}", resource_metadata="${url.origin}/.well-known/oauth-protected-resource${url.pathname}"`,
+    );
+  }
+  return new Response(JSON.stringify({ error, error_description: description }), { status, headers });
+}
+
+async function personRights(db: Db, userId: string) {
+  const [row] = await db
+    .select({ id: users.id, isDemo: users.is_demo, admin: admins.user_id })
+    .from(users)
+    .leftJoin(admins, eq(admins.user_id, users.id))
+    .where(eq(users.id, userId))
+    .limit(1);
+  if (!row) return null;
+  // As for every credential (services/accounts/credentials.ts): a demo account is never a full admin.
+  const hasAdmin = row.admin !== null;
+  return { isAdmin: hasAdmin && !row.isDemo, isDemo: row.isDemo, demoAdmin: hasAdmin && row.isDemo };
+}
+
+export type ResolvedCaller = { ok: true; caller: McpCaller; headers: Record<string, string> } | { ok: false; response: Response };
+
+/**
+ * The caller of an MCP request, from what the provider verified: an OAuth token gives the agent actor
+ * (`acting_as` must be `human`), with the token's own scopes; a personal key gives the user, with all
+ * three. Both count against a rate budget of the account (personal key: the key's, agents: their own).
+ */
+export async function resolveCaller(
+  db: Db,
+  props: TokenProps | undefined,
+  auth: OAuthResourceAuth | undefined,
+  env: AppBindings,
+  settings: Settings,
+): Promise<ResolvedCaller> {
+  const resource = auth?.audience ?? null;
+  if (!props || typeof props.user_id !== 'string')
+    return { ok: false, response: refusal(401, 'invalid_token', 'Unknown credential', resource) };
+  const rights = await personRights(db, props.user_id);
+  if (!rights) return { ok: false, response: refusal(401, 'invalid_token', 'The account no longer exists', resource) };
+
+  let caller: McpCaller;
+  let subject: string;
+  if (props.kind === 'personal_key') {
+    caller = {
+      actor: { kind: 'user', userId: props.user_id, via: 'api_key', credentialId: props.key_id, ...rights },
+      tokenId: props.key_id,
+      scopes: [...MCP_SCOPES],
+    };
+    subject = `user:${props.user_id}`;
+  } else {
+    if (props.acting_as !== 'human')
+      return { ok: false, response: refusal(403, 'invalid_token', 'Tokens acting as an agent are not accepted', resource) };
+    const scopes = (auth?.scope ?? []).filter(isToolScope);
+    const tokenId = auth?.token ? await sha256Hex(auth.token) : 'unknown';
+    caller = { actor: { kind: 'agent', userId: props.user_id, tokenId, scopes, ...rights }, tokenId, scopes };
+    subject = `agent:${props.user_id}`;
+  }
+  const limit = await consumeRateLimit(env, subject, settings.API_KEY_RATE_LIMIT, settings.API_KEY_RATE_WINDOW_SECONDS);
+  const headers = rateLimitHeaders(limit);
+  if (!limit.allowed) {
+    return {
+      ok: false,
+      response: Response.json(
+        { jsonrpc: '2.0', error: { code: -32000, message: 'RATE-LIMIT-ERR: too many requests; see Retry-After.' }, id: null },
+        { status: 429, headers: { ...headers, 'Retry-After': String(limit.retryAfter) } },
+      ),
+    };
+  }
+  return { ok: true, caller, headers };
+}
+
+/**
+ * The Worker's fetch: `/v1/mcp` is served as `/v1/mcp/`; on an origin the MCP server can be served
+ * from (https, or http on loopback) the provider takes the request, anywhere else the app does.
+ */
+/**
+ * The provider puts its helpers on `env.OAUTH_PROVIDER` once and reuses them, so each provider (one per
+ * origin) gets its own view of the env: the bindings through the prototype, its helpers on top.
+ */
+const envViews = new WeakMap<AppBindings, WeakMap<OAuthProvider<AppBindings>, AppBindings>>();
+function envFor(env: AppBindings, provider: OAuthProvider<AppBindings>): AppBindings {
+  let views = envViews.get(env);
+  if (!views) {
+    views = new WeakMap();
+    envViews.set(env, views);
+  }
+  let view = views.get(provider);
+  // An own OAUTH_PROVIDER from the start: an assignment then stays on the view, even where env is a
+  // proxy whose set trap would otherwise write it through to the shared env.
+  if (!view) {
+    view = Object.create(env, {
+      OAUTH_PROVIDER: { value: undefined, writable: true, configurable: true, enumerable: false },
+    }) as AppBindings;
+    views.set(provider, view);
+  }
+  return view;
+}
+
+export type WorkerFetch = (request: Request, env: AppBindings, ctx: ExecutionContext) => Response | Promise<Response>;
+
+export function withOAuth(app: { fetch: WorkerFetch }): (request: Request, env: AppBindings, ctx: ExecutionContext) => Promise<Response> {
+  return async (request, env, ctx) => {
+    const url = new URL(request.url);
+    let req = request;
+    if (url.pathname === '/v1/mcp') {
+      url.pathname = MCP_ROUTE;
+      req = new Request(url, request);
+    }
+    const provider = providerFor(url.origin, env, app);
+    if (!provider) return app.fetch(req, env, ctx);
+    return provider.fetch(req as Parameters<OAuthProvider<AppBindings>['fetch']>[0], envFor(env, provider), ctx);
+  };
+}

@@ -1,0 +1,159 @@
+import type { CallToolResult, InputRequiredResult, McpServer, ServerContext } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import type { Db } from '../db/client';
+import type { AppBindings, Settings } from '../env';
+import { AppError } from '../lib/errors';
+import { errorFields, type Logger } from '../lib/log';
+import type { PersonActor, ServiceContext } from '../services/context';
+import { writeAudit } from './audit';
+import { CONFIRM_FIELD, confirmField, confirmWritesFor, decideConfirmation, toolError } from './confirmation';
+import { TOOL_PREFIX, type ToolDefinition, type ToolRunExtras, type ToolScope } from './tool';
+
+/**
+ * The one wrapper every tool goes through (spec 4.9, CONVENTIONS "one wrapper"): scope (a tool outside
+ * the token's scopes is not registered, so neither listed nor callable), write confirmation, the
+ * service context with the caller as actor, timing, error mapping (a service's AppError becomes a tool
+ * error carrying its code) and the audit row. A tool definition cannot bypass any of it.
+ */
+
+/** Who is calling, resolved once per request from the token (mcp/oauth.ts). */
+export interface McpCaller {
+  /** `agent` for an OAuth access token; the user (via api_key) for a personal key. */
+  actor: PersonActor;
+  /** The access token's id (`userId:grantId`) or the personal key's id. */
+  tokenId: string;
+  scopes: readonly ToolScope[];
+}
+
+/** What one request to the endpoint carries for the tools. */
+export interface McpRequestScope {
+  env: AppBindings;
+  db: Db;
+  settings: Settings;
+  log: Logger;
+  requestId: string;
+  waitUntil(p: Promise<unknown>): void;
+  /** `modern` for 2026-07-28 requests, `legacy` for 2025-era ones. */
+  era: 'legacy' | 'modern';
+  caller: McpCaller;
+}
+
+export function toolName(def: Pick<ToolDefinition, 'name'>): string {
+  return `${TOOL_PREFIX}${def.name}`;
+}
+
+/** The tools the scopes allow, in registration order. */
+export function toolsWithin(tools: readonly ToolDefinition[], scopes: readonly string[]): ToolDefinition[] {
+  return tools.filter((t) => scopes.includes(t.scope));
+}
+
+function serviceContext(rs: McpRequestScope): ServiceContext {
+  return {
+    env: rs.env,
+    db: rs.db,
+    settings: rs.settings,
+    actor: rs.caller.actor,
+    requestId: rs.requestId,
+    log: rs.log,
+    now: () => Date.now(),
+    waitUntil: (p) => rs.waitUntil(p),
+  };
+}
+
+function errorResult(err: unknown, log: Logger, tool: string): { result: CallToolResult; status: string } {
+  if (err instanceof AppError) {
+    const details =
+      err.details !== undefined && err.details !== null && typeof err.details === 'object'
+        ? (err.details as Record<string, unknown>)
+        : undefined;
+    return { result: toolError(err.code, err.message, details), status: err.code };
+  }
+  if (err instanceof z.ZodError) {
+    const message = err.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ');
+    return { result: toolError('VALIDATION-ERR', message.slice(0, 500)), status: 'VALIDATION-ERR' };
+  }
+  log.error('mcp tool failed', { tool, ...errorFields(err) });
+  return { result: toolError('INTERNAL-ERR', 'Unexpected error. The request id identifies it in the logs.'), status: 'INTERNAL-ERR' };
+}
+
+function canElicitForm(mcp: McpServer, era: McpRequestScope['era']): boolean {
+  if (era !== 'modern') return false;
+  const elicitation = mcp.server.getClientCapabilities()?.elicitation as { form?: unknown; url?: unknown } | undefined;
+  // A bare `elicitation: {}` means form mode (the only mode before URL mode existed).
+  return elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined);
+}
+
+const noUrlElicitation: Pick<ToolRunExtras, 'clientSupportsUrlElicitation' | 'elicitUrl'> = {
+  // Stateless serving cannot push a request to a 2025-era client, and on 2026-07-28 URL elicitation
+  // rides an input-required result the tool cannot await: the URL goes in the tool's result instead.
+  clientSupportsUrlElicitation: false,
+  elicitUrl: async () => false,
+};
+
+/** Registers one definition on the request's server through the wrapper. */
+export function registerTool(mcp: McpServer, def: ToolDefinition, rs: McpRequestScope): void {
+  const name = toolName(def);
+  const confirms = def.scope === 'write';
+  const inputSchema = confirms ? def.input.extend({ [CONFIRM_FIELD]: confirmField }) : def.input;
+  mcp.registerTool(
+    name,
+    {
+      title: def.title,
+      description: def.description,
+      inputSchema,
+      outputSchema: def.output,
+      annotations: { title: def.title, ...def.annotations },
+      _meta: { 'shiftmarket/scope': def.scope },
+    },
+    async (rawArgs: Record<string, unknown>, sctx: ServerContext): Promise<CallToolResult | InputRequiredResult> => {
+      const started = Date.now();
+      const { [CONFIRM_FIELD]: confirm, ...rest } = rawArgs;
+      const args = confirms ? rest : rawArgs;
+      const ctx = serviceContext(rs);
+      let status = 'ok';
+      try {
+        if (confirms) {
+          const outcome = await decideConfirmation({
+            confirm: confirm === true ? true : undefined,
+            required: await confirmWritesFor(rs.db, rs.caller.actor.userId),
+            canElicitForm: canElicitForm(mcp, rs.era),
+            inputResponses: sctx.mcpReq.inputResponses,
+            summary: async () => (def.describeAction ? def.describeAction(ctx, args) : `Run ${name}.`),
+          });
+          if (outcome.kind === 'declined') {
+            status = 'denied';
+            return errorResult(outcome.error, rs.log, name).result;
+          }
+          if (outcome.kind === 'ask') {
+            // The summary asking for confirm: true is a tool error; a form to fill is not an outcome yet.
+            status = 'isError' in outcome.result && outcome.result.isError ? 'MCP-CONFIRM-REQ-ERR' : 'confirmation_asked';
+            return outcome.result;
+          }
+        }
+        const output = await def.run(ctx, args, { tokenId: rs.caller.tokenId, ...noUrlElicitation });
+        return { content: [{ type: 'text', text: def.summarize(output) }], structuredContent: output as Record<string, unknown> };
+      } catch (err) {
+        const mapped = errorResult(err, rs.log, name);
+        status = mapped.status;
+        return mapped.result;
+      } finally {
+        const latencyMs = Date.now() - started;
+        rs.log.info('mcp tool call', { tool: name, status, duration_ms: latencyMs, era: rs.era });
+        await writeAudit(rs.db, rs.log, {
+          tokenId: rs.caller.tokenId,
+          userId: rs.caller.actor.userId,
+          toolName: name,
+          args: rawArgs,
+          status,
+          latencyMs,
+          at: started,
+        });
+      }
+    },
+  );
+}
+
+/** Registers every definition the caller's scopes allow. */
+export function registerTools(mcp: McpServer, tools: readonly ToolDefinition[], rs: McpRequestScope): void {
+  for (const def of toolsWithin(tools, rs.caller.scopes)) registerTool(mcp, def, rs);
+}

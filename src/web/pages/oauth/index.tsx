@@ -1,0 +1,173 @@
+import { AuthorizationError, CimdFetchError, type ConsentDescription } from '@cloudflare/workers-oauth-provider';
+import { Hono } from 'hono';
+import type { AppEnv, WebUser } from '../../../http/app-types';
+import { isToolScope, MCP_SCOPES, oauthHelpers, type GrantProps } from '../../../mcp/oauth';
+import type { ToolScope } from '../../../mcp/tool';
+import { Card, CsrfField, Notice, SubmitButton } from '../../components';
+import { Layout } from '../../layout';
+import { renderError, renderPage } from '../../render';
+import { clearSessionCookie, readWebSession } from '../../session';
+import { readAppCookie } from '../../cookies';
+
+/**
+ * {auth_url}/oauth/authorize: the consent page of the agent tool server's OAuth (spec 4.12, 5.3).
+ * The provider validates the request (client, exact redirect URI, S256 PKCE, resource); a signed-out
+ * browser goes to sign-in first and comes back; the page names the client (escaped by JSX; a CIMD
+ * client's verified domain, else a warning that the name is self-asserted), where the tokens go (with
+ * a warning for an app on this computer), and the three scopes, each with its own box. Allow issues a
+ * code for the ticked scopes only; Deny (or nothing ticked) sends the client `access_denied`. The
+ * form carries the CSRF token of every page form, and the provider's handle, bound to this browser by
+ * its own `__Host-` cookie and good for one answer within ten minutes.
+ */
+
+const SCOPE_TEXT: Record<ToolScope, { title: string; text: string }> = {
+  read: {
+    title: 'Read',
+    text: 'See your account and profiles, your shifts and open broadcasts, your connections, earnings and spend.',
+  },
+  write: {
+    title: 'Write',
+    text: 'Post, claim, cancel and clock in or out of shifts, change your profile and make counter-offers. Each change asks you first, unless you turn that off in your account.',
+  },
+  payment: {
+    title: 'Payment',
+    text: 'Start a pre-payment for a claimed shift. No money moves until you confirm it yourself on a Shiftmarket page.',
+  },
+};
+
+interface ConsentViewProps {
+  user: WebUser;
+  csrfToken: string;
+  details: ConsentDescription;
+  handle: string;
+}
+
+function ConsentView({ user, csrfToken, details, handle }: ConsentViewProps) {
+  const requested = new Set(details.scope);
+  const preset = (s: ToolScope) => (requested.size ? requested.has(s) : s === 'read');
+  return (
+    <Layout title="Allow access" user={user} csrfToken={csrfToken}>
+      <h1>Allow {details.clientName} to use your Shiftmarket account?</h1>
+      {details.clientDomain ? (
+        <p>
+          Published by <strong>{details.clientDomain}</strong>.
+        </p>
+      ) : (
+        <Notice kind="info">This app registered itself: its name is not verified.</Notice>
+      )}
+      <p>
+        Access will be sent to <strong>{details.redirectHost}</strong>.
+      </p>
+      {details.redirectIsLoopback ? (
+        <Notice kind="error">This sends access to an app on your computer. Continue only if you just started connecting from it.</Notice>
+      ) : null}
+      <Card title="What it may do">
+        <form method="post" action="/oauth/authorize" class="stack">
+          <CsrfField token={csrfToken} />
+          <input type="hidden" name="handle" value={handle} />
+          <fieldset class="stack">
+            <legend>Choose what to allow; untick anything you do not want to give.</legend>
+            {MCP_SCOPES.map((s) => (
+              <div class="field checkbox">
+                <input type="checkbox" id={`scope-${s}`} name="scope" value={s} checked={preset(s)} aria-describedby={`scope-${s}-hint`} />
+                <label for={`scope-${s}`}>{SCOPE_TEXT[s].title}</label>
+                <p class="hint" id={`scope-${s}-hint`}>
+                  {SCOPE_TEXT[s].text}
+                </p>
+              </div>
+            ))}
+          </fieldset>
+          <p class="hint">It acts as you ({user.email}). You can end its access by signing in again with another choice.</p>
+          <div class="actions">
+            <SubmitButton name="decision" value="approve">
+              Allow
+            </SubmitButton>
+            <SubmitButton name="decision" value="deny" variant="secondary">
+              Deny
+            </SubmitButton>
+          </div>
+        </form>
+      </Card>
+    </Layout>
+  );
+}
+
+function failure(c: Parameters<typeof renderError>[0], err: unknown): Promise<Response> | Response {
+  if (err instanceof AuthorizationError && err.redirectTo) return c.redirect(err.redirectTo, 302);
+  if (err instanceof AuthorizationError)
+    return renderError(c, 400, 'Cannot authorize', `This authorization request cannot be completed: ${err.description}`);
+  if (err instanceof CimdFetchError)
+    return renderError(c, 400, 'Cannot authorize', 'This app could not be verified: its metadata document could not be read.');
+  throw err;
+}
+
+/** The signed-in person, or the redirect that gets one (sign-in, or the second factor) and comes back here. */
+async function signedIn(c: Parameters<typeof renderError>[0]): Promise<{ user: WebUser } | { redirect: Response }> {
+  const session = await readWebSession(c);
+  const url = new URL(c.req.url);
+  const here = `${url.pathname}${url.search}`;
+  if (session.kind === 'pending') return { redirect: c.redirect(`/login/2fa?next=${encodeURIComponent(here)}`, 303) };
+  if (session.kind === 'none') {
+    if (readAppCookie(c, 'session')) clearSessionCookie(c);
+    return { redirect: c.redirect(`/login?next=${encodeURIComponent(here)}`, 303) };
+  }
+  c.set('webUser', session.user);
+  return { user: session.user };
+}
+
+export const oauthPages = new Hono<AppEnv>()
+  .get('/oauth/authorize', async (c) => {
+    const oauth = oauthHelpers(c);
+    if (!oauth) return renderError(c, 404, 'Page not found', 'There is no such page.');
+    try {
+      const request = await oauth.parseAuthRequest(c.req.raw);
+      const who = await signedIn(c);
+      if ('redirect' in who) return who.redirect;
+      const details = await oauth.describeConsent(request);
+      const consent = await oauth.beginConsent(request);
+      const page = await renderPage(
+        c,
+        <ConsentView user={who.user} csrfToken={c.get('csrfToken')} details={details} handle={consent.handle} />,
+      );
+      for (const [k, v] of consent.headers) page.headers.append(k, v);
+      return page;
+    } catch (err) {
+      return failure(c, err);
+    }
+  })
+  .post('/oauth/authorize', async (c) => {
+    const oauth = oauthHelpers(c);
+    if (!oauth) return renderError(c, 404, 'Page not found', 'There is no such page.');
+    const who = await signedIn(c);
+    if ('redirect' in who) return who.redirect;
+    const form = await c.req.formData();
+    const rawHandle = form.get('handle');
+    const handle = typeof rawHandle === 'string' ? rawHandle.slice(0, 500) : '';
+    const ticked = form.getAll('scope').filter((s): s is ToolScope => typeof s === 'string' && isToolScope(s));
+    const scopes = MCP_SCOPES.filter((s) => ticked.includes(s));
+    try {
+      if (form.get('decision') !== 'approve' || scopes.length === 0) {
+        const denied = await oauth.denyConsent(c.req.raw, handle);
+        return new Response(null, { status: 302, headers: withLocation(denied.headers, denied.redirectTo) });
+      }
+      const approved = await oauth.approveConsent(c.req.raw, handle, { scope: scopes });
+      const props: GrantProps = { kind: 'oauth', user_id: who.user.userId, scopes, acting_as: 'human' };
+      const { redirectTo } = await oauth.completeAuthorization({
+        request: approved.request,
+        userId: who.user.userId,
+        metadata: { label: approved.request.clientId.slice(0, 200) },
+        scope: scopes,
+        props,
+      });
+      return new Response(null, { status: 302, headers: withLocation(approved.headers, redirectTo) });
+    } catch (err) {
+      return failure(c, err);
+    }
+  });
+
+function withLocation(headers: Headers, location: string): Headers {
+  const h = new Headers(headers);
+  h.set('Location', location);
+  h.set('Cache-Control', 'no-store');
+  return h;
+}
