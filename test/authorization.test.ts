@@ -290,6 +290,8 @@ const TABLE: Record<string, Entry> = {
   },
   updateUserDetails: { access: 'self' },
   getApiKey: { access: 'self' },
+  getAgentSettings: { access: 'self' },
+  updateAgentSettings: { access: 'self' },
   regenerateApiKey: { access: 'self' },
   getShifterOfUser: {
     access: 'self',
@@ -833,9 +835,6 @@ const TABLE: Record<string, Entry> = {
     access: 'resource',
     cases: [{ target: "the crew member's connected account", side: 'shifter', req: (w) => ({ params: { id: w.paymentSimulator.account } }) }],
   },
-    access: 'resource',
-    cases: [{ target: "the crew member's connected account", side: 'shifter', req: (w) => ({ params: { id: w.paymentSimulator.account } }) }],
-  },
   chargeInvoice: {
     access: 'resource',
     cases: [{ target: "the victim business's invoice", side: 'business', req: (w) => ({ params: { invoiceId: w.invoice } }) }],
@@ -848,17 +847,35 @@ const TABLE: Record<string, Entry> = {
   listPaymentMethods: { access: 'resource', cases: [onBusiness()] },
   setDefaultPaymentMethod: {
     access: 'resource',
-    cases: [{ target: "the victim business's card", side: 'business', req: (w) => ({ params: { id: w.business, payment_method_id: 'pm_card_visa' } }) }],
+    cases: [
+      {
+        target: "the victim business's card",
+        side: 'business',
+        req: (w) => ({ params: { id: w.business, payment_method_id: 'pm_card_visa' } }),
+      },
+    ],
   },
   deletePaymentMethod: {
     access: 'resource',
-    cases: [{ target: "the victim business's card", side: 'business', req: (w) => ({ params: { id: w.business, payment_method_id: 'pm_card_visa' } }) }],
+    cases: [
+      {
+        target: "the victim business's card",
+        side: 'business',
+        req: (w) => ({ params: { id: w.business, payment_method_id: 'pm_card_visa' } }),
+      },
+    ],
   },
 
   // ── Refunds and payouts ── (a refund: the invoice's business owner or an admin; a payout account: its shifter, an admin may read)
   refundInvoice: {
     access: 'resource',
-    cases: [{ target: "the victim business's invoice", side: 'business', req: (w) => ({ params: { invoiceId: w.invoice }, body: { amount: 1 } }) }],
+    cases: [
+      {
+        target: "the victim business's invoice",
+        side: 'business',
+        req: (w) => ({ params: { invoiceId: w.invoice }, body: { amount: 1 } }),
+      },
+    ],
   },
   startPayoutOnboarding: { access: 'self' },
   getPayoutAccount: {

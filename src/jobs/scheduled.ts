@@ -7,6 +7,7 @@ import { sweepEmailOutbox } from '../services/mail';
 import { sweepNotificationDeliveries } from '../services/notifications/deliver';
 import { sweepSimulatorEvents } from '../services/payments/simulator';
 import { sweepAutomaticCharges } from '../services/payments/auto-charge';
+import { sweepMissingTransfers } from '../services/payments/payouts';
 import { expirePendingShifts } from '../services/shifts/expire';
 import { systemContext } from '../services/system-context';
 import { sweepWebhookDeliveries } from '../services/webhooks/sweep';
@@ -26,9 +27,10 @@ const JOBS: Record<string, Record<string, Job>> = {
     expire_pending_shifts: expirePendingShifts,
     sweep_webhook_deliveries: sweepWebhookDeliveries,
     deliver_payment_simulator_events: sweepSimulatorEvents,
+    charge_worked_invoices: sweepAutomaticCharges,
+    sweep_missing_transfers: sweepMissingTransfers,
   },
   [CRON.nightly]: {
-    charge_worked_invoices: sweepAutomaticCharges,
     reset_demo_data: async (ctx) => (ctx.settings.DEMO_MODE ? resetDemoData(ctx) : 'skipped: DEMO_MODE off'),
   },
 };

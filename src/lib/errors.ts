@@ -119,7 +119,24 @@ export const ERROR_CODES = {
     status: 422,
     description: 'The two parties have no worked shift together, or the pinned shift is not a worked shift between them.',
   },
+  'INVOICE-NOT-FND-ERR': { status: 404, description: 'No such invoice (or it is not yours to see).' },
+  'PAYMENT-METHOD-NOT-FND-ERR': { status: 404, description: 'No such saved card of this business.' },
+  'INVOICE-PAID-ERR': { status: 409, description: 'The invoice is paid already.' },
+  'INVOICE-NOT-PAID-ERR': { status: 409, description: 'The invoice is not paid (no charge to refund).' },
+  'PAYMENT-IN-PROGRESS-ERR': {
+    status: 409,
+    description: 'A charge of this invoice is being made right now; read the invoice again shortly.',
+  },
+  'PAYMENT-CARD-REQ-ERR': { status: 422, description: 'The business has no default card saved: save one first.' },
   'PAYMENT-CAP-ERR': { status: 422, description: 'The amount is above the operator cap on one charge (PAYMENT_MAX_CHARGE_MINOR).' },
+  'REFUND-AMOUNT-ERR': {
+    status: 422,
+    description: 'The refund is more than what is left to refund on the invoice (details.refundable_remaining), or nothing is left.',
+  },
+  'PAYMENT-SETUP-ERR': {
+    status: 422,
+    description: "The SetupIntent is not this business's, or it has not (yet) saved a card: confirm it first.",
+  },
   'PAYLOAD-TOO-LARGE-ERR': { status: 413, description: 'The body or upload is too large.' },
   'UNSUPPORTED-MEDIA-ERR': { status: 415, description: 'The body or upload type is not accepted.' },
   'RATE-LIMIT-ERR': { status: 429, description: 'Too many requests; see Retry-After.' },
@@ -128,17 +145,8 @@ export const ERROR_CODES = {
     status: 502,
     description: 'The payment processor is unreachable or refused the request (details.processor_code names its reason when it gave one).',
   },
-  'INVOICE-NOT-FND-ERR': { status: 404, description: 'No such invoice (or it is not yours to see).' },
-  'PAYMENT-METHOD-NOT-FND-ERR': { status: 404, description: 'No such saved card of this business.' },
-  'INVOICE-PAID-ERR': { status: 409, description: 'The invoice is paid already.' },
-  'PAYMENT-IN-PROGRESS-ERR': { status: 409, description: 'A charge of this invoice is being made right now; read the invoice again shortly.' },
-  'PAYMENT-CARD-REQ-ERR': { status: 422, description: 'The business has no default card saved: save one first.' },
 } as const satisfies Record<string, { status: number; description: string }>;
 
-  'PAYMENT-SETUP-ERR': {
-    status: 422,
-    description: "The SetupIntent is not this business's, or it has not (yet) saved a card: confirm it first.",
-  },
 export type ErrorCode = keyof typeof ERROR_CODES;
 export type ErrorStatus = (typeof ERROR_CODES)[ErrorCode]['status'];
 

@@ -1,9 +1,11 @@
 import { createRouter, serviceCtx } from '../../http/create-app';
 import { receiveStripeWebhook } from '../../services/payments/stripe-webhook';
 import * as routes from './finance.routes';
+import { refundRouter } from './refund.routes';
 import { simulatorRouter } from './simulator.routes';
 
 export const financeRouter = createRouter()
+  .route('/', refundRouter)
   .route('/', simulatorRouter)
   .openapi(routes.receiveStripeWebhook, async (c) => {
     // The raw body, read before anything parses it: the signature covers these exact bytes.

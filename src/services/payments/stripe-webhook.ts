@@ -6,6 +6,7 @@ import { AppError } from '../../lib/errors';
 import { errorFields } from '../../lib/log';
 import type { ServiceContext } from '../context';
 import type { InvoiceRow } from '../invoices/create';
+import { handleAccountUpdated } from './payouts';
 import { markInvoiceFailed, markInvoicePaid } from './settle';
 
 /**
@@ -84,7 +85,6 @@ async function invoiceOfIntent(ctx: ServiceContext, pi: Stripe.PaymentIntent): P
   return { invoice: inv };
 }
 
-async function handle(ctx: ServiceContext, event: Stripe.Event): Promise<{ outcome: StripeEventOutcome; invoiceId: string | null }> {
 /** The charge that settled an intent (`latest_charge`, an id or, when expanded, the object). */
 function latestChargeId(pi: Stripe.PaymentIntent): string | null {
   const c = pi.latest_charge;
@@ -93,6 +93,9 @@ function latestChargeId(pi: Stripe.PaymentIntent): string | null {
   return id.length <= 255 ? id : null;
 }
 
+async function handle(ctx: ServiceContext, event: Stripe.Event): Promise<{ outcome: StripeEventOutcome; invoiceId: string | null }> {
+  // A shifter's connected account changed (onboarding finished, payouts on or off): payouts.ts.
+  if (event.type === 'account.updated') return { outcome: await handleAccountUpdated(ctx, event.data.object), invoiceId: null };
   if (event.type !== 'payment_intent.succeeded' && event.type !== 'payment_intent.payment_failed') {
     return { outcome: 'ignored', invoiceId: null };
   }

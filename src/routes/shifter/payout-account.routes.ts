@@ -1,0 +1,48 @@
+import { createRouter, serviceCtx } from '../../http/create-app';
+import { authRoute, jsonContent } from '../../http/openapi';
+import { payoutAccountQuery, payoutAccountSchema, payoutOnboardingSchema } from '../../services/payments/refund-schemas';
+import * as payouts from '../../services/payments/payouts';
+import { appUrl } from '../../web/urls';
+
+const tags = ['Payouts'];
+
+export const startPayoutOnboarding = authRoute({
+  method: 'post',
+  path: '/v1/shifter/payout_account',
+  operationId: 'startPayoutOnboarding',
+  tags,
+  summary: "Set up the caller's payout account (once) and get a fresh onboarding link",
+  description:
+    'Creates the shifter’s connected account at the payment processor the first time, and on every call returns a new one-time ' +
+    'onboarding link (they expire). Once onboarding is complete, the shifter’s share of each paid invoice is transferred there.',
+  responses: { 200: jsonContent(payoutOnboardingSchema, 'The account and its onboarding link.') },
+  errors: ['SHIFTER-NOT-FND-ERR', 'PAYMENT-GATEWAY-ERR'],
+});
+
+export const getPayoutAccount = authRoute({
+  method: 'get',
+  path: '/v1/shifter/payout_account',
+  operationId: 'getPayoutAccount',
+  tags,
+  summary: "The caller's payout account: onboarding state and whether payouts are enabled",
+  description:
+    'Refreshed from the processor on each read (and kept current by its account.updated events). `set_up: false` until onboarding ' +
+    'is started. An admin may name another shifter (`shifter_id`); anyone else naming one gets 404.',
+  request: { query: payoutAccountQuery },
+  responses: { 200: jsonContent(payoutAccountSchema, 'The payout account.') },
+  errors: ['SHIFTER-NOT-FND-ERR'],
+});
+
+/** The payout-account router, mounted by the shifter router. */
+export const payoutAccountRouter = createRouter()
+  .openapi(startPayoutOnboarding, async (c) =>
+    c.json(
+      await payouts.startPayoutOnboarding(serviceCtx(c), {
+        // Back to the account page when onboarding ends or the link expired (the page can ask for a new one).
+        refreshUrl: appUrl(c, '/account'),
+        returnUrl: appUrl(c, '/account'),
+      }),
+      200,
+    ),
+  )
+  .openapi(getPayoutAccount, async (c) => c.json(await payouts.getPayoutAccount(serviceCtx(c), c.req.valid('query')), 200));

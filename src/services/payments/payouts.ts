@@ -1,0 +1,307 @@
+import { and, asc, eq, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
+import { invoices, payoutAccounts, shifters, users } from '../../db/schema';
+import { AppError } from '../../lib/errors';
+import { errorFields } from '../../lib/log';
+import { fromMinor, roundRatio } from '../../lib/money';
+import { toIso } from '../../lib/time';
+import { shifterAccess } from '../access';
+import { requirePerson, type ServiceContext } from '../context';
+import { prepareWrite } from '../guarded-write';
+import type { InvoiceRow } from '../invoices/create';
+import type { ConnectedAccountResult } from './gateway';
+import { paymentGateway } from './index';
+import type { PayoutAccountQuery, PayoutAccountView, PayoutOnboardingView } from './refund-schemas';
+
+/*
+ * Shifters' connected accounts and the transfer of their share of each paid invoice. The business is
+ * charged on the platform's account; the shifter's share (the charged amount less PLATFORM_FEE_BPS)
+ * is transferred to their connected account with the charge as its source transaction, once per
+ * invoice (idempotency key `transfer:{invoice_id}`, and a guarded stamp of transfer_id).
+ */
+
+/** True inside a batch once the invoice carries this operation id (its guarded update ran). */
+export const invoiceOpApplied = (invoiceId: string, op: string): SQL =>
+  sql`EXISTS (SELECT 1 FROM ${invoices} WHERE ${invoices.id} = ${invoiceId} AND ${invoices.last_op_id} = ${op})`;
+
+/** What the business was charged for an invoice: the conversion when it settled in another currency. */
+export function chargedAmount(inv: InvoiceRow): { amount: number; currency: string } {
+  if (inv.conversion_currency && inv.conversion_amount_minor !== null) {
+    return { amount: inv.conversion_amount_minor, currency: inv.conversion_currency };
+  }
+  return { amount: inv.amount_minor, currency: inv.currency };
+}
+
+/** The shifter's share of a charged amount: the amount less the platform fee (bps, rounded half-up). */
+export function shifterShare(chargedMinor: number, feeBps: number): number {
+  return chargedMinor - roundRatio(chargedMinor * feeBps, 10_000);
+}
+
+async function loadInvoice(ctx: ServiceContext, invoiceId: string): Promise<InvoiceRow | null> {
+  const [row] = await ctx.db.select().from(invoices).where(eq(invoices.id, invoiceId)).limit(1);
+  return row ?? null;
+}
+
+async function shifterUserId(ctx: ServiceContext, shifterId: string): Promise<string | null> {
+  const [row] = await ctx.db.select({ userId: shifters.user_id }).from(shifters).where(eq(shifters.id, shifterId)).limit(1);
+  return row?.userId ?? null;
+}
+
+export type TransferOutcome =
+  | { status: 'transferred'; transfer_id: string; amount_minor: number }
+  | { status: 'already'; transfer_id: string; amount_minor: number }
+  | {
+      status: 'skipped';
+      reason: 'not_found' | 'not_paid' | 'no_charge' | 'no_shifter' | 'no_account' | 'payouts_disabled' | 'nothing_to_transfer';
+    };
+
+/**
+ * Transfers the shifter's share of a paid invoice to their payouts-enabled connected account, once:
+ * amount = share of the charged amount (less PLATFORM_FEE_BPS), less the same share of anything
+ * already refunded; source_transaction = the invoice's charge, transfer_group = the invoice id,
+ * idempotency key `transfer:{invoice_id}`. transfer_id/transfer_amount_minor are stamped in a guarded
+ * write (WHERE transfer_id IS NULL), so concurrent callers make one transfer, one stamp and one
+ * `payout_paid` notice. Skips (not an error) what cannot be transferred yet; the 5-minute sweep retries.
+ */
+export async function transferShifterShare(ctx: ServiceContext, invoiceId: string): Promise<TransferOutcome> {
+  const inv = await loadInvoice(ctx, invoiceId);
+  if (!inv) return { status: 'skipped', reason: 'not_found' };
+  if (inv.transfer_id) return { status: 'already', transfer_id: inv.transfer_id, amount_minor: inv.transfer_amount_minor ?? 0 };
+  if (inv.status !== 'paid') return { status: 'skipped', reason: 'not_paid' };
+  if (!inv.charge_id) return { status: 'skipped', reason: 'no_charge' };
+  if (!inv.shifter_id) return { status: 'skipped', reason: 'no_shifter' };
+  const [acct] = await ctx.db.select().from(payoutAccounts).where(eq(payoutAccounts.shifter_id, inv.shifter_id)).limit(1);
+  if (!acct) return { status: 'skipped', reason: 'no_account' };
+  if (!acct.payouts_enabled) return { status: 'skipped', reason: 'payouts_disabled' };
+  const charged = chargedAmount(inv);
+  const share = shifterShare(charged.amount, ctx.settings.PLATFORM_FEE_BPS);
+  const amount = share - roundRatio(share * inv.refunded_minor, charged.amount);
+  if (amount <= 0) return { status: 'skipped', reason: 'nothing_to_transfer' };
+
+  const transfer = await paymentGateway(ctx).createTransfer({
+    amount,
+    currency: charged.currency.toLowerCase(),
+    destination: acct.account_id,
+    transferGroup: inv.id,
+    sourceTransaction: inv.charge_id,
+    idempotencyKey: `transfer:${inv.id}`,
+    metadata: { invoice_id: inv.id, shifter_id: inv.shifter_id, business_id: inv.business_id },
+  });
+
+  const now = ctx.now();
+  const userId = await shifterUserId(ctx, inv.shifter_id);
+  const w = prepareWrite(ctx, { type: 'invoice', id: inv.id }, (op) => invoiceOpApplied(inv.id, op));
+  const res = await w.commit({
+    guard: ctx.db
+      .update(invoices)
+      .set({ transfer_id: transfer.id, transfer_amount_minor: transfer.amount, updated_at: now, last_op_id: w.op })
+      .where(and(eq(invoices.id, inv.id), isNull(invoices.transfer_id))),
+    audit: {
+      action: 'invoice.transferred',
+      data: { transfer_id: transfer.id, amount_minor: transfer.amount, destination: acct.account_id },
+    },
+    notify: [
+      userId
+        ? {
+            kind: 'payout_paid',
+            userIds: [userId],
+            title: 'Your pay is on its way',
+            body: `${fromMinor(transfer.amount, charged.currency)} ${charged.currency.toUpperCase()} for invoice ${inv.id} was sent to your payout account.`,
+            data: { shift_request_id: inv.shift_request_id, transfer_id: transfer.id },
+          }
+        : null,
+    ],
+  });
+  if (res.applied && !res.replayed) return { status: 'transferred', transfer_id: transfer.id, amount_minor: transfer.amount };
+  const after = await loadInvoice(ctx, inv.id);
+  return {
+    status: 'already',
+    transfer_id: after?.transfer_id ?? transfer.id,
+    amount_minor: after?.transfer_amount_minor ?? transfer.amount,
+  };
+}
+
+/**
+ * The 5-minute sweep: every paid, charged invoice without its transfer whose shifter has a
+ * payouts-enabled account (e.g. enabled after the invoice was paid, or a transfer that failed),
+ * oldest first, a bounded batch a run. One failing transfer does not stop the others.
+ */
+export async function sweepMissingTransfers(
+  ctx: ServiceContext,
+  opts: { limit?: number; shifterId?: string } = {},
+): Promise<{ transferred: number; failed: number; skipped: number }> {
+  const conds: SQL[] = [
+    eq(invoices.status, 'paid'),
+    isNull(invoices.transfer_id),
+    isNotNull(invoices.charge_id),
+    sql`${invoices.shifter_id} IN (SELECT ${payoutAccounts.shifter_id} FROM ${payoutAccounts} WHERE ${payoutAccounts.payouts_enabled} = 1)`,
+  ];
+  if (opts.shifterId) conds.push(eq(invoices.shifter_id, opts.shifterId));
+  const rows = await ctx.db
+    .select({ id: invoices.id })
+    .from(invoices)
+    .where(and(...conds))
+    .orderBy(asc(invoices.paid_at), asc(invoices.id))
+    .limit(opts.limit ?? 50);
+  const tally = { transferred: 0, failed: 0, skipped: 0 };
+  for (const r of rows) {
+    try {
+      const out = await transferShifterShare(ctx, r.id);
+      if (out.status === 'transferred') tally.transferred++;
+      else tally.skipped++;
+    } catch (err) {
+      tally.failed++;
+      ctx.log.warn('transfer of a paid invoice failed; the next sweep retries', { invoice_id: r.id, ...errorFields(err) });
+    }
+  }
+  return tally;
+}
+
+// ── Connected accounts ─────────────────────────────────────────────────────────────────────────
+
+type PayoutAccountRow = typeof payoutAccounts.$inferSelect;
+
+function accountView(shifterId: string, row: PayoutAccountRow | null): PayoutAccountView {
+  if (!row) return { set_up: false, shifter_id: shifterId, account_id: null, details_submitted: false, payouts_enabled: false };
+  return {
+    set_up: true,
+    shifter_id: shifterId,
+    account_id: row.account_id,
+    details_submitted: row.details_submitted,
+    payouts_enabled: row.payouts_enabled,
+  };
+}
+
+async function accountOf(ctx: ServiceContext, shifterId: string): Promise<PayoutAccountRow | null> {
+  const [row] = await ctx.db.select().from(payoutAccounts).where(eq(payoutAccounts.shifter_id, shifterId)).limit(1);
+  return row ?? null;
+}
+
+/**
+ * Stores the processor's view of a connected account (from `account.updated` or a read) when it
+ * differs. When payouts become enabled, the shifter's waiting transfers are made in the background.
+ * Returns whether the row changed; null when no shifter has this account.
+ */
+export async function applyAccountStatus(ctx: ServiceContext, account: ConnectedAccountResult): Promise<boolean | null> {
+  const [row] = await ctx.db.select().from(payoutAccounts).where(eq(payoutAccounts.account_id, account.id)).limit(1);
+  if (!row) return null;
+  const res = await ctx.db
+    .update(payoutAccounts)
+    .set({ details_submitted: account.details_submitted, payouts_enabled: account.payouts_enabled, updated_at: ctx.now() })
+    .where(
+      and(
+        eq(payoutAccounts.account_id, account.id),
+        sql`(${payoutAccounts.details_submitted} IS NOT ${account.details_submitted ? 1 : 0} OR ${payoutAccounts.payouts_enabled} IS NOT ${account.payouts_enabled ? 1 : 0})`,
+      ),
+    )
+    .run();
+  const changed = (res.meta?.changes ?? 0) > 0;
+  if (changed && account.payouts_enabled && !row.payouts_enabled) {
+    ctx.waitUntil(
+      sweepMissingTransfers(ctx, { shifterId: row.shifter_id }).catch((err) =>
+        ctx.log.warn('transfers after payouts were enabled failed; the sweep retries', errorFields(err)),
+      ),
+    );
+  }
+  return changed;
+}
+
+/** `account.updated` from the processor's webhook: the account's onboarding state. */
+export async function handleAccountUpdated(
+  ctx: ServiceContext,
+  account: { id: string; details_submitted?: boolean | null; payouts_enabled?: boolean | null },
+): Promise<'applied' | 'unchanged' | 'mismatch'> {
+  const changed = await applyAccountStatus(ctx, {
+    id: account.id,
+    details_submitted: account.details_submitted === true,
+    payouts_enabled: account.payouts_enabled === true,
+  });
+  if (changed === null) {
+    ctx.log.warn('account.updated for an account no shifter has: ignored', { account_id: account.id.slice(0, 64) });
+    return 'mismatch';
+  }
+  return changed ? 'applied' : 'unchanged';
+}
+
+/** The caller's own shifter profile, or 404. */
+async function ownShifter(ctx: ServiceContext) {
+  const actor = requirePerson(ctx);
+  const [row] = await ctx.db
+    .select({ id: shifters.id, email: users.email })
+    .from(shifters)
+    .innerJoin(users, eq(users.id, shifters.user_id))
+    .where(eq(shifters.user_id, actor.userId))
+    .limit(1);
+  if (!row) throw new AppError('SHIFTER-NOT-FND-ERR', 'You have no shifter profile.');
+  return row;
+}
+
+/**
+ * POST /v1/shifter/payout_account: creates the caller's connected account once (idempotency key
+ * `account:{shifter_id}`, one row per shifter) and returns a fresh onboarding link. Calling it again
+ * returns a new link for the same account (links are one-time and expire).
+ */
+export async function startPayoutOnboarding(
+  ctx: ServiceContext,
+  urls: { refreshUrl: string; returnUrl: string },
+): Promise<PayoutOnboardingView> {
+  const me = await ownShifter(ctx);
+  const gateway = paymentGateway(ctx);
+  let row = await accountOf(ctx, me.id);
+  if (!row) {
+    const acct = await gateway.createConnectedAccount({
+      shifterId: me.id,
+      email: me.email,
+      country: null,
+      idempotencyKey: `account:${me.id}`,
+    });
+    const now = ctx.now();
+    const w = prepareWrite(ctx, { type: 'payout_account', id: me.id });
+    await w.commit({
+      guard: ctx.db
+        .insert(payoutAccounts)
+        .values({
+          shifter_id: me.id,
+          account_id: acct.id,
+          details_submitted: acct.details_submitted,
+          payouts_enabled: acct.payouts_enabled,
+          created_at: now,
+          updated_at: now,
+        })
+        .onConflictDoNothing(),
+      audit: { action: 'payout_account.created', data: { account_id: acct.id } },
+    });
+    row = await accountOf(ctx, me.id);
+    if (!row) throw new Error('payout account row missing after insert');
+  }
+  const link = await gateway.createAccountLink({ accountId: row.account_id, refreshUrl: urls.refreshUrl, returnUrl: urls.returnUrl });
+  return { account_id: row.account_id, url: link.url, expires_at: toIso(link.expires_at * 1000) };
+}
+
+/**
+ * GET /v1/shifter/payout_account: the caller's account (an admin may name another shifter), its
+ * status refreshed from the processor; a shifter who has not started onboarding gets `set_up: false`.
+ * Anyone else naming a shifter gets 404.
+ */
+export async function getPayoutAccount(ctx: ServiceContext, q: PayoutAccountQuery): Promise<PayoutAccountView> {
+  let shifterId: string;
+  if (q.shifter_id) {
+    const a = await shifterAccess(ctx, q.shifter_id);
+    if (!a.isOwner && !a.asAdmin) throw new AppError('SHIFTER-NOT-FND-ERR');
+    shifterId = a.shifter.id;
+  } else {
+    shifterId = (await ownShifter(ctx)).id;
+  }
+  const row = await accountOf(ctx, shifterId);
+  if (!row) return accountView(shifterId, null);
+  try {
+    const fresh = await paymentGateway(ctx).retrieveConnectedAccount(row.account_id);
+    if (fresh.details_submitted !== row.details_submitted || fresh.payouts_enabled !== row.payouts_enabled) {
+      await applyAccountStatus(ctx, { ...fresh, id: row.account_id });
+      return accountView(shifterId, await accountOf(ctx, shifterId));
+    }
+  } catch (err) {
+    // The stored status (kept current by account.updated) is still a true answer.
+    ctx.log.warn('could not refresh the payout account from the processor', errorFields(err));
+  }
+  return accountView(shifterId, row);
+}

@@ -1,0 +1,289 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { runBatch } from '../../db/client';
+import { insertWhere } from '../../db/conditional';
+import { invoices, refunds, shifters } from '../../db/schema';
+import { AppError } from '../../lib/errors';
+import { newId } from '../../lib/ids';
+import { errorFields } from '../../lib/log';
+import { fromMinor, roundRatio, toMinorExact } from '../../lib/money';
+import { toIso } from '../../lib/time';
+import { accessBusiness, businessRecipients } from '../access';
+import { requirePerson, type ServiceContext } from '../context';
+import { committedSubject, type Notice, prepareWrite } from '../guarded-write';
+import type { InvoiceRow } from '../invoices/create';
+import type { RefundResult as GatewayRefund } from './gateway';
+import { paymentGateway } from './index';
+import { chargedAmount, invoiceOpApplied } from './payouts';
+import type { RefundInput, RefundResult } from './refund-schemas';
+
+/*
+ * Refunds of paid invoices (spec 4.3): full or partial, never more than what is left, also under
+ * concurrent refunds. The amount is reserved on invoices.refunded_minor by a guarded UPDATE whose
+ * WHERE holds only while `refunded_minor + amount <= charged amount`, in the same batch as the pending
+ * refund row; only then is the processor asked (idempotency key `refund:{refund_id}`). A refusal
+ * marks the refund failed and gives the reservation back. The shifter's transfer is then reversed in
+ * proportion (idempotency key `reversal:{refund_id}`), reserved the same way on transfer_reversed_minor.
+ */
+
+type RefundRow = typeof refunds.$inferSelect;
+
+const REFUND_KIND = 'refund_issued';
+
+async function loadInvoice(ctx: ServiceContext, invoiceId: string): Promise<InvoiceRow | null> {
+  const [row] = await ctx.db.select().from(invoices).where(eq(invoices.id, invoiceId)).limit(1);
+  return row ?? null;
+}
+
+async function loadRefund(ctx: ServiceContext, refundId: string): Promise<RefundRow | null> {
+  const [row] = await ctx.db.select().from(refunds).where(eq(refunds.id, refundId)).limit(1);
+  return row ?? null;
+}
+
+function view(r: RefundRow, inv: InvoiceRow): RefundResult {
+  const charged = chargedAmount(inv);
+  const cur = r.currency;
+  return {
+    refund_id: r.id,
+    invoice_id: inv.id,
+    amount: fromMinor(r.amount_minor, cur),
+    currency: cur,
+    status: r.status,
+    refunded_total: fromMinor(inv.refunded_minor, cur),
+    refundable_remaining: fromMinor(Math.max(0, charged.amount - inv.refunded_minor), cur),
+    transfer_reversal: r.reversal_id ? { id: r.reversal_id, amount: fromMinor(r.reversal_amount_minor, cur) } : null,
+    created_at: toIso(r.created_at),
+  };
+}
+
+/**
+ * Who may refund: the invoice's business owner or an admin. An active teammate is refused (403, as for
+ * the invoice list); the invoice's own shifter knows the invoice and gets 403; anyone else 404, so
+ * invoice ids cannot be probed.
+ */
+async function refundableInvoice(ctx: ServiceContext, invoiceId: string): Promise<InvoiceRow> {
+  const actor = requirePerson(ctx);
+  const inv = await loadInvoice(ctx, invoiceId);
+  if (!inv) throw new AppError('INVOICE-NOT-FND-ERR');
+  try {
+    await accessBusiness(ctx, inv.business_id, ['owner', 'admin']);
+  } catch (err) {
+    if (!(err instanceof AppError) || err.code !== 'BUSINESS-NOT-FND-ERR') throw err;
+    if (inv.shifter_id) {
+      const [sh] = await ctx.db.select({ userId: shifters.user_id }).from(shifters).where(eq(shifters.id, inv.shifter_id)).limit(1);
+      if (sh?.userId === actor.userId) throw new AppError('FORBIDDEN-ERR', 'Only the business owner may refund an invoice.');
+    }
+    throw new AppError('INVOICE-NOT-FND-ERR');
+  }
+  return inv;
+}
+
+function amountError(remainingMinor: number, currency: string, asked?: number): AppError {
+  const remaining = fromMinor(Math.max(0, remainingMinor), currency);
+  const message =
+    remainingMinor <= 0
+      ? 'Nothing is left to refund on this invoice.'
+      : `At most ${remaining} ${currency} is left to refund on this invoice${asked === undefined ? '' : ` (asked: ${fromMinor(asked, currency)})`}.`;
+  return new AppError('REFUND-AMOUNT-ERR', message, { refundable_remaining: remaining, currency });
+}
+
+/** The refund failed at the processor: marked failed and its reservation given back, in one guarded batch. */
+async function releaseRefund(ctx: ServiceContext, refund: RefundRow, why: string): Promise<void> {
+  const now = ctx.now();
+  const w = prepareWrite(ctx, { type: 'refund', id: refund.id }, (op) => invoiceOpApplied(refund.invoice_id, op));
+  await w.commit({
+    guard: ctx.db
+      .update(invoices)
+      .set({ refunded_minor: sql`${invoices.refunded_minor} - ${refund.amount_minor}`, updated_at: now, last_op_id: w.op })
+      .where(
+        and(
+          eq(invoices.id, refund.invoice_id),
+          sql`EXISTS (SELECT 1 FROM ${refunds} WHERE ${refunds.id} = ${refund.id} AND ${refunds.status} = 'pending')`,
+        ),
+      ),
+    follow: [
+      ctx.db
+        .update(refunds)
+        .set({ status: 'failed', failure_reason: why.slice(0, 500), updated_at: now })
+        .where(and(eq(refunds.id, refund.id), eq(refunds.status, 'pending'), w.applied!)),
+    ],
+    audit: { action: 'refund.failed', data: { amount_minor: refund.amount_minor, reason: why.slice(0, 200) } },
+  });
+}
+
+/**
+ * The transfer's share of this refund, reversed: round(transfer × refund ÷ charged), bounded by what
+ * of the transfer is left; the refund that leaves nothing refundable takes all that is left. The
+ * amount is reserved on transfer_reversed_minor by a guarded UPDATE (bounded by the transfer) before
+ * the processor is asked; a refusal gives it back (the refund stands; the reversal is logged).
+ */
+async function reverseForRefund(ctx: ServiceContext, refund: RefundRow): Promise<void> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const inv = await loadInvoice(ctx, refund.invoice_id);
+    if (!inv?.transfer_id || !inv.transfer_amount_minor) return;
+    const charged = chargedAmount(inv);
+    const left = inv.transfer_amount_minor - inv.transfer_reversed_minor;
+    if (left <= 0) return;
+    const last = inv.refunded_minor >= charged.amount;
+    const amount = last ? left : Math.min(roundRatio(inv.transfer_amount_minor * refund.amount_minor, charged.amount), left);
+    if (amount <= 0) return;
+    const now = ctx.now();
+    const w = prepareWrite(ctx, { type: 'refund', id: refund.id }, (op) => invoiceOpApplied(inv.id, op));
+    const reserved = await w.commit({
+      guard: ctx.db
+        .update(invoices)
+        .set({ transfer_reversed_minor: sql`${invoices.transfer_reversed_minor} + ${amount}`, updated_at: now, last_op_id: w.op })
+        .where(
+          and(
+            eq(invoices.id, inv.id),
+            eq(invoices.transfer_id, inv.transfer_id),
+            sql`${invoices.transfer_reversed_minor} + ${amount} <= ${invoices.transfer_amount_minor}`,
+          ),
+        ),
+      follow: [
+        ctx.db
+          .update(refunds)
+          .set({ reversal_amount_minor: amount, updated_at: now })
+          .where(and(eq(refunds.id, refund.id), w.applied!)),
+      ],
+    });
+    if (!reserved.applied) continue; // another refund reversed meanwhile: recompute on fresh figures
+    try {
+      const rev = await paymentGateway(ctx).reverseTransfer({
+        transferId: inv.transfer_id,
+        amount,
+        idempotencyKey: `reversal:${refund.id}`,
+        metadata: { invoice_id: inv.id, refund_id: refund.id },
+      });
+      await ctx.db.update(refunds).set({ reversal_id: rev.id, updated_at: ctx.now() }).where(eq(refunds.id, refund.id));
+    } catch (err) {
+      ctx.log.error('transfer reversal failed; reservation given back', { refund_id: refund.id, ...errorFields(err) });
+      await runBatch(ctx.db, [
+        ctx.db
+          .update(invoices)
+          .set({ transfer_reversed_minor: sql`${invoices.transfer_reversed_minor} - ${amount}`, updated_at: ctx.now() })
+          .where(eq(invoices.id, inv.id)),
+        ctx.db.update(refunds).set({ reversal_amount_minor: 0, updated_at: ctx.now() }).where(eq(refunds.id, refund.id)),
+      ]);
+    }
+    return;
+  }
+  ctx.log.warn('transfer reversal gave up after repeated contention', { refund_id: refund.id });
+}
+
+/**
+ * POST /v1/finance/refund/{invoiceId}: refunds `amount` (a decimal in the charged currency; absent:
+ * everything left) of a paid invoice, then reverses the shifter's transfer in proportion, and
+ * notifies the business (owner and teammates, as the catalog says for refund_issued) and the shifter.
+ * A retry with the same Idempotency-Key answers the refund it made.
+ */
+export async function refundInvoice(ctx: ServiceContext, invoiceId: string, input: RefundInput = {}): Promise<RefundResult> {
+  const inv = await refundableInvoice(ctx, invoiceId);
+  const replay = committedSubject(ctx, 'refund');
+  if (replay) {
+    const r = await loadRefund(ctx, replay);
+    const now = await loadInvoice(ctx, invoiceId);
+    if (r && now && r.invoice_id === now.id) return view(r, now);
+  }
+  if (inv.status !== 'paid' || !inv.payment_intent_id) {
+    throw new AppError('INVOICE-NOT-PAID-ERR');
+  }
+  const paymentIntentId = inv.payment_intent_id;
+  const charged = chargedAmount(inv);
+  const remaining = charged.amount - inv.refunded_minor;
+  const amount = input.amount === undefined ? remaining : toMinorExact(input.amount, charged.currency.toUpperCase(), 'amount');
+  if (amount <= 0 || amount > remaining) throw amountError(remaining, charged.currency, input.amount === undefined ? undefined : amount);
+
+  // Reserve the amount and record the pending refund, in one guarded batch.
+  const now = ctx.now();
+  const refundId = newId('refund');
+  const w = prepareWrite(ctx, { type: 'refund', id: refundId }, (op) => invoiceOpApplied(inv.id, op));
+  const reserved = await w.commit({
+    guard: ctx.db
+      .update(invoices)
+      .set({ refunded_minor: sql`${invoices.refunded_minor} + ${amount}`, updated_at: now, last_op_id: w.op })
+      .where(and(eq(invoices.id, inv.id), eq(invoices.status, 'paid'), sql`${invoices.refunded_minor} + ${amount} <= ${charged.amount}`)),
+    follow: [
+      insertWhere(
+        ctx.db,
+        refunds,
+        {
+          id: refundId,
+          invoice_id: inv.id,
+          amount_minor: amount,
+          currency: charged.currency,
+          status: 'pending',
+          reason: input.reason ?? null,
+          requested_by: 'userId' in ctx.actor ? ctx.actor.userId : null,
+          created_at: now,
+          updated_at: now,
+        },
+        w.applied!,
+      ),
+    ],
+    audit: { action: 'refund.requested', data: { invoice_id: inv.id, amount_minor: amount, currency: charged.currency } },
+  });
+  if (!reserved.applied) {
+    const fresh = await loadInvoice(ctx, inv.id);
+    if (fresh?.status !== 'paid') throw new AppError('INVOICE-NOT-PAID-ERR');
+    throw amountError(charged.amount - fresh.refunded_minor, charged.currency, amount);
+  }
+  const pending = (await loadRefund(ctx, refundId))!;
+
+  // Ask the processor. Declines and outages both come back as a failed refund with nothing reserved.
+  let result: GatewayRefund;
+  try {
+    result = await paymentGateway(ctx).createRefund({
+      paymentIntentId,
+      amount,
+      idempotencyKey: `refund:${refundId}`,
+      metadata: { invoice_id: inv.id, refund_id: refundId, business_id: inv.business_id },
+    });
+  } catch (err) {
+    ctx.log.warn('refund refused by the processor', { refund_id: refundId, ...errorFields(err) });
+    await releaseRefund(ctx, pending, err instanceof Error ? err.message : 'processor error');
+    throw new AppError('PAYMENT-GATEWAY-ERR', 'The payment processor did not make the refund; nothing was refunded.', {
+      refund_id: refundId,
+    });
+  }
+  if (result.status === 'failed' || result.status === 'canceled') {
+    await releaseRefund(ctx, pending, `processor answered ${result.status}`);
+    throw new AppError('PAYMENT-GATEWAY-ERR', 'The payment processor refused the refund; nothing was refunded.', { refund_id: refundId });
+  }
+
+  // Made (succeeded, or pending at the processor, which keeps its reservation): record and notify.
+  const status = result.status === 'succeeded' ? 'succeeded' : 'pending';
+  const money = `${fromMinor(amount, charged.currency)} ${charged.currency.toUpperCase()}`;
+  const shifterUser = inv.shifter_id
+    ? (await ctx.db.select({ userId: shifters.user_id }).from(shifters).where(eq(shifters.id, inv.shifter_id)).limit(1))[0]?.userId
+    : undefined;
+  const notices: Notice[] = [
+    {
+      kind: REFUND_KIND,
+      userIds: await businessRecipients(ctx, inv.business_id, REFUND_KIND),
+      title: 'A refund was made',
+      body: `${money} of invoice ${inv.id} was refunded to your card.`,
+      data: { invoice_id: inv.id, shift_request_id: inv.shift_request_id },
+    },
+  ];
+  if (shifterUser) {
+    notices.push({
+      kind: REFUND_KIND,
+      userIds: [shifterUser],
+      title: 'A shift you worked was refunded',
+      body: `The business was refunded ${money} of invoice ${inv.id}; your payout for it is reduced in proportion.`,
+      data: { invoice_id: inv.id, shift_request_id: inv.shift_request_id },
+    });
+  }
+  const done = prepareWrite(ctx, { type: 'refund', id: refundId });
+  await done.commit({
+    guard: ctx.db
+      .update(refunds)
+      .set({ status, processor_refund_id: result.id, updated_at: ctx.now() })
+      .where(and(eq(refunds.id, refundId), eq(refunds.status, 'pending'))),
+    audit: { action: 'refund.issued', data: { processor_refund_id: result.id, status } },
+    notify: notices,
+  });
+
+  await reverseForRefund(ctx, pending);
+  return view((await loadRefund(ctx, refundId))!, (await loadInvoice(ctx, inv.id))!);
+}

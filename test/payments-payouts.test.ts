@@ -1,0 +1,164 @@
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { payoutAccounts } from '../src/db/schema';
+import { sweepMissingTransfers, transferShifterShare } from '../src/services/payments/payouts';
+import { deliverSimulatorEvents, simulatorCompleteOnboarding } from '../src/services/payments/simulator';
+import { call, expectError } from './helpers/api';
+import { db, makeUser } from './helpers/factory';
+import {
+  enabledPayoutAccount,
+  invoiceRow,
+  noticesFor,
+  payInvoice,
+  simObject,
+  simObjectsOf,
+  testCtx,
+  workedInvoice,
+} from './helpers/refund-world';
+import { runCron } from './helpers/shifts';
+
+const accountRow = async (shifterId: string) =>
+  (await db().select().from(payoutAccounts).where(eq(payoutAccounts.shifter_id, shifterId)))[0];
+
+describe('payout accounts', () => {
+  it('not set up → POST creates the connected account once and returns fresh onboarding links → onboarding completed (account.updated) → payouts enabled', async () => {
+    const sh = await makeUser({ shifter: true });
+    const none = await call('GET', '/v1/shifter/payout_account', { key: sh.key });
+    expect(none.status).toBe(200);
+    expect(none.body).toEqual({
+      set_up: false,
+      shifter_id: sh.shifterId,
+      account_id: null,
+      details_submitted: false,
+      payouts_enabled: false,
+    });
+
+    const first = await call('POST', '/v1/shifter/payout_account', { key: sh.key });
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body.account_id).toMatch(/^acct_/);
+    expect(typeof first.body.url).toBe('string');
+    expect(Date.parse(first.body.expires_at)).toBeGreaterThan(Date.now());
+    // Again (and concurrently): the same account, a new link.
+    const again = await Promise.all([1, 2, 3].map(() => call('POST', '/v1/shifter/payout_account', { key: sh.key })));
+    for (const r of again) {
+      expect(r.status).toBe(200);
+      expect(r.body.account_id).toBe(first.body.account_id);
+    }
+    expect(await simObjectsOf('account', sh.shifterId!)).toHaveLength(1);
+
+    const pending = await call('GET', '/v1/shifter/payout_account', { key: sh.key });
+    expect(pending.body).toMatchObject({
+      set_up: true,
+      account_id: first.body.account_id,
+      details_submitted: false,
+      payouts_enabled: false,
+    });
+
+    // The shifter finishes onboarding at the processor: its signed account.updated event updates the row.
+    const { ctx, settle } = testCtx(sh);
+    await simulatorCompleteOnboarding(ctx, first.body.account_id);
+    await settle();
+    await deliverSimulatorEvents(ctx);
+    expect(await accountRow(sh.shifterId!)).toMatchObject({ details_submitted: true, payouts_enabled: true });
+
+    const done = await call('GET', '/v1/shifter/payout_account', { key: sh.key });
+    expect(done.body).toMatchObject({ set_up: true, details_submitted: true, payouts_enabled: true });
+  });
+
+  it('the status is refreshed from the processor on GET when an event was missed', async () => {
+    const sh = await makeUser({ shifter: true });
+    const made = await call('POST', '/v1/shifter/payout_account', { key: sh.key });
+    // Onboarding completes, but the event is never delivered (no background delivery in this context).
+    const { ctx } = testCtx(sh, { settings: { PAYMENT_SIMULATOR_DELIVERY: 'held' } });
+    await simulatorCompleteOnboarding(ctx, made.body.account_id);
+    expect(await accountRow(sh.shifterId!)).toMatchObject({ payouts_enabled: false });
+    const got = await call('GET', '/v1/shifter/payout_account', { key: sh.key });
+    expect(got.body).toMatchObject({ payouts_enabled: true, details_submitted: true });
+    expect(await accountRow(sh.shifterId!)).toMatchObject({ payouts_enabled: true });
+  });
+
+  it('only the shifter sets it up and reads it; an admin may read it; anyone else naming the shifter gets 404', async () => {
+    const sh = await makeUser({ shifter: true });
+    await call('POST', '/v1/shifter/payout_account', { key: sh.key });
+    const stranger = await makeUser({ shifter: true });
+    const business = await makeUser({ business: true });
+    const admin = await makeUser({ admin: true });
+
+    expectError(await call('POST', '/v1/shifter/payout_account', { key: business.key }), 404, 'SHIFTER-NOT-FND-ERR');
+    for (const who of [stranger, business]) {
+      const res = await call('GET', '/v1/shifter/payout_account', { key: who.key, query: { shifter_id: sh.shifterId! } });
+      expectError(res, 404, 'SHIFTER-NOT-FND-ERR');
+    }
+    const asAdmin = await call('GET', '/v1/shifter/payout_account', { key: admin.key, query: { shifter_id: sh.shifterId! } });
+    expect(asAdmin.status, JSON.stringify(asAdmin.body)).toBe(200);
+    expect(asAdmin.body).toMatchObject({ set_up: true, shifter_id: sh.shifterId });
+    // The stranger's own account is untouched by any of it.
+    expect((await call('GET', '/v1/shifter/payout_account', { key: stranger.key })).body.set_up).toBe(false);
+  });
+});
+
+describe('transfers of the shifter share', () => {
+  it('10 concurrent callers make one transfer, one stamp and one payout_paid notice', async () => {
+    const w = await workedInvoice();
+    const { ctx, settle } = testCtx(w.biz, { settings: { PAYMENT_SIMULATOR_DELIVERY: 'held' } });
+    await payInvoice(ctx, w.invoice.id);
+    await settle();
+    expect(await transferShifterShare(ctx, w.invoice.id)).toEqual({ status: 'skipped', reason: 'no_account' });
+    // Payouts enabled (the event held back, so no background sweep races the callers below).
+    const made = await call('POST', '/v1/shifter/payout_account', { key: w.sh.key });
+    await simulatorCompleteOnboarding(ctx, made.body.account_id);
+    await db()
+      .update(payoutAccounts)
+      .set({ payouts_enabled: true, details_submitted: true })
+      .where(eq(payoutAccounts.shifter_id, w.sh.shifterId!));
+
+    const outs = await Promise.all(Array.from({ length: 10 }, () => transferShifterShare(ctx, w.invoice.id)));
+    expect(outs.filter((o) => o.status === 'transferred')).toHaveLength(1);
+    expect(outs.filter((o) => o.status === 'already')).toHaveLength(9);
+    const inv = await invoiceRow(w.invoice.id);
+    expect(inv.transfer_id).toMatch(/^tr_/);
+    expect(inv.transfer_amount_minor).toBe(8000);
+    expect(new Set(outs.map((o) => ('transfer_id' in o ? o.transfer_id : null)))).toEqual(new Set([inv.transfer_id]));
+    expect(await simObjectsOf('transfer', w.invoice.id)).toHaveLength(1);
+    const tr = await simObject(inv.transfer_id!);
+    expect(tr).toMatchObject({ amount: 8000, source_transaction: inv.charge_id, transfer_group: w.invoice.id });
+    const notices = await noticesFor(w.invoice.id, 'payout_paid');
+    expect(notices).toHaveLength(1);
+    expect(notices[0]!.user_ids).toEqual([w.sh.userId]);
+  });
+
+  it('the platform fee is kept (PLATFORM_FEE_BPS, rounded half-up): 3.33% of $80.00 leaves $77.34', async () => {
+    const w = await workedInvoice();
+    const { ctx, settle } = testCtx(w.biz, { settings: { PLATFORM_FEE_BPS: 333 } });
+    await enabledPayoutAccount(ctx, w.sh);
+    await payInvoice(ctx, w.invoice.id);
+    await settle();
+    const out = await transferShifterShare(ctx, w.invoice.id);
+    // 8000 × 333 ÷ 10000 = 266.4 → 266 fee.
+    expect(out).toMatchObject({ amount_minor: 7734 });
+    expect((await invoiceRow(w.invoice.id)).transfer_amount_minor).toBe(7734);
+  });
+
+  it('the 5-minute sweep transfers a paid invoice whose shifter enabled payouts later', async () => {
+    const w = await workedInvoice();
+    const { ctx, settle } = testCtx(w.biz, { settings: { PAYMENT_SIMULATOR_DELIVERY: 'held' } });
+    await payInvoice(ctx, w.invoice.id);
+    await settle();
+    expect((await invoiceRow(w.invoice.id)).transfer_id).toBeNull();
+    // The account is enabled at the processor; the row learns it only from a read or an event.
+    const made = await call('POST', '/v1/shifter/payout_account', { key: w.sh.key });
+    await simulatorCompleteOnboarding(ctx, made.body.account_id);
+    await db()
+      .update(payoutAccounts)
+      .set({ payouts_enabled: true, details_submitted: true })
+      .where(eq(payoutAccounts.shifter_id, w.sh.shifterId!));
+    expect((await invoiceRow(w.invoice.id)).transfer_id).toBeNull();
+
+    await runCron('*/5 * * * *').catch(() => undefined); // other jobs' failures do not concern this one
+    const inv = await invoiceRow(w.invoice.id);
+    expect(inv.transfer_id).toMatch(/^tr_/);
+    expect(inv.transfer_amount_minor).toBe(8000);
+    // Nothing left for the sweep to do.
+    expect(await sweepMissingTransfers(ctx, { shifterId: w.sh.shifterId! })).toEqual({ transferred: 0, failed: 0, skipped: 0 });
+  });
+});
