@@ -346,7 +346,7 @@ export const confirmPaymentForShiftSpec = spec({
   name: 'confirm_payment_for_shift',
   title: 'Pre-pay a shift (asks the user to confirm)',
   description:
-    'Starts the pre-payment of a claimed or accepted shift of a business the user owns. Nothing is charged by this call: it returns a one-time confirm_url (valid 5 minutes, single use) that the user must open, signed in, and confirm; the link is also sent to them by SMS and email. Give the link to the user and do not open it yourself. Amounts over the operator caps are refused (PAYMENT-CAP-ERR).',
+    'Starts the pre-payment of a claimed or accepted shift of a business the user owns. Nothing is charged by this call: it returns a one-time confirm_url (valid 5 minutes, single use) that the user must open, signed in, and confirm; the link is also sent to them by email and, when their account has a phone, by SMS. Give the link to the user and do not open it yourself. Amounts over the operator caps are refused (PAYMENT-CAP-ERR).',
   scope: 'payment',
   input: z.object({ shift_request_id: shiftId }),
   output: z.object({

@@ -57,5 +57,5 @@ export const confirmPaymentForShift = defineTool({
     };
   },
   summarize: (r) =>
-    `Ask the user to open ${r.confirm_url} (valid until ${r.expires_at}) to confirm paying ${r.amount} ${r.currency}; it was also sent to them by SMS and email. Nothing is charged until they confirm.`,
+    `Ask the user to open ${r.confirm_url} (valid until ${r.expires_at}) to confirm paying ${r.amount} ${r.currency}; it was also sent to them by email (and by SMS to their phone, if any). Nothing is charged until they confirm.`,
 });
