@@ -1,8 +1,10 @@
 import { eq } from 'drizzle-orm';
+import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
 import { payoutAccounts } from '../src/db/schema';
 import { sweepMissingTransfers, transferShifterShare } from '../src/services/payments/payouts';
 import { deliverSimulatorEvents, simulatorCompleteOnboarding } from '../src/services/payments/simulator';
+import { STRIPE_DEVELOPMENT_WEBHOOK_SECRET } from '../src/services/payments/stripe-webhook';
 import { call, expectError } from './helpers/api';
 import { db, makeUser } from './helpers/factory';
 import {
@@ -63,6 +65,43 @@ describe('payout accounts', () => {
 
     const done = await call('GET', '/v1/shifter/payout_account', { key: sh.key });
     expect(done.body).toMatchObject({ set_up: true, details_submitted: true, payouts_enabled: true });
+  });
+
+  it('account.updated for an account no shifter has changes nothing (answered mismatch); a replay of a real one changes nothing twice', async () => {
+    const sh = await makeUser({ shifter: true });
+    const made = await call('POST', '/v1/shifter/payout_account', { key: sh.key });
+    const send = async (id: string, account: string, enabled: boolean) => {
+      const payload = JSON.stringify({
+        id,
+        object: 'event',
+        type: 'account.updated',
+        api_version: '2025-01-01',
+        created: Math.floor(Date.now() / 1000),
+        livemode: false,
+        data: { object: { id: account, object: 'account', details_submitted: enabled, payouts_enabled: enabled } },
+      });
+      const header = await Stripe.webhooks.generateTestHeaderStringAsync({
+        payload,
+        secret: STRIPE_DEVELOPMENT_WEBHOOK_SECRET,
+        timestamp: Math.floor(Date.now() / 1000),
+        cryptoProvider: Stripe.createSubtleCryptoProvider(),
+      });
+      return call('POST', '/v1/finance/stripe/webhook', {
+        body: payload,
+        headers: { 'Stripe-Signature': header, 'Content-Type': 'application/json' },
+      });
+    };
+    const stranger = await send(`evt_${crypto.randomUUID().replaceAll('-', '')}`, 'acct_nobodyHasThisOne0000', true);
+    expect(stranger.body).toMatchObject({ outcome: 'mismatch' });
+    expect(await accountRow(sh.shifterId!)).toMatchObject({ payouts_enabled: false });
+
+    const evt = `evt_${crypto.randomUUID().replaceAll('-', '')}`;
+    expect((await send(evt, made.body.account_id, true)).body).toMatchObject({ outcome: 'applied' });
+    expect(await accountRow(sh.shifterId!)).toMatchObject({ details_submitted: true, payouts_enabled: true });
+    expect((await send(evt, made.body.account_id, true)).body).toMatchObject({ outcome: 'duplicate' });
+    // Payouts switched off again (e.g. the bank account failed verification): the row follows.
+    expect((await send(`${evt}x`, made.body.account_id, false)).body).toMatchObject({ outcome: 'applied' });
+    expect(await accountRow(sh.shifterId!)).toMatchObject({ payouts_enabled: false });
   });
 
   it('the status is refreshed from the processor on GET when an event was missed', async () => {
@@ -160,5 +199,32 @@ describe('transfers of the shifter share', () => {
     expect(inv.transfer_amount_minor).toBe(8000);
     // Nothing left for the sweep to do.
     expect(await sweepMissingTransfers(ctx, { shifterId: w.sh.shifterId! })).toEqual({ transferred: 0, failed: 0, skipped: 0 });
+  });
+
+  it('a refund before the transfer reduces it by the same share; the final refund then takes all of it back', async () => {
+    const w = await workedInvoice();
+    const { ctx, settle } = testCtx(w.biz, { settings: { PAYMENT_SIMULATOR_DELIVERY: 'held' } });
+    await payInvoice(ctx, w.invoice.id);
+    await settle();
+    const early = await call('POST', `/v1/finance/refund/${w.invoice.id}`, { key: w.biz.key, body: { amount: 20 } });
+    expect(early.status, JSON.stringify(early.body)).toBe(201);
+    expect(early.body.transfer_reversal).toBeNull();
+
+    const made = await call('POST', '/v1/shifter/payout_account', { key: w.sh.key });
+    await simulatorCompleteOnboarding(ctx, made.body.account_id);
+    await db()
+      .update(payoutAccounts)
+      .set({ payouts_enabled: true, details_submitted: true })
+      .where(eq(payoutAccounts.shifter_id, w.sh.shifterId!));
+    expect(await transferShifterShare(ctx, w.invoice.id)).toMatchObject({ status: 'transferred', amount_minor: 6000 });
+
+    const rest = await call('POST', `/v1/finance/refund/${w.invoice.id}`, { key: w.biz.key, body: {} });
+    expect(rest.status, JSON.stringify(rest.body)).toBe(201);
+    expect(rest.body).toMatchObject({ amount: 60, refundable_remaining: 0, transfer_reversal: { amount: 60 } });
+    expect(await invoiceRow(w.invoice.id)).toMatchObject({
+      refunded_minor: 8000,
+      transfer_amount_minor: 6000,
+      transfer_reversed_minor: 6000,
+    });
   });
 });
