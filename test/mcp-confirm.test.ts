@@ -178,6 +178,27 @@ describe('confirm_payment_for_shift', () => {
     expect(mails.some((m) => m.text_body.includes(r.confirm_url))).toBe(true);
     expect(await db().select().from(emailOutbox).where(eq(emailOutbox.to_address, mate.email))).toHaveLength(0);
   });
+  it('a failed text message or a failed URL elicitation does not fail the tool: the link still stands', async () => {
+    const { biz, shift } = await claimedShift({ card: false });
+    await db().update(users).set({ phone: '+1 212 555 0100' }).where(eq(users.id, biz.userId));
+    const fetches = vi.spyOn(globalThis, 'fetch').mockImplementation(async () => new Response('provider down', { status: 503 }));
+    const twilio = { TWILIO_ACCOUNT_SID: 'AC123', TWILIO_AUTH_TOKEN: 'secret', SMS_FROM: '+15550000000' };
+    const r = await confirmPayment(biz, shift.id, {
+      settings: twilio,
+      extras: {
+        tokenId: 'tok_1',
+        clientSupportsUrlElicitation: true,
+        elicitUrl: async () => {
+          throw new Error('client went away');
+        },
+      },
+    });
+    expect(fetches).toHaveBeenCalledTimes(1);
+    expect(r.offered_to_client).toBe(false);
+    const [row] = await db().select().from(mcpConfirmTokens).where(eq(mcpConfirmTokens.shift_request_id, shift.id));
+    expect(row!.token_hash).toBe(await sha256Hex(tokenOf(r.confirm_url)));
+    expect(await outboxFor(shift.id, { topic: 'notifications', kind: 'agent_payment_confirmation' })).toHaveLength(1);
+  });
 });
 
 describe('the confirm page', () => {
