@@ -5,7 +5,7 @@ import { WIDGET_BUNDLES } from '../generated/widgets/bundles';
 import { businesses, requestAuthorizations, reviews } from '../src/db/schema';
 import { newId } from '../src/lib/ids';
 import { BASE, call, workerWith, type WorkerFetch } from './helpers/api';
-import { db, makeUser, TEST_PASSWORD } from './helpers/factory';
+import { connect, db, makeUser, TEST_PASSWORD } from './helpers/factory';
 import { DAY, HOUR, insertShift, postShift } from './helpers/shifts';
 import { WebClient } from './helpers/web';
 
@@ -343,6 +343,21 @@ describe('widget edge cache', () => {
     const afterCancel = await frame('shifts', { kind: 'business', slug });
     expect(afterCancel.res.headers.get('X-Widget-Cache')).toBe('miss');
     expect(afterCancel.text).toContain('No open shifts right now.');
+  });
+
+  it('a broadcast claimed by a crew member leaves the shifts widget at once', async () => {
+    const owner = await makeUser({ business: true });
+    const crew = await makeUser({ shifter: true });
+    await connect(owner.businessId!, crew.shifterId!);
+    const slug = await slugOf(owner.businessId!);
+    const posted = await postShift(owner.key, { business_id: owner.businessId, is_broadcast: 1, shiftrole_id: 4 });
+    expect((await frame('shifts', { kind: 'business', slug })).text).toContain('Dishwasher');
+    expect((await frame('shifts', { kind: 'business', slug })).res.headers.get('X-Widget-Cache')).toBe('hit');
+    const claimed = await call('POST', `/v1/shift_request/${posted.id}/claim`, { key: crew.key });
+    expect(claimed.status, JSON.stringify(claimed.body)).toBe(200);
+    const after = await frame('shifts', { kind: 'business', slug });
+    expect(after.res.headers.get('X-Widget-Cache')).toBe('miss');
+    expect(after.text).toContain('No open shifts right now.');
   });
 
   it('a review dispute upheld by an admin disappears from the reviews widget at once', async () => {
