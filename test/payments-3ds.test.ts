@@ -43,7 +43,13 @@ describe('strong customer authentication (3DS)', () => {
     expect(charge.payment_intent_id).toMatch(/^pi_/);
     expect(charge.client_secret).toMatch(new RegExp(`^${charge.payment_intent_id}_secret_`));
     const row = await invoiceRow(invoice.id);
-    expect(row).toMatchObject({ status: 'pending', requires_action: true, payment_intent_id: charge.payment_intent_id, paid_at: null, charging_since: null });
+    expect(row).toMatchObject({
+      status: 'pending',
+      requires_action: true,
+      payment_intent_id: charge.payment_intent_id,
+      paid_at: null,
+      charging_since: null,
+    });
     expect(row.requires_action_at).not.toBeNull();
     expect(await shiftStatus(shift.id)).toBe(2);
     expect(await paidNotices(invoice.id)).toHaveLength(0);
@@ -57,7 +63,12 @@ describe('strong customer authentication (3DS)', () => {
     // The list of stuck invoices (for /finance/web/requires-action): the owner's, nobody else's.
     const stuck = await stuckInvoices(heldCtx(biz));
     expect(stuck).toEqual([
-      expect.objectContaining({ invoice_id: invoice.id, amount: 80, currency: 'USD', authenticate_path: `/finance/web/authenticate/${invoice.id}` }),
+      expect.objectContaining({
+        invoice_id: invoice.id,
+        amount: 80,
+        currency: 'USD',
+        authenticate_path: `/finance/web/authenticate/${invoice.id}`,
+      }),
     ]);
     const other = await makeUser({ business: true });
     expect(await stuckInvoices(heldCtx(other))).toEqual([]);
@@ -99,7 +110,13 @@ describe('strong customer authentication (3DS)', () => {
     const pi = await authenticate(biz, invoice.id, 'succeed');
     expect((await deliverEvents()).delivered).toBeGreaterThan(0);
     const row = await invoiceRow(invoice.id);
-    expect(row).toMatchObject({ status: 'paid', requires_action: false, requires_action_at: null, payment_intent_id: pi.id, charge_id: pi.latest_charge_id });
+    expect(row).toMatchObject({
+      status: 'paid',
+      requires_action: false,
+      requires_action_at: null,
+      payment_intent_id: pi.id,
+      charge_id: pi.latest_charge_id,
+    });
     expect(row.charge_id).toMatch(/^ch_/);
     expect(await shiftStatus(shift.id)).toBe(5);
 
@@ -163,7 +180,10 @@ describe('strong customer authentication (3DS)', () => {
       timestamp: Math.floor(Date.now() / 1000),
       cryptoProvider: Stripe.createSubtleCryptoProvider(),
     });
-    const res = await call('POST', '/v1/finance/stripe/webhook', { body: payload, headers: { 'Stripe-Signature': header, 'Content-Type': 'application/json' } });
+    const res = await call('POST', '/v1/finance/stripe/webhook', {
+      body: payload,
+      headers: { 'Stripe-Signature': header, 'Content-Type': 'application/json' },
+    });
     expect(res.status).toBe(200);
     expect(res.body.outcome).toBe('unchanged');
     expect(await invoiceRow(invoice.id)).toMatchObject({ status: 'paid', requires_action: false, charge_id: pi.latest_charge_id });
@@ -177,7 +197,13 @@ describe('strong customer authentication (3DS)', () => {
     const stranger = await makeUser({ business: true });
     const admin = await makeUser({ admin: true });
     const page = await freshClientSecret(heldCtx(biz), invoice.id);
-    expect(page).toMatchObject({ invoice_id: invoice.id, payment_intent_id: charge.payment_intent_id, gateway: 'simulator', amount: 80, currency: 'USD' });
+    expect(page).toMatchObject({
+      invoice_id: invoice.id,
+      payment_intent_id: charge.payment_intent_id,
+      gateway: 'simulator',
+      amount: 80,
+      currency: 'USD',
+    });
     expect(page.client_secret).toMatch(/_secret_/);
     for (const who of [mate, stranger]) await expectForbidden(freshClientSecret(heldCtx(who), invoice.id));
     await expectForbidden(freshClientSecret(heldCtx(admin, { isAdmin: true }), invoice.id));

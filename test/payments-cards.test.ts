@@ -34,18 +34,30 @@ describe('saved cards', () => {
 
     // Not confirmed yet: nothing to record.
     expectError(
-      await call('POST', base(owner.businessId!), { key: owner.key, worker: heldWorker, body: { setup_intent_id: a.body.setup_intent_id } }),
+      await call('POST', base(owner.businessId!), {
+        key: owner.key,
+        worker: heldWorker,
+        body: { setup_intent_id: a.body.setup_intent_id },
+      }),
       422,
       'PAYMENT-SETUP-ERR',
     );
     await simulatorConfirmSetupIntent(heldCtx(owner), a.body.setup_intent_id, { card_number: CARD.visa });
-    const saved = await call('POST', base(owner.businessId!), { key: owner.key, worker: heldWorker, body: { setup_intent_id: a.body.setup_intent_id } });
+    const saved = await call('POST', base(owner.businessId!), {
+      key: owner.key,
+      worker: heldWorker,
+      body: { setup_intent_id: a.body.setup_intent_id },
+    });
     expect(saved.status, JSON.stringify(saved.body)).toBe(201);
     expect(saved.body).toMatchObject({ brand: 'visa', last4: '4242', is_default: true, exp_month: 12 });
     expect(saved.body.payment_method_id).toMatch(/^pm_/);
 
     // Recording it again answers the same card and notifies no one again.
-    const again = await call('POST', base(owner.businessId!), { key: owner.key, worker: heldWorker, body: { setup_intent_id: a.body.setup_intent_id } });
+    const again = await call('POST', base(owner.businessId!), {
+      key: owner.key,
+      worker: heldWorker,
+      body: { setup_intent_id: a.body.setup_intent_id },
+    });
     expect(again.status).toBe(201);
     expect(again.body.payment_method_id).toBe(saved.body.payment_method_id);
     const notices = await outboxFor(owner.businessId!, { topic: 'notifications', kind: 'card_created' });
@@ -65,7 +77,11 @@ describe('saved cards', () => {
     // The thief has a customer of its own, and names the victim's confirmed SetupIntent.
     await call('POST', `${base(thief.businessId!)}/setup_intent`, { key: thief.key, worker: heldWorker });
     expectError(
-      await call('POST', base(thief.businessId!), { key: thief.key, worker: heldWorker, body: { setup_intent_id: setup.body.setup_intent_id } }),
+      await call('POST', base(thief.businessId!), {
+        key: thief.key,
+        worker: heldWorker,
+        body: { setup_intent_id: setup.body.setup_intent_id },
+      }),
       422,
       'PAYMENT-SETUP-ERR',
     );
@@ -116,8 +132,16 @@ describe('saved cards', () => {
     // Another business's card id (or an unknown one) is 404 here.
     const other = await makeUser({ business: true });
     const theirs = await saveCard(other, other.businessId!);
-    expectError(await call('POST', `${base(owner.businessId!)}/${theirs.payment_method_id}/default`, { key: owner.key }), 404, 'PAYMENT-METHOD-NOT-FND-ERR');
-    expectError(await call('DELETE', `${base(owner.businessId!)}/${theirs.payment_method_id}`, { key: owner.key }), 404, 'PAYMENT-METHOD-NOT-FND-ERR');
+    expectError(
+      await call('POST', `${base(owner.businessId!)}/${theirs.payment_method_id}/default`, { key: owner.key }),
+      404,
+      'PAYMENT-METHOD-NOT-FND-ERR',
+    );
+    expectError(
+      await call('DELETE', `${base(owner.businessId!)}/${theirs.payment_method_id}`, { key: owner.key }),
+      404,
+      'PAYMENT-METHOD-NOT-FND-ERR',
+    );
 
     const deleted = await call('DELETE', `${base(owner.businessId!)}/${second.payment_method_id}`, { key: owner.key, worker: heldWorker });
     expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);

@@ -1,8 +1,9 @@
 import { eq } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { invoices, paymentSimObjects, shiftRequests } from '../src/db/schema';
 import { ensureInvoiceForShift } from '../src/services/invoices/create';
 import { sweepAutomaticCharges } from '../src/services/payments/auto-charge';
+import { CHARGE_LEASE_MS, chargeInvoice } from '../src/services/payments/charge';
 import { call, expectError, workerWith } from './helpers/api';
 import {
   CARD,
@@ -17,6 +18,7 @@ import {
   workedInvoice,
 } from './helpers/charges';
 import { addTeammate, db, makeUser } from './helpers/factory';
+import { loseNextBatchAnswer } from './helpers/failures';
 import { auditFor, HOUR, insertShift, MINUTE, makePair, outboxFor } from './helpers/shifts';
 
 const paidNotices = (invoiceId: string) => outboxFor(invoiceId, { topic: 'notifications', kind: 'invoice_paid' });
@@ -36,7 +38,12 @@ describe('charging an invoice on demand', () => {
     expect(row.charge_attempted_at).not.toBeNull();
     expect(await shiftStatus(shift.id)).toBe(5);
     const [pi] = await intentsOf(invoice.id);
-    expect(pi!.data).toMatchObject({ amount: 8000, currency: 'usd', off_session: true, metadata: { invoice_id: invoice.id, business_id: biz.businessId } });
+    expect(pi!.data).toMatchObject({
+      amount: 8000,
+      currency: 'usd',
+      off_session: true,
+      metadata: { invoice_id: invoice.id, business_id: biz.businessId },
+    });
     expect(pi!.idempotency_key).toContain(`charge:${invoice.id}:1`);
 
     // The processor's payment_intent.succeeded arrives afterwards: nothing changes, no second notice.
@@ -58,7 +65,13 @@ describe('charging an invoice on demand', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ status: 'failed', decline_code: 'insufficient_funds', client_secret: null });
     const row = await invoiceRow(invoice.id);
-    expect(row).toMatchObject({ status: 'pending', requires_action: false, paid_at: null, payment_intent_id: res.body.payment_intent_id, charging_since: null });
+    expect(row).toMatchObject({
+      status: 'pending',
+      requires_action: false,
+      paid_at: null,
+      payment_intent_id: res.body.payment_intent_id,
+      charging_since: null,
+    });
     expect(row.failed_at).not.toBeNull();
     await deliverEvents(); // payment_intent.payment_failed: already recorded
     expect(await failedNotices(invoice.id)).toHaveLength(1);
@@ -77,10 +90,16 @@ describe('charging an invoice on demand', () => {
   it('refuses above the operator cap (422 PAYMENT-CAP-ERR) and without a card (422 PAYMENT-CARD-REQ-ERR), making no intent', async () => {
     const capped = await workedInvoice();
     const low = workerWith({ PAYMENT_MAX_CHARGE_MINOR: '7999', PAYMENT_SIMULATOR_DELIVERY: 'held' });
-    const err = expectError(await call('POST', `/v1/invoices/${capped.invoice.id}/charge`, { key: capped.biz.key, worker: low }), 422, 'PAYMENT-CAP-ERR');
+    const err = expectError(
+      await call('POST', `/v1/invoices/${capped.invoice.id}/charge`, { key: capped.biz.key, worker: low }),
+      422,
+      'PAYMENT-CAP-ERR',
+    );
     expect(err.details).toEqual({ amount_minor: 8000, max_minor: 7999 });
     const atCap = workerWith({ PAYMENT_MAX_CHARGE_MINOR: '8000', PAYMENT_SIMULATOR_DELIVERY: 'held' });
-    expect((await call('POST', `/v1/invoices/${capped.invoice.id}/charge`, { key: capped.biz.key, worker: atCap })).body.status).toBe('succeeded');
+    expect((await call('POST', `/v1/invoices/${capped.invoice.id}/charge`, { key: capped.biz.key, worker: atCap })).body.status).toBe(
+      'succeeded',
+    );
 
     const bare = await workedInvoice({ card: null });
     expectError(await chargeCall(bare.biz, bare.invoice.id), 422, 'PAYMENT-CARD-REQ-ERR');
@@ -130,12 +149,57 @@ describe('charging an invoice on demand', () => {
       .where(eq(paymentSimObjects.id, cardId));
 
     expectError(await chargeCall(biz, invoice.id), 502, 'PAYMENT-GATEWAY-ERR');
-    expect(await invoiceRow(invoice.id)).toMatchObject({ status: 'pending', charge_attempts: 0, charging_since: null, charge_attempted_at: null });
+    expect(await invoiceRow(invoice.id)).toMatchObject({
+      status: 'pending',
+      charge_attempts: 0,
+      charging_since: null,
+      charge_attempted_at: null,
+    });
 
     await db().update(paymentSimObjects).set({ data: simCard!.data }).where(eq(paymentSimObjects.id, cardId));
     const retry = await chargeCall(biz, invoice.id);
     expect(retry.body.status).toBe('succeeded');
     expect((await intentsOf(invoice.id)).map((i) => i.idempotency_key?.endsWith(`charge:${invoice.id}:1`))).toEqual([true]);
+  });
+});
+
+describe('charging on demand: retries', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('the same Idempotency-Key replays the first answer and makes no second intent', async () => {
+    const { biz, invoice } = await workedInvoice();
+    const key = { 'Idempotency-Key': `charge-${crypto.randomUUID()}` };
+    const first = await chargeCall(biz, invoice.id, key);
+    expect(first.body.status).toBe('succeeded');
+    const again = await chargeCall(biz, invoice.id, key);
+    expect(again.status).toBe(200);
+    expect(again.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expect(await intentsOf(invoice.id)).toHaveLength(1);
+  });
+
+  it('a claim whose answer was lost (injected) holds the invoice; the retry answers from it, and after the lease the attempt resumes with the same key', async () => {
+    const { biz, invoice } = await workedInvoice();
+    const key = { 'Idempotency-Key': `charge-${crypto.randomUUID()}` };
+    loseNextBatchAnswer();
+    expect((await chargeCall(biz, invoice.id, key)).status).toBe(500);
+    expect(await invoiceRow(invoice.id)).toMatchObject({ status: 'pending', charge_attempts: 1 });
+    expect((await invoiceRow(invoice.id)).charging_since).not.toBeNull();
+    expect(await intentsOf(invoice.id)).toHaveLength(0);
+
+    // The retry of the same request: the claim committed, so it answers from the invoice (no second claim).
+    const retry = await chargeCall(biz, invoice.id, key);
+    expect(retry.status, JSON.stringify(retry.body)).toBe(200);
+    expect(retry.body).toMatchObject({ status: 'processing', payment_intent_id: null });
+    // Another request meanwhile is told the attempt is in flight.
+    expectError(await chargeCall(biz, invoice.id), 409, 'PAYMENT-IN-PROGRESS-ERR');
+
+    // Past the lease the attempt is taken over with the same number: the same processor key.
+    const later = { ...heldCtx(biz), now: () => Date.now() + CHARGE_LEASE_MS + 60_000 };
+    expect((await chargeInvoice(later, invoice.id, { trigger: 'on_demand' })).status).toBe('succeeded');
+    const intents = await intentsOf(invoice.id);
+    expect(intents.map((i) => i.idempotency_key?.endsWith(`charge:${invoice.id}:1`))).toEqual([true]);
+    expect(await invoiceRow(invoice.id)).toMatchObject({ status: 'paid', charge_attempts: 1, charging_since: null });
   });
 });
 
@@ -256,7 +320,11 @@ describe('pre-paying a claimed shift', () => {
     const mate = await makeUser();
     await addTeammate(biz.businessId!, mate.userId);
     expectError(await call('POST', `/v1/shift_request/${accepted.id}/prepay`, { key: mate.key, worker: heldWorker }), 403, 'FORBIDDEN-ERR');
-    expectError(await call('POST', `/v1/shift_request/${accepted.id}/prepay`, { key: sh.key, worker: heldWorker }), 404, 'SHFT-NOT-FND-ERR');
+    expectError(
+      await call('POST', `/v1/shift_request/${accepted.id}/prepay`, { key: sh.key, worker: heldWorker }),
+      404,
+      'SHFT-NOT-FND-ERR',
+    );
     const rows = await db().select().from(invoices).where(eq(invoices.business_id, biz.businessId!));
     expect(rows).toHaveLength(0);
     expect((await db().select().from(shiftRequests).where(eq(shiftRequests.id, accepted.id)))[0]!.request_status).toBe(2);

@@ -56,7 +56,10 @@ export async function ensureCustomer(ctx: ServiceContext, business: BusinessRow)
 }
 
 /** The default card's id and the customer of a business, or null when it has none (no charge is possible). */
-export async function defaultCardOf(ctx: ServiceContext, businessId: string): Promise<{ customerId: string; paymentMethodId: string } | null> {
+export async function defaultCardOf(
+  ctx: ServiceContext,
+  businessId: string,
+): Promise<{ customerId: string; paymentMethodId: string } | null> {
   const c = await customerOf(ctx, businessId);
   if (!c?.default_payment_method_id) return null;
   return { customerId: c.customer_id, paymentMethodId: c.default_payment_method_id };

@@ -126,7 +126,11 @@ async function reconcileRequiresAction(ctx: ServiceContext, inv: InvoiceRow): Pr
 }
 
 /** Claims the next attempt of a charge; null when another attempt holds the invoice (or it is settled). */
-async function claimAttempt(ctx: ServiceContext, inv: InvoiceRow, trigger: ChargeTrigger): Promise<{ attempt: number; since: number } | null> {
+async function claimAttempt(
+  ctx: ServiceContext,
+  inv: InvoiceRow,
+  trigger: ChargeTrigger,
+): Promise<{ attempt: number; since: number } | null> {
   const now = ctx.now();
   const free = and(eq(invoices.id, inv.id), eq(invoices.status, 'pending'), eq(invoices.requires_action, false));
   const fresh = prepareWrite(ctx, { type: 'invoice', id: inv.id }, (op) => invoiceOpApplied(inv.id, op));
@@ -310,7 +314,11 @@ export async function chargeInvoice(
  * charges it. The clock-out keeps that invoice; when it is paid by then, the clock-out moves the
  * shift 2 → 5. Any other state is SHFT-STATE-ERR. A shift already pre-paid answers succeeded again.
  */
-export async function prepayShift(ctx: ServiceContext, shiftRequestId: string, opts: { requestOrigin?: string } = {}): Promise<ChargeResult> {
+export async function prepayShift(
+  ctx: ServiceContext,
+  shiftRequestId: string,
+  opts: { requestOrigin?: string } = {},
+): Promise<ChargeResult> {
   requirePerson(ctx);
   const [shift] = await ctx.db.select().from(shiftRequests).where(eq(shiftRequests.id, shiftRequestId)).limit(1);
   if (!shift) throw new AppError('SHFT-NOT-FND-ERR');
@@ -321,7 +329,8 @@ export async function prepayShift(ctx: ServiceContext, shiftRequestId: string, o
     throw err;
   }
   const [existing] = await ctx.db.select().from(invoices).where(eq(invoices.shift_request_id, shift.id)).limit(1);
-  if (existing?.status === 'paid') return result('succeeded', existing, existing.payment_intent_id ? { id: existing.payment_intent_id } : null);
+  if (existing?.status === 'paid')
+    return result('succeeded', existing, existing.payment_intent_id ? { id: existing.payment_intent_id } : null);
   const prepayable = shift.request_status === SHIFT_STATUS.accepted && shift.shift_end_at === null && !shift.is_noshow && shift.shifter_id;
   if (!prepayable) {
     throw new AppError('SHFT-STATE-ERR', 'Only a claimed or accepted shift that is not worked yet can be pre-paid.');

@@ -21,8 +21,14 @@ export const chargeResultSchema = z
     status: z.enum(CHARGE_STATUSES),
     invoice_id: z.string().max(ID_MAX_LENGTH),
     payment_intent_id: processorId.nullable(),
-    client_secret: processorId.nullable().openapi({ description: 'Only with status requires_action: give it to Stripe.js, never store it.' }),
-    decline_code: z.string().max(255).nullable().openapi({ description: 'With status failed: the decline (card_declined, insufficient_funds…).' }),
+    client_secret: processorId
+      .nullable()
+      .openapi({ description: 'Only with status requires_action: give it to Stripe.js, never store it.' }),
+    decline_code: z
+      .string()
+      .max(255)
+      .nullable()
+      .openapi({ description: 'With status failed: the decline (card_declined, insufficient_funds…).' }),
   })
   .openapi('ChargeResult');
 export type ChargeResult = z.infer<typeof chargeResultSchema>;
