@@ -292,6 +292,8 @@ const TABLE: Record<string, Entry> = {
   getApiKey: { access: 'self' },
   getAgentSettings: { access: 'self' },
   updateAgentSettings: { access: 'self' },
+  getAgentSettings: { access: 'self' },
+  updateAgentSettings: { access: 'self' },
   regenerateApiKey: { access: 'self' },
   getShifterOfUser: {
     access: 'self',

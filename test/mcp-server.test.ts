@@ -14,7 +14,8 @@ import { ALL_TOOLS } from '../src/mcp/tools';
 import { getSettings } from '../src/env';
 import { db, makeUser, type TestUser } from './helpers/factory';
 import { failNextBatch } from './helpers/failures';
-import { connectLegacy, connectModern, oauthTokens, rawMcp } from './helpers/mcp';
+import { call } from './helpers/api';
+import { connectLegacy, connectModern, MCP_ORIGIN, oauthTokens, rawMcp, signedInBrowser } from './helpers/mcp';
 
 /*
  * The server around the tools: registration through the one wrapper, scopes, confirmation, error
@@ -351,5 +352,40 @@ describe('audit', () => {
     expect(await auditRows(u.userId)).toHaveLength(0);
     await client.close();
     log.mockRestore();
+  });
+});
+
+describe("the person's switch for write confirmations", () => {
+  it('GET/PUT /v1/user/agent_settings read and change it, for the caller only', async () => {
+    const u = await makeUser();
+    const first = await call('GET', '/v1/user/agent_settings', { key: u.key });
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual({ confirm_writes: true });
+    const off = await call('PUT', '/v1/user/agent_settings', { key: u.key, body: { confirm_writes: false } });
+    expect(off.body).toEqual({ confirm_writes: false });
+    expect((await call('GET', '/v1/user/agent_settings', { key: u.key })).body).toEqual({ confirm_writes: false });
+    const other = await makeUser();
+    expect((await call('GET', '/v1/user/agent_settings', { key: other.key })).body).toEqual({ confirm_writes: true });
+    expect((await call('PUT', '/v1/user/agent_settings', { key: u.key, body: { confirm_writes: 'no' } })).status).toBe(400);
+    expect((await call('GET', '/v1/user/agent_settings')).status).toBe(401);
+  });
+
+  it('the account page toggles it (a CSRF-checked form), and the tools follow it', async () => {
+    const u = await makeUser();
+    const web = await signedInBrowser(u.email);
+    const page = await web.get('/account/agents');
+    expect(page.status).toBe(200);
+    expect(page.html).toMatch(/id="confirm-writes"[^>]*checked/);
+    const forged = await web.post('/account/agents', { _csrf: 'y'.repeat(43) });
+    expect(forged.status).toBe(403);
+    const saved = await web.post('/account/agents', {});
+    expect(saved.status).toBe(303);
+    expect((await web.get('/account/agents')).html).not.toMatch(/id="confirm-writes"[^>]*checked/);
+
+    const client = await connectLegacy(u.key);
+    const res = (await client.callTool({ name: 'shiftmarket.test_save_note', arguments: { note: 'no questions' } })) as ToolResult;
+    expect(res.structuredContent?.saved).toBe('no questions');
+    await client.close();
+    expect(MCP_ORIGIN).toBe('https://mcp.test');
   });
 });

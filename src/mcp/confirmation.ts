@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Db } from '../db/client';
 import { mcpUserSettings } from '../db/schema';
 import { AppError } from '../lib/errors';
+import { requirePerson, type ServiceContext } from '../services/context';
 
 /**
  * Confirmation of write tools (spec 4.9: "confirmation on by default"). Before a write tool runs, the
@@ -41,6 +42,24 @@ export async function setConfirmWrites(db: Db, userId: string, confirm: boolean,
     .insert(mcpUserSettings)
     .values({ user_id: userId, confirm_writes: confirm, updated_at: now })
     .onConflictDoUpdate({ target: mcpUserSettings.user_id, set: { confirm_writes: confirm, updated_at: now } });
+}
+
+export interface AgentSettings {
+  confirm_writes: boolean;
+}
+
+/** The caller's own agent settings (defaults when never changed). */
+export async function getAgentSettings(ctx: ServiceContext): Promise<AgentSettings> {
+  const person = requirePerson(ctx);
+  return { confirm_writes: await confirmWritesFor(ctx.db, person.userId) };
+}
+
+/** Changes the caller's own agent settings. An agent cannot switch its own confirmations off. */
+export async function updateAgentSettings(ctx: ServiceContext, input: AgentSettings): Promise<AgentSettings> {
+  const person = requirePerson(ctx);
+  if (person.kind === 'agent') throw new AppError('FORBIDDEN-ERR', 'Agents cannot change the settings that govern them.');
+  await setConfirmWrites(ctx.db, person.userId, input.confirm_writes, ctx.now());
+  return { confirm_writes: input.confirm_writes };
 }
 
 export type ConfirmOutcome =

@@ -23,6 +23,7 @@ import { shifterRecordsRouter } from './shifter/records.index';
 import { shifterRouter } from './shifter/shifter.index';
 import { templatesRouter } from './templates/templates.index';
 import { userRouter } from './user/user.index';
+import { agentSettingsRouter } from './user/agent-settings.routes';
 import { embedRouter } from '../web/embed';
 
 /**
@@ -32,6 +33,7 @@ import { embedRouter } from '../web/embed';
 export const apiRouter = createRouter()
   .route('/', authRouter)
   .route('/', userRouter)
+  .route('/', agentSettingsRouter)
   .route('/', embedRouter)
   .route('/', shifterRouter)
   .route('/', shifterRecordsRouter)

@@ -6,7 +6,7 @@ import { csrf } from './csrf';
 import { accountPages } from './pages/account';
 import { financePages } from './pages/finance';
 import { loginPages } from './pages/login';
-import { oauthPages } from './pages/oauth';
+import { agentSettingsPage, oauthPages } from './pages/oauth';
 import { mcpConfirmPages } from './pages/mcp-confirm';
 import { twoFactorChallengePages } from './pages/two-factor-challenge';
 import { renderError } from './render';
@@ -38,6 +38,7 @@ webRouter.route('/', twoFactorChallengePages);
 // The OAuth consent page lives on {auth_url} (the provider's advertised authorize endpoint), not {app_url}.
 webRouter.use('/oauth/authorize', csrf);
 webRouter.route('/', oauthPages);
+webRouter.route('/', agentSettingsPage);
 webRouter.route('/', mcpConfirmPages);
 webRouter.route('/account', accountPages);
 webRouter.all('/account/*', (c) => renderError(c, 404, 'Page not found', 'There is no such page.'));

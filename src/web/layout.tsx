@@ -11,6 +11,7 @@ export const ACCOUNT_NAV = [
   { href: '/account/password', label: 'Password' },
   { href: '/account/sessions', label: 'Sessions' },
   { href: '/account/security', label: 'Two-factor' },
+  { href: '/account/agents', label: 'Agents' },
 ] as const;
 
 export interface LayoutProps {

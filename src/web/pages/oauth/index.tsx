@@ -9,6 +9,8 @@ import { renderError, renderPage } from '../../render';
 import { clearSessionCookie, readWebSession } from '../../session';
 import { readAppCookie } from '../../cookies';
 
+export { agentSettingsPage } from './agent-settings';
+
 /**
  * {auth_url}/oauth/authorize: the consent page of the agent tool server's OAuth (spec 4.12, 5.3).
  * The provider validates the request (client, exact redirect URI, S256 PKCE, resource); a signed-out
