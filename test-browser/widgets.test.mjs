@@ -95,6 +95,29 @@ describe('widgets on the example host page', () => {
     });
   });
 
+  test('a frame whose content grows tells the host again (ResizeObserver): the iframe follows', async () => {
+    await withEvidence(session, 'widgets-grow', async () => {
+      const [w] = find((x) => x.name === 'profile' && x.theme === 'light' && x.kind === 'business');
+      // Chromium does not render (nor run the resize observers of) a cross-origin frame out of view.
+      await w.handle.scrollIntoViewIfNeeded();
+      const before = (await settledHeight(w)).outer;
+      await w.frame.evaluate(() => {
+        const extra = document.createElement('div');
+        extra.style.height = '300px';
+        document.getElementById('widget').appendChild(extra);
+      });
+      const deadline = Date.now() + 5_000;
+      let h = await settledHeight(w);
+      while (h.outer < before + 300 && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 100));
+        h = await settledHeight(w);
+      }
+      assert.equal(h.outer, before + 300, `grew from ${before}px to ${h.outer}px`);
+      await w.frame.evaluate(() => document.getElementById('widget').lastElementChild.remove());
+      await settledHeight(w);
+    });
+  });
+
   test('each public widget renders the seeded demo data in both themes; a screenshot of each is kept', async () => {
     await withEvidence(session, 'widgets-render', async () => {
       for (const name of ['profile', 'shifts', 'reviews', 'rate']) {

@@ -22,7 +22,6 @@ const LABELS: Record<WidgetName, string> = {
 };
 const SLUG = /^[a-z0-9][a-z0-9-]{0,79}$/;
 const ROLE = /^[a-z0-9][a-z0-9_-]{0,59}$/;
-const TOKEN = /^[A-Za-z0-9._-]{1,400}$/;
 const MAX_HEIGHT = 20000;
 
 interface Mounted {
@@ -60,8 +59,6 @@ export function startWidget(name: WidgetName): void {
     params.set('theme', pick(el.getAttribute('data-theme'), ['light', 'dark'], 'light'));
     const role = (el.getAttribute('data-role') || '').trim().toLowerCase();
     if (name === 'rate' && ROLE.test(role)) params.set('role', role);
-    const token = (el.getAttribute('data-token') || '').trim();
-    if (name === 'schedule' && TOKEN.test(token)) params.set('token', token);
     params.set('id', id);
     if (location.origin && location.origin !== 'null') params.set('origin', location.origin);
 
