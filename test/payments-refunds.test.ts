@@ -3,12 +3,14 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { paymentGateway } from '../src/services/payments/index';
 import { transferShifterShare } from '../src/services/payments/payouts';
 import { SimulatorGateway } from '../src/services/payments/simulator';
+import { webhookEnvelopeSchema } from '../src/services/webhooks/payloads';
 import { call, expectError } from './helpers/api';
 import { addTeammate, makeUser, type TestUser } from './helpers/factory';
 import {
   enabledPayoutAccount,
   invoiceRow,
   noticesFor,
+  partnerEventsFor,
   payInvoice,
   refundRows,
   simObject,
@@ -100,6 +102,16 @@ describe('refunds: full and partial', () => {
     const recipients = notices.flatMap((n) => n.user_ids as string[]);
     expect(recipients).toContain(w.biz.userId);
     expect(recipients).toContain(w.sh.userId);
+    // Partners linked to the business hear of it as invoice.refunded.
+    const events = await partnerEventsFor(w.invoice.id, 'invoice.refunded');
+    expect(events).toHaveLength(1);
+    expect(webhookEnvelopeSchema('invoice.refunded').parse(events[0])).toMatchObject({
+      business_id: w.biz.businessId,
+      data: {
+        invoice: { refunded_total: 80, refundable_remaining: 0 },
+        refund: { id: res.body.refund_id, amount: 80, status: 'succeeded' },
+      },
+    });
 
     // Nothing is left: another refund is refused and changes nothing.
     expectError(await refund(w.biz.key, w.invoice.id), 422, 'REFUND-AMOUNT-ERR');
@@ -220,6 +232,7 @@ describe('refunds: processor failures', () => {
     expect(row!.failure_reason).toBeTruthy();
     expect(await invoiceRow(w.invoice.id)).toMatchObject({ refunded_minor: 0, transfer_reversed_minor: 0 });
     expect(await noticesFor(w.invoice.id, 'refund_issued')).toHaveLength(0);
+    expect(await partnerEventsFor(w.invoice.id, 'invoice.refunded')).toHaveLength(0);
 
     // The amount is refundable again: $10 goes through.
     const ok = await refund(w.biz.key, w.invoice.id, { amount: 10 });

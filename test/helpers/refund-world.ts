@@ -115,3 +115,9 @@ export async function noticesFor(invoiceId: string, kind: string) {
   const rows = await db().select().from(outboxEvents).where(eq(outboxEvents.topic, 'notifications'));
   return rows.map((r) => JSON.parse(r.body) as Record<string, any>).filter((b) => b.kind === kind && JSON.stringify(b).includes(invoiceId));
 }
+
+/** Partner events (outbox, topic webhooks) of one type about an invoice. */
+export async function partnerEventsFor(invoiceId: string, type: string) {
+  const rows = await db().select().from(outboxEvents).where(eq(outboxEvents.topic, 'webhooks'));
+  return rows.map((r) => JSON.parse(r.body) as Record<string, any>).filter((b) => b.type === type && b.data?.invoice?.id === invoiceId);
+}

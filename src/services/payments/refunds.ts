@@ -11,6 +11,7 @@ import { accessBusiness, businessRecipients } from '../access';
 import { requirePerson, type ServiceContext } from '../context';
 import { committedSubject, type Notice, prepareWrite } from '../guarded-write';
 import type { InvoiceRow } from '../invoices/create';
+import { partnerEvent } from '../webhooks/produce';
 import type { RefundResult as GatewayRefund } from './gateway';
 import { paymentGateway } from './index';
 import { chargedAmount, invoiceOpApplied } from './payouts';
@@ -274,6 +275,7 @@ export async function refundInvoice(ctx: ServiceContext, invoiceId: string, inpu
       data: { invoice_id: inv.id, shift_request_id: inv.shift_request_id },
     });
   }
+  const standing = (await loadInvoice(ctx, inv.id)) ?? inv;
   const done = prepareWrite(ctx, { type: 'refund', id: refundId });
   await done.commit({
     guard: ctx.db
@@ -282,6 +284,24 @@ export async function refundInvoice(ctx: ServiceContext, invoiceId: string, inpu
       .where(and(eq(refunds.id, refundId), eq(refunds.status, 'pending'))),
     audit: { action: 'refund.issued', data: { processor_refund_id: result.id, status } },
     notify: notices,
+    events: [
+      partnerEvent(
+        'invoice.refunded',
+        inv.business_id,
+        {
+          invoice: {
+            id: inv.id,
+            business_id: inv.business_id,
+            shift_request_ids: [inv.shift_request_id],
+            currency: charged.currency,
+            refunded_total: fromMinor(standing.refunded_minor, charged.currency),
+            refundable_remaining: fromMinor(Math.max(0, charged.amount - standing.refunded_minor), charged.currency),
+          },
+          refund: { id: refundId, amount: fromMinor(amount, charged.currency), status, created_at: toIso(now) },
+        },
+        ctx.now(),
+      ),
+    ],
   });
 
   await reverseForRefund(ctx, pending);

@@ -23,6 +23,7 @@ const READ_SCOPE: Record<Exclude<WebhookEventType, 'webhook.test'>, PartnerScope
   'shift_request.clocked_in': 'shifts:read',
   'shift_request.clocked_out': 'shifts:read',
   'invoice.paid': 'shifts:read',
+  'invoice.refunded': 'shifts:read',
   'review.disputed': 'shifts:read',
 };
 

@@ -55,6 +55,25 @@ export const invoicePaidDataSchema = z
   })
   .openapi('WebhookInvoicePaidData');
 
+export const invoiceRefundedDataSchema = z
+  .object({
+    invoice: z.object({
+      id: z.string(),
+      business_id: z.string(),
+      shift_request_ids: z.array(z.string()).max(5000),
+      currency: z.string(),
+      refunded_total: z.number().openapi({ description: 'Refunded of the invoice so far, a decimal in `currency`.' }),
+      refundable_remaining: z.number().openapi({ description: 'What may still be refunded.' }),
+    }),
+    refund: z.object({
+      id: z.string(),
+      amount: z.number().openapi({ description: 'This refund, a decimal in `currency`.' }),
+      status: z.enum(['succeeded', 'pending']),
+      created_at: iso,
+    }),
+  })
+  .openapi('WebhookInvoiceRefundedData');
+
 export const reviewDisputedDataSchema = z
   .object({
     review: z.object({
@@ -102,6 +121,11 @@ export const WEBHOOK_EVENTS = {
   'invoice.paid': {
     data: invoicePaidDataSchema,
     summary: "A business's invoice was paid (from the Stripe webhook; the shift moves 2 → 5).",
+  },
+  'invoice.refunded': {
+    data: invoiceRefundedDataSchema,
+    summary:
+      "All or part of a business's paid invoice was refunded (POST /v1/finance/refund); the shifter's transfer is reversed in proportion.",
   },
   'review.disputed': {
     data: reviewDisputedDataSchema,

@@ -63,7 +63,10 @@ export function webhookShiftRequest(row: ShiftRowLike): WebhookShiftRequest {
   };
 }
 
-type ShiftEventType = Exclude<WebhookEventType, 'shift_request.cancelled' | 'invoice.paid' | 'review.disputed' | 'webhook.test'>;
+type ShiftEventType = Exclude<
+  WebhookEventType,
+  'shift_request.cancelled' | 'invoice.paid' | 'invoice.refunded' | 'review.disputed' | 'webhook.test'
+>;
 
 /** A shift event (created, broadcast, claimed, accepted, clocked in/out) with the row after the change. */
 export function shiftEvent(type: ShiftEventType, row: ShiftRowLike, now: number): PartnerEventPart {
