@@ -6,6 +6,7 @@ import { TOOL_SPECS } from '../src/mcp/tool-specs';
 import { ALL_TOOLS } from '../src/mcp/tools';
 import { AppError } from '../src/lib/errors';
 import { contextAt } from './helpers/clock';
+import { connectLegacy, connectModern, oauthTokens } from './helpers/mcp';
 import { addTeammate, connect, db, makeUser, type TestUser } from './helpers/factory';
 import { DAY, HOUR, insertShift, MINUTE, makeCrewMember, makePair, outboxFor, readShift, shiftBody } from './helpers/shifts';
 import type { ServiceContext } from '../src/services/context';
@@ -390,5 +391,128 @@ describe('write tools', () => {
     await refused('create_counter_offer', sh, { shift_request_id: s.id, hourly_rate: 20.123 }, 'VALIDATION-ERR');
     // Nothing changed on the request itself.
     expect((await readShift(s.id))!).toMatchObject({ request_status: 1, hourly_rate_minor: 2000 });
+  });
+});
+
+describe('every tool through a real MCP SDK client', () => {
+  interface ToolResult {
+    isError?: boolean;
+    structuredContent?: any;
+    content?: Array<{ type: string; text?: string }>;
+  }
+
+  it('lists the 17 tools and runs each happy path, and a refusal comes back as a tool error with the service code', async () => {
+    const { biz, sh, stranger } = await cast();
+    const [b] = await db().select().from(businesses).where(eq(businesses.id, biz.businessId!));
+    const [s] = await db().select().from(shifters).where(eq(shifters.id, sh.shifterId!));
+    const now = Date.now();
+    const accepted = await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId!, startsAt: now + 2 * DAY });
+    const pending = await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId!, startsAt: now + 3 * DAY, status: 1 });
+    const toCancel = await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId!, startsAt: now + 4 * DAY, status: 1 });
+    const soon = await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId!, startsAt: now + 30 * MINUTE, minutes: 120 });
+    const ending = await insertShift({
+      businessId: biz.businessId!,
+      shifterId: sh.shifterId!,
+      startsAt: now - 2 * HOUR + 10 * MINUTE,
+      minutes: 120,
+      set: { shift_start_at: now - 2 * HOUR + 10 * MINUTE },
+    });
+
+    const owner = await connectModern(biz.key);
+    const worker = await connectModern(sh.key);
+    const listed = await owner.listTools();
+    expect(listed.tools.map((t) => t.name).sort()).toEqual(ALL_TOOLS.map((t) => `${TOOL_PREFIX}${t.name}`).sort());
+
+    const call = async (client: typeof owner, name: string, args: Record<string, unknown> = {}) => {
+      const res = (await client.callTool({ name: `${TOOL_PREFIX}${name}`, arguments: args })) as ToolResult;
+      expect(res.isError, `${name}: ${JSON.stringify(res.structuredContent ?? res.content)}`).toBeFalsy();
+      expect(res.structuredContent, name).toBeDefined();
+      return res.structuredContent;
+    };
+    const ran = new Set<string>();
+    const track = async (client: typeof owner, name: string, args: Record<string, unknown> = {}) => {
+      ran.add(name);
+      return call(client, name, args);
+    };
+
+    expect((await track(owner, 'me')).role).toBe('business');
+    expect((await track(owner, 'list_my_shifts', { role: 'business' })).data.length).toBeGreaterThanOrEqual(5);
+    expect((await track(owner, 'shift_details', { shift_request_id: accepted.id })).shift_request.id).toBe(accepted.id);
+    expect((await track(owner, 'business_profile', { slug: b!.slug })).business.id).toBe(biz.businessId);
+    expect((await track(owner, 'shifter_profile', { slug: s!.slug })).shifter.id).toBe(sh.shifterId);
+    expect((await track(owner, 'list_connections')).counterparties[0].id).toBe(sh.shifterId);
+    expect((await track(owner, 'my_spend')).business_id).toBe(biz.businessId);
+    const posted = await track(owner, 'post_shift', { ...shiftBody(), is_broadcast: true, confirm: true });
+    expect((await track(owner, 'cancel_shift', { shift_request_id: toCancel.id, confirm: true })).shift_request.request_status).toBe(7);
+    const pay = await track(owner, 'confirm_payment_for_shift', { shift_request_id: accepted.id });
+    expect(pay.confirm_url).toContain('/mcp-confirm/');
+
+    expect((await track(worker, 'search_shifts')).data.map((x: { id: string }) => x.id)).toContain(posted.shift_request.id);
+    expect(
+      (await track(worker, 'claim_shift', { shift_request_id: posted.shift_request.id, confirm: true })).shift_request.request_status,
+    ).toBe(2);
+    expect((await track(worker, 'clock_in', { shift_request_id: soon.id, confirm: true })).shift_request.shift_start_at).not.toBeNull();
+    const out = await track(worker, 'clock_out', { shift_request_id: ending.id, confirm: true });
+    const again = await call(worker, 'clock_out', { shift_request_id: ending.id, confirm: true });
+    expect(again.shift_request.shift_end_at).toBe(out.shift_request.shift_end_at);
+    expect((await track(worker, 'my_earnings')).shifter_id).toBe(sh.shifterId);
+    const profile = await track(worker, 'update_my_profile', { display_name: 'Via SDK', favourite_colour: 'blue', confirm: true });
+    expect(profile).toMatchObject({ updated_fields: ['display_name'], ignored_fields: ['favourite_colour'] });
+    expect(
+      (await track(worker, 'create_counter_offer', { shift_request_id: pending.id, hourly_rate: 26, confirm: true })).counter_offer
+        .hourly_rate,
+    ).toBe(26);
+    expect([...ran].sort()).toEqual(ALL_TOOLS.map((t) => t.name).sort());
+
+    const outsider = await connectModern(stranger.key);
+    const denied = (await outsider.callTool({
+      name: `${TOOL_PREFIX}shift_details`,
+      arguments: { shift_request_id: accepted.id },
+    })) as ToolResult;
+    expect(denied.isError).toBe(true);
+    expect(denied.structuredContent?.error?.code).toBe('SHFT-NOT-FND-ERR');
+    const mate = await makeUser();
+    await addTeammate(biz.businessId!, mate.userId);
+    const asMate = (await (await connectModern(mate.key)).callTool({ name: `${TOOL_PREFIX}my_spend`, arguments: {} })) as ToolResult;
+    expect(asMate.isError).toBe(true);
+    expect(asMate.structuredContent?.error?.code).toBe('MCP-TEAMMATE-ERR');
+    const broadcast = await insertShift({ businessId: biz.businessId!, startsAt: now + 5 * DAY, status: 1, broadcast: true });
+    const notNegotiable = (await worker.callTool({
+      name: `${TOOL_PREFIX}create_counter_offer`,
+      arguments: { shift_request_id: broadcast.id, hourly_rate: 30, confirm: true },
+    })) as ToolResult;
+    expect(notNegotiable.structuredContent?.error?.code).toBe('NOT-NEGOTIABLE');
+  });
+
+  it('a 2025-11-25 client runs them too, and an OAuth token granted read only lists and reaches the 9 read tools only', async () => {
+    const { biz } = await cast();
+    const legacy = await connectLegacy(biz.key);
+    expect((await legacy.listTools()).tools).toHaveLength(17);
+    const me = (await legacy.callTool({ name: `${TOOL_PREFIX}me`, arguments: {} })) as ToolResult;
+    expect(me.structuredContent?.user?.id).toBe(biz.userId);
+    const posted = (await legacy.callTool({
+      name: `${TOOL_PREFIX}post_shift`,
+      arguments: { ...shiftBody(), is_broadcast: true, confirm: true },
+    })) as ToolResult;
+    expect(posted.structuredContent?.shift_request?.is_broadcast).toBe(1);
+
+    const session = await oauthTokens(biz.email, { request: ['read'] });
+    const reader = await connectModern(session.accessToken);
+    const names = (await reader.listTools()).tools.map((t) => t.name.slice(TOOL_PREFIX.length)).sort();
+    expect(names).toEqual(
+      ALL_TOOLS.filter((t) => t.scope === 'read')
+        .map((t) => t.name)
+        .sort(),
+    );
+    expect(((await reader.callTool({ name: `${TOOL_PREFIX}me`, arguments: {} })) as ToolResult).structuredContent?.user?.id).toBe(
+      biz.userId,
+    );
+    const write = await reader
+      .callTool({ name: `${TOOL_PREFIX}post_shift`, arguments: { ...shiftBody(), is_broadcast: true, confirm: true } })
+      .then(
+        (r) => r as ToolResult,
+        (e: unknown) => e,
+      );
+    expect(write instanceof Error || (write as ToolResult).isError === true).toBe(true);
   });
 });
