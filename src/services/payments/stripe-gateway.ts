@@ -108,7 +108,8 @@ export class StripeGateway implements PaymentGateway {
   ) {
     this.stripe = new Stripe(secretKey, {
       apiVersion: STRIPE_API_VERSION,
-      httpClient: Stripe.createFetchHttpClient(),
+      // The global fetch looked up on each request (not captured once), so a test's interception applies.
+      httpClient: Stripe.createFetchHttpClient((url, init) => fetch(url, init)),
       maxNetworkRetries: 2,
       timeout: 20_000,
     });
