@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
-import { emailOutbox, paymentSimObjects } from '../src/db/schema';
+import { emailOutbox, invoices, paymentSimObjects } from '../src/db/schema';
 import type { AppBindings } from '../src/env';
 import { QUEUES } from '../src/queues/consumer';
 import { sweepAutomaticCharges } from '../src/services/payments/auto-charge';
@@ -188,6 +188,23 @@ describe('strong customer authentication (3DS)', () => {
     expect(res.body.outcome).toBe('unchanged');
     expect(await invoiceRow(invoice.id)).toMatchObject({ status: 'paid', requires_action: false, charge_id: pi.latest_charge_id });
     expect(await outboxFor(invoice.id, { topic: 'notifications', kind: 'payment_failed' })).toHaveLength(0);
+  });
+
+  it('an open intent is never doubled: with the hold not recorded (injected) or the intent still processing, charging again reads it and starts nothing', async () => {
+    const { biz, invoice, charge } = await heldForAuthentication();
+    // As if the hold had not been recorded (the process died after stamping the intent).
+    await db().update(invoices).set({ requires_action: false, requires_action_at: null }).where(eq(invoices.id, invoice.id));
+    const again = await chargeCall(biz, invoice.id);
+    expect(again.body).toMatchObject({ status: 'requires_action', payment_intent_id: charge.payment_intent_id });
+    // The processor still processing the intent.
+    const [sim] = await db().select().from(paymentSimObjects).where(eq(paymentSimObjects.id, charge.payment_intent_id));
+    await db()
+      .update(paymentSimObjects)
+      .set({ data: { ...(sim!.data as Record<string, unknown>), status: 'processing' } })
+      .where(eq(paymentSimObjects.id, charge.payment_intent_id));
+    expect((await chargeCall(biz, invoice.id)).body).toMatchObject({ status: 'processing', payment_intent_id: charge.payment_intent_id });
+    expect(await intentsOf(invoice.id)).toHaveLength(1);
+    expect(await invoiceRow(invoice.id)).toMatchObject({ status: 'pending', charge_attempts: 1, charging_since: null });
   });
 
   it('the authentication page: only the owner, only while the invoice requires action; anyone else (an admin too) the same 403', async () => {

@@ -1,10 +1,14 @@
 import { eq } from 'drizzle-orm';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
 import { invoices, paymentSimObjects, shiftRequests } from '../src/db/schema';
 import { ensureInvoiceForShift } from '../src/services/invoices/create';
 import { sweepAutomaticCharges } from '../src/services/payments/auto-charge';
 import { CHARGE_LEASE_MS, chargeInvoice } from '../src/services/payments/charge';
-import { call, expectError, workerWith } from './helpers/api';
+import type { AppBindings } from '../src/env';
+import worker from '../src/index';
+import { call, expectError, type WorkerFetch, workerWith } from './helpers/api';
 import {
   CARD,
   chargeCall,
@@ -18,7 +22,6 @@ import {
   workedInvoice,
 } from './helpers/charges';
 import { addTeammate, db, makeUser } from './helpers/factory';
-import { loseNextBatchAnswer } from './helpers/failures';
 import { auditFor, HOUR, insertShift, MINUTE, makePair, outboxFor } from './helpers/shifts';
 
 const paidNotices = (invoiceId: string) => outboxFor(invoiceId, { topic: 'notifications', kind: 'invoice_paid' });
@@ -163,9 +166,36 @@ describe('charging an invoice on demand', () => {
   });
 });
 
-describe('charging on demand: retries', () => {
-  afterEach(() => vi.restoreAllMocks());
+/**
+ * The Worker (events held) on a D1 binding whose next batch commits and then loses its answer (the
+ * call throws): a failure after the commit, injected on this Worker's requests only, so background
+ * work of other tests (queue consumers) cannot take the injection.
+ */
+function losingNextBatchAnswer(): WorkerFetch {
+  let armed = true;
+  const d1 = new Proxy(env.DB, {
+    get(target, prop) {
+      if (prop === 'batch' && armed) {
+        return async (statements: D1PreparedStatement[]) => {
+          armed = false;
+          await target.batch(statements);
+          throw new Error('injected: connection lost after the commit');
+        };
+      }
+      const value = Reflect.get(target, prop);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  const bindings = { ...env, DB: d1, PAYMENT_SIMULATOR_DELIVERY: 'held' } as AppBindings;
+  return async (req) => {
+    const ctx = createExecutionContext();
+    const res = await worker.fetch(req, bindings, ctx);
+    await waitOnExecutionContext(ctx);
+    return res;
+  };
+}
 
+describe('charging on demand: retries', () => {
   it('the same Idempotency-Key replays the first answer and makes no second intent', async () => {
     const { biz, invoice } = await workedInvoice();
     const key = { 'Idempotency-Key': `charge-${crypto.randomUUID()}` };
@@ -181,8 +211,8 @@ describe('charging on demand: retries', () => {
   it('a claim whose answer was lost (injected) holds the invoice; the retry answers from it, and after the lease the attempt resumes with the same key', async () => {
     const { biz, invoice } = await workedInvoice();
     const key = { 'Idempotency-Key': `charge-${crypto.randomUUID()}` };
-    loseNextBatchAnswer();
-    expect((await chargeCall(biz, invoice.id, key)).status).toBe(500);
+    const lost = await call('POST', `/v1/invoices/${invoice.id}/charge`, { key: biz.key, worker: losingNextBatchAnswer(), headers: key });
+    expect(lost.status).toBe(500);
     expect(await invoiceRow(invoice.id)).toMatchObject({ status: 'pending', charge_attempts: 1 });
     expect((await invoiceRow(invoice.id)).charging_since).not.toBeNull();
     expect(await intentsOf(invoice.id)).toHaveLength(0);

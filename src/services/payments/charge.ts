@@ -110,17 +110,22 @@ async function standingResult(ctx: ServiceContext, inv: InvoiceRow): Promise<Cha
 }
 
 /**
- * An invoice waiting for authentication, settled from the processor's own state when it moved on
- * without us hearing (a lost event). Returns the result to give, or null when the wait is over and a
- * new attempt may start (the authentication failed: the invoice is back to a plain pending one).
+ * The intent already on an invoice that has not ended in a recorded failure (waiting for
+ * authentication, still processing, or settled without us hearing: a lost event), read from the
+ * processor before another attempt may start, so an open intent is never doubled. Returns the result
+ * to give, or null when that intent is over without paying and a new attempt may start (the failure is
+ * recorded first: requires_action cleared, the invoice a plain pending one).
  */
-async function reconcileRequiresAction(ctx: ServiceContext, inv: InvoiceRow): Promise<ChargeResult | null> {
+async function reconcileOpenIntent(ctx: ServiceContext, inv: InvoiceRow): Promise<ChargeResult | null> {
   const pi = await paymentGateway(ctx).retrievePaymentIntent(inv.payment_intent_id!);
   if (pi.status === 'succeeded') {
     await markInvoicePaid(ctx, inv.id, { paymentIntentId: pi.id, chargeId: pi.latest_charge_id });
     return result('succeeded', inv, pi);
   }
-  if (pi.status === 'requires_action' || pi.status === 'processing') return result(pi.status, inv, pi);
+  if (pi.status === 'requires_action') return result('requires_action', inv, pi);
+  if (pi.status === 'processing' || pi.status === 'requires_capture' || pi.status === 'requires_confirmation') {
+    return result('processing', inv, pi);
+  }
   await markInvoiceFailed(ctx, inv.id, { paymentIntentId: pi.id });
   return null;
 }
@@ -227,9 +232,10 @@ async function holdForAuthentication(ctx: ServiceContext, inv: InvoiceRow, pi: P
  * /v1/invoices/{id}/charge) or `prepay` (prepayShift). The owner or an admin; others 404.
  *
  * Refused: a paid invoice (INVOICE-PAID-ERR), an attempt in flight (PAYMENT-IN-PROGRESS-ERR), above the
- * operator cap (PAYMENT-CAP-ERR), no default card (PAYMENT-CARD-REQ-ERR). An invoice waiting for
- * authentication starts no new attempt: the result is requires_action again with a fresh client secret
- * (or, when the processor has settled it meanwhile, that settlement).
+ * operator cap (PAYMENT-CAP-ERR), no default card (PAYMENT-CARD-REQ-ERR). An invoice whose intent is
+ * still open (waiting for authentication, processing) starts no new attempt: the result is that intent's
+ * state, requires_action with a fresh client secret (or, when the processor has settled it meanwhile,
+ * that settlement).
  */
 export async function chargeInvoice(
   ctx: ServiceContext,
@@ -242,9 +248,10 @@ export async function chargeInvoice(
   // A retry whose claim committed before its answer was stored: answer from the invoice as it stands.
   if (committedSubject(ctx, 'invoice') === inv.id) return standingResult(ctx, inv);
   if (inv.status === 'paid') throw new AppError('INVOICE-PAID-ERR');
-  if (inv.requires_action && inv.payment_intent_id) {
+  // An intent not known to have failed (waiting for authentication, processing) starts no new attempt.
+  if (inv.payment_intent_id && (inv.requires_action || inv.failed_at === null) && inv.charging_since === null) {
     if (opts.trigger === 'automatic') throw new AppError('PAYMENT-IN-PROGRESS-ERR');
-    const settled = await reconcileRequiresAction(ctx, inv);
+    const settled = await reconcileOpenIntent(ctx, inv);
     if (settled) return settled;
   }
   const charged = chargedIn(inv);
