@@ -189,6 +189,21 @@ describe('shiftmarket-mcp over stdio', () => {
     const claimed = (await must('claim_shift', { shift_request_id: posted.id })).structuredContent!.shift_request;
     expect(claimed).toMatchObject({ id: posted.id, request_status: 2, shifter_id: sh.shifter_id });
 
+    // The agent tools without a one-to-one REST operation run on the service's tool server with the key.
+    const me = (await must('me')).structuredContent!;
+    expect(me.user.email).toBe(shEmail);
+    expect(me.role).toBe('shifter');
+    expect(me.shifter.id).toBe(sh.shifter_id);
+    const counterparties = JSON.stringify((await must('list_connections')).structuredContent);
+    expect(counterparties).toContain(businessId);
+    // A write there asks for confirmation first, and changes nothing until confirm: true.
+    const ask = await call('update_my_profile', { display_name: 'Stdio Worker Renamed' });
+    expect(text(ask)).toMatch(/confirm/i);
+    expect((await must('me')).structuredContent!.user.display_name).toBe('Stdio Worker');
+    const renamed = (await must('update_my_profile', { display_name: 'Stdio Worker Renamed', confirm: true })).structuredContent!;
+    expect(renamed.user.display_name).toBe('Stdio Worker Renamed');
+    expect(renamed.updated_fields).toEqual(['display_name']);
+
     // A passport on the shifter's account.
     const passport = (await must('record_passport', { agent_name: 'Stdio Test Agent', model: 'test-model-1', operator: 'Stdio Worker' }))
       .structuredContent!.passport;
