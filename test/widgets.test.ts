@@ -430,6 +430,9 @@ describe('signed-in widgets (connect, schedule)', () => {
     await insertShift({ businessId: owner.businessId!, shifterId: shifter.shifterId, startsAt: Date.now() + DAY, status: 2, role: 4 });
     const mine = await web.get('/embed/v1/schedule');
     expect(mine.status).toBe(200);
+    // A first-party page with personal data: not loadable cross-origin, not framable.
+    expect(mine.headers.get('Cross-Origin-Resource-Policy')).toBe('same-origin');
+    expect(mine.headers.get('Content-Security-Policy')).toContain("frame-ancestors 'none'");
     expect(mine.html).toContain('Dishwasher at Camden Coffee');
     const stranger = new WebClient(BASE);
     const other = await makeUser({ shifter: true });

@@ -41,7 +41,8 @@ function publicCtx(c: Context<AppEnv>): ServiceContext {
 export const embedRouter = new Hono<AppEnv>();
 
 embedRouter.use('/embed/*', async (c, next) => {
-  crossSite(c);
+  // Not on the first-party pages of connect and schedule (personal data): the app's defaults hold there.
+  if (!/^\/embed\/v\d+\/(connect\/|schedule$)/.test(c.req.path)) crossSite(c);
   await next();
 });
 
