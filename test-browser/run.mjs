@@ -200,6 +200,8 @@ async function main() {
       BROWSER_ARTIFACTS: artifacts,
       CHROMIUM_PATH: CHROMIUM,
       BROWSER_ACCOUNTS: JSON.stringify(accounts),
+      // The Worker's local state, for tests that read its mailbox (email_outbox) with `wrangler d1 execute`.
+      BROWSER_STATE_DIR: persistTo,
     },
   });
   started.tests = tests;

@@ -1,6 +1,17 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { invoices, paymentSimEvents } from '../src/db/schema';
+import {
+  businesses,
+  invoices,
+  outboxEvents,
+  paymentCustomers,
+  paymentMethods,
+  paymentSimEvents,
+  paymentSimObjects,
+  refunds,
+  users,
+} from '../src/db/schema';
+import { BUSINESSES, demoEmail, PEOPLE } from '../src/services/demo/cast';
 import { ensureInvoiceForShift } from '../src/services/invoices/create';
 import { paymentGateway } from '../src/services/payments';
 import { createCardSetup, saveCard } from '../src/services/payments/cards';
@@ -440,5 +451,123 @@ describe('/finance/web/requires-action', () => {
     expect(status.status).toBe(403);
     expect(JSON.parse(status.html).error.code).toBe('FORBIDDEN-ERR');
     expect(status.html).not.toContain('pending');
+  });
+});
+
+describe('demo payments', () => {
+  const seed = (force = false) =>
+    call('POST', '/internal/demo/seed', { headers: { 'X-Demo-Seed-Token': 'test-seed-token' }, query: { force: force ? 1 : undefined } });
+  const demoBusiness = async (key: string) => {
+    const owner = PEOPLE.find((p) => p.key === BUSINESSES.find((b) => b.key === key)!.owner)!;
+    const [row] = await db()
+      .select({ id: businesses.id })
+      .from(businesses)
+      .innerJoin(users, eq(users.id, businesses.user_id))
+      .where(and(eq(users.email, demoEmail(owner)), eq(businesses.name, BUSINESSES.find((b) => b.key === key)!.name)));
+    return row!.id;
+  };
+  const simObjectsOf = async (customerIds: string[]) =>
+    (await db().select().from(paymentSimObjects)).filter(
+      (o) => customerIds.includes(o.id) || customerIds.includes(String((o.data as { customer?: unknown }).customer)),
+    );
+
+  it('saves cards through the simulator, pays, refunds and holds one invoice for 3D Secure (emailing the owner); the reset removes the demo’s simulator objects and nothing else', async () => {
+    const first = await seed(true);
+    expect(first.status, JSON.stringify(first.body).slice(0, 300)).toBe(200);
+    const [bistro, events, coffee] = await Promise.all(['bistro', 'events', 'coffee'].map(demoBusiness));
+
+    // Cards: the bistro one (4242), the events business two (3184, then 4242 as the default), the café none.
+    const cards = await db()
+      .select()
+      .from(paymentMethods)
+      .where(inArray(paymentMethods.business_id, [bistro!, events!, coffee!]));
+    expect(cards.filter((c) => c.business_id === bistro).map((c) => c.last4)).toEqual(['4242']);
+    expect(
+      cards
+        .filter((c) => c.business_id === events)
+        .map((c) => c.last4)
+        .sort(),
+    ).toEqual(['3184', '4242']);
+    expect(cards.filter((c) => c.business_id === coffee)).toEqual([]);
+    const customers = await db()
+      .select()
+      .from(paymentCustomers)
+      .where(inArray(paymentCustomers.business_id, [bistro!, events!]));
+    const eventsCustomer = customers.find((c) => c.business_id === events)!;
+    expect(cards.find((c) => c.id === eventsCustomer.default_payment_method_id)?.last4).toBe('4242');
+    const gateway = paymentGateway(contextAt(Date.now(), { userId: 'usr_x', keyId: 'key_x' }));
+    for (const card of cards) expect((await gateway.retrievePaymentMethod(card.id)).last4).toBe(card.last4);
+
+    // The bistro: two invoices paid by card through the simulator, the older one refunded in full.
+    const charged = await db()
+      .select()
+      .from(invoices)
+      .where(and(eq(invoices.business_id, bistro!)));
+    const byCard = charged.filter((i) => i.payment_intent_id !== null);
+    expect(byCard).toHaveLength(2);
+    for (const inv of byCard) {
+      expect(inv.status).toBe('paid');
+      expect((await gateway.retrievePaymentIntent(inv.payment_intent_id!)).status).toBe('succeeded');
+    }
+    const refunded = await db()
+      .select()
+      .from(refunds)
+      .where(
+        inArray(
+          refunds.invoice_id,
+          byCard.map((i) => i.id),
+        ),
+      );
+    expect(refunded).toHaveLength(1);
+    expect(refunded[0]).toMatchObject({ status: 'succeeded' });
+    const refundedInvoice = byCard.find((i) => i.id === refunded[0]!.invoice_id)!;
+    expect(refundedInvoice.refunded_minor).toBe(refundedInvoice.amount_minor);
+    expect(charged.some((i) => i.status === 'pending')).toBe(true);
+
+    // The events business: exactly one invoice waiting for authentication, on a real simulator intent.
+    const stuck = (await db().select().from(invoices).where(eq(invoices.business_id, events!))).filter((i) => i.requires_action);
+    expect(stuck).toHaveLength(1);
+    expect(stuck[0]).toMatchObject({ status: 'pending' });
+    expect((await gateway.retrievePaymentIntent(stuck[0]!.payment_intent_id!)).status).toBe('requires_action');
+    const notices = (await db().select().from(outboxEvents).where(eq(outboxEvents.topic, 'notifications')))
+      .map((r) => JSON.parse(r.body))
+      .filter((b) => b.kind === 'payment_action_required');
+    // Of the demo's invoices (this file's other tests hold their own), one asked the owner to authenticate.
+    const demoInvoiceIds = (
+      await db()
+        .select({ id: invoices.id })
+        .from(invoices)
+        .where(inArray(invoices.business_id, [bistro!, events!, coffee!]))
+    ).map((r) => r.id);
+    const demoNotices = notices.filter((b) => demoInvoiceIds.some((id) => JSON.stringify(b).includes(id)));
+    expect(demoNotices).toHaveLength(1);
+    expect(JSON.stringify(demoNotices[0])).toContain(`/finance/web/authenticate/${stuck[0]!.id}`);
+
+    // The demo owner signs in with the demo password and finds it on the pages.
+    const owner = new Browser();
+    const landed = await owner.signIn(demoEmail(PEOPLE.find((p) => p.key === 'owner')!), 'shiftmarket-demo', '/account');
+    expect(landed.status).toBe(303);
+    const list = JSON.parse((await owner.get('/finance/web/requires-action')).html);
+    expect(list.invoices.map((i: { invoice_id: string }) => i.invoice_id)).toEqual([stuck[0]!.id]);
+    expect((await owner.get(`/finance/web/authenticate/${stuck[0]!.id}`)).status).toBe(200);
+
+    // A real business's simulator objects, to be left alone by the reset.
+    const real = await businessWithCard(SUCCEEDS);
+    const [realCustomer] = await db().select().from(paymentCustomers).where(eq(paymentCustomers.business_id, real.biz.businessId!));
+    const demoCustomers = customers.map((c) => c.customer_id);
+    expect((await simObjectsOf(demoCustomers)).length).toBeGreaterThan(4);
+    const realBefore = await simObjectsOf([realCustomer!.customer_id]);
+    expect(realBefore.length).toBeGreaterThan(0);
+
+    const again = await seed(true);
+    expect(again.status).toBe(200);
+    // The old demo's customers, cards, intents and charges are gone; so are their events.
+    expect(await simObjectsOf(demoCustomers)).toEqual([]);
+    for (const inv of [...byCard, stuck[0]!]) {
+      expect(await db().select().from(paymentSimObjects).where(eq(paymentSimObjects.id, inv.payment_intent_id!))).toEqual([]);
+    }
+    const leftEvents = await db().select().from(paymentSimEvents);
+    for (const ev of leftEvents) expect(ev.payload).not.toContain(demoCustomers[0]!);
+    expect((await simObjectsOf([realCustomer!.customer_id])).map((o) => o.id).sort()).toEqual(realBefore.map((o) => o.id).sort());
   });
 });

@@ -4,6 +4,7 @@ import { demoHelp } from './help';
 import { demoInvoices } from './invoices';
 import { demoMessaging } from './messaging';
 import { demoNotifications } from './notifications';
+import { demoPayments } from './payments';
 import { demoReviews } from './reviews';
 
 /** What the base demo seed made, for the parts of the demo world seeded after it (reviews, threads…). */
@@ -26,4 +27,4 @@ export interface DemoWorld {
 export type DemoExtra = { name: string; seed(ctx: ServiceContext, world: DemoWorld): Promise<number> };
 
 /** Each domain adds its part here (one line), in the order they must run. */
-export const DEMO_EXTRAS: DemoExtra[] = [demoReviews, demoHelp, demoMessaging, demoNotifications, demoInvoices];
+export const DEMO_EXTRAS: DemoExtra[] = [demoReviews, demoHelp, demoMessaging, demoNotifications, demoInvoices, demoPayments];

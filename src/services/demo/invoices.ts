@@ -1,4 +1,4 @@
-import { inArray } from 'drizzle-orm';
+import { getTableColumns, inArray } from 'drizzle-orm';
 import { type BatchItem, runBatch } from '../../db/client';
 import { invoices, shiftRequests } from '../../db/schema';
 import { chunk } from '../../lib/chunk';
@@ -10,8 +10,8 @@ import type { DemoExtra, DemoWorld } from './extras';
 const DAY = 24 * 3600_000;
 /** Worked, not yet settled shifts whose invoice the demo marks paid (the oldest few): the rest stay pending. */
 const NEWLY_PAID = 3;
-/** Rows per INSERT: an invoice binds 17 parameters, D1 takes at most 100 per statement. */
-const ROWS_PER_INSERT = 5;
+/** Rows per INSERT: D1 takes at most 100 bound parameters per statement, one per column of each row. */
+const ROWS_PER_INSERT = Math.floor(100 / Object.keys(getTableColumns(invoices)).length);
 
 /**
  * An invoice for every worked demo shift, priced as a clock-out would price it. Shifts the history

@@ -1,5 +1,6 @@
 import type { ServiceContext } from '../context';
 import { threadStub } from '../messaging/thread-store';
+import { purgeDemoPaymentObjects } from './payments';
 
 /**
  * Deletes every demo user and every row that hangs off one, in one atomic D1 batch.
@@ -174,6 +175,9 @@ export async function purgeDemoData(ctx: ServiceContext): Promise<number> {
   const objects = await purgeDemoDocuments(ctx);
   if (objects) ctx.log.info('demo uploads deleted', { objects });
   const threads = await demoThreadIds(d1);
+  // The payment simulator's objects are found through the payment rows, so they go first.
+  const simulated = await purgeDemoPaymentObjects(ctx);
+  if (simulated) ctx.log.info('demo payment simulator objects deleted', { objects: simulated });
   const statements = await demoPurgeStatements(d1);
   const results = await d1.batch(statements.map((s) => d1.prepare(s)));
   // Once their rows are gone, the threads' messages go too (nothing can reach them any more; a
