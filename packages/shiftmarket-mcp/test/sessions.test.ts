@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -78,5 +78,47 @@ describe('the session file', () => {
     expect(store.active()?.user_id).toBe('usr_test1');
     await store.remove('usr_test1');
     expect(store.active()).toBeNull();
+  });
+});
+
+describe('the key from the OS keychain', () => {
+  it('is made once and stored through secret-tool (on stdin, never on a command line), then read back; the file opens without a passphrase', async () => {
+    // A stand-in secret-tool on PATH that keeps the secret in a file and records its command lines.
+    const bin = join(dir, 'bin');
+    mkdirSync(bin, { recursive: true });
+    const vault = join(dir, 'vault');
+    const calls = join(dir, 'calls');
+    writeFileSync(
+      join(bin, 'secret-tool'),
+      `#!/bin/sh\necho "$@" >> "${calls}"\ncase "$1" in\n  lookup) [ -f "${vault}" ] && cat "${vault}" || exit 1 ;;\n  store) cat > "${vault}" ;;\n  *) exit 2 ;;\nesac\n`,
+    );
+    chmodSync(join(bin, 'secret-tool'), 0o755);
+    const env = { PATH: `${bin}:${process.env.PATH ?? ''}` };
+    const saved = process.env.PATH;
+    process.env.PATH = env.PATH;
+    try {
+      if (process.platform === 'darwin') return; // macOS goes through `security` instead
+      const first = await resolveKeySource({ ...env });
+      expect(first.kind).toBe('keychain');
+      const second = await resolveKeySource({ ...env, SHIFTMARKET_MCP_PASSPHRASE: 'ignored when a keychain answers' });
+      expect(second.kind).toBe('keychain');
+      if (first.kind !== 'keychain' || second.kind !== 'keychain') return;
+      expect(second.key.equals(first.key)).toBe(true);
+      expect(first.key).toHaveLength(32);
+      const log = readFileSync(calls, 'utf8');
+      expect(log).not.toContain(first.key.toString('hex'));
+
+      const path = join(dir, 'keychain.enc');
+      await new SessionStore(path, first).upsert(account(7));
+      expect(JSON.parse(readFileSync(path, 'utf8')).source).toBe('keychain');
+      const reopened = new SessionStore(path, second);
+      await reopened.load();
+      expect(reopened.active()?.api_key).toBe(`${KEY}7`);
+      // With the keychain skipped and no passphrase the file cannot be opened by this process.
+      const none = await resolveKeySource({ ...env, SHIFTMARKET_MCP_KEYCHAIN: 'off' });
+      expect(none.kind).toBe('none');
+    } finally {
+      process.env.PATH = saved;
+    }
   });
 });

@@ -59,7 +59,9 @@ function summary(name: string, data: Json): string {
 
 export const REMOTE_EQUIVALENTS: LocalTool[] = TOOL_SPECS.map((spec) => {
   const rest = REST[spec.name];
-  const input = (spec.scope === 'read' || rest ? spec.input : spec.input.extend({ confirm: confirmField })) as z.ZodObject;
+  // Write tools that run on the service's tool server take its confirmation field; the payment tool's
+  // confirmation is its one-time link instead.
+  const input = (spec.scope === 'write' && !rest ? spec.input.extend({ confirm: confirmField }) : spec.input) as z.ZodObject;
   return defineLocalTool({
     name: spec.name,
     title: spec.title,
