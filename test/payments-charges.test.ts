@@ -276,6 +276,28 @@ describe('the automatic charge', () => {
     expect((await invoiceRow(w!.id)).status).toBe('paid');
   });
 
+  it('an automatic attempt whose process died (claimed, no answer recorded) is resumed by the sweep after the lease, with the same key', async () => {
+    const { invoice } = await workedInvoice();
+    const died = Date.now() - CHARGE_LEASE_MS - 60_000;
+    await db()
+      .update(invoices)
+      .set({ charge_attempts: 1, charging_since: died, charge_attempted_at: died })
+      .where(eq(invoices.id, invoice.id));
+    await sweepAutomaticCharges(heldCtx(null));
+    expect(await invoiceRow(invoice.id)).toMatchObject({ status: 'paid', charge_attempts: 1, charging_since: null });
+    expect((await intentsOf(invoice.id)).map((i) => i.idempotency_key?.endsWith(`charge:${invoice.id}:1`))).toEqual([true]);
+
+    // Within the lease the claim is left alone.
+    const fresh = await workedInvoice();
+    const now = Date.now();
+    await db()
+      .update(invoices)
+      .set({ charge_attempts: 1, charging_since: now, charge_attempted_at: now })
+      .where(eq(invoices.id, fresh.invoice.id));
+    await sweepAutomaticCharges(heldCtx(null));
+    expect(await intentsOf(fresh.invoice.id)).toHaveLength(0);
+  });
+
   it('two concurrent sweeps charge each invoice once; a declined automatic charge is not tried again by the sweep', async () => {
     const owner = await makeUser({ business: true });
     await saveCard(owner, owner.businessId!);

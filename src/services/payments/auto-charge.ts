@@ -1,10 +1,10 @@
-import { and, asc, eq, isNotNull, isNull, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import { invoices, paymentCustomers, shiftRequests } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { errorFields } from '../../lib/log';
 import type { ServiceContext } from '../context';
 import { workedShiftSql } from '../shifts/status';
-import { chargeInvoice } from './charge';
+import { CHARGE_LEASE_MS, chargeInvoice } from './charge';
 
 /** Invoices charged per sweep at most (each is one processor call). */
 export const AUTO_CHARGE_BATCH = 25;
@@ -24,7 +24,8 @@ export interface AutoChargeSummary {
  * attempted (`charge_attempted_at` NULL) and whose business has a default card is charged off-session
  * once, oldest first. The attempt is claimed in a guarded write that requires `charge_attempted_at`
  * to be NULL, so concurrent sweeps (or a sweep racing an on-demand charge) never charge twice. An
- * invoice without a card waits (a later sweep charges it once a card is saved); one above the operator
+ * attempt whose process died before recording the answer is resumed after CHARGE_LEASE_MS with the
+ * same attempt number (the same processor key: the same intent). An invoice without a card waits (a later sweep charges it once a card is saved); one above the operator
  * cap is left to the owner.
  */
 export async function sweepAutomaticCharges(ctx: ServiceContext, opts: { limit?: number } = {}): Promise<AutoChargeSummary> {
@@ -38,9 +39,12 @@ export async function sweepAutomaticCharges(ctx: ServiceContext, opts: { limit?:
     .where(
       and(
         eq(invoices.status, 'pending'),
-        isNull(invoices.charge_attempted_at),
-        isNull(invoices.charging_since),
         eq(invoices.requires_action, false),
+        or(
+          and(isNull(invoices.charge_attempted_at), isNull(invoices.charging_since)),
+          // An attempt whose process died before recording the processor's answer: resumed with its key.
+          lt(invoices.charging_since, ctx.now() - CHARGE_LEASE_MS),
+        ),
         isNotNull(paymentCustomers.default_payment_method_id),
         lte(sql`COALESCE(${invoices.conversion_amount_minor}, ${invoices.amount_minor})`, cap),
         workedShiftSql(),

@@ -153,8 +153,8 @@ async function claimAttempt(
     audit: { action: 'invoice.charge_attempted', data: { trigger } },
   });
   if (!claimed.applied) {
-    if (trigger === 'automatic') return null;
-    // An attempt that never recorded its answer (its process died): taken over with the same number.
+    // An attempt that never recorded its answer (its process died): taken over with the same number
+    // (the automatic sweep resumes its own this way too; it never starts a second one).
     const stale = prepareWrite(ctx, { type: 'invoice', id: inv.id }, (op) => invoiceOpApplied(inv.id, op));
     const taken = await stale.commit({
       guard: ctx.db
