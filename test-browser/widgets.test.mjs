@@ -34,7 +34,7 @@ before(async () => {
     const res = await session.page.goto(`${ORIGIN}/embed/examples/`, { waitUntil: 'load' });
     assert.equal(res?.status(), 200, 'the example host page is served (DEMO_MODE on)');
     assertNoForeignCode(session);
-    await session.page.waitForFunction(() => document.querySelectorAll('iframe[data-shiftmarket-frame]').length === 12);
+    await session.page.waitForFunction(() => document.querySelectorAll('iframe[data-shiftmarket-frame]').length === 13);
     const handles = await session.page.$$('iframe[data-shiftmarket-frame]');
     widgets = [];
     for (const handle of handles) {
@@ -155,7 +155,11 @@ describe('widgets on the example host page', () => {
         await paused.handle.screenshot({ path: join(artifactsDir(), `widget-profile-paused-${theme}.png`) });
       }
       const [connect] = find((x) => x.name === 'connect');
+      assert.match(await connect.frame.evaluate(() => document.getElementById('widget').textContent), /Ask to connect on Shiftmarket/);
       await connect.handle.screenshot({ path: join(artifactsDir(), 'widget-connect-light.png') });
+      const [schedule] = find((x) => x.name === 'schedule');
+      assert.match(await schedule.frame.evaluate(() => document.getElementById('widget').textContent), /Open my schedule/);
+      await schedule.handle.screenshot({ path: join(artifactsDir(), 'widget-schedule-dark.png') });
     });
   });
 
