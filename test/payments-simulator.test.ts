@@ -14,9 +14,11 @@ import {
   simulatorConfirmSetupIntent,
   sweepSimulatorEvents,
 } from '../src/services/payments/simulator';
+import { CRON } from '../src/jobs/scheduled';
 import { call, expectError, workerWith } from './helpers/api';
 import { contextAt } from './helpers/clock';
 import { addTeammate, db, makeUser, type TestUser } from './helpers/factory';
+import { runCron } from './helpers/queues';
 import { HOUR, insertShift, makePair } from './helpers/shifts';
 
 type Delivery = 'immediate' | 'held';
@@ -370,6 +372,18 @@ describe('payment simulator: 3DS and signed events to the webhook handler', () =
     const [again] = (await simEvents(pi.id)).filter((e) => e.type === 'payment_intent.succeeded');
     expect(again).toMatchObject({ attempts: 2 });
     expect(again!.delivered_at).not.toBeNull();
+    expect((await invoiceRow(invoice.id)).status).toBe('paid');
+  });
+  it('the 5-minute cron delivers held events (deliver_payment_simulator_events)', async () => {
+    const { biz, invoice } = await workedInvoice();
+    const { ctx, gw } = simCtx(biz, 'held');
+    const card = await savedCard(ctx, biz.businessId!, { test_token: 'pm_card_visa' });
+    const pi = await gw.chargeOffSession(chargeInput(card.customerId, card.paymentMethodId!, invoice));
+    expect((await invoiceRow(invoice.id)).status).toBe('pending');
+    // Other jobs of the same cron may fail in this test world; this job's work is what is checked.
+    await runCron(CRON.frequent).catch(() => undefined);
+    const [ev] = (await simEvents(pi.id)).filter((e) => e.type === 'payment_intent.succeeded');
+    expect(ev!.delivered_at).not.toBeNull();
     expect((await invoiceRow(invoice.id)).status).toBe('paid');
   });
 });
