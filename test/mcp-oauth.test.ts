@@ -107,6 +107,23 @@ describe('authorization code flow with PKCE through the consent page', () => {
     expect(page.headers.get('Content-Security-Policy')).toContain("frame-ancestors 'none'");
   });
 
+  it('keeps an authorization request too long for sign-in\'s next aside and resumes it after sign-in', async () => {
+    const u = await makeUser();
+    const client = await registerPublicClient();
+    const { challenge } = await pkcePair();
+    const path = authorizePath(client, challenge, 's'.repeat(450), ['read']);
+    expect(path.length).toBeGreaterThan(512);
+    const web = new WebClient(MCP_ORIGIN);
+    const first = await web.get(path);
+    expect(first.status).toBe(303);
+    expect(new URL(first.location!, MCP_ORIGIN).searchParams.get('next')).toBe('/oauth/authorize?resume=1');
+    const signed = await web.signIn(u.email, TEST_PASSWORD, '/oauth/authorize?resume=1');
+    expect(signed.location).toBe('/oauth/authorize?resume=1');
+    const page = await web.get('/oauth/authorize?resume=1');
+    expect(page.status).toBe(200);
+    expect(page.html).toContain('name="handle"');
+  });
+
   it('issues tokens for the granted scopes to the right verifier, once', async () => {
     const u = await makeUser();
     const a = await authorize(u.email, { request: ['read', 'write', 'payment'] });

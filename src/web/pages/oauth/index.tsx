@@ -1,5 +1,6 @@
 import { AuthorizationError, CimdFetchError, type ConsentDescription } from '@cloudflare/workers-oauth-provider';
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
+import { getCookie, setCookie } from 'hono/cookie';
 import type { AppEnv, WebUser } from '../../../http/app-types';
 import { isToolScope, MCP_SCOPES, oauthHelpers, type GrantProps } from '../../../mcp/oauth';
 import type { ToolScope } from '../../../mcp/tool';
@@ -103,11 +104,45 @@ function failure(c: Parameters<typeof renderError>[0], err: unknown): Promise<Re
   throw err;
 }
 
-/** The signed-in person, or the redirect that gets one (sign-in, or the second factor) and comes back here. */
-async function signedIn(c: Parameters<typeof renderError>[0]): Promise<{ user: WebUser } | { redirect: Response }> {
-  const session = await readWebSession(c);
+/**
+ * Sign-in's `next` takes at most 512 characters, which an authorization request can pass (a metadata
+ * document URL as client id, the redirect URI, challenge, state, resource). A longer one waits in a
+ * short-lived cookie of its own and `next` says only where to resume.
+ */
+const RESUME_COOKIE = 'sm_oauth_resume';
+const RESUME_PATH = '/oauth/authorize?resume=1';
+const NEXT_MAX = 500;
+
+function resumeOptions(c: Context<AppEnv>, maxAge: number) {
+  const https = new URL(c.req.url).protocol === 'https:';
+  return https
+    ? ({ httpOnly: true, sameSite: 'Lax', path: '/', maxAge, secure: true, prefix: 'host' } as const)
+    : ({ httpOnly: true, sameSite: 'Lax', path: '/', maxAge } as const);
+}
+
+/** The authorization request to answer: this one, or the one a sign-in put aside (`?resume=1`). */
+function authorizationRequest(c: Context<AppEnv>): Request {
   const url = new URL(c.req.url);
-  const here = `${url.pathname}${url.search}`;
+  if (url.search !== '?resume=1') return c.req.raw;
+  const https = url.protocol === 'https:';
+  const saved = https ? getCookie(c, RESUME_COOKIE, 'host') : getCookie(c, RESUME_COOKIE);
+  if (!saved?.startsWith('?')) return c.req.raw;
+  setCookie(c, RESUME_COOKIE, '', resumeOptions(c, 0));
+  return new Request(`${url.origin}${url.pathname}${saved}`, c.req.raw);
+}
+
+/** The signed-in person, or the redirect that gets one (sign-in, or the second factor) and comes back here. */
+async function signedIn(
+  c: Parameters<typeof renderError>[0],
+  request: Request = c.req.raw,
+): Promise<{ user: WebUser } | { redirect: Response }> {
+  const session = await readWebSession(c);
+  const url = new URL(request.url);
+  let here = `${url.pathname}${url.search}`;
+  if (session.kind !== 'active' && here.length > NEXT_MAX) {
+    setCookie(c, RESUME_COOKIE, url.search, resumeOptions(c, 600));
+    here = RESUME_PATH;
+  }
   if (session.kind === 'pending') return { redirect: c.redirect(`/login/2fa?next=${encodeURIComponent(here)}`, 303) };
   if (session.kind === 'none') {
     if (readAppCookie(c, 'session')) clearSessionCookie(c);
@@ -122,8 +157,9 @@ export const oauthPages = new Hono<AppEnv>()
     const oauth = oauthHelpers(c);
     if (!oauth) return renderError(c, 404, 'Page not found', 'There is no such page.');
     try {
-      const request = await oauth.parseAuthRequest(c.req.raw);
-      const who = await signedIn(c);
+      const raw = authorizationRequest(c);
+      const request = await oauth.parseAuthRequest(raw);
+      const who = await signedIn(c, raw);
       if ('redirect' in who) return who.redirect;
       const details = await oauth.describeConsent(request);
       const consent = await oauth.beginConsent(request);
