@@ -112,3 +112,32 @@ describe('shift deliverables', () => {
     expect(audits.filter((a) => a.data?.includes(worked.id))).toEqual([]);
   });
 });
+
+describe('demo data', () => {
+  it('seeds passports for the owner and Jordan and a brief and a handover on their latest worked bistro shift, readable by its parties only', async () => {
+    // Forced: this file's other tests have made users already.
+    const seeded = await call('POST', '/internal/demo/seed', { headers: { 'X-Demo-Seed-Token': 'test-seed-token' }, query: { force: 1 } });
+    expect(seeded.status, JSON.stringify(seeded.body).slice(0, 300)).toBe(200);
+    const keyOf = (local: string) =>
+      (seeded.body.accounts as Array<{ email: string; api_key: string }>).find((a) => a.email.startsWith(`${local}@`))!.api_key;
+    const [owner, jordan, alex] = [keyOf('owner'), keyOf('jordan'), keyOf('alex')];
+
+    expect((await call('GET', '/v1/ai_passports', { key: owner })).body.data.map((p: { agent_name: string }) => p.agent_name)).toEqual([
+      'Claude Desktop',
+    ]);
+    const jordanPassports = await call('GET', '/v1/ai_passports', { key: jordan, query: { include_revoked: 1 } });
+    expect(jordanPassports.body.data.map((p: { status: string }) => p.status)).toEqual(['active', 'revoked']);
+
+    const jordanId = (seeded.body.accounts as Array<{ email: string; user_id: string }>).find((a) =>
+      a.email.startsWith('jordan@'),
+    )!.user_id;
+    const [row] = await db().select().from(shiftDeliverables).where(eq(shiftDeliverables.author_user_id, jordanId));
+    const shiftId = row!.shift_request_id;
+    for (const key of [owner, jordan]) {
+      const list = await call('GET', path(shiftId), { key });
+      expect(list.status).toBe(200);
+      expect(list.body.data.map((d: { author_side: string }) => d.author_side)).toEqual(['business', 'shifter']);
+    }
+    expectError(await call('GET', path(shiftId), { key: alex }), 404, 'SHFT-NOT-FND-ERR');
+  });
+});

@@ -1,5 +1,6 @@
 import type { shiftRequests } from '../../db/schema';
 import type { ServiceContext } from '../context';
+import { demoAgentRecords } from './agent-records';
 import { demoHelp } from './help';
 import { demoInvoices } from './invoices';
 import { demoMessaging } from './messaging';
@@ -27,4 +28,4 @@ export interface DemoWorld {
 export type DemoExtra = { name: string; seed(ctx: ServiceContext, world: DemoWorld): Promise<number> };
 
 /** Each domain adds its part here (one line), in the order they must run. */
-export const DEMO_EXTRAS: DemoExtra[] = [demoReviews, demoHelp, demoMessaging, demoNotifications, demoInvoices, demoPayments];
+export const DEMO_EXTRAS: DemoExtra[] = [demoReviews, demoHelp, demoMessaging, demoNotifications, demoInvoices, demoPayments, demoAgentRecords];
