@@ -149,7 +149,8 @@ describe('payment simulator: test cards', () => {
       const pm = await gw.retrievePaymentMethod(card.paymentMethodId!);
       expect(pm).toMatchObject({ brand: 'visa', last4: c.number.slice(-4), customer_id: card.customerId });
 
-      const pi = await gw.chargeOffSession(chargeInput(card.customerId, card.paymentMethodId!, invoice));
+      const input = chargeInput(card.customerId, card.paymentMethodId!, invoice);
+      const pi = await gw.chargeOffSession(input);
       const want = expected[c.number]!;
       expect(pi, JSON.stringify(c)).toMatchObject({ status: want.status, last_error_code: want.code, amount: 8000, currency: 'usd' });
       expect(pi.id).toMatch(/^pi_[0-9A-Za-z]{24}$/);
@@ -169,6 +170,7 @@ describe('payment simulator: test cards', () => {
         data: { object: { id: pi.id, object: 'payment_intent' } },
       });
       expect(payload.id).toMatch(/^evt_/);
+      expect(payload.request).toEqual({ id: null, idempotency_key: input.idempotencyKey });
       expect(typeof payload.api_version).toBe('string');
       expect(JSON.stringify(payload)).not.toContain('_rev');
     }

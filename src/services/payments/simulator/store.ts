@@ -33,6 +33,7 @@ export interface SimEventDraft {
   object: SimObject;
 }
 
+/** The primary write: a new document (`key`: the caller's idempotency key, as events report it) or a compare-and-set update. */
 export type Primary = { insert: SimObject; key: string | null } | { update: Loaded; next: SimObject };
 
 export interface Plan {
@@ -158,7 +159,7 @@ async function commit(ctx: ServiceContext, plan: Plan, key: string | null): Prom
     stmts.push(
       db
         .prepare(`INSERT INTO payment_sim_events (id, type, payload, attempts, created_at) SELECT ?, ?, ?, 0, ? WHERE ${landed}`)
-        .bind(id, ev.type, eventPayload(ctx, id, ev, key), now, ...landedArgs),
+        .bind(id, ev.type, eventPayload(ctx, id, ev, 'insert' in plan.primary ? plan.primary.key : null), now, ...landedArgs),
     );
   }
   const results = await db.batch(stmts);
