@@ -32,6 +32,29 @@ async function authenticate(owner: Parameters<typeof heldCtx>[0], invoiceId: str
   return simulatorAuthenticate(heldCtx(owner), page.payment_intent_id, page.client_secret, outcome);
 }
 
+/** A payment intent event signed as Stripe signs it, posted to the webhook. */
+async function signedEvent(type: string, intent: Record<string, unknown>) {
+  const payload = JSON.stringify({
+    id: `evt_test_${crypto.randomUUID().replaceAll('-', '')}`,
+    object: 'event',
+    type,
+    api_version: '2025-01-01',
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+    data: { object: intent },
+  });
+  const header = await Stripe.webhooks.generateTestHeaderStringAsync({
+    payload,
+    secret: STRIPE_DEVELOPMENT_WEBHOOK_SECRET,
+    timestamp: Math.floor(Date.now() / 1000),
+    cryptoProvider: Stripe.createSubtleCryptoProvider(),
+  });
+  return call('POST', '/v1/finance/stripe/webhook', {
+    body: payload,
+    headers: { 'Stripe-Signature': header, 'Content-Type': 'application/json' },
+  });
+}
+
 async function expectForbidden(p: Promise<unknown>) {
   await expect(p).rejects.toMatchObject({ code: 'FORBIDDEN-ERR', status: 403 });
 }
@@ -164,25 +187,10 @@ describe('strong customer authentication (3DS)', () => {
     expect((await invoiceRow(invoice.id)).status).toBe('paid');
 
     const [sim] = await db().select().from(paymentSimObjects).where(eq(paymentSimObjects.id, pi.id));
-    const late = {
-      id: `evt_late_${crypto.randomUUID().replaceAll('-', '')}`,
-      object: 'event',
-      type: 'payment_intent.payment_failed',
-      api_version: '2025-01-01',
-      created: Math.floor(Date.now() / 1000),
-      livemode: false,
-      data: { object: { ...(sim!.data as Record<string, unknown>), status: 'requires_payment_method', latest_charge: null } },
-    };
-    const payload = JSON.stringify(late);
-    const header = await Stripe.webhooks.generateTestHeaderStringAsync({
-      payload,
-      secret: STRIPE_DEVELOPMENT_WEBHOOK_SECRET,
-      timestamp: Math.floor(Date.now() / 1000),
-      cryptoProvider: Stripe.createSubtleCryptoProvider(),
-    });
-    const res = await call('POST', '/v1/finance/stripe/webhook', {
-      body: payload,
-      headers: { 'Stripe-Signature': header, 'Content-Type': 'application/json' },
+    const res = await signedEvent('payment_intent.payment_failed', {
+      ...(sim!.data as Record<string, unknown>),
+      status: 'requires_payment_method',
+      latest_charge: null,
     });
     expect(res.status).toBe(200);
     expect(res.body.outcome).toBe('unchanged');
@@ -205,6 +213,43 @@ describe('strong customer authentication (3DS)', () => {
     expect((await chargeCall(biz, invoice.id)).body).toMatchObject({ status: 'processing', payment_intent_id: charge.payment_intent_id });
     expect(await intentsOf(invoice.id)).toHaveLength(1);
     expect(await invoiceRow(invoice.id)).toMatchObject({ status: 'pending', charge_attempts: 1, charging_since: null });
+  });
+
+  it("Stripe's own shape of a 3DS hold (a failed intent with authentication_required, and its payment_failed event) keeps the invoice waiting; a failed authentication then clears it", async () => {
+    const { biz, invoice, charge } = await heldForAuthentication();
+    const [sim] = await db().select().from(paymentSimObjects).where(eq(paymentSimObjects.id, charge.payment_intent_id));
+    const stripeShape = {
+      ...(sim!.data as Record<string, unknown>),
+      status: 'requires_payment_method',
+      last_payment_error: { type: 'card_error', code: 'authentication_required', message: 'This transaction requires authentication.' },
+    };
+    await db().update(paymentSimObjects).set({ data: stripeShape }).where(eq(paymentSimObjects.id, charge.payment_intent_id));
+
+    expect((await signedEvent('payment_intent.payment_failed', stripeShape)).body.outcome).toBe('unchanged');
+    expect(await invoiceRow(invoice.id)).toMatchObject({
+      status: 'pending',
+      requires_action: true,
+      payment_intent_id: charge.payment_intent_id,
+    });
+    expect(await outboxFor(invoice.id, { topic: 'notifications', kind: 'payment_failed' })).toHaveLength(0);
+    // The page still gets a client secret; charging again starts nothing new.
+    expect((await freshClientSecret(heldCtx(biz), invoice.id)).payment_intent_id).toBe(charge.payment_intent_id);
+    expect((await chargeCall(biz, invoice.id)).body).toMatchObject({
+      status: 'requires_action',
+      payment_intent_id: charge.payment_intent_id,
+    });
+    expect(await intentsOf(invoice.id)).toHaveLength(1);
+
+    const failed = {
+      ...stripeShape,
+      last_payment_error: {
+        type: 'card_error',
+        code: 'payment_intent_authentication_failure',
+        message: 'The cardholder did not complete authentication.',
+      },
+    };
+    expect((await signedEvent('payment_intent.payment_failed', failed)).body.outcome).toBe('applied');
+    expect(await invoiceRow(invoice.id)).toMatchObject({ status: 'pending', requires_action: false, requires_action_at: null });
   });
 
   it('the authentication page: only the owner, only while the invoice requires action; anyone else (an admin too) the same 403', async () => {

@@ -110,6 +110,16 @@ async function standingResult(ctx: ServiceContext, inv: InvoiceRow): Promise<Cha
 }
 
 /**
+ * An intent waiting for the card holder to authenticate. Stripe leaves an off-session intent whose
+ * issuer demands authentication in `requires_payment_method` with the error `authentication_required`
+ * (its create answer is mapped to requires_action by the gateway; a later read is not), so both shapes
+ * count. A failed authentication carries another code (`payment_intent_authentication_failure`).
+ */
+function awaitsAuthentication(pi: PaymentIntentResult): boolean {
+  return pi.status === 'requires_action' || (pi.status === 'requires_payment_method' && pi.last_error_code === 'authentication_required');
+}
+
+/**
  * The intent already on an invoice that has not ended in a recorded failure (waiting for
  * authentication, still processing, or settled without us hearing: a lost event), read from the
  * processor before another attempt may start, so an open intent is never doubled. Returns the result
@@ -122,7 +132,7 @@ async function reconcileOpenIntent(ctx: ServiceContext, inv: InvoiceRow): Promis
     await markInvoicePaid(ctx, inv.id, { paymentIntentId: pi.id, chargeId: pi.latest_charge_id });
     return result('succeeded', inv, pi);
   }
-  if (pi.status === 'requires_action') return result('requires_action', inv, pi);
+  if (awaitsAuthentication(pi)) return result('requires_action', inv, pi);
   if (pi.status === 'processing' || pi.status === 'requires_capture' || pi.status === 'requires_confirmation') {
     return result('processing', inv, pi);
   }
@@ -387,7 +397,7 @@ export async function freshClientSecret(ctx: ServiceContext, invoiceId: string):
     await markInvoicePaid(ctx, inv.id, { paymentIntentId: pi.id, chargeId: pi.latest_charge_id });
     throw nothingToConfirm();
   }
-  if (pi.status !== 'requires_action') throw nothingToConfirm();
+  if (!awaitsAuthentication(pi)) throw nothingToConfirm();
   return {
     invoice_id: inv.id,
     payment_intent_id: pi.id,

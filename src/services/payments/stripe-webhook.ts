@@ -112,6 +112,12 @@ async function handle(ctx: ServiceContext, event: Stripe.Event): Promise<{ outco
     return { outcome: 'mismatch', invoiceId: null };
   }
   const id = found.invoice.id;
+  // Stripe reports an off-session charge whose issuer demands authentication as a failed intent
+  // (`authentication_required`): it is the 3DS hold the charge records, not a failure, so the invoice
+  // keeps requires_action until the card holder answers (succeeded, or failed with another code).
+  if (event.type === 'payment_intent.payment_failed' && pi.last_payment_error?.code === 'authentication_required') {
+    return { outcome: 'unchanged', invoiceId: id };
+  }
   const r =
     event.type === 'payment_intent.succeeded'
       ? await markInvoicePaid(ctx, id, { paymentIntentId: pi.id, chargeId: latestChargeId(pi) })
