@@ -178,6 +178,7 @@ describe('scopes', () => {
     expect(challenge).toContain('resource_metadata="https://mcp.test/.well-known/oauth-protected-resource/v1/mcp/"');
     const [row] = await auditRows(u.userId);
     expect(row).toMatchObject({ tool_name: 'shiftmarket.test_pay', status: 'denied' });
+    expect(JSON.parse(row!.arguments)).toEqual({ amount: 1 });
   });
 
   it('a read-only token cannot run a write tool; an unknown tool name is the protocol’s unknown-tool answer', async () => {

@@ -7,7 +7,7 @@ import {
 } from '@cloudflare/workers-oauth-provider';
 import { eq } from 'drizzle-orm';
 import type { Context } from 'hono';
-import type { Db } from '../db/client';
+import { createDb, type Db } from '../db/client';
 import { admins, users } from '../db/schema';
 import { type AppBindings, getSettings, type Settings } from '../env';
 import type { AppEnv } from '../http/app-types';
@@ -66,7 +66,6 @@ async function resolveExternalToken({
   if (!looksLikeApiKey(token)) return null;
   const resource = resourceFor(new URL(request.url).origin);
   if (!resource) return null;
-  const { createDb } = await import('../db/client');
   const cred = await resolveApiKey(createDb(env.DB), token);
   if (!cred) return null;
   const props: PersonalKeyProps = { kind: 'personal_key', user_id: cred.userId, key_id: cred.credentialId };

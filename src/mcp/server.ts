@@ -4,6 +4,7 @@ import { createMcpHandler } from 'agents/mcp/server';
 import { createDb } from '../db/client';
 import { type AppBindings, getSettings } from '../env';
 import { createLogger } from '../lib/log';
+import { writeAudit } from './audit';
 import { resolveCaller, type TokenProps } from './oauth';
 import { type McpCaller, type McpRequestScope, registerTools, toolName } from './register';
 import type { ToolDefinition } from './tool';
@@ -62,7 +63,7 @@ const handler = createMcpHandler(
 
 interface JsonRpcLike {
   method?: unknown;
-  params?: { name?: unknown };
+  params?: { name?: unknown; arguments?: unknown };
 }
 
 /**
@@ -71,14 +72,14 @@ interface JsonRpcLike {
  * scope="…"` (the scopes held plus the one missing), so the client can ask the user for more.
  * A name that is no tool of ours gets the SDK's ordinary "unknown tool" answer.
  */
-export function missingScopeFor(body: unknown, caller: McpCaller): { tool: string; scope: string } | null {
+export function missingScopeFor(body: unknown, caller: McpCaller): { tool: string; scope: string; args: unknown } | null {
   const messages: unknown[] = Array.isArray(body) ? body : [body];
   for (const m of messages) {
     if (m === null || typeof m !== 'object') continue;
     const msg = m as JsonRpcLike;
     if (msg.method !== 'tools/call' || typeof msg.params?.name !== 'string') continue;
     const def = registry.find((t) => toolName(t) === msg.params?.name);
-    if (def && !caller.scopes.includes(def.scope)) return { tool: toolName(def), scope: def.scope };
+    if (def && !caller.scopes.includes(def.scope)) return { tool: toolName(def), scope: def.scope, args: msg.params?.arguments ?? {} };
   }
   return null;
 }
@@ -117,12 +118,11 @@ export const mcpApiHandler = {
       return Response.json({ jsonrpc: '2.0', error: { code: -32600, message: 'Request body too large' }, id: null }, { status: 413 });
     const missing = missingScopeFor(body.body, caller);
     if (missing && auth) {
-      const { writeAudit } = await import('./audit');
       await writeAudit(db, log, {
         tokenId: caller.tokenId,
         userId: caller.actor.userId,
         toolName: missing.tool,
-        args: {},
+        args: missing.args,
         status: 'denied',
         latencyMs: 0,
         at: Date.now(),
