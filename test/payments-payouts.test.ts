@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
-import { describe, expect, it } from 'vitest';
-import { payoutAccounts } from '../src/db/schema';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { payoutAccounts, refunds } from '../src/db/schema';
 import { sweepMissingTransfers, transferShifterShare } from '../src/services/payments/payouts';
-import { deliverSimulatorEvents, simulatorCompleteOnboarding } from '../src/services/payments/simulator';
+import { deliverSimulatorEvents, SimulatorGateway, simulatorCompleteOnboarding } from '../src/services/payments/simulator';
 import { STRIPE_DEVELOPMENT_WEBHOOK_SECRET } from '../src/services/payments/stripe-webhook';
 import { call, expectError } from './helpers/api';
 import { db, makeUser } from './helpers/factory';
@@ -18,6 +18,10 @@ import {
   workedInvoice,
 } from './helpers/refund-world';
 import { runCron } from './helpers/shifts';
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 const accountRow = async (shifterId: string) =>
   (await db().select().from(payoutAccounts).where(eq(payoutAccounts.shifter_id, shifterId)))[0];
@@ -226,5 +230,114 @@ describe('transfers of the shifter share', () => {
       transfer_amount_minor: 6000,
       transfer_reversed_minor: 6000,
     });
+  });
+
+  it('refunds racing the first transfer: what the shifter keeps is always the share of what was not refunded, at the processor too', async () => {
+    for (let round = 0; round < 3; round++) {
+      const w = await workedInvoice();
+      const { ctx, settle } = testCtx(w.biz, { settings: { PAYMENT_SIMULATOR_DELIVERY: 'held' } });
+      await payInvoice(ctx, w.invoice.id);
+      await settle();
+      const made = await call('POST', '/v1/shifter/payout_account', { key: w.sh.key });
+      await simulatorCompleteOnboarding(ctx, made.body.account_id);
+      await db()
+        .update(payoutAccounts)
+        .set({ payouts_enabled: true, details_submitted: true })
+        .where(eq(payoutAccounts.shifter_id, w.sh.shifterId!));
+
+      const refund = () => call('POST', `/v1/finance/refund/${w.invoice.id}`, { key: w.biz.key, body: { amount: 20 } });
+      const transfer = () => transferShifterShare(ctx, w.invoice.id);
+      const answers = await Promise.all([transfer(), refund(), transfer(), refund(), transfer()]);
+      for (const a of answers) if ('status' in a && typeof a.status === 'number') expect(a.status, JSON.stringify(a.body)).toBe(201);
+      // The sweep makes the transfer if a refund in flight held it back.
+      await sweepMissingTransfers(ctx, { shifterId: w.sh.shifterId! });
+
+      const inv = await invoiceRow(w.invoice.id);
+      expect(inv.refunded_minor).toBe(4000);
+      expect(inv.transfer_id).toMatch(/^tr_/);
+      // Fee 0: the shifter keeps exactly the 4000 not refunded.
+      expect(inv.transfer_amount_minor! - inv.transfer_reversed_minor).toBe(4000);
+      const tr = await simObject(inv.transfer_id!);
+      expect(tr.amount - tr.amount_reversed).toBe(4000);
+      // No reversal is left reserved but not made.
+      const rows = await db().select().from(refunds).where(eq(refunds.invoice_id, w.invoice.id));
+      for (const r of rows) if (r.reversal_amount_minor > 0) expect(r.reversal_id).toMatch(/^trr_/);
+    }
+  });
+
+  /** Polls (each waiter on its own timer) until `open()` is true, at most 10 s. */
+  async function until(open: () => boolean | Promise<boolean>) {
+    const end = Date.now() + 10_000;
+    while (!(await open())) {
+      if (Date.now() > end) throw new Error('timed out waiting');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
+  async function enabledWithoutTransfer() {
+    const w = await workedInvoice();
+    const { ctx, settle } = testCtx(w.biz, { settings: { PAYMENT_SIMULATOR_DELIVERY: 'held' } });
+    await payInvoice(ctx, w.invoice.id);
+    await settle();
+    const made = await call('POST', '/v1/shifter/payout_account', { key: w.sh.key });
+    await simulatorCompleteOnboarding(ctx, made.body.account_id);
+    await db()
+      .update(payoutAccounts)
+      .set({ payouts_enabled: true, details_submitted: true })
+      .where(eq(payoutAccounts.shifter_id, w.sh.shifterId!));
+    return { ...w, ctx };
+  }
+
+  async function expectShifterKeeps(invoiceId: string, kept: number) {
+    const inv = await invoiceRow(invoiceId);
+    expect(inv.transfer_amount_minor! - inv.transfer_reversed_minor).toBe(kept);
+    const tr = await simObject(inv.transfer_id!);
+    expect(tr.amount - tr.amount_reversed).toBe(kept);
+  }
+
+  it('a refund made while the first transfer is with the processor is reversed from it once it lands', async () => {
+    const w = await enabledWithoutTransfer();
+    const real = SimulatorGateway.prototype.createTransfer;
+    let atProcessor = false;
+    let refunded = false;
+    vi.spyOn(SimulatorGateway.prototype, 'createTransfer').mockImplementationOnce(async function (this: SimulatorGateway, input) {
+      atProcessor = true;
+      await until(() => refunded);
+      return real.call(this, input);
+    });
+    const transfer = transferShifterShare(w.ctx, w.invoice.id);
+    await until(() => atProcessor);
+    const r = await call('POST', `/v1/finance/refund/${w.invoice.id}`, { key: w.biz.key, body: { amount: 20 } });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    refunded = true;
+    expect(await transfer).toMatchObject({ status: 'transferred', amount_minor: 8000 });
+    // 8000 transferred, the refund's 2000 reversed once the transfer existed.
+    await expectShifterKeeps(w.invoice.id, 6000);
+    const [row] = await db().select().from(refunds).where(eq(refunds.invoice_id, w.invoice.id));
+    expect(row).toMatchObject({ reversal_amount_minor: 2000 });
+    expect(row!.reversal_id).toMatch(/^trr_/);
+  });
+
+  it('a transfer asked while a refund is with the processor waits for it; the sweep then transfers the share of what is left', async () => {
+    const w = await enabledWithoutTransfer();
+    const real = SimulatorGateway.prototype.createRefund;
+    let atProcessor = false;
+    let transferTried = false;
+    vi.spyOn(SimulatorGateway.prototype, 'createRefund').mockImplementationOnce(async function (this: SimulatorGateway, input) {
+      atProcessor = true;
+      await until(() => transferTried);
+      return real.call(this, input);
+    });
+    const refund = call('POST', `/v1/finance/refund/${w.invoice.id}`, { key: w.biz.key, body: { amount: 20 } });
+    await until(() => atProcessor);
+    expect(await transferShifterShare(w.ctx, w.invoice.id)).toEqual({ status: 'skipped', reason: 'refund_in_progress' });
+    transferTried = true;
+    const r = await refund;
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    expect(r.body.transfer_reversal).toBeNull();
+
+    await sweepMissingTransfers(w.ctx, { shifterId: w.sh.shifterId! });
+    expect((await invoiceRow(w.invoice.id)).transfer_amount_minor).toBe(6000);
+    await expectShifterKeeps(w.invoice.id, 6000);
   });
 });

@@ -1,5 +1,5 @@
-import { and, asc, eq, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
-import { invoices, payoutAccounts, shifters, users } from '../../db/schema';
+import { and, asc, eq, gt, isNotNull, isNull, ne, type SQL, sql } from 'drizzle-orm';
+import { invoices, payoutAccounts, refunds, shifters, users } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { errorFields } from '../../lib/log';
 import { fromMinor, roundRatio } from '../../lib/money';
@@ -8,7 +8,7 @@ import { shifterAccess } from '../access';
 import { requirePerson, type ServiceContext } from '../context';
 import { prepareWrite } from '../guarded-write';
 import type { InvoiceRow } from '../invoices/create';
-import type { ConnectedAccountResult } from './gateway';
+import type { ConnectedAccountResult, TransferResult } from './gateway';
 import { paymentGateway } from './index';
 import type { PayoutAccountQuery, PayoutAccountView, PayoutOnboardingView } from './refund-schemas';
 
@@ -46,54 +46,158 @@ async function shifterUserId(ctx: ServiceContext, shifterId: string): Promise<st
   return row?.userId ?? null;
 }
 
+/**
+ * `refunds.reversal_id` of a refund made before the shifter's transfer: the transfer was reduced by
+ * its share instead, so it has nothing to reverse.
+ */
+export const DEDUCTED_FROM_TRANSFER = 'deducted_from_transfer';
+
+/** A refund still with the processor this recently holds the first transfer back (its outcome changes the amount). */
+const REFUND_IN_FLIGHT_MS = 10 * 60_000;
+
 export type TransferOutcome =
   | { status: 'transferred'; transfer_id: string; amount_minor: number }
   | { status: 'already'; transfer_id: string; amount_minor: number }
   | {
       status: 'skipped';
-      reason: 'not_found' | 'not_paid' | 'no_charge' | 'no_shifter' | 'no_account' | 'payouts_disabled' | 'nothing_to_transfer';
+      reason:
+        | 'not_found'
+        | 'not_paid'
+        | 'no_charge'
+        | 'no_shifter'
+        | 'no_account'
+        | 'payouts_disabled'
+        | 'nothing_to_transfer'
+        | 'refund_in_progress';
     };
 
 /**
- * Transfers the shifter's share of a paid invoice to their payouts-enabled connected account, once:
- * amount = share of the charged amount (less PLATFORM_FEE_BPS), less the same share of anything
- * already refunded; source_transaction = the invoice's charge, transfer_group = the invoice id,
- * idempotency key `transfer:{invoice_id}`. transfer_id/transfer_amount_minor are stamped in a guarded
- * write (WHERE transfer_id IS NULL), so concurrent callers make one transfer, one stamp and one
- * `payout_paid` notice. Skips (not an error) what cannot be transferred yet; the 5-minute sweep retries.
+ * Reverses a reserved share of the transfer for a refund (idempotency key `reversal:{refund_id}`, so
+ * the refund and the transfer that finds it waiting may both ask) and records the reversal's id.
  */
-export async function transferShifterShare(ctx: ServiceContext, invoiceId: string): Promise<TransferOutcome> {
+export async function issueReversal(ctx: ServiceContext, refundId: string, transferId: string, amount: number, invoiceId: string) {
+  const rev = await paymentGateway(ctx).reverseTransfer({
+    transferId,
+    amount,
+    idempotencyKey: `reversal:${refundId}`,
+    metadata: { invoice_id: invoiceId, refund_id: refundId },
+  });
+  await ctx.db.update(refunds).set({ reversal_id: rev.id, updated_at: ctx.now() }).where(eq(refunds.id, refundId));
+  return rev;
+}
+
+/**
+ * Fixes the transfer's amount on the invoice before the processor is asked (a claim), so a refund
+ * reversing it and the transfer agree on one figure: the share of what is charged and not refunded.
+ * The claim holds only while no refund changed `refunded_minor` since it was read and none is still
+ * with the processor; the refunds it counted are marked as deducted (nothing to reverse), in the same
+ * batch. Returns the claimed amount, or why not.
+ */
+async function claimTransferAmount(
+  ctx: ServiceContext,
+  invoiceId: string,
+): Promise<{ amount: number; inv: InvoiceRow } | { skipped: 'not_found' | 'nothing_to_transfer' | 'refund_in_progress' } | null> {
   const inv = await loadInvoice(ctx, invoiceId);
-  if (!inv) return { status: 'skipped', reason: 'not_found' };
-  if (inv.transfer_id) return { status: 'already', transfer_id: inv.transfer_id, amount_minor: inv.transfer_amount_minor ?? 0 };
-  if (inv.status !== 'paid') return { status: 'skipped', reason: 'not_paid' };
-  if (!inv.charge_id) return { status: 'skipped', reason: 'no_charge' };
-  if (!inv.shifter_id) return { status: 'skipped', reason: 'no_shifter' };
-  const [acct] = await ctx.db.select().from(payoutAccounts).where(eq(payoutAccounts.shifter_id, inv.shifter_id)).limit(1);
-  if (!acct) return { status: 'skipped', reason: 'no_account' };
-  if (!acct.payouts_enabled) return { status: 'skipped', reason: 'payouts_disabled' };
+  if (!inv) return { skipped: 'not_found' };
+  if (inv.transfer_amount_minor !== null) return { amount: inv.transfer_amount_minor, inv };
+  const now = ctx.now();
+  const [inFlight] = await ctx.db
+    .select({ id: refunds.id })
+    .from(refunds)
+    .where(and(eq(refunds.invoice_id, inv.id), eq(refunds.status, 'pending'), gt(refunds.created_at, now - REFUND_IN_FLIGHT_MS)))
+    .limit(1);
+  if (inFlight) return { skipped: 'refund_in_progress' };
   const charged = chargedAmount(inv);
   const share = shifterShare(charged.amount, ctx.settings.PLATFORM_FEE_BPS);
   const amount = share - roundRatio(share * inv.refunded_minor, charged.amount);
-  if (amount <= 0) return { status: 'skipped', reason: 'nothing_to_transfer' };
-
-  const transfer = await paymentGateway(ctx).createTransfer({
-    amount,
-    currency: charged.currency.toLowerCase(),
-    destination: acct.account_id,
-    transferGroup: inv.id,
-    sourceTransaction: inv.charge_id,
-    idempotencyKey: `transfer:${inv.id}`,
-    metadata: { invoice_id: inv.id, shifter_id: inv.shifter_id, business_id: inv.business_id },
-  });
-
-  const now = ctx.now();
-  const userId = await shifterUserId(ctx, inv.shifter_id);
+  if (amount <= 0) return { skipped: 'nothing_to_transfer' };
   const w = prepareWrite(ctx, { type: 'invoice', id: inv.id }, (op) => invoiceOpApplied(inv.id, op));
   const res = await w.commit({
     guard: ctx.db
       .update(invoices)
-      .set({ transfer_id: transfer.id, transfer_amount_minor: transfer.amount, updated_at: now, last_op_id: w.op })
+      .set({ transfer_amount_minor: amount, updated_at: now, last_op_id: w.op })
+      .where(
+        and(
+          eq(invoices.id, inv.id),
+          eq(invoices.status, 'paid'),
+          isNull(invoices.transfer_id),
+          isNull(invoices.transfer_amount_minor),
+          eq(invoices.refunded_minor, inv.refunded_minor),
+          sql`NOT EXISTS (SELECT 1 FROM ${refunds} WHERE ${refunds.invoice_id} = ${inv.id} AND ${refunds.status} = 'pending' AND ${refunds.created_at} > ${now - REFUND_IN_FLIGHT_MS})`,
+        ),
+      ),
+    follow: [
+      ctx.db
+        .update(refunds)
+        .set({ reversal_id: DEDUCTED_FROM_TRANSFER, updated_at: now })
+        .where(and(eq(refunds.invoice_id, inv.id), ne(refunds.status, 'failed'), isNull(refunds.reversal_id), w.applied!)),
+    ],
+  });
+  return res.applied ? { amount, inv } : null; // null: a refund moved meanwhile; read again
+}
+
+/**
+ * Transfers the shifter's share of a paid invoice to their payouts-enabled connected account, once:
+ * amount = share of the charged amount (less PLATFORM_FEE_BPS), less the same share of anything
+ * already refunded (fixed first by a guarded claim, see claimTransferAmount); source_transaction =
+ * the invoice's charge, transfer_group = the invoice id, idempotency key `transfer:{invoice_id}`.
+ * transfer_id is stamped in a guarded write (WHERE transfer_id IS NULL), so concurrent callers make
+ * one transfer, one stamp and one `payout_paid` notice; reversals that refunds reserved while the
+ * transfer was on its way are then made. Skips (not an error) what cannot be transferred yet; the
+ * 5-minute sweep retries.
+ */
+export async function transferShifterShare(ctx: ServiceContext, invoiceId: string): Promise<TransferOutcome> {
+  const first = await loadInvoice(ctx, invoiceId);
+  if (!first) return { status: 'skipped', reason: 'not_found' };
+  if (first.transfer_id) return { status: 'already', transfer_id: first.transfer_id, amount_minor: first.transfer_amount_minor ?? 0 };
+  if (first.status !== 'paid') return { status: 'skipped', reason: 'not_paid' };
+  if (!first.charge_id) return { status: 'skipped', reason: 'no_charge' };
+  if (!first.shifter_id) return { status: 'skipped', reason: 'no_shifter' };
+  const chargeId = first.charge_id;
+  const shifterId = first.shifter_id;
+  const [acct] = await ctx.db.select().from(payoutAccounts).where(eq(payoutAccounts.shifter_id, shifterId)).limit(1);
+  if (!acct) return { status: 'skipped', reason: 'no_account' };
+  if (!acct.payouts_enabled) return { status: 'skipped', reason: 'payouts_disabled' };
+
+  let claim: Awaited<ReturnType<typeof claimTransferAmount>> = null;
+  for (let attempt = 0; attempt < 5 && claim === null; attempt++) claim = await claimTransferAmount(ctx, invoiceId);
+  if (claim === null) return { status: 'skipped', reason: 'refund_in_progress' };
+  if ('skipped' in claim) return { status: 'skipped', reason: claim.skipped };
+  const { amount, inv } = claim;
+  if (inv.transfer_id) return { status: 'already', transfer_id: inv.transfer_id, amount_minor: amount };
+  const charged = chargedAmount(inv);
+
+  const input = {
+    amount,
+    currency: charged.currency.toLowerCase(),
+    destination: acct.account_id,
+    transferGroup: inv.id,
+    sourceTransaction: chargeId,
+    idempotencyKey: `transfer:${inv.id}`,
+    metadata: { invoice_id: inv.id, shifter_id: shifterId, business_id: inv.business_id },
+  };
+  let transfer: TransferResult | null = null;
+  // A concurrent caller with the same idempotency key may be answered with an error while the first
+  // is in progress (Stripe: 409 idempotency_key_in_use): wait briefly and ask again; the key then
+  // returns the transfer the first one made.
+  for (let attempt = 0; transfer === null; attempt++) {
+    try {
+      transfer = await paymentGateway(ctx).createTransfer(input);
+    } catch (err) {
+      const stamped = (await loadInvoice(ctx, inv.id))?.transfer_id;
+      if (stamped) return { status: 'already', transfer_id: stamped, amount_minor: amount };
+      if (attempt >= 3) throw err;
+      await new Promise((r) => setTimeout(r, 100 * (attempt + 1)));
+    }
+  }
+
+  const now = ctx.now();
+  const userId = await shifterUserId(ctx, shifterId);
+  const w = prepareWrite(ctx, { type: 'invoice', id: inv.id }, (op) => invoiceOpApplied(inv.id, op));
+  const res = await w.commit({
+    guard: ctx.db
+      .update(invoices)
+      .set({ transfer_id: transfer.id, updated_at: now, last_op_id: w.op })
       .where(and(eq(invoices.id, inv.id), isNull(invoices.transfer_id))),
     audit: {
       action: 'invoice.transferred',
@@ -111,6 +215,18 @@ export async function transferShifterShare(ctx: ServiceContext, invoiceId: strin
         : null,
     ],
   });
+  // Refunds made while the transfer was on its way reserved their reversal: make them now.
+  const waiting = await ctx.db
+    .select({ id: refunds.id, amount: refunds.reversal_amount_minor })
+    .from(refunds)
+    .where(and(eq(refunds.invoice_id, inv.id), gt(refunds.reversal_amount_minor, 0), isNull(refunds.reversal_id)));
+  for (const r of waiting) {
+    try {
+      await issueReversal(ctx, r.id, transfer.id, r.amount, inv.id);
+    } catch (err) {
+      ctx.log.error('a waiting transfer reversal failed', { refund_id: r.id, ...errorFields(err) });
+    }
+  }
   if (res.applied && !res.replayed) return { status: 'transferred', transfer_id: transfer.id, amount_minor: transfer.amount };
   const after = await loadInvoice(ctx, inv.id);
   return {

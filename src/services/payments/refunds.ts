@@ -14,7 +14,7 @@ import type { InvoiceRow } from '../invoices/create';
 import { partnerEvent } from '../webhooks/produce';
 import type { RefundResult as GatewayRefund } from './gateway';
 import { paymentGateway } from './index';
-import { chargedAmount, invoiceOpApplied } from './payouts';
+import { chargedAmount, DEDUCTED_FROM_TRANSFER, invoiceOpApplied, issueReversal } from './payouts';
 import type { RefundInput, RefundResult } from './refund-schemas';
 
 /*
@@ -51,7 +51,10 @@ function view(r: RefundRow, inv: InvoiceRow): RefundResult {
     status: r.status,
     refunded_total: fromMinor(inv.refunded_minor, cur),
     refundable_remaining: fromMinor(Math.max(0, charged.amount - inv.refunded_minor), cur),
-    transfer_reversal: r.reversal_id ? { id: r.reversal_id, amount: fromMinor(r.reversal_amount_minor, cur) } : null,
+    transfer_reversal:
+      r.reversal_id && r.reversal_id !== DEDUCTED_FROM_TRANSFER
+        ? { id: r.reversal_id, amount: fromMinor(r.reversal_amount_minor, cur) }
+        : null,
     created_at: toIso(r.created_at),
   };
 }
@@ -120,7 +123,11 @@ async function releaseRefund(ctx: ServiceContext, refund: RefundRow, why: string
 async function reverseForRefund(ctx: ServiceContext, refund: RefundRow): Promise<void> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const inv = await loadInvoice(ctx, refund.invoice_id);
-    if (!inv?.transfer_id || !inv.transfer_amount_minor) return;
+    // No transfer claimed yet: the transfer, when made, is reduced by this refund's share instead.
+    if (!inv?.transfer_amount_minor) return;
+    // Read after the invoice: a claim that counted this refund marked it in the same batch.
+    const mine = await loadRefund(ctx, refund.id);
+    if (!mine || mine.reversal_id !== null) return;
     const charged = chargedAmount(inv);
     const left = inv.transfer_amount_minor - inv.transfer_reversed_minor;
     if (left <= 0) return;
@@ -136,8 +143,8 @@ async function reverseForRefund(ctx: ServiceContext, refund: RefundRow): Promise
         .where(
           and(
             eq(invoices.id, inv.id),
-            eq(invoices.transfer_id, inv.transfer_id),
             sql`${invoices.transfer_reversed_minor} + ${amount} <= ${invoices.transfer_amount_minor}`,
+            sql`NOT EXISTS (SELECT 1 FROM ${refunds} WHERE ${refunds.id} = ${refund.id} AND (${refunds.reversal_id} IS NOT NULL OR ${refunds.reversal_amount_minor} > 0))`,
           ),
         ),
       follow: [
@@ -148,14 +155,11 @@ async function reverseForRefund(ctx: ServiceContext, refund: RefundRow): Promise
       ],
     });
     if (!reserved.applied) continue; // another refund reversed meanwhile: recompute on fresh figures
+    // The transfer may still be on its way (claimed, not yet made): it makes this reversal once it is.
+    const transferId = (await loadInvoice(ctx, inv.id))?.transfer_id;
+    if (!transferId) return;
     try {
-      const rev = await paymentGateway(ctx).reverseTransfer({
-        transferId: inv.transfer_id,
-        amount,
-        idempotencyKey: `reversal:${refund.id}`,
-        metadata: { invoice_id: inv.id, refund_id: refund.id },
-      });
-      await ctx.db.update(refunds).set({ reversal_id: rev.id, updated_at: ctx.now() }).where(eq(refunds.id, refund.id));
+      await issueReversal(ctx, refund.id, transferId, amount, inv.id);
     } catch (err) {
       ctx.log.error('transfer reversal failed; reservation given back', { refund_id: refund.id, ...errorFields(err) });
       await runBatch(ctx.db, [
