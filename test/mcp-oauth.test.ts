@@ -107,7 +107,7 @@ describe('authorization code flow with PKCE through the consent page', () => {
     expect(page.headers.get('Content-Security-Policy')).toContain("frame-ancestors 'none'");
   });
 
-  it('keeps an authorization request too long for sign-in\'s next aside and resumes it after sign-in', async () => {
+  it("keeps an authorization request too long for sign-in's next aside and resumes it after sign-in", async () => {
     const u = await makeUser();
     const client = await registerPublicClient();
     const { challenge } = await pkcePair();
@@ -196,6 +196,25 @@ describe('authorization code flow with PKCE through the consent page', () => {
     const res = await web.post('/oauth/authorize', { handle, decision: 'approve', scope: 'read', _csrf: 'x'.repeat(43) });
     expect(res.status).toBe(403);
     expect(res.location).toBeNull();
+  });
+
+  it('accepts a consent answer only from the browser that opened the page, once', async () => {
+    const u = await makeUser();
+    const web = await signedInBrowser(u.email);
+    const client = await registerPublicClient();
+    const { challenge } = await pkcePair();
+    const page = await web.get(authorizePath(client, challenge, 's', ['read']));
+    const handle = /name="handle" value="([^"]+)"/.exec(page.html)![1]!;
+    const other = await signedInBrowser(u.email);
+    await other.get('/account');
+    const stolen = await other.post('/oauth/authorize', { handle, decision: 'approve', scope: 'read' });
+    expect(stolen.status).toBe(400);
+    expect(stolen.location).toBeNull();
+    const mine = await web.post('/oauth/authorize', { handle, decision: 'approve', scope: 'read' });
+    expect(mine.status).toBe(302);
+    expect(new URL(mine.location!).searchParams.get('code')).toBeTruthy();
+    const again = await web.post('/oauth/authorize', { handle, decision: 'approve', scope: 'read' });
+    expect(again.status).toBe(400);
   });
 
   it('narrows the token to the ticked scopes', async () => {

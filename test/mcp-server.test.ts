@@ -15,7 +15,7 @@ import { getSettings } from '../src/env';
 import { db, makeUser, type TestUser } from './helpers/factory';
 import { failNextBatch } from './helpers/failures';
 import { call } from './helpers/api';
-import { connectLegacy, connectModern, MCP_ORIGIN, oauthTokens, rawMcp, signedInBrowser } from './helpers/mcp';
+import { connectLegacy, connectModern, MCP_ORIGIN, MCP_URL, oauthTokens, rawMcp, signedInBrowser, workerFetch } from './helpers/mcp';
 
 /*
  * The server around the tools: registration through the one wrapper, scopes, confirmation, error
@@ -216,6 +216,34 @@ describe('scopes', () => {
     );
     expect(res.ok).toBe(false);
     if (!res.ok) expect(res.response.status).toBe(403);
+  });
+});
+
+describe('request bodies', () => {
+  it('refuses a body over the limit, declared or streamed, before any tool runs', async () => {
+    const u = await makeUser();
+    const big = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'shiftmarket.test_whoami', arguments: { echo: 'x'.repeat(70_000) } },
+    });
+    const declared = await rawMcp(u.key, JSON.parse(big));
+    expect(declared.status).toBe(413);
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(big));
+        controller.close();
+      },
+    });
+    const chunked = await workerFetch(MCP_URL, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${u.key}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      body: stream,
+      duplex: 'half',
+    } as RequestInit);
+    expect(chunked.status).toBe(413);
+    expect(await auditRows(u.userId)).toHaveLength(0);
   });
 });
 

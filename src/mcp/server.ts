@@ -84,14 +84,31 @@ export function missingScopeFor(body: unknown, caller: McpCaller): { tool: strin
   return null;
 }
 
-async function readBody(request: Request, limit: number): Promise<{ ok: true; body: unknown } | { ok: false; status: number }> {
-  if (request.method !== 'POST') return { ok: true, body: undefined };
-  const declared = Number(request.headers.get('Content-Length') ?? '0');
-  if (declared > limit) return { ok: false, status: 413 };
-  const text = await request.clone().text();
-  if (text.length > limit) return { ok: false, status: 413 };
+/** The JSON-RPC body, read once (a copy goes on to the handler), never past `limit` bytes even when chunked. */
+async function readBody(request: Request, limit: number): Promise<{ ok: true; body: unknown } | { ok: false }> {
+  if (request.method !== 'POST' || !request.body) return { ok: true, body: undefined };
+  if (Number(request.headers.get('Content-Length') ?? '0') > limit) return { ok: false };
+  const reader = request.clone().body!.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      return { ok: false };
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    bytes.set(c, at);
+    at += c.byteLength;
+  }
   try {
-    return { ok: true, body: JSON.parse(text) };
+    return { ok: true, body: JSON.parse(new TextDecoder().decode(bytes)) };
   } catch {
     return { ok: true, body: undefined };
   }
