@@ -1,12 +1,14 @@
 import { eq } from 'drizzle-orm';
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { invoices, paymentSimObjects, shiftRequests } from '../src/db/schema';
 import { ensureInvoiceForShift } from '../src/services/invoices/create';
 import { sweepAutomaticCharges } from '../src/services/payments/auto-charge';
 import { CHARGE_LEASE_MS, chargeInvoice } from '../src/services/payments/charge';
+import { SimulatorGateway } from '../src/services/payments/simulator';
 import type { AppBindings } from '../src/env';
+import { AppError } from '../src/lib/errors';
 import worker from '../src/index';
 import { call, expectError, type WorkerFetch, workerWith } from './helpers/api';
 import {
@@ -141,7 +143,7 @@ describe('charging an invoice on demand', () => {
     expect(await shiftStatus(shift.id)).toBe(5);
   });
 
-  it('a processor error (injected: the card detached behind our back) gives the attempt back: no claim is left, the retry reuses the number', async () => {
+  it('a refusal by the processor (the card detached behind our back) ends the attempt: no claim is left, the next attempt takes a new key', async () => {
     const { biz, invoice } = await workedInvoice();
     const cards = await call('GET', `/v1/business/${biz.businessId}/payment_methods`, { key: biz.key });
     const cardId = cards.body.data[0].payment_method_id as string;
@@ -151,17 +153,44 @@ describe('charging an invoice on demand', () => {
       .set({ data: { ...(simCard!.data as Record<string, unknown>), customer: null } })
       .where(eq(paymentSimObjects.id, cardId));
 
-    expectError(await chargeCall(biz, invoice.id), 502, 'PAYMENT-GATEWAY-ERR');
+    const refused = expectError(await chargeCall(biz, invoice.id), 502, 'PAYMENT-GATEWAY-ERR');
+    expect(refused.details).toEqual({ processor_code: 'payment_method_not_attached' });
+    const after = await invoiceRow(invoice.id);
+    expect(after).toMatchObject({ status: 'pending', charge_attempts: 1, charging_since: null });
+    expect(after.charge_attempted_at).not.toBeNull();
+
+    await db().update(paymentSimObjects).set({ data: simCard!.data }).where(eq(paymentSimObjects.id, cardId));
+    const retry = await chargeCall(biz, invoice.id);
+    expect(retry.body.status).toBe('succeeded');
+    expect((await intentsOf(invoice.id)).map((i) => i.idempotency_key?.endsWith(`charge:${invoice.id}:2`))).toEqual([true]);
+  });
+
+  it('an outage (injected at the processor) gives the attempt back: the automatic sweep retries it with the same key', async () => {
+    const { invoice } = await workedInvoice();
+    const real = SimulatorGateway.prototype.chargeOffSession;
+    let failed = 0;
+    const outage = vi.spyOn(SimulatorGateway.prototype, 'chargeOffSession').mockImplementation(async function (
+      this: SimulatorGateway,
+      input,
+    ) {
+      if (input.metadata.invoice_id === invoice.id && failed++ === 0) {
+        throw new AppError('PAYMENT-GATEWAY-ERR', 'The payment processor could not be reached; try again shortly.');
+      }
+      return real.call(this, input);
+    });
+    const first = await sweepAutomaticCharges(heldCtx(null));
+    expect(first.errors).toBeGreaterThanOrEqual(1);
+    expect(outage).toHaveBeenCalled();
     expect(await invoiceRow(invoice.id)).toMatchObject({
       status: 'pending',
       charge_attempts: 0,
       charging_since: null,
       charge_attempted_at: null,
     });
+    outage.mockRestore();
 
-    await db().update(paymentSimObjects).set({ data: simCard!.data }).where(eq(paymentSimObjects.id, cardId));
-    const retry = await chargeCall(biz, invoice.id);
-    expect(retry.body.status).toBe('succeeded');
+    await sweepAutomaticCharges(heldCtx(null));
+    expect(await invoiceRow(invoice.id)).toMatchObject({ status: 'paid', charge_attempts: 1 });
     expect((await intentsOf(invoice.id)).map((i) => i.idempotency_key?.endsWith(`charge:${invoice.id}:1`))).toEqual([true]);
   });
 });

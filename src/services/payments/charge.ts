@@ -27,7 +27,8 @@ export type { ChargeResult } from './schemas';
  * PaymentIntent. The intent's id is stamped on the invoice before its answer is acted on (a webhook
  * event racing the answer then finds the invoice). An attempt whose process died is taken over after
  * CHARGE_LEASE_MS with the same number (the same key: the processor answers with the same intent); an
- * attempt the processor answered with an error gives its number back, so the retry reuses the key too.
+ * attempt the processor could not answer (an outage) gives its number back, so the retry reuses the key
+ * too, while one it refused outright keeps it (see refusedOutright).
  */
 
 /** After this long a claimed attempt that recorded no answer may be taken over (same attempt number). */
@@ -180,14 +181,29 @@ async function claimAttempt(
   return { attempt: after.charge_attempts, since: now };
 }
 
-/** Ends an attempt without an answer to act on (the processor failed): its number is given back. */
-async function releaseAfterError(ctx: ServiceContext, inv: InvoiceRow, since: number): Promise<void> {
+/**
+ * Whether the processor refused the charge outright (it answered with its own error code, e.g. a card
+ * no longer attached): no intent was made, and Stripe replays that refusal to the same idempotency key
+ * (and refuses the key with other parameters), so the next attempt takes a new number. Any other error
+ * (unreachable, a 5xx) leaves it unknown whether an intent was made, so the number is given back and
+ * the retry sends the same key: the processor then answers with that intent instead of a second one.
+ */
+function refusedOutright(err: unknown): boolean {
+  return err instanceof AppError && typeof (err.details as { processor_code?: unknown } | undefined)?.processor_code === 'string';
+}
+
+/**
+ * Ends an attempt the processor answered with an error. A refusal keeps the attempt (counted, and
+ * attempted for the automatic sweep, which does not retry it); an outage gives the number back and
+ * clears the attempt stamp, so the sweep (or the owner) retries it with the same key.
+ */
+async function releaseAfterError(ctx: ServiceContext, inv: InvoiceRow, since: number, err: unknown): Promise<void> {
+  const giveBack = !refusedOutright(err);
   await ctx.db
     .update(invoices)
     .set({
       charging_since: null,
-      charge_attempts: sql`${invoices.charge_attempts} - 1`,
-      charge_attempted_at: inv.charge_attempted_at,
+      ...(giveBack ? { charge_attempts: sql`${invoices.charge_attempts} - 1`, charge_attempted_at: inv.charge_attempted_at } : {}),
       updated_at: ctx.now(),
     })
     .where(and(eq(invoices.id, inv.id), eq(invoices.charging_since, since)));
@@ -292,7 +308,7 @@ export async function chargeInvoice(
       description: `Shiftmarket invoice ${inv.id}`,
     });
   } catch (err) {
-    await releaseAfterError(ctx, current, claim.since);
+    await releaseAfterError(ctx, current, claim.since, err);
     throw err;
   }
 
@@ -306,14 +322,15 @@ export async function chargeInvoice(
     })
     .where(and(eq(invoices.id, inv.id), eq(invoices.status, 'pending'), eq(invoices.charging_since, claim.since)));
 
+  if (awaitsAuthentication(pi)) {
+    await holdForAuthentication(ctx, inv, pi, claim.since, opts.requestOrigin);
+    return result('requires_action', inv, pi);
+  }
   switch (pi.status) {
     case 'succeeded':
       await markInvoicePaid(ctx, inv.id, { paymentIntentId: pi.id, chargeId: pi.latest_charge_id });
       await release(ctx, inv.id, claim.since);
       return result('succeeded', inv, pi);
-    case 'requires_action':
-      await holdForAuthentication(ctx, inv, pi, claim.since, opts.requestOrigin);
-      return result('requires_action', inv, pi);
     case 'processing':
     case 'requires_capture':
       await release(ctx, inv.id, claim.since);
