@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { paymentCustomers, paymentMethods, paymentSimObjects } from '../src/db/schema';
-import { simulatorConfirmSetupIntent } from '../src/services/payments/simulator';
+import { AppError } from '../src/lib/errors';
+import { SimulatorGateway, simulatorConfirmSetupIntent } from '../src/services/payments/simulator';
 import { call, expectError } from './helpers/api';
 import { CARD, heldCtx, heldWorker, saveCard } from './helpers/charges';
 import { addTeammate, db, makeUser } from './helpers/factory';
@@ -154,5 +155,37 @@ describe('saved cards', () => {
     expect(last.body.data).toEqual([]);
     const [c] = await db().select().from(paymentCustomers).where(eq(paymentCustomers.business_id, owner.businessId!));
     expect(c!.default_payment_method_id).toBeNull();
+  });
+
+  it('five concurrent records of one SetupIntent make one card and one notice; a card already gone at the processor is still deleted', async () => {
+    const owner = await makeUser({ business: true });
+    const setup = await call('POST', `${base(owner.businessId!)}/setup_intent`, { key: owner.key, worker: heldWorker });
+    await simulatorConfirmSetupIntent(heldCtx(owner), setup.body.setup_intent_id, { card_number: CARD.visa });
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        call('POST', base(owner.businessId!), {
+          key: owner.key,
+          worker: heldWorker,
+          body: { setup_intent_id: setup.body.setup_intent_id },
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual([201, 201, 201, 201, 201]);
+    expect(new Set(answers.map((a) => a.body.payment_method_id)).size).toBe(1);
+    expect(await db().select().from(paymentMethods).where(eq(paymentMethods.business_id, owner.businessId!))).toHaveLength(1);
+    expect(await outboxFor(owner.businessId!, { topic: 'notifications', kind: 'card_created' })).toHaveLength(1);
+
+    // Removed at the processor already (injected refusal: resource_missing): our record goes too.
+    const gone = vi
+      .spyOn(SimulatorGateway.prototype, 'detachPaymentMethod')
+      .mockRejectedValueOnce(new AppError('PAYMENT-GATEWAY-ERR', 'No such payment_method', { processor_code: 'resource_missing' }));
+    const del = await call('DELETE', `${base(owner.businessId!)}/${answers[0]!.body.payment_method_id}`, {
+      key: owner.key,
+      worker: heldWorker,
+    });
+    expect(del.status, JSON.stringify(del.body)).toBe(200);
+    expect(gone).toHaveBeenCalled();
+    expect(del.body.data).toEqual([]);
+    gone.mockRestore();
   });
 });

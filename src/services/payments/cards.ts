@@ -127,8 +127,7 @@ export async function saveCard(ctx: ServiceContext, businessId: string, input: S
     si = await gw.retrieveSetupIntent(input.setup_intent_id);
   } catch (err) {
     // The processor does not know the id (Stripe's resource_missing): as if it were another business's.
-    const code = err instanceof AppError ? (err.details as { processor_code?: string } | undefined)?.processor_code : undefined;
-    if (code === 'resource_missing') throw refused('No such SetupIntent of this business.');
+    if (processorCode(err) === 'resource_missing') throw refused('No such SetupIntent of this business.');
     throw err;
   }
   if (si.customer_id !== customer.customer_id) throw refused('No such SetupIntent of this business.');
@@ -188,6 +187,14 @@ export async function saveCard(ctx: ServiceContext, businessId: string, input: S
   return cardView(row, (await customerOf(ctx, business.id))?.default_payment_method_id ?? null);
 }
 
+/** The processor's error code of a refusal (`details.processor_code`), if any. */
+function processorCode(err: unknown): string | undefined {
+  return err instanceof AppError ? (err.details as { processor_code?: string } | undefined)?.processor_code : undefined;
+}
+
+/** Refusals of a detach that mean the card is no longer attached (Stripe's codes). */
+const GONE_AT_PROCESSOR = new Set(['resource_missing', 'payment_method_unexpected_state']);
+
 async function cardOfBusiness(ctx: ServiceContext, businessId: string, paymentMethodId: string): Promise<CardRow> {
   const [row] = await ctx.db
     .select()
@@ -225,7 +232,12 @@ export async function setDefaultCard(ctx: ServiceContext, businessId: string, pa
 export async function deleteCard(ctx: ServiceContext, businessId: string, paymentMethodId: string): Promise<PaymentMethodList> {
   const { business } = await accessBusiness(ctx, businessId, [...MONEY_ROLES]);
   const card = await cardOfBusiness(ctx, business.id, paymentMethodId);
-  await paymentGateway(ctx).detachPaymentMethod(card.id, `detach:${card.id}`);
+  try {
+    await paymentGateway(ctx).detachPaymentMethod(card.id, `detach:${card.id}`);
+  } catch (err) {
+    // Already detached or gone at the processor (removed there, or a retried delete): forget it here too.
+    if (!GONE_AT_PROCESSOR.has(processorCode(err) ?? '')) throw err;
+  }
   const now = ctx.now();
   const w = prepareWrite(
     ctx,
