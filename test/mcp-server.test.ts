@@ -39,6 +39,7 @@ const whoami = defineTool({
 });
 
 let notesSaved = 0;
+let payRuns = 0;
 const saveNote = defineTool({
   name: 'test_save_note',
   title: 'Save a note',
@@ -66,9 +67,15 @@ const pay = defineTool({
   description: 'Test tool: needs the payment scope.',
   scope: 'payment',
   input: z.object({ amount: z.number().max(100) }),
-  output: z.object({ ok: z.boolean() }),
+  output: z.object({ ok: z.boolean(), offered: z.boolean(), runs: z.number() }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
-  run: async () => ({ ok: true }),
+  run: async (_ctx, _args, extras) => {
+    payRuns++;
+    const offered = extras.clientSupportsUrlElicitation
+      ? await extras.elicitUrl({ url: 'https://mcp.test/mcp-confirm/test-token', message: 'Confirm the payment.', elicitationId: 'el-1' })
+      : false;
+    return { ok: true, offered, runs: payRuns };
+  },
   summarize: () => 'Paid.',
 });
 
@@ -216,6 +223,65 @@ describe('scopes', () => {
     );
     expect(res.ok).toBe(false);
     if (!res.ok) expect(res.response.status).toBe(403);
+  });
+});
+
+describe('URL-mode elicitation', () => {
+  it('a 2026-07-28 client that declared it is asked to open the link; the tool runs once and its result comes on the retry', async () => {
+    const u = await makeUser();
+    const token = (await oauthTokens(u.email)).accessToken;
+    const opened: string[] = [];
+    const client = await connectModern(token, {
+      openUrl: (url) => {
+        opened.push(url);
+        return 'accept';
+      },
+    });
+    const before = payRuns;
+    const res = (await client.callTool({ name: 'shiftmarket.test_pay', arguments: { amount: 5 } })) as ToolResult;
+    expect(opened).toEqual(['https://mcp.test/mcp-confirm/test-token']);
+    expect(res.structuredContent).toEqual({ ok: true, offered: true, runs: before + 1 });
+    expect(payRuns).toBe(before + 1);
+    await client.close();
+  });
+
+  it('other clients are told it is not supported (the link goes in the result)', async () => {
+    const u = await makeUser();
+    const token = (await oauthTokens(u.email)).accessToken;
+    const modern = await connectModern(token);
+    expect(
+      ((await modern.callTool({ name: 'shiftmarket.test_pay', arguments: { amount: 5 } })) as ToolResult).structuredContent?.offered,
+    ).toBe(false);
+    await modern.close();
+    const legacy = await connectLegacy(token);
+    expect(
+      ((await legacy.callTool({ name: 'shiftmarket.test_pay', arguments: { amount: 5 } })) as ToolResult).structuredContent?.offered,
+    ).toBe(false);
+    await legacy.close();
+  });
+
+  it('a stored result is released once, only to the person and tool it was stored for', async () => {
+    const owner = await makeUser();
+    const other = await makeUser();
+    const id = `mrq_${'B'.repeat(32)}`;
+    const stored = { user_id: owner.userId, actor: 'stored', echo: 'from storage' };
+    await env.OAUTH_KV.put(`mcp-input:${id}`, JSON.stringify({ userId: owner.userId, tool: 'shiftmarket.test_whoami', output: stored }));
+    const callWith = async (key: string, name = 'shiftmarket.test_whoami', args: Record<string, unknown> = {}) => {
+      const res = await rawMcp(
+        key,
+        { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name, arguments: args, requestState: id } },
+        {
+          'MCP-Protocol-Version': '2025-11-25',
+        },
+      );
+      return res.text();
+    };
+    expect(await callWith(other.key)).not.toContain('from storage');
+    const paid = await callWith(owner.key, 'shiftmarket.test_pay', { amount: 1 });
+    expect(paid).toContain('"offered":false');
+    expect(paid).not.toContain('from storage');
+    expect(await callWith(owner.key)).toContain('from storage');
+    expect(await callWith(owner.key)).not.toContain('from storage');
   });
 });
 

@@ -1,13 +1,20 @@
-import type { CallToolResult, InputRequiredResult, McpServer, ServerContext } from '@modelcontextprotocol/server';
+import {
+  type CallToolResult,
+  type InputRequiredResult,
+  inputRequired,
+  type McpServer,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { Db } from '../db/client';
 import type { AppBindings, Settings } from '../env';
 import { AppError } from '../lib/errors';
+import { randomBase62 } from '../lib/ids';
 import { errorFields, type Logger } from '../lib/log';
 import type { PersonActor, ServiceContext } from '../services/context';
 import { writeAudit } from './audit';
 import { CONFIRM_FIELD, confirmField, confirmWritesFor, decideConfirmation, toolError } from './confirmation';
-import { TOOL_PREFIX, type ToolDefinition, type ToolRunExtras, type ToolScope } from './tool';
+import { TOOL_PREFIX, type ToolDefinition, type ToolScope } from './tool';
 
 /**
  * The one wrapper every tool goes through (spec 4.9, CONVENTIONS "one wrapper"): scope (a tool outside
@@ -83,12 +90,36 @@ function canElicitForm(mcp: McpServer, era: McpRequestScope['era']): boolean {
   return elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined);
 }
 
-const noUrlElicitation: Pick<ToolRunExtras, 'clientSupportsUrlElicitation' | 'elicitUrl'> = {
-  // Stateless serving cannot push a request to a 2025-era client, and on 2026-07-28 URL elicitation
-  // rides an input-required result the tool cannot await: the URL goes in the tool's result instead.
-  clientSupportsUrlElicitation: false,
-  elicitUrl: async () => false,
-};
+function canElicitUrl(mcp: McpServer, era: McpRequestScope['era']): boolean {
+  if (era !== 'modern') return false;
+  const elicitation = mcp.server.getClientCapabilities()?.elicitation as { url?: unknown } | undefined;
+  return elicitation?.url !== undefined;
+}
+
+/**
+ * URL-mode elicitation (the payment link): on 2026-07-28 it travels as an input-required result, and
+ * the call that asked is answered when the client retries. So the tool runs once; its output waits
+ * (10 minutes, single use, for the same person and tool) under a random id that goes out as the
+ * opaque `requestState`, and the retry answers it. A 2025-era request cannot be asked (the stateless
+ * lane sends no server-to-client request): the tool is told the client does not support it.
+ */
+const PENDING_PREFIX = 'mcp-input:';
+const PENDING_TTL_SECONDS = 600;
+
+interface PendingOutput {
+  userId: string;
+  tool: string;
+  output: unknown;
+}
+
+async function takePendingOutput(rs: McpRequestScope, state: unknown, tool: string): Promise<PendingOutput | null> {
+  if (typeof state !== 'string' || !/^mrq_[A-Za-z0-9]{32}$/.test(state)) return null;
+  const key = `${PENDING_PREFIX}${state}`;
+  const saved = await rs.env.OAUTH_KV.get<PendingOutput>(key, 'json');
+  if (!saved || saved.userId !== rs.caller.actor.userId || saved.tool !== tool) return null;
+  await rs.env.OAUTH_KV.delete(key);
+  return saved;
+}
 
 /** Registers one definition on the request's server through the wrapper. */
 export function registerTool(mcp: McpServer, def: ToolDefinition, rs: McpRequestScope): void {
@@ -130,7 +161,32 @@ export function registerTool(mcp: McpServer, def: ToolDefinition, rs: McpRequest
             return outcome.result;
           }
         }
-        const output = await def.run(ctx, args, { tokenId: rs.caller.tokenId, ...noUrlElicitation });
+        const answered = await takePendingOutput(rs, sctx.mcpReq.requestState(), name);
+        if (answered) {
+          const output = answered.output as Parameters<typeof def.summarize>[0];
+          return { content: [{ type: 'text', text: def.summarize(output) }], structuredContent: output as Record<string, unknown> };
+        }
+        const urlMode = canElicitUrl(mcp, rs.era);
+        let urlRequest: { url: string; message: string } | null = null;
+        const output = await def.run(ctx, args, {
+          tokenId: rs.caller.tokenId,
+          clientSupportsUrlElicitation: urlMode,
+          elicitUrl: async ({ url, message }) => {
+            if (!urlMode) return false;
+            urlRequest = { url, message };
+            return true;
+          },
+        });
+        const asked = urlRequest as { url: string; message: string } | null;
+        if (asked) {
+          const id = `mrq_${randomBase62(32)}`;
+          const pending: PendingOutput = { userId: rs.caller.actor.userId, tool: name, output };
+          await rs.env.OAUTH_KV.put(`${PENDING_PREFIX}${id}`, JSON.stringify(pending), { expirationTtl: PENDING_TTL_SECONDS });
+          return inputRequired({
+            inputRequests: { open_url: inputRequired.elicitUrl({ url: asked.url, message: asked.message }) },
+            requestState: id,
+          });
+        }
         return { content: [{ type: 'text', text: def.summarize(output) }], structuredContent: output as Record<string, unknown> };
       } catch (err) {
         const mapped = errorResult(err, rs.log, name);

@@ -187,21 +187,27 @@ const bearerFetch = (token: string) => (input: string | URL | Request, init?: Re
 export interface ModernClientOptions {
   /** Declare form elicitation and answer each form with this (default: no elicitation capability). */
   elicit?: (message: string) => { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> };
+  /** Declare URL-mode elicitation and answer each URL request with this. */
+  openUrl?: (url: string, message: string) => 'accept' | 'decline' | 'cancel';
 }
 
 /** An SDK v2 client pinned to the 2026-07-28 revision (stateless: server/discover, no initialize). */
 export async function connectModern(token: string, opts: ModernClientOptions = {}): Promise<Client> {
+  const elicitation = { ...(opts.elicit ? { form: {} } : {}), ...(opts.openUrl ? { url: {} } : {}) };
   const client = new Client(
     { name: 'modern-test-client', version: '1.0.0' },
     {
-      capabilities: opts.elicit ? { elicitation: { form: {} } } : {},
+      capabilities: opts.elicit || opts.openUrl ? { elicitation } : {},
       versionNegotiation: { mode: { pin: '2026-07-28' } },
     },
   );
-  if (opts.elicit) {
-    const answer = opts.elicit;
+  if (opts.elicit || opts.openUrl) {
+    const { elicit, openUrl } = opts;
     client.setRequestHandler('elicitation/create', async (request) => {
-      const { action, content } = answer(String((request.params as { message?: string }).message ?? ''));
+      const params = request.params as { mode?: string; message?: string; url?: string };
+      if (params.mode === 'url' && openUrl) return { action: openUrl(String(params.url), String(params.message ?? '')) };
+      if (!elicit) return { action: 'decline' as const };
+      const { action, content } = elicit(String(params.message ?? ''));
       return content ? { action, content: content as Record<string, string | number | boolean> } : { action };
     });
   }
