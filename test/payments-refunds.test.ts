@@ -1,8 +1,10 @@
 import { env } from 'cloudflare:workers';
+import Stripe from 'stripe';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { paymentGateway } from '../src/services/payments/index';
 import { transferShifterShare } from '../src/services/payments/payouts';
 import { SimulatorGateway } from '../src/services/payments/simulator';
+import { STRIPE_DEVELOPMENT_WEBHOOK_SECRET } from '../src/services/payments/stripe-webhook';
 import { webhookEnvelopeSchema } from '../src/services/webhooks/payloads';
 import { call, expectError } from './helpers/api';
 import { addTeammate, makeUser, type TestUser } from './helpers/factory';
@@ -306,5 +308,79 @@ describe('refunds: who may refund', () => {
     expect(byAdmin.body).toMatchObject({ refunded_total: 15 });
     const rows = await refundRows(w.invoice.id);
     expect(rows.map((r) => r.requested_by).sort()).toEqual([w.biz.userId, admin.userId].sort());
+  });
+});
+
+/** A signed Stripe event about a refund, delivered to the webhook. */
+async function refundEvent(type: string, refund: Record<string, unknown>) {
+  const payload = JSON.stringify({
+    id: `evt_${crypto.randomUUID().replaceAll('-', '')}`,
+    object: 'event',
+    type,
+    api_version: '2025-01-01',
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+    data: { object: { object: 'refund', ...refund } },
+  });
+  const header = await Stripe.webhooks.generateTestHeaderStringAsync({
+    payload,
+    secret: STRIPE_DEVELOPMENT_WEBHOOK_SECRET,
+    timestamp: Math.floor(Date.now() / 1000),
+    cryptoProvider: Stripe.createSubtleCryptoProvider(),
+  });
+  return call('POST', '/v1/finance/stripe/webhook', {
+    body: payload,
+    headers: { 'Stripe-Signature': header, 'Content-Type': 'application/json' },
+  });
+}
+
+describe("refunds: the processor's later word (webhook)", () => {
+  it('a refund the processor fails later is marked failed and its amount is refundable again; a stranger refund id changes nothing', async () => {
+    const w = await paidWorld();
+    const made = await refund(w.biz.key, w.invoice.id, { amount: 30 });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const [row] = await refundRows(w.invoice.id);
+
+    const stranger = await refundEvent('charge.refund.updated', {
+      id: 're_notOurs',
+      status: 'failed',
+      metadata: { refund_id: 'rfd_notOurs' },
+    });
+    expect(stranger.body).toMatchObject({ outcome: 'mismatch' });
+    const otherProcessorId = await refundEvent('refund.failed', { id: 're_other', status: 'failed', metadata: { refund_id: row!.id } });
+    expect(otherProcessorId.body).toMatchObject({ outcome: 'mismatch' });
+    expect((await invoiceRow(w.invoice.id)).refunded_minor).toBe(3000);
+
+    const failed = await refundEvent('charge.refund.updated', {
+      id: row!.processor_refund_id,
+      status: 'failed',
+      failure_reason: 'expired_or_canceled_card',
+      metadata: { refund_id: row!.id, invoice_id: w.invoice.id },
+    });
+    expect(failed.body).toMatchObject({ outcome: 'applied' });
+    expect((await refundRows(w.invoice.id))[0]).toMatchObject({ status: 'failed', failure_reason: 'processor: expired_or_canceled_card' });
+    expect((await invoiceRow(w.invoice.id)).refunded_minor).toBe(0);
+    // The same news again changes nothing.
+    const again = await refundEvent('refund.updated', { id: row!.processor_refund_id, status: 'failed', metadata: { refund_id: row!.id } });
+    expect(again.body).toMatchObject({ outcome: 'unchanged' });
+    expect((await invoiceRow(w.invoice.id)).refunded_minor).toBe(0);
+  });
+
+  it('a refund the processor answers pending keeps its reservation until refund.updated says it succeeded', async () => {
+    const w = await paidWorld();
+    const real = SimulatorGateway.prototype.createRefund;
+    vi.spyOn(SimulatorGateway.prototype, 'createRefund').mockImplementationOnce(async function (this: SimulatorGateway, input) {
+      return { ...(await real.call(this, input)), status: 'pending' as const };
+    });
+    const made = await refund(w.biz.key, w.invoice.id, { amount: 80 });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect(made.body).toMatchObject({ status: 'pending', refundable_remaining: 0 });
+    expectError(await refund(w.biz.key, w.invoice.id, { amount: 1 }), 422, 'REFUND-AMOUNT-ERR');
+
+    const [row] = await refundRows(w.invoice.id);
+    const ok = await refundEvent('refund.updated', { id: row!.processor_refund_id, status: 'succeeded', metadata: { refund_id: row!.id } });
+    expect(ok.body).toMatchObject({ outcome: 'applied' });
+    expect((await refundRows(w.invoice.id))[0]).toMatchObject({ status: 'succeeded' });
+    expect((await invoiceRow(w.invoice.id)).refunded_minor).toBe(8000);
   });
 });

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { runBatch } from '../../db/client';
 import { insertWhere } from '../../db/conditional';
 import { invoices, refunds, shifters } from '../../db/schema';
@@ -90,28 +90,76 @@ function amountError(remainingMinor: number, currency: string, asked?: number): 
   return new AppError('REFUND-AMOUNT-ERR', message, { refundable_remaining: remaining, currency });
 }
 
-/** The refund failed at the processor: marked failed and its reservation given back, in one guarded batch. */
-async function releaseRefund(ctx: ServiceContext, refund: RefundRow, why: string): Promise<void> {
+/**
+ * The refund failed at the processor: marked failed and its reservation given back, in one guarded
+ * batch (once: only from one of `from`). Returns whether it applied.
+ */
+async function releaseRefund(
+  ctx: ServiceContext,
+  refund: RefundRow,
+  why: string,
+  from: Array<'pending' | 'succeeded'> = ['pending'],
+): Promise<boolean> {
   const now = ctx.now();
   const w = prepareWrite(ctx, { type: 'refund', id: refund.id }, (op) => invoiceOpApplied(refund.invoice_id, op));
-  await w.commit({
+  const res = await w.commit({
     guard: ctx.db
       .update(invoices)
       .set({ refunded_minor: sql`${invoices.refunded_minor} - ${refund.amount_minor}`, updated_at: now, last_op_id: w.op })
       .where(
         and(
           eq(invoices.id, refund.invoice_id),
-          sql`EXISTS (SELECT 1 FROM ${refunds} WHERE ${refunds.id} = ${refund.id} AND ${refunds.status} = 'pending')`,
+          sql`EXISTS (SELECT 1 FROM ${refunds} WHERE ${refunds.id} = ${refund.id} AND ${inArray(refunds.status, from)})`,
         ),
       ),
     follow: [
       ctx.db
         .update(refunds)
         .set({ status: 'failed', failure_reason: why.slice(0, 500), updated_at: now })
-        .where(and(eq(refunds.id, refund.id), eq(refunds.status, 'pending'), w.applied!)),
+        .where(and(eq(refunds.id, refund.id), inArray(refunds.status, from), w.applied!)),
     ],
     audit: { action: 'refund.failed', data: { amount_minor: refund.amount_minor, reason: why.slice(0, 200) } },
   });
+  return res.applied;
+}
+
+/**
+ * A refund's later state from the processor's webhook (`refund.updated`, `refund.failed`,
+ * `charge.refund.updated`), matched by `metadata.refund_id` and the processor's refund id: a pending
+ * refund that succeeded is marked so; one that failed (also after it had succeeded: Stripe can fail a
+ * refund days later) is marked failed and its amount is refundable again. A reversal already made of
+ * the shifter's transfer is not restored automatically (logged for the operator).
+ */
+export async function handleRefundUpdated(
+  ctx: ServiceContext,
+  refund: { id: string; status?: string | null; metadata?: Record<string, string> | null; failure_reason?: string | null },
+): Promise<'applied' | 'unchanged' | 'mismatch'> {
+  const ours = refund.metadata?.refund_id;
+  const row = ours && ours.length <= 64 ? await loadRefund(ctx, ours) : null;
+  if (!row || (row.processor_refund_id !== null && row.processor_refund_id !== refund.id)) {
+    ctx.log.warn('refund event does not match a refund of ours: ignored', { processor_refund_id: refund.id.slice(0, 64) });
+    return 'mismatch';
+  }
+  if (refund.status === 'succeeded') {
+    const res = await ctx.db
+      .update(refunds)
+      .set({ status: 'succeeded', processor_refund_id: refund.id, updated_at: ctx.now() })
+      .where(and(eq(refunds.id, row.id), eq(refunds.status, 'pending')))
+      .run();
+    return (res.meta?.changes ?? 0) > 0 ? 'applied' : 'unchanged';
+  }
+  if (refund.status === 'failed' || refund.status === 'canceled') {
+    const applied = await releaseRefund(ctx, row, `processor: ${refund.failure_reason ?? refund.status}`, ['pending', 'succeeded']);
+    if (applied && row.reversal_id && row.reversal_id !== DEDUCTED_FROM_TRANSFER) {
+      ctx.log.warn("a refund failed after the shifter's transfer was reversed for it: the reversal is not restored automatically", {
+        refund_id: row.id,
+        reversal_id: row.reversal_id,
+        reversal_amount_minor: row.reversal_amount_minor,
+      });
+    }
+    return applied ? 'applied' : 'unchanged';
+  }
+  return 'unchanged';
 }
 
 /**
@@ -280,7 +328,13 @@ export async function refundInvoice(ctx: ServiceContext, invoiceId: string, inpu
     });
   }
   const standing = (await loadInvoice(ctx, inv.id)) ?? inv;
-  const done = prepareWrite(ctx, { type: 'refund', id: refundId });
+  // Notices and the partner event go out unless the processor's webhook failed it meanwhile.
+  const done = prepareWrite(
+    ctx,
+    { type: 'refund', id: refundId },
+    () =>
+      sql`EXISTS (SELECT 1 FROM ${refunds} WHERE ${refunds.id} = ${refundId} AND ${refunds.processor_refund_id} = ${result.id} AND ${refunds.status} != 'failed')`,
+  );
   await done.commit({
     guard: ctx.db
       .update(refunds)
@@ -308,6 +362,6 @@ export async function refundInvoice(ctx: ServiceContext, invoiceId: string, inpu
     ],
   });
 
-  await reverseForRefund(ctx, pending);
+  if ((await loadRefund(ctx, refundId))?.status !== 'failed') await reverseForRefund(ctx, pending);
   return view((await loadRefund(ctx, refundId))!, (await loadInvoice(ctx, inv.id))!);
 }

@@ -7,6 +7,7 @@ import { errorFields } from '../../lib/log';
 import type { ServiceContext } from '../context';
 import type { InvoiceRow } from '../invoices/create';
 import { handleAccountUpdated } from './payouts';
+import { handleRefundUpdated } from './refunds';
 import { markInvoiceFailed, markInvoicePaid } from './settle';
 
 /**
@@ -96,6 +97,10 @@ function latestChargeId(pi: Stripe.PaymentIntent): string | null {
 async function handle(ctx: ServiceContext, event: Stripe.Event): Promise<{ outcome: StripeEventOutcome; invoiceId: string | null }> {
   // A shifter's connected account changed (onboarding finished, payouts on or off): payouts.ts.
   if (event.type === 'account.updated') return { outcome: await handleAccountUpdated(ctx, event.data.object), invoiceId: null };
+  // A refund's later state (pending → succeeded, or failed): refunds.ts.
+  if (event.type === 'refund.updated' || event.type === 'refund.failed' || event.type === 'charge.refund.updated') {
+    return { outcome: await handleRefundUpdated(ctx, event.data.object), invoiceId: null };
+  }
   if (event.type !== 'payment_intent.succeeded' && event.type !== 'payment_intent.payment_failed') {
     return { outcome: 'ignored', invoiceId: null };
   }
