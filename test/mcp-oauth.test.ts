@@ -1,8 +1,12 @@
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { call } from './helpers/api';
 import { makeUser, TEST_PASSWORD } from './helpers/factory';
 import {
   authorize,
+  ConsentingAuthProvider,
   authorizePath,
   exchangeCode,
   MCP_ORIGIN,
@@ -358,5 +362,44 @@ describe('Client ID Metadata Documents', () => {
     );
     expect(page.status).toBe(400);
     expect(page.html).toContain('could not be verified');
+  });
+});
+
+describe('SDK clients doing OAuth themselves', () => {
+  it('the v2 client (2026-07-28) discovers, registers, authorizes with PKCE and lists the tools', async () => {
+    const u = await makeUser();
+    const provider = new ConsentingAuthProvider(await signedInBrowser(u.email), ['read', 'write']);
+    const transport = () => new StreamableHTTPClientTransport(new URL(MCP_URL), { authProvider: provider as never, fetch: workerFetch });
+    const first = transport();
+    const client = new Client({ name: 'sdk-oauth', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await expect(client.connect(first)).rejects.toThrow();
+    expect(provider.callback?.searchParams.get('code')).toBeTruthy();
+    await first.finishAuth(provider.callback!.searchParams);
+    expect(provider.accessToken).toBeTruthy();
+    const ready = new Client({ name: 'sdk-oauth', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await ready.connect(transport());
+    const { tools } = await ready.listTools();
+    expect(tools.length).toBeGreaterThan(0);
+    expect(tools.every((t) => t.name.startsWith('shiftmarket.'))).toBe(true);
+    // read and write were ticked: the 16 tools of those scopes, not the payment one.
+    expect(tools).toHaveLength(16);
+    expect(tools.map((t) => t.name)).not.toContain('shiftmarket.confirm_payment_for_shift');
+    await ready.close();
+  });
+
+  it('the 1.x client (2025-11-25) does the same', async () => {
+    const u = await makeUser();
+    const provider = new ConsentingAuthProvider(await signedInBrowser(u.email), ['read']);
+    const transport = () => new LegacyTransport(new URL(MCP_URL), { authProvider: provider as never, fetch: workerFetch as never });
+    const first = transport();
+    await expect(new LegacyClient({ name: 'sdk-oauth-1', version: '1.0.0' }).connect(first)).rejects.toThrow();
+    await first.finishAuth(provider.callback!.searchParams.get('code')!);
+    const ready = new LegacyClient({ name: 'sdk-oauth-1', version: '1.0.0' });
+    await ready.connect(transport());
+    const { tools } = await ready.listTools();
+    // read only: the 9 read tools.
+    expect(tools).toHaveLength(9);
+    expect(tools.map((t) => t.name)).toContain('shiftmarket.me');
+    await ready.close();
   });
 });

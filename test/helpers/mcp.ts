@@ -228,3 +228,70 @@ export function rawMcp(token: string | null, body: unknown, headers: Record<stri
   if (token) h.set('Authorization', `Bearer ${token}`);
   return workerFetch(MCP_URL, { method: 'POST', headers: h, body: JSON.stringify(body) });
 }
+
+/**
+ * An OAuth client provider for the SDK clients (both SDKs take the same shape): the SDK discovers the
+ * metadata from the 401, registers, builds the authorization URL with PKCE and exchanges the code; this
+ * provider plays the person's browser on the consent page (signed in as `web`) and keeps what the SDK
+ * asks it to.
+ */
+export class ConsentingAuthProvider {
+  private info: unknown;
+  private saved: unknown;
+  private verifier = '';
+  /** The redirect back to the client after consent (code, state, iss). */
+  callback: URL | null = null;
+
+  constructor(
+    private readonly web: WebClient,
+    private readonly tick?: string[],
+  ) {}
+
+  get redirectUrl() {
+    return REDIRECT_URI;
+  }
+  get clientMetadata() {
+    return {
+      client_name: 'SDK agent',
+      redirect_uris: [REDIRECT_URI],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
+  }
+  clientInformation() {
+    return this.info as never;
+  }
+  saveClientInformation(info: unknown) {
+    this.info = info;
+  }
+  tokens() {
+    return this.saved as never;
+  }
+  saveTokens(tokens: unknown) {
+    this.saved = tokens;
+  }
+  saveCodeVerifier(v: string) {
+    this.verifier = v;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
+  async redirectToAuthorization(url: URL) {
+    const page = await this.web.get(`${url.pathname}${url.search}`);
+    const handle = /name="handle" value="([^"]+)"/.exec(page.html)?.[1];
+    if (!handle) throw new Error(`consent page: ${page.status} ${page.location ?? ''}`);
+    const requested = (url.searchParams.get('scope') ?? '').split(' ').filter(Boolean);
+    const form = new URLSearchParams({ _csrf: this.web.token, handle, decision: 'approve' });
+    for (const s of this.tick ?? (requested.length ? requested : ['read', 'write', 'payment'])) form.append('scope', s);
+    const headers = new Headers({ 'Content-Type': 'application/x-www-form-urlencoded', Cookie: this.web.cookieHeader() });
+    const res = await workerFetch(
+      new Request(`${MCP_ORIGIN}/oauth/authorize`, { method: 'POST', headers, body: form.toString(), redirect: 'manual' }),
+    );
+    this.callback = new URL(res.headers.get('Location') ?? '');
+  }
+  /** The access token the SDK ended up with. */
+  get accessToken(): string | undefined {
+    return (this.saved as { access_token?: string } | undefined)?.access_token;
+  }
+}
