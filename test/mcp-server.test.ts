@@ -313,6 +313,20 @@ describe('request bodies', () => {
   });
 });
 
+describe('browser origins', () => {
+  it('refuses a request carrying a foreign Origin (DNS rebinding), accepts one from localhost', async () => {
+    const u = await makeUser();
+    const init = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'b', version: '1' } },
+    };
+    expect((await rawMcp(u.key, init, { Origin: 'https://evil.example' })).status).toBe(403);
+    expect((await rawMcp(u.key, init, { Origin: 'http://localhost:6274' })).status).toBe(200);
+  });
+});
+
 describe('errors', () => {
   it('a service refusal becomes a tool error carrying its code', async () => {
     const u = await makeUser();
