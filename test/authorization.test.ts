@@ -292,8 +292,6 @@ const TABLE: Record<string, Entry> = {
   getApiKey: { access: 'self' },
   getAgentSettings: { access: 'self' },
   updateAgentSettings: { access: 'self' },
-  getAgentSettings: { access: 'self' },
-  updateAgentSettings: { access: 'self' },
   regenerateApiKey: { access: 'self' },
   getShifterOfUser: {
     access: 'self',

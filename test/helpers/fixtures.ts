@@ -67,9 +67,9 @@ export interface VictimWorld {
     /** Worked three days ago. */
     worked: string;
   };
-  /** A window on the accepted shift's day that covers it and the crew member's shift elsewhere. */
   /** The worked shift's invoice (pending; the business has no card). */
   invoice: string;
+  /** A window on the accepted shift's day that covers it and the crew member's shift elsewhere. */
   conflictWindow: { date: string; shift_in: string; shift_out: string };
   template: string;
   mileage: string;
@@ -176,10 +176,10 @@ export async function buildVictimWorld(): Promise<VictimWorld> {
     rate: 2000,
     tz: NY,
   });
+  const invoice = (await ensureInvoiceForShift(contextAt(Date.now(), owner), worked)).id;
 
   // The clock photo of the shift in progress, as clock_photo would have stored it.
   const photoFile = `${newId('upload')}.png`;
-  const invoice = (await ensureInvoiceForShift(contextAt(Date.now(), owner), worked)).id;
   await env.UPLOADS.put(`clock-photos/${inProgress.id}/in/${photoFile}`, pngBytes(), { httpMetadata: { contentType: 'image/png' } });
 
   const records = `/v1/shifter/${crewShifter}`;
@@ -393,6 +393,7 @@ export async function buildVictimWorld(): Promise<VictimWorld> {
     ownerNotification,
     ownerPushSubscription,
     shifts: { pending: pending.id, broadcast: broadcast.id, accepted: accepted.id, started: started.id, inProgress: inProgress.id, worked },
+    invoice,
     conflictWindow: { date: day4, shift_in: '08:00', shift_out: '22:00' },
     template: template.id,
     mileage: mileage.id,
@@ -407,6 +408,5 @@ export async function buildVictimWorld(): Promise<VictimWorld> {
     webhooks,
     paymentSimulator,
     agentRecords,
-    invoice,
   };
 }

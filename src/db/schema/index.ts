@@ -16,6 +16,6 @@ export * from './webhooks';
 export * from './notifications';
 export * from './invoices';
 export * from './payments';
-export * from './agent-payments';
 export * from './agent-records';
+export * from './agent-payments';
 export * from './mcp';
