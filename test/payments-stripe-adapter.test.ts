@@ -150,6 +150,7 @@ describe('Stripe adapter: off-session charges', () => {
       latest_charge_id: 'ch_3Adapter',
       last_error_code: null,
       last_error_message: null,
+      payment_method_id: 'pm_A',
     });
     expect(seen).toHaveLength(1);
     const req = seen[0]!;
@@ -182,14 +183,17 @@ describe('Stripe adapter: off-session charges', () => {
             code: 'authentication_required',
             decline_code: 'authentication_required',
             message: 'Your card was declined. This transaction requires authentication.',
+            // Stripe's shape: the card is detached from the intent and named by the error.
             payment_intent: intent({
               status: 'requires_payment_method',
+              payment_method: null,
               latest_charge: 'ch_failed',
               last_payment_error: {
                 type: 'card_error',
                 code: 'authentication_required',
                 decline_code: 'authentication_required',
                 message: 'auth',
+                payment_method: { id: 'pm_Saved', object: 'payment_method', type: 'card' },
               },
             }),
           },
@@ -201,6 +205,7 @@ describe('Stripe adapter: off-session charges', () => {
       status: 'requires_action',
       client_secret: 'pi_3Adapter_secret_abc',
       last_error_code: 'authentication_required',
+      payment_method_id: 'pm_Saved',
     });
     expect(seen).toHaveLength(1); // a card error is an answer: never retried
   });

@@ -189,6 +189,41 @@ describe('/finance/web/authenticate/{invoice_id}', () => {
   });
 });
 
+/** A pending invoice held for authentication on a Stripe intent `pi`, and Stripe answering its read with `shape`. */
+async function stripeHeldInvoice(shape: (ctx: { pi: string; secret: string; amount: number; invoiceId: string; businessId: string }) => Record<string, unknown>) {
+  const { biz, sh } = await makePair();
+  const invoice = await workedInvoice(biz, sh);
+  const pi = `pi_3Stripe${crypto.randomUUID().replaceAll('-', '').slice(0, 16)}`;
+  const secret = `${pi}_secret_fresh${crypto.randomUUID().replaceAll('-', '').slice(0, 12)}`;
+  await db()
+    .update(invoices)
+    .set({ requires_action: true, requires_action_at: Date.now(), payment_intent_id: pi })
+    .where(eq(invoices.id, invoice.id));
+  const unexpected: string[] = [];
+  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+    const req = new Request(input as RequestInfo, init);
+    if (req.method === 'GET' && req.url.startsWith(`https://api.stripe.com/v1/payment_intents/${pi}`)) {
+      expect(req.headers.get('Authorization')).toBe('Bearer sk_test_pages');
+      return Response.json({
+        id: pi,
+        object: 'payment_intent',
+        client_secret: secret,
+        amount: invoice.amount_minor,
+        currency: 'usd',
+        customer: 'cus_test',
+        metadata: { invoice_id: invoice.id, business_id: biz.businessId },
+        latest_charge: null,
+        ...shape({ pi, secret, amount: invoice.amount_minor, invoiceId: invoice.id, businessId: biz.businessId! }),
+      });
+    }
+    unexpected.push(`${req.method} ${req.url}`);
+    throw new Error(`unexpected outbound request to ${req.url}`);
+  });
+  const stripeWorker = workerWith({ STRIPE_SECRET_KEY: 'sk_test_pages', STRIPE_PUBLISHABLE_KEY: 'pk_test_pages' });
+  const browser = await signedIn(biz, stripeWorker);
+  return { biz, invoice, pi, secret, unexpected, browser };
+}
+
 describe('/finance/web/authenticate/{invoice_id} with real Stripe keys', () => {
   afterEach(() => vi.restoreAllMocks());
 
@@ -236,6 +271,8 @@ describe('/finance/web/authenticate/{invoice_id} with real Stripe keys', () => {
     expect(attr(page.html, 'data-publishable-key')).toBe('pk_test_pages');
     expect(attr(page.html, 'data-client-secret')).toBe(secret);
     expect(attr(page.html, 'data-simulator-url')).toBeUndefined();
+    // An intent in requires_action: the script runs Stripe.js handleNextAction.
+    expect(attr(page.html, 'data-next-step')).toBe('handle_next_action');
     // Stripe.js first (Stripe forbids self-hosting it), then our script, which calls its handleNextAction.
     const scripts = [...page.html.matchAll(/<script src="([^"]+)"/g)].map((m) => m[1]);
     expect(scripts.slice(-2)).toEqual(['https://js.stripe.com/v3', assetPaths.financeJs]);
@@ -251,6 +288,61 @@ describe('/finance/web/authenticate/{invoice_id} with real Stripe keys', () => {
     const result = await browser.get(`/finance/web/authenticate/${invoice.id}/result`);
     expect(result.headers.get('Content-Security-Policy')).not.toContain('stripe.com');
     expect((await browser.get(`/finance/web/simulator/authenticate/${pi}?client_secret=${secret}`)).status).toBe(404);
+  });
+
+  it("Stripe's shape of an off-session authentication_required decline (requires_payment_method, the card named by last_payment_error) is confirmed on-session with confirmCardPayment and that saved card", async () => {
+    const { browser, invoice, secret, unexpected } = await stripeHeldInvoice(() => ({
+      status: 'requires_payment_method',
+      payment_method: null,
+      next_action: null,
+      last_payment_error: {
+        type: 'card_error',
+        code: 'authentication_required',
+        decline_code: 'authentication_required',
+        message: 'Your card was declined. This transaction requires authentication.',
+        payment_method: { id: 'pm_SavedCard3ds', object: 'payment_method', type: 'card' },
+      },
+    }));
+    const page = await browser.get(`/finance/web/authenticate/${invoice.id}`);
+    expect(page.status, page.html.slice(0, 500)).toBe(200);
+    expect(unexpected).toEqual([]);
+    expect(attr(page.html, 'data-mode')).toBe('stripe');
+    expect(attr(page.html, 'data-client-secret')).toBe(secret);
+    expect(attr(page.html, 'data-next-step')).toBe('confirm_card_payment');
+    expect(attr(page.html, 'data-payment-method')).toBe('pm_SavedCard3ds');
+    expect(await invoiceRow(invoice.id)).toMatchObject({ status: 'pending', requires_action: true });
+  });
+
+  it('an intent that failed for another reason (requires_payment_method with a decline code) is nothing to authenticate: the generic 403', async () => {
+    const { browser, invoice, unexpected } = await stripeHeldInvoice(() => ({
+      status: 'requires_payment_method',
+      payment_method: null,
+      next_action: null,
+      last_payment_error: {
+        type: 'card_error',
+        code: 'card_declined',
+        decline_code: 'insufficient_funds',
+        message: 'Your card has insufficient funds.',
+        payment_method: { id: 'pm_SavedCard3ds', object: 'payment_method', type: 'card' },
+      },
+    }));
+    const page = await browser.get(`/finance/web/authenticate/${invoice.id}`);
+    expect(page.status).toBe(403);
+    expect(mainText(page)).toContain(REFUSAL);
+    expect(unexpected).toEqual([]);
+  });
+
+  it('the page script makes the call the page names: confirmCardPayment with the saved card, else handleNextAction; the simulated stand-in offers both', async () => {
+    const { biz } = await makePair();
+    const browser = await signedIn(biz);
+    const script = await browser.get(assetPaths.financeJs);
+    expect(script.status).toBe(200);
+    const js = script.html;
+    expect(js).toContain("root.getAttribute('data-next-step') === 'confirm_card_payment'");
+    expect(js).toContain("stripe.confirmCardPayment(secret, { payment_method: pm })");
+    expect(js).toContain('stripe.handleNextAction({ clientSecret: secret })');
+    expect(js).toMatch(/confirmCardPayment: function \(clientSecret, data\)/);
+    expect(js).toMatch(/handleNextAction: function \(options\)/);
   });
 });
 

@@ -3,10 +3,13 @@
  * layout's script; no inline script is allowed).
  *
  * On the authenticate page (`#payment-auth`) the "Confirm with your bank" button runs the issuer's
- * check through `handleNextAction({ clientSecret })`: with real Stripe keys that is Stripe.js
- * (loaded from js.stripe.com on that page only), without them it is `SimulatedStripe` below, which
- * offers the same surface and takes the browser to the simulated issuer page. Either way the browser
- * ends on the result page, which reads the invoice.
+ * check with the call the page names in `data-next-step`: `handleNextAction({ clientSecret })` for an
+ * intent in requires_action, or `confirmCardPayment(clientSecret, { payment_method })` with the saved
+ * card for Stripe's shape of a declined off-session charge (requires_payment_method after
+ * authentication_required, where handleNextAction does not apply). With real Stripe keys that is
+ * Stripe.js (loaded from js.stripe.com on that page only), without them it is `SimulatedStripe`
+ * below, which offers the same two calls and takes the browser to the simulated issuer page. Either
+ * way the browser ends on the result page, which reads the invoice.
  *
  * On the result page (`#payment-result`) a "processing" state polls the small JSON status a few
  * times, since the processor's event may land just after the redirect, and announces the outcome.
@@ -22,17 +25,34 @@ export const FINANCE_SCRIPT = `(function () {
 
   /** The simulator's stand-in for Stripe.js: the issuer's check is a page of our own. */
   function SimulatedStripe(root) {
+    function toIssuer(secret) {
+      var url = root.getAttribute('data-simulator-url');
+      if (!url || !secret) {
+        return Promise.resolve({ error: { message: 'The payment could not be prepared. Reload the page.' } });
+      }
+      window.location.assign(url);
+      // The page is left for the issuer's check, as Stripe.js leaves it for a redirect.
+      return new Promise(function () {});
+    }
     return {
       handleNextAction: function (options) {
-        var url = root.getAttribute('data-simulator-url');
-        if (!url || !options || !options.clientSecret) {
-          return Promise.resolve({ error: { message: 'The payment could not be prepared. Reload the page.' } });
-        }
-        window.location.assign(url);
-        // The page is left for the issuer's check, as Stripe.js leaves it for a redirect.
-        return new Promise(function () {});
+        return toIssuer(options && options.clientSecret);
+      },
+      confirmCardPayment: function (clientSecret, data) {
+        if (!data || !data.payment_method) return toIssuer('');
+        return toIssuer(clientSecret);
       }
     };
+  }
+
+  /** The issuer's step as the page names it (see data-next-step). */
+  function runNextStep(stripe, root, secret) {
+    if (root.getAttribute('data-next-step') === 'confirm_card_payment') {
+      var pm = root.getAttribute('data-payment-method') || '';
+      if (!pm) return Promise.resolve({ error: { message: 'The payment could not be prepared. Reload the page.' } });
+      return stripe.confirmCardPayment(secret, { payment_method: pm });
+    }
+    return stripe.handleNextAction({ clientSecret: secret });
   }
 
   function initAuthenticate(root) {
@@ -58,7 +78,7 @@ export const FINANCE_SCRIPT = `(function () {
       }
       button.disabled = true;
       say(status, 'Opening your bank\\u2019s check\\u2026');
-      stripe.handleNextAction({ clientSecret: secret }).then(function (result) {
+      runNextStep(stripe, root, secret).then(function (result) {
         // Success or not, the result page reads the invoice and says what happened.
         if (result && result.error) say(status, result.error.message || 'Your bank did not confirm the payment.');
         window.location.assign(resultUrl);

@@ -415,6 +415,12 @@ export async function freshClientSecret(ctx: ServiceContext, invoiceId: string):
     throw nothingToConfirm();
   }
   if (!awaitsAuthentication(pi)) throw nothingToConfirm();
+  // Stripe leaves an off-session intent declined with authentication_required in
+  // requires_payment_method (not requires_action): handleNextAction has nothing to run there, the
+  // card holder confirms it on-session with the saved card instead (confirmCardPayment runs 3DS).
+  const status = pi.status === 'requires_action' ? 'requires_action' : 'requires_payment_method';
+  const paymentMethodId = pi.payment_method_id;
+  if (status === 'requires_payment_method' && !paymentMethodId) throw nothingToConfirm();
   return {
     invoice_id: inv.id,
     payment_intent_id: pi.id,
@@ -423,6 +429,9 @@ export async function freshClientSecret(ctx: ServiceContext, invoiceId: string):
     gateway: gw.kind,
     amount: fromMinor(pi.amount, pi.currency.toUpperCase()),
     currency: pi.currency.toUpperCase(),
+    status,
+    payment_method_id: paymentMethodId,
+    next_step: status === 'requires_action' ? 'handle_next_action' : 'confirm_card_payment',
   };
 }
 

@@ -53,6 +53,12 @@ export interface PaymentIntentResult {
   /** A decline's code (e.g. `card_declined`, `insufficient_funds`) when the last attempt failed. */
   last_error_code: string | null;
   last_error_message: string | null;
+  /**
+   * The card the intent charges (pm_…): its `payment_method`, or, once an attempt failed (Stripe
+   * detaches it then), the one `last_payment_error.payment_method` names. An off-session charge held
+   * for authentication needs it: the customer confirms on-session with that saved card.
+   */
+  payment_method_id: string | null;
 }
 
 export interface OffSessionChargeInput {

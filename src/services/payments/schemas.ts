@@ -80,6 +80,17 @@ export const freshClientSecretSchema = z.object({
   gateway: z.enum(['stripe', 'simulator']),
   amount: z.number(),
   currency: z.string().max(3),
+  /**
+   * The intent's state: `requires_action` (the issuer's step is pending: Stripe.js `handleNextAction`)
+   * or `requires_payment_method` after an off-session `authentication_required` decline (Stripe's real
+   * shape: the customer confirms on-session with `confirmCardPayment(client_secret, { payment_method })`,
+   * which runs 3D Secure).
+   */
+  status: z.enum(['requires_action', 'requires_payment_method']),
+  /** The saved card to confirm with (pm_…); set whenever it is known. */
+  payment_method_id: processorId.nullable(),
+  /** The Stripe.js call the page makes, read from the two fields above. */
+  next_step: z.enum(['handle_next_action', 'confirm_card_payment']),
 });
 export type FreshClientSecret = z.infer<typeof freshClientSecretSchema>;
 

@@ -70,6 +70,7 @@ function toPaymentIntentResult(pi: Stripe.PaymentIntent, status: PaymentIntentSt
     latest_charge_id: idOf(pi.latest_charge),
     last_error_code: err ? declineCode(err.code, err.decline_code) : null,
     last_error_message: err?.message ?? null,
+    payment_method_id: idOf(pi.payment_method) ?? idOf(err?.payment_method),
   };
 }
 

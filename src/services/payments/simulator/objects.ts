@@ -143,6 +143,7 @@ export const toPaymentIntentResult = (pi: SimPaymentIntent): PaymentIntentResult
   latest_charge_id: pi.latest_charge,
   last_error_code: pi.last_payment_error ? declineCode(pi.last_payment_error.code, pi.last_payment_error.decline_code) : null,
   last_error_message: pi.last_payment_error?.message ?? null,
+  payment_method_id: pi.payment_method,
 });
 
 export const toCardSummary = (pm: SimPaymentMethod): CardSummary & { customer_id: string | null } => ({

@@ -3,6 +3,7 @@ import type { AppEnv } from '../../../http/app-types';
 import { serviceCtx } from '../../../http/create-app';
 import { AppError } from '../../../lib/errors';
 import { freshClientSecret } from '../../../services/payments/charge';
+import type { FreshClientSecret } from '../../../services/payments/schemas';
 import { assetPaths } from '../../assets';
 import { Card, Notice } from '../../components';
 import { Layout } from '../../layout';
@@ -42,6 +43,8 @@ function AuthenticateView(props: {
   publishableKey: string;
   paymentIntentId: string;
   clientSecret: string;
+  nextStep: FreshClientSecret['next_step'];
+  paymentMethodId: string | null;
 }) {
   const { c, invoice, mode } = props;
   const result = financePaths.result(invoice.id);
@@ -72,6 +75,8 @@ function AuthenticateView(props: {
           data-publishable-key={props.publishableKey}
           data-client-secret={props.clientSecret}
           data-payment-intent={props.paymentIntentId}
+          data-next-step={props.nextStep}
+          data-payment-method={props.paymentMethodId ?? undefined}
           data-result-url={result}
           data-simulator-url={simulatorUrl}
         >
@@ -139,6 +144,8 @@ export const authenticatePages = new Hono<AppEnv>()
         publishableKey={fresh.publishable_key}
         paymentIntentId={fresh.payment_intent_id}
         clientSecret={fresh.client_secret}
+        nextStep={fresh.next_step}
+        paymentMethodId={fresh.payment_method_id}
       />,
     );
     if (fresh.gateway === 'stripe') res.headers.set('Content-Security-Policy', stripeCsp(c));
