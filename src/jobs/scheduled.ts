@@ -8,6 +8,7 @@ import { sweepNotificationDeliveries } from '../services/notifications/deliver';
 import { sweepSimulatorEvents } from '../services/payments/simulator';
 import { sweepAutomaticCharges } from '../services/payments/auto-charge';
 import { sweepMissingTransfers } from '../services/payments/payouts';
+import { sweepUnworkedShiftRefunds } from '../services/payments/refunds';
 import { expirePendingShifts } from '../services/shifts/expire';
 import { systemContext } from '../services/system-context';
 import { sweepWebhookDeliveries } from '../services/webhooks/sweep';
@@ -29,6 +30,7 @@ const JOBS: Record<string, Record<string, Job>> = {
     deliver_payment_simulator_events: sweepSimulatorEvents,
     charge_worked_invoices: sweepAutomaticCharges,
     sweep_missing_transfers: sweepMissingTransfers,
+    refund_unworked_prepaid_shifts: sweepUnworkedShiftRefunds,
   },
   [CRON.nightly]: {
     reset_demo_data: async (ctx) => (ctx.settings.DEMO_MODE ? resetDemoData(ctx) : 'skipped: DEMO_MODE off'),

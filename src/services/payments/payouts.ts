@@ -1,5 +1,5 @@
-import { and, asc, eq, gt, isNotNull, isNull, ne, type SQL, sql } from 'drizzle-orm';
-import { invoices, payoutAccounts, refunds, shifters, users } from '../../db/schema';
+import { and, asc, type Column, eq, gt, isNotNull, isNull, ne, type SQL, sql } from 'drizzle-orm';
+import { invoices, payoutAccounts, refunds, shiftRequests, shifters, users } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { errorFields } from '../../lib/log';
 import { fromMinor, roundRatio } from '../../lib/money';
@@ -8,6 +8,7 @@ import { shifterAccess } from '../access';
 import { requirePerson, type ServiceContext } from '../context';
 import { prepareWrite } from '../guarded-write';
 import type { InvoiceRow } from '../invoices/create';
+import { workedShiftSql } from '../shifts/status';
 import type { ConnectedAccountResult, TransferResult } from './gateway';
 import { paymentGateway } from './index';
 import type { PayoutAccountQuery, PayoutAccountView, PayoutOnboardingView } from './refund-schemas';
@@ -41,6 +42,15 @@ async function loadInvoice(ctx: ServiceContext, invoiceId: string): Promise<Invo
   return row ?? null;
 }
 
+/** True (in SQL) when the invoice's shift is worked (the one predicate): only then is the shifter's share earned. */
+const invoiceShiftWorked = (shiftRequestId: Column | string): SQL =>
+  sql`EXISTS (SELECT 1 FROM ${shiftRequests} WHERE ${shiftRequests.id} = ${shiftRequestId} AND ${workedShiftSql()})`;
+
+async function shiftWorked(ctx: ServiceContext, shiftRequestId: string): Promise<boolean> {
+  const [row] = await ctx.db.select({ ok: sql<number>`1` }).from(shiftRequests).where(and(eq(shiftRequests.id, shiftRequestId), workedShiftSql())).limit(1);
+  return row !== undefined;
+}
+
 async function shifterUserId(ctx: ServiceContext, shifterId: string): Promise<string | null> {
   const [row] = await ctx.db.select({ userId: shifters.user_id }).from(shifters).where(eq(shifters.id, shifterId)).limit(1);
   return row?.userId ?? null;
@@ -63,6 +73,7 @@ export type TransferOutcome =
       reason:
         | 'not_found'
         | 'not_paid'
+        | 'not_worked'
         | 'no_charge'
         | 'no_shifter'
         | 'no_account'
@@ -123,6 +134,7 @@ async function claimTransferAmount(
           isNull(invoices.transfer_id),
           isNull(invoices.transfer_amount_minor),
           eq(invoices.refunded_minor, inv.refunded_minor),
+          invoiceShiftWorked(inv.shift_request_id),
           sql`NOT EXISTS (SELECT 1 FROM ${refunds} WHERE ${refunds.invoice_id} = ${inv.id} AND ${refunds.status} = 'pending' AND ${refunds.created_at} > ${now - REFUND_IN_FLIGHT_MS})`,
         ),
       ),
@@ -151,6 +163,9 @@ export async function transferShifterShare(ctx: ServiceContext, invoiceId: strin
   if (!first) return { status: 'skipped', reason: 'not_found' };
   if (first.transfer_id) return { status: 'already', transfer_id: first.transfer_id, amount_minor: first.transfer_amount_minor ?? 0 };
   if (first.status !== 'paid') return { status: 'skipped', reason: 'not_paid' };
+  // A pre-paid shift's share is earned only once it is worked (and a cancelled one is refunded
+  // instead): until its clock-out the sweep finds it and skips it.
+  if (!(await shiftWorked(ctx, first.shift_request_id))) return { status: 'skipped', reason: 'not_worked' };
   if (!first.charge_id) return { status: 'skipped', reason: 'no_charge' };
   if (!first.shifter_id) return { status: 'skipped', reason: 'no_shifter' };
   const chargeId = first.charge_id;
@@ -237,8 +252,9 @@ export async function transferShifterShare(ctx: ServiceContext, invoiceId: strin
 }
 
 /**
- * The 5-minute sweep: every paid, charged invoice without its transfer whose shifter has a
- * payouts-enabled account (e.g. enabled after the invoice was paid, or a transfer that failed),
+ * The 5-minute sweep: every paid, charged invoice of a worked shift without its transfer whose
+ * shifter has a payouts-enabled account (e.g. enabled after the invoice was paid, a pre-paid shift
+ * clocked out since, or a transfer that failed),
  * oldest first, a bounded batch a run. One failing transfer does not stop the others.
  */
 export async function sweepMissingTransfers(
@@ -249,6 +265,7 @@ export async function sweepMissingTransfers(
     eq(invoices.status, 'paid'),
     isNull(invoices.transfer_id),
     isNotNull(invoices.charge_id),
+    invoiceShiftWorked(invoices.shift_request_id),
     sql`${invoices.shifter_id} IN (SELECT ${payoutAccounts.shifter_id} FROM ${payoutAccounts} WHERE ${payoutAccounts.payouts_enabled} = 1)`,
   ];
   if (opts.shifterId) conds.push(eq(invoices.shifter_id, opts.shifterId));

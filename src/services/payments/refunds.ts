@@ -1,7 +1,7 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, type Column, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { runBatch } from '../../db/client';
 import { insertWhere } from '../../db/conditional';
-import { invoices, refunds, shifters } from '../../db/schema';
+import { invoices, refunds, shiftRequests, shifters } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { errorFields } from '../../lib/log';
@@ -11,6 +11,7 @@ import { accessBusiness, businessRecipients } from '../access';
 import { requirePerson, type ServiceContext } from '../context';
 import { committedSubject, type Notice, prepareWrite } from '../guarded-write';
 import type { InvoiceRow } from '../invoices/create';
+import { SHIFT_STATUS } from '../shifts/status';
 import { partnerEvent } from '../webhooks/produce';
 import type { RefundResult as GatewayRefund } from './gateway';
 import { paymentGateway } from './index';
@@ -226,7 +227,7 @@ async function reverseForRefund(ctx: ServiceContext, refund: RefundRow): Promise
 /**
  * POST /v1/finance/refund/{invoiceId}: refunds `amount` (a decimal in the charged currency; absent:
  * everything left) of a paid invoice, then reverses the shifter's transfer in proportion, and
- * notifies the business (owner and teammates, as the catalog says for refund_issued) and the shifter.
+ * notifies the business's owner (refund_issued is an owner-only kind in the catalog) and the shifter.
  * A retry with the same Idempotency-Key answers the refund it made.
  */
 export async function refundInvoice(ctx: ServiceContext, invoiceId: string, input: RefundInput = {}): Promise<RefundResult> {
@@ -237,6 +238,20 @@ export async function refundInvoice(ctx: ServiceContext, invoiceId: string, inpu
     const now = await loadInvoice(ctx, invoiceId);
     if (r && now && r.invoice_id === now.id) return view(r, now);
   }
+  return issueRefund(ctx, inv, input, 'requested');
+}
+
+/**
+ * The refund itself, for a caller already allowed: the amount reserved by the guarded UPDATE, the
+ * processor asked, the outcome recorded and notified, the shifter's transfer reversed in proportion.
+ * `cause` words the notices: asked by a person, or made by the system for a shift that ended unworked.
+ */
+async function issueRefund(
+  ctx: ServiceContext,
+  inv: InvoiceRow,
+  input: RefundInput,
+  cause: 'requested' | 'shift_not_worked',
+): Promise<RefundResult> {
   if (inv.status !== 'paid' || !inv.payment_intent_id) {
     throw new AppError('INVOICE-NOT-PAID-ERR');
   }
@@ -314,7 +329,10 @@ export async function refundInvoice(ctx: ServiceContext, invoiceId: string, inpu
       kind: REFUND_KIND,
       userIds: await businessRecipients(ctx, inv.business_id, REFUND_KIND),
       title: 'A refund was made',
-      body: `${money} of invoice ${inv.id} was refunded to your card.`,
+      body:
+        cause === 'shift_not_worked'
+          ? `${money} of invoice ${inv.id} was refunded to your card: the pre-paid shift was not worked.`
+          : `${money} of invoice ${inv.id} was refunded to your card.`,
       data: { invoice_id: inv.id, shift_request_id: inv.shift_request_id },
     },
   ];
@@ -322,8 +340,15 @@ export async function refundInvoice(ctx: ServiceContext, invoiceId: string, inpu
     notices.push({
       kind: REFUND_KIND,
       userIds: [shifterUser],
-      title: 'A shift you worked was refunded',
-      body: `The business was refunded ${money} of invoice ${inv.id}; your payout for it is reduced in proportion.`,
+      ...(cause === 'shift_not_worked'
+        ? {
+            title: 'A cancelled shift was refunded',
+            body: `The business was refunded ${money} of invoice ${inv.id}, pre-paid for a shift that was not worked.`,
+          }
+        : {
+            title: 'A shift you worked was refunded',
+            body: `The business was refunded ${money} of invoice ${inv.id}; your payout for it is reduced in proportion.`,
+          }),
       data: { invoice_id: inv.id, shift_request_id: inv.shift_request_id },
     });
   }
@@ -364,4 +389,103 @@ export async function refundInvoice(ctx: ServiceContext, invoiceId: string, inpu
 
   if ((await loadRefund(ctx, refundId))?.status !== 'failed') await reverseForRefund(ctx, pending);
   return view((await loadRefund(ctx, refundId))!, (await loadInvoice(ctx, inv.id))!);
+}
+
+// ── Pre-paid shifts that end without being worked ─────────────────────────────────────────────────
+
+/** The reason recorded on the system's refund of a pre-paid shift that ended without being worked. */
+export const SHIFT_NOT_WORKED_REFUND_REASON = 'shift_cancelled';
+/** Failed automatic refunds of one invoice after which the sweep stops asking (left to the operator, logged). */
+export const AUTO_REFUND_MAX_FAILURES = 3;
+/** Invoices refunded per sweep run at most. */
+const AUTO_REFUND_BATCH = 50;
+
+/**
+ * A shift that is final without having been worked: cancelled (either party), superseded, declined,
+ * expired, or an accepted shift marked a no-show (no clock-in can follow). Never a worked one (status
+ * 5, or a shift with its clock-out).
+ */
+function shiftEndedUnworkedSql(shiftRequestId: Column | string): SQL {
+  return sql`EXISTS (SELECT 1 FROM ${shiftRequests} WHERE ${shiftRequests.id} = ${shiftRequestId} AND ${shiftRequests.shift_end_at} IS NULL AND (${inArray(
+    shiftRequests.request_status,
+    [SHIFT_STATUS.declined, SHIFT_STATUS.superseded, SHIFT_STATUS.expired, SHIFT_STATUS.cancelled],
+  )} OR (${shiftRequests.request_status} = ${SHIFT_STATUS.accepted} AND ${shiftRequests.is_noshow} = 1)))`;
+}
+
+/** What the business was charged, in SQL (the conversion when it settled in another currency; see chargedAmount). */
+const chargedMinorSql = sql`CASE WHEN ${invoices.conversion_currency} IS NOT NULL AND ${invoices.conversion_amount_minor} IS NOT NULL THEN ${invoices.conversion_amount_minor} ELSE ${invoices.amount_minor} END`;
+
+/** Paid invoices of shifts that ended unworked with something left to refund, and fewer than the allowed failed attempts. */
+function autoRefundableSql(): SQL {
+  return and(
+    eq(invoices.status, 'paid'),
+    sql`${invoices.refunded_minor} < ${chargedMinorSql}`,
+    shiftEndedUnworkedSql(invoices.shift_request_id),
+    sql`(SELECT COUNT(*) FROM ${refunds} WHERE ${refunds.invoice_id} = ${invoices.id} AND ${refunds.reason} = ${SHIFT_NOT_WORKED_REFUND_REASON} AND ${refunds.status} = 'failed') < ${AUTO_REFUND_MAX_FAILURES}`,
+  )!;
+}
+
+/**
+ * Refunds in full (everything still refundable) the paid invoice of a pre-paid shift that ended
+ * without being worked, as the system, through the same guarded reservation as any refund: of two
+ * concurrent callers one reserves the remainder and the other finds nothing left (null). Returns the
+ * refund made, or null when there is nothing to do (not paid, worked, not final, nothing left).
+ */
+export async function refundUnworkedShift(ctx: ServiceContext, invoiceId: string): Promise<RefundResult | null> {
+  const [inv] = await ctx.db
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.id, invoiceId), autoRefundableSql()))
+    .limit(1);
+  if (!inv) return null;
+  try {
+    return await issueRefund(ctx, inv, { reason: SHIFT_NOT_WORKED_REFUND_REASON }, 'shift_not_worked');
+  } catch (err) {
+    // Lost the race to a concurrent caller (the remainder is reserved) or the invoice moved: nothing to do.
+    if (err instanceof AppError && (err.code === 'REFUND-AMOUNT-ERR' || err.code === 'INVOICE-NOT-PAID-ERR')) return null;
+    throw err;
+  }
+}
+
+/** The pre-paid invoice of a shift, refunded at once if the shift just ended unworked (after a cancel); never fails the caller. */
+export function refundIfShiftEndedUnworked(ctx: ServiceContext, shiftRequestId: string): void {
+  // The system's refund, not the canceller's: its own actor, and none of the request's Idempotency-Key.
+  const system: ServiceContext = { ...ctx, actor: { kind: 'system', job: 'refund_unworked_prepaid_shift' }, idempotency: undefined };
+  ctx.waitUntil(
+    (async () => {
+      const [inv] = await ctx.db.select({ id: invoices.id }).from(invoices).where(eq(invoices.shift_request_id, shiftRequestId)).limit(1);
+      if (inv) await refundUnworkedShift(system, inv.id);
+    })().catch((err: unknown) => {
+      ctx.log.warn('refund after the shift ended unworked failed; the sweep retries', { shift_request_id: shiftRequestId, ...errorFields(err) });
+    }),
+  );
+}
+
+/**
+ * The 5-minute sweep: every paid invoice whose shift ended without being worked (cancelled by either
+ * party, superseded, a no-show, expired) and has something left to refund is refunded in full by the
+ * system, oldest first, a bounded batch a run. A processor refusal gives the amount back and the next
+ * run asks again, up to AUTO_REFUND_MAX_FAILURES failed attempts per invoice (then logged for the operator).
+ */
+export async function sweepUnworkedShiftRefunds(
+  ctx: ServiceContext,
+  opts: { limit?: number } = {},
+): Promise<{ refunded: number; failed: number; skipped: number }> {
+  const rows = await ctx.db
+    .select({ id: invoices.id })
+    .from(invoices)
+    .where(autoRefundableSql())
+    .orderBy(asc(invoices.paid_at), asc(invoices.id))
+    .limit(opts.limit ?? AUTO_REFUND_BATCH);
+  const tally = { refunded: 0, failed: 0, skipped: 0 };
+  for (const r of rows) {
+    try {
+      if (await refundUnworkedShift(ctx, r.id)) tally.refunded++;
+      else tally.skipped++;
+    } catch (err) {
+      tally.failed++;
+      ctx.log.warn('automatic refund of an unworked pre-paid shift failed', { invoice_id: r.id, ...errorFields(err) });
+    }
+  }
+  return tally;
 }

@@ -13,6 +13,7 @@ import type { CancelInput, CancelledShift } from './schemas';
 import { SHIFT_STATUS } from './status';
 import { shiftWrite } from './write';
 import { purgeWidgetCache } from '../widgets/cache';
+import { refundIfShiftEndedUnworked } from '../payments/refunds';
 
 /**
  * Cancel by either party (→ 7). When the shifter cancels an accepted shift, the business has
@@ -143,6 +144,8 @@ export async function cancelShift(ctx: ServiceContext, id: string, input: Cancel
     throw cancelRefusal(fresh.row) ?? new AppError('CONFLICT-ERR', 'The shift changed while cancelling; try again.');
   }
   if (s.row.is_broadcast || autoFill) await purgeWidgetCache(ctx, 'business', s.business.id);
+  // A pre-paid shift cancelled: its invoice is refunded in full (in the background; the cron sweep retries).
+  refundIfShiftEndedUnworked(ctx, id);
   return cancelled(await loadShift(ctx, r.subject.id), child);
 }
 
