@@ -131,8 +131,8 @@ describe('the catalog', () => {
         .map((e) => e.kind)
         .sort(),
     ).toEqual(['agent_payment_confirmation', 'cancellation', 'payment_action_required'].sort());
-    for (const k of ['card_created', 'payout_paid', 'payout_failed']) expect(ownerOnly(k), k).toBe(true);
-    for (const k of ['clock_in', 'cancellation', 'open_shift', 'refund_issued']) expect(ownerOnly(k), k).toBe(false);
+    for (const k of ['card_created', 'payout_paid', 'payout_failed', 'refund_issued']) expect(ownerOnly(k), k).toBe(true);
+    for (const k of ['clock_in', 'cancellation', 'open_shift']) expect(ownerOnly(k), k).toBe(false);
     // A kind not in the catalog still reaches people: in-app and push, never urgent, never owner-only.
     expect(catalogEntry('something.new')).toMatchObject({
       urgent: false,
@@ -451,7 +451,7 @@ describe('business fan-out', () => {
     const ctx = systemAt(Date.now());
     expect((await businessRecipients(ctx, owner.businessId!, 'clock_in')).sort()).toEqual([owner.userId, active.userId].sort());
     expect((await businessRecipients(ctx, owner.businessId!)).sort()).toEqual([owner.userId, active.userId].sort());
-    for (const k of ['card_created', 'payout_paid', 'payout_failed']) {
+    for (const k of ['card_created', 'payout_paid', 'payout_failed', 'refund_issued']) {
       expect(await businessRecipients(ctx, owner.businessId!, k)).toEqual([owner.userId]);
     }
     expect(await businessRecipients(ctx, 'biz_missing', 'clock_in')).toEqual([]);

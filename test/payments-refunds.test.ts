@@ -67,8 +67,11 @@ afterEach(() => {
 });
 
 describe('refunds: full and partial', () => {
-  it('a full refund (no amount) refunds everything at the processor, reverses the whole transfer and notifies the owner and the shifter', async () => {
+  it('a full refund (no amount) refunds everything at the processor, reverses the whole transfer and notifies the owner and the shifter (not an active teammate)', async () => {
     const w = await paidWorld({ transfer: true });
+    // Money kinds go to the owner only: an active teammate of the business hears nothing.
+    const teammate = await makeUser();
+    await addTeammate(w.biz.businessId!, teammate.userId);
     const before = await invoiceRow(w.invoice.id);
     expect(before.transfer_amount_minor).toBe(8000);
 
@@ -102,8 +105,8 @@ describe('refunds: full and partial', () => {
 
     const notices = await noticesFor(w.invoice.id, 'refund_issued');
     const recipients = notices.flatMap((n) => n.user_ids as string[]);
-    expect(recipients).toContain(w.biz.userId);
-    expect(recipients).toContain(w.sh.userId);
+    expect(recipients.sort()).toEqual([w.biz.userId, w.sh.userId].sort());
+    expect(recipients).not.toContain(teammate.userId);
     // Partners linked to the business hear of it as invoice.refunded.
     const events = await partnerEventsFor(w.invoice.id, 'invoice.refunded');
     expect(events).toHaveLength(1);

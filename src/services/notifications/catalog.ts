@@ -294,7 +294,7 @@ const entries: CatalogEntry[] = [
     group: 'money',
     label: 'A refund was made',
     urgent: false,
-    audience: 'business',
+    audience: 'owner',
     defaults: PUSH_EMAIL,
     action: 'See the invoice in Shiftmarket.',
   },
