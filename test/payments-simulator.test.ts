@@ -441,7 +441,7 @@ describe('payment simulator: refunds, transfers and reversals are bounded', () =
       refreshUrl: 'https://app.example/r',
       returnUrl: 'https://app.example/done',
     });
-    expect(link.url).toBe(`https://app.example/finance/web/simulator/onboarding/${acct.id}`);
+    expect(link.url).toBe(`https://app.example/finance/web/simulator/onboarding/${acct.id}?return_to=%2Fdone`);
 
     const transfer = (key: string, amount: number) =>
       gw.createTransfer({

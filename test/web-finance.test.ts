@@ -490,6 +490,83 @@ describe('the simulated issuer page', () => {
   });
 });
 
+describe('the simulated onboarding page (/finance/web/simulator/onboarding/{acct})', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  /** A shifter with a payout account set up through the API (not onboarded), and the link the API gave. */
+  async function shifterWithAccount() {
+    const sh = await makeUser({ shifter: true });
+    const res = await call('POST', '/v1/shifter/payout_account', { key: sh.key });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const url = new URL(res.body.url as string);
+    expect(url.pathname).toBe(`/finance/web/simulator/onboarding/${res.body.account_id}`);
+    return { sh, accountId: res.body.account_id as string, path: `${url.pathname}${url.search}` };
+  }
+
+  it('the link from the API opens the page for the account’s shifter; "Complete onboarding" (CSRF-protected) enables payouts and returns to the account page', async () => {
+    const { sh, accountId, path } = await shifterWithAccount();
+    const browser = await signedIn(sh);
+    const page = await browser.get(path);
+    expect(page.status, page.html.slice(0, 500)).toBe(200);
+    expect(mainText(page)).toContain('Complete onboarding');
+    expect(mainText(page)).toContain(accountId);
+    expect(page.html).toContain('name="_csrf"');
+
+    // Without the token (or from another origin) nothing changes.
+    expect((await browser.post(new URL(path, BASE).pathname, {}, { csrf: false })).status).toBe(403);
+    expect(
+      (await browser.post(new URL(path, BASE).pathname, {}, { headers: { Origin: 'https://evil.example' } })).status,
+    ).toBe(403);
+    expect((await call('GET', '/v1/shifter/payout_account', { key: sh.key })).body).toMatchObject({ payouts_enabled: false });
+
+    const done = await browser.post(new URL(path, BASE).pathname, { return_to: hiddenValue(page.html, 'return_to')! });
+    expect(done.status).toBe(303);
+    expect(done.location).toBe('/account');
+    expect((await call('GET', '/v1/shifter/payout_account', { key: sh.key })).body).toMatchObject({
+      account_id: accountId,
+      details_submitted: true,
+      payouts_enabled: true,
+    });
+    // Done: the page says so and offers no button.
+    const again = await browser.get(path);
+    expect(again.status).toBe(200);
+    expect(mainText(again)).toContain('Onboarding is complete');
+    expect(again.html).not.toContain('Complete onboarding</button>');
+  });
+
+  it('another user (the business, another shifter) gets the generic refusal and cannot complete it; signed out, sign-in first', async () => {
+    const { sh, accountId, path } = await shifterWithAccount();
+    const { biz } = await makePair();
+    const other = await makeUser({ shifter: true });
+    for (const who of [biz, other]) {
+      const browser = await signedIn(who);
+      const page = await browser.get(path);
+      expect(page.status).toBe(403);
+      expect(mainText(page)).toContain(REFUSAL);
+      expect(page.html).not.toContain(accountId);
+      expect((await browser.post(new URL(path, BASE).pathname, {})).status).toBe(403);
+    }
+    const unknown = await (await signedIn(sh)).get('/finance/web/simulator/onboarding/acct_doesnotexist');
+    expect(unknown.status).toBe(403);
+    expect((await call('GET', '/v1/shifter/payout_account', { key: sh.key })).body).toMatchObject({ payouts_enabled: false });
+
+    const anonymous = await new Browser().get(path);
+    expect(anonymous.status).toBe(303);
+    expect(anonymous.location).toContain('/login');
+  });
+
+  it('with real Stripe keys the page does not exist (404), and the processor is never asked', async () => {
+    const { sh, path } = await shifterWithAccount();
+    const outbound = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
+      throw new Error(`unexpected outbound request to ${String(input)}`);
+    });
+    const browser = await signedIn(sh, workerWith({ STRIPE_SECRET_KEY: 'sk_test_pages', STRIPE_PUBLISHABLE_KEY: 'pk_test_pages' }));
+    expect((await browser.get(path)).status).toBe(404);
+    expect((await browser.post(new URL(path, BASE).pathname, {})).status).toBe(404);
+    expect(outbound).not.toHaveBeenCalled();
+  });
+});
+
 describe('/finance/web/requires-action', () => {
   it('lists exactly the signed-in owner’s stuck invoices (not paid or other owners’ ones) with their authenticate address', async () => {
     const mine = await businessWithCard(ALWAYS_AUTHENTICATE);

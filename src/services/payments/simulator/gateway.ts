@@ -290,6 +290,7 @@ export class SimulatorGateway implements PaymentGateway {
   }
 
   /** The simulator's onboarding page, on the same site as the return address (else APP_URL, else local development's). */
+  /** A link to the simulator's own onboarding page (with the return URL's path when it is on this origin). */
   async createAccountLink(input: {
     accountId: string;
     refreshUrl: string;
@@ -303,7 +304,7 @@ export class SimulatorGateway implements PaymentGateway {
       origin = this.ctx.settings.APP_URL ? new URL(this.ctx.settings.APP_URL).origin : 'http://localhost:8787';
     }
     return {
-      url: `${origin}/finance/web/simulator/onboarding/${encodeURIComponent(input.accountId)}`,
+      url: `${origin}/finance/web/simulator/onboarding/${encodeURIComponent(input.accountId)}${returnPath(input.returnUrl, origin)}`,
       expires_at: this.seconds + 300,
     };
   }
@@ -394,5 +395,16 @@ export class SimulatorGateway implements PaymentGateway {
     });
     const rev = this.done(r);
     return { id: rev.id, amount: rev.amount, transfer_id: rev.transfer };
+  }
+}
+
+/** `?return_to=<path>` for a return URL on `origin`, else nothing (the page then returns to /account). */
+function returnPath(returnUrl: string, origin: string): string {
+  try {
+    const u = new URL(returnUrl);
+    if (u.origin !== origin) return '';
+    return `?${new URLSearchParams({ return_to: `${u.pathname}${u.search}` })}`;
+  } catch {
+    return '';
   }
 }

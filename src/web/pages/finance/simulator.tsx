@@ -1,11 +1,14 @@
+import { and, eq } from 'drizzle-orm';
 import { type Context, Hono } from 'hono';
+import { payoutAccounts, shifters } from '../../../db/schema';
 import type { AppEnv } from '../../../http/app-types';
 import { serviceCtx } from '../../../http/create-app';
 import type { ServiceContext } from '../../../services/context';
 import { paymentGateway } from '../../../services/payments';
-import type { PaymentIntentResult } from '../../../services/payments/gateway';
-import { simulatorAuthenticate } from '../../../services/payments/simulator';
-import { Card, CsrfField, SubmitButton } from '../../components';
+import type { ConnectedAccountResult, PaymentIntentResult } from '../../../services/payments/gateway';
+import { applyAccountStatus } from '../../../services/payments/payouts';
+import { simulatorAuthenticate, simulatorCompleteOnboarding } from '../../../services/payments/simulator';
+import { Card, CsrfField, Notice, SubmitButton } from '../../components';
 import { formFields } from '../../forms';
 import { Layout } from '../../layout';
 import { renderError, renderPage } from '../../render';
@@ -15,6 +18,7 @@ import { isRefusal } from './authenticate';
 import { formatMoney, INTENT_ID, ownedInvoice, refusePage, webUserOf } from './shared';
 
 const SECRET_MAX = 256;
+const ACCOUNT_ID = /^acct_[A-Za-z0-9_]{1,128}$/;
 
 /**
  * The simulated issuer's page, standing in for the bank's 3D Secure check when the local payment
@@ -76,6 +80,71 @@ function IssuerView(props: { c: Context<AppEnv>; intent: PaymentIntentResult; cl
   );
 }
 
+/**
+ * The simulated connected account of the signed-in shifter named in the path (the onboarding link's
+ * account), read from the simulator; null for anyone else's account, an unknown one or a bad id.
+ */
+async function ownAccount(c: Context<AppEnv>, ctx: ServiceContext): Promise<ConnectedAccountResult | null> {
+  const id = c.req.param('account_id') ?? '';
+  if (!ACCOUNT_ID.test(id)) return null;
+  const [row] = await ctx.db
+    .select({ id: payoutAccounts.account_id })
+    .from(payoutAccounts)
+    .innerJoin(shifters, eq(shifters.id, payoutAccounts.shifter_id))
+    .where(and(eq(payoutAccounts.account_id, id), eq(shifters.user_id, webUserOf(c).userId)))
+    .limit(1);
+  if (!row) return null;
+  try {
+    return await paymentGateway(ctx).retrieveConnectedAccount(row.id);
+  } catch (err) {
+    if (isRefusal(err)) return null;
+    throw err;
+  }
+}
+
+/**
+ * The simulated onboarding page the simulator's account links open (Stripe's hosted onboarding with
+ * real keys): the shifter whose connected account it is completes it with one button; the simulator
+ * then sends the signed `account.updated` the webhook receives, and the row is updated at once too.
+ */
+function OnboardingView(props: { c: Context<AppEnv>; account: ConnectedAccountResult; returnTo: string }) {
+  const { c, account } = props;
+  const done = account.details_submitted && account.payouts_enabled;
+  return (
+    <Layout title="Payout account onboarding (simulated)" user={c.get('webUser')} csrfToken={c.get('csrfToken')}>
+      <h1>Payout account onboarding (simulated)</h1>
+      <Card title="Your payout account">
+        <p>
+          This page stands in for the payment processor's onboarding: the local payment simulator is running, so no identity or bank
+          details are asked and no real money moves.
+        </p>
+        <dl class="details">
+          <dt>Account</dt>
+          <dd>
+            <code id="onboarding-account">{account.id}</code>
+          </dd>
+          <dt>Payouts</dt>
+          <dd id="onboarding-state">{done ? 'enabled' : 'not enabled yet'}</dd>
+        </dl>
+        {done ? (
+          <Notice kind="success">
+            <p>Onboarding is complete: your pay for worked shifts is sent to this account.</p>
+          </Notice>
+        ) : (
+          <form method="post" action={c.req.path} class="actions">
+            <CsrfField token={c.get('csrfToken')} />
+            <input type="hidden" name="return_to" value={props.returnTo} />
+            <SubmitButton>Complete onboarding</SubmitButton>
+          </form>
+        )}
+        <p>
+          <a href={props.returnTo}>Back to Shiftmarket</a>
+        </p>
+      </Card>
+    </Layout>
+  );
+}
+
 export const simulatorPages = new Hono<AppEnv>()
   .use('/simulator/*', requireWebUser, async (c, next) => {
     if (paymentGateway(serviceCtx(c)).kind !== 'simulator') return renderError(c, 404, 'Page not found', 'There is no such page.');
@@ -103,5 +172,21 @@ export const simulatorPages = new Hono<AppEnv>()
       if (isRefusal(err)) return refusePage(c);
       throw err;
     }
+    return c.redirect(safeNextPath(field('return_to', 512), '/account'), 303);
+  })
+  .get('/simulator/onboarding/:account_id', async (c) => {
+    const account = await ownAccount(c, serviceCtx(c));
+    if (!account) return refusePage(c);
+    const returnTo = safeNextPath(c.req.query('return_to'), '/account');
+    return renderPage(c, <OnboardingView c={c} account={account} returnTo={returnTo} />);
+  })
+  .post('/simulator/onboarding/:account_id', async (c) => {
+    const ctx = serviceCtx(c);
+    const field = await formFields(c);
+    const account = await ownAccount(c, ctx);
+    if (!account) return refusePage(c);
+    const done = await simulatorCompleteOnboarding(ctx, account.id);
+    // The processor's event (account.updated) says the same; the row need not wait for it.
+    await applyAccountStatus(ctx, done);
     return c.redirect(safeNextPath(field('return_to', 512), '/account'), 303);
   });
