@@ -57,7 +57,10 @@ describe("the shifter's share of a pre-paid shift", () => {
     expect(out.status, JSON.stringify(out.body)).toBe(200);
     expect(await shiftStatus(shift.id)).toBe(5);
 
-    const swept = await Promise.all([sweepMissingTransfers(ctx, { shifterId: sh.shifterId! }), sweepMissingTransfers(ctx, { shifterId: sh.shifterId! })]);
+    const swept = await Promise.all([
+      sweepMissingTransfers(ctx, { shifterId: sh.shifterId! }),
+      sweepMissingTransfers(ctx, { shifterId: sh.shifterId! }),
+    ]);
     await settle();
     expect(swept.reduce((n, s) => n + s.transferred, 0)).toBe(1);
     const inv = await invoiceRow(invoiceId);
@@ -71,7 +74,11 @@ describe("the shifter's share of a pre-paid shift", () => {
 describe('a pre-paid shift that ends without being worked', () => {
   it('cancelled by the business: refunded in full at once by the system (reason shift_cancelled), nothing transferred; a later sweep does nothing', async () => {
     const { biz, sh, shift, invoiceId } = await prepaidShift({ payouts: true });
-    const res = await call('POST', `/v1/shift_request/${shift.id}/cancel`, { key: biz.key, body: { reason: 'closed' }, worker: heldWorker });
+    const res = await call('POST', `/v1/shift_request/${shift.id}/cancel`, {
+      key: biz.key,
+      body: { reason: 'closed' },
+      worker: heldWorker,
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(await shiftStatus(shift.id)).toBe(7);
     const rows = await refundsOf(invoiceId);
@@ -118,7 +125,10 @@ describe('a pre-paid shift that ends without being worked', () => {
     const { biz, shift, invoiceId } = await prepaidShift();
     const partial = await call('POST', `/v1/finance/refund/${invoiceId}`, { key: biz.key, body: { amount: 30 }, worker: heldWorker });
     expect(partial.status, JSON.stringify(partial.body)).toBe(201);
-    await db().update(shiftRequests).set({ request_status: 7, cancelled_at: Date.now(), cancelled_by: 'business' }).where(eq(shiftRequests.id, shift.id));
+    await db()
+      .update(shiftRequests)
+      .set({ request_status: 7, cancelled_at: Date.now(), cancelled_by: 'business' })
+      .where(eq(shiftRequests.id, shift.id));
     await sweepUnworkedShiftRefunds(heldCtx(null));
     const rows = (await refundsOf(invoiceId)).sort((a, b) => a.created_at - b.created_at);
     expect(rows.map((r) => r.amount_minor).sort()).toEqual([3000, 5000]);
@@ -127,7 +137,10 @@ describe('a pre-paid shift that ends without being worked', () => {
 
   it('a processor refusal gives the amount back and the sweep asks again, at most AUTO_REFUND_MAX_FAILURES times', async () => {
     const { shift, invoiceId } = await prepaidShift();
-    await db().update(shiftRequests).set({ request_status: 7, cancelled_at: Date.now(), cancelled_by: 'business' }).where(eq(shiftRequests.id, shift.id));
+    await db()
+      .update(shiftRequests)
+      .set({ request_status: 7, cancelled_at: Date.now(), cancelled_by: 'business' })
+      .where(eq(shiftRequests.id, shift.id));
     const refuse = vi.spyOn(SimulatorGateway.prototype, 'createRefund').mockRejectedValue(new Error('processor down'));
     for (let i = 0; i < AUTO_REFUND_MAX_FAILURES + 2; i++) await sweepUnworkedShiftRefunds(heldCtx(null));
     expect(refuse).toHaveBeenCalledTimes(AUTO_REFUND_MAX_FAILURES);
@@ -147,7 +160,11 @@ describe('a pre-paid shift that ends without being worked', () => {
       expect(await invoiceRow(invoiceId)).toMatchObject({ status: 'paid', refunded_minor: 0 });
     }
     // A cancel refused for the worked shift refunds nothing either.
-    const refused = await call('POST', `/v1/shift_request/${worked.shift.id}/cancel`, { key: worked.biz.key, body: {}, worker: heldWorker });
+    const refused = await call('POST', `/v1/shift_request/${worked.shift.id}/cancel`, {
+      key: worked.biz.key,
+      body: {},
+      worker: heldWorker,
+    });
     expect(refused.status).toBe(409);
     expect(await refundsOf(worked.invoiceId)).toHaveLength(0);
   });

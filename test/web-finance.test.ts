@@ -190,7 +190,9 @@ describe('/finance/web/authenticate/{invoice_id}', () => {
 });
 
 /** A pending invoice held for authentication on a Stripe intent `pi`, and Stripe answering its read with `shape`. */
-async function stripeHeldInvoice(shape: (ctx: { pi: string; secret: string; amount: number; invoiceId: string; businessId: string }) => Record<string, unknown>) {
+async function stripeHeldInvoice(
+  shape: (ctx: { pi: string; secret: string; amount: number; invoiceId: string; businessId: string }) => Record<string, unknown>,
+) {
   const { biz, sh } = await makePair();
   const invoice = await workedInvoice(biz, sh);
   const pi = `pi_3Stripe${crypto.randomUUID().replaceAll('-', '').slice(0, 16)}`;
@@ -339,7 +341,7 @@ describe('/finance/web/authenticate/{invoice_id} with real Stripe keys', () => {
     expect(script.status).toBe(200);
     const js = script.html;
     expect(js).toContain("root.getAttribute('data-next-step') === 'confirm_card_payment'");
-    expect(js).toContain("stripe.confirmCardPayment(secret, { payment_method: pm })");
+    expect(js).toContain('stripe.confirmCardPayment(secret, { payment_method: pm })');
     expect(js).toContain('stripe.handleNextAction({ clientSecret: secret })');
     expect(js).toMatch(/confirmCardPayment: function \(clientSecret, data\)/);
     expect(js).toMatch(/handleNextAction: function \(options\)/);
@@ -514,9 +516,7 @@ describe('the simulated onboarding page (/finance/web/simulator/onboarding/{acct
 
     // Without the token (or from another origin) nothing changes.
     expect((await browser.post(new URL(path, BASE).pathname, {}, { csrf: false })).status).toBe(403);
-    expect(
-      (await browser.post(new URL(path, BASE).pathname, {}, { headers: { Origin: 'https://evil.example' } })).status,
-    ).toBe(403);
+    expect((await browser.post(new URL(path, BASE).pathname, {}, { headers: { Origin: 'https://evil.example' } })).status).toBe(403);
     expect((await call('GET', '/v1/shifter/payout_account', { key: sh.key })).body).toMatchObject({ payouts_enabled: false });
 
     const done = await browser.post(new URL(path, BASE).pathname, { return_to: hiddenValue(page.html, 'return_to')! });

@@ -122,7 +122,12 @@ export interface PaymentGateway {
     metadata: Record<string, string>;
   }): Promise<RefundResult>;
 
-  createConnectedAccount(input: { shifterId: string; email: string | null; country: string | null; idempotencyKey: string }): Promise<ConnectedAccountResult>;
+  createConnectedAccount(input: {
+    shifterId: string;
+    email: string | null;
+    country: string | null;
+    idempotencyKey: string;
+  }): Promise<ConnectedAccountResult>;
   retrieveConnectedAccount(id: string): Promise<ConnectedAccountResult>;
   /** A one-time onboarding link for the account (Stripe-hosted; the simulator's own page). */
   createAccountLink(input: { accountId: string; refreshUrl: string; returnUrl: string }): Promise<{ url: string; expires_at: number }>;
@@ -135,5 +140,10 @@ export interface PaymentGateway {
     idempotencyKey: string;
     metadata: Record<string, string>;
   }): Promise<TransferResult>;
-  reverseTransfer(input: { transferId: string; amount: number; idempotencyKey: string; metadata: Record<string, string> }): Promise<TransferReversalResult>;
+  reverseTransfer(input: {
+    transferId: string;
+    amount: number;
+    idempotencyKey: string;
+    metadata: Record<string, string>;
+  }): Promise<TransferReversalResult>;
 }

@@ -47,7 +47,11 @@ const invoiceShiftWorked = (shiftRequestId: Column | string): SQL =>
   sql`EXISTS (SELECT 1 FROM ${shiftRequests} WHERE ${shiftRequests.id} = ${shiftRequestId} AND ${workedShiftSql()})`;
 
 async function shiftWorked(ctx: ServiceContext, shiftRequestId: string): Promise<boolean> {
-  const [row] = await ctx.db.select({ ok: sql<number>`1` }).from(shiftRequests).where(and(eq(shiftRequests.id, shiftRequestId), workedShiftSql())).limit(1);
+  const [row] = await ctx.db
+    .select({ ok: sql<number>`1` })
+    .from(shiftRequests)
+    .where(and(eq(shiftRequests.id, shiftRequestId), workedShiftSql()))
+    .limit(1);
   return row !== undefined;
 }
 

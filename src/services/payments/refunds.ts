@@ -456,7 +456,10 @@ export function refundIfShiftEndedUnworked(ctx: ServiceContext, shiftRequestId: 
       const [inv] = await ctx.db.select({ id: invoices.id }).from(invoices).where(eq(invoices.shift_request_id, shiftRequestId)).limit(1);
       if (inv) await refundUnworkedShift(system, inv.id);
     })().catch((err: unknown) => {
-      ctx.log.warn('refund after the shift ended unworked failed; the sweep retries', { shift_request_id: shiftRequestId, ...errorFields(err) });
+      ctx.log.warn('refund after the shift ended unworked failed; the sweep retries', {
+        shift_request_id: shiftRequestId,
+        ...errorFields(err),
+      });
     }),
   );
 }

@@ -115,8 +115,8 @@ function OnboardingView(props: { c: Context<AppEnv>; account: ConnectedAccountRe
       <h1>Payout account onboarding (simulated)</h1>
       <Card title="Your payout account">
         <p>
-          This page stands in for the payment processor's onboarding: the local payment simulator is running, so no identity or bank
-          details are asked and no real money moves.
+          This page stands in for the payment processor's onboarding: the local payment simulator is running, so no identity or bank details
+          are asked and no real money moves.
         </p>
         <dl class="details">
           <dt>Account</dt>
