@@ -105,6 +105,8 @@ async function openIssuerPage(browser: Browser, invoiceId: string) {
   expect(page.status, page.html.slice(0, 500)).toBe(200);
   const url = attr(page.html, 'data-simulator-url');
   expect(url).toBeTruthy();
+  // The simulator keeps its held intents in requires_action: the script's call is handleNextAction.
+  expect(attr(page.html, 'data-next-step')).toBe('handle_next_action');
   const issuer = await browser.get(url!);
   expect(issuer.status, issuer.html.slice(0, 500)).toBe(200);
   return { authenticate: page, issuerUrl: url!, issuer };
