@@ -10,7 +10,7 @@ import { STYLES } from './styles';
  * new path. The hash is FNV-1a (32 bit) over the UTF-16 code units, computed once at module load; it
  * names a version, it does not protect anything.
  */
-function fnv1a(text: string): string {
+export function fnv1a(text: string): string {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     hash ^= text.charCodeAt(i);

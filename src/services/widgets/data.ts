@@ -1,12 +1,11 @@
 import { and, asc, desc, eq, gt } from 'drizzle-orm';
-import { businesses, cities, shiftRequests, shiftRoles, shifters } from '../../db/schema';
+import { businesses, reviews, shiftRequests, shiftRoles, shifters } from '../../db/schema';
 import { fromMinor } from '../../lib/money';
 import type { ServiceContext } from '../context';
+import { findPublicBusiness, findPublicShifter } from '../profiles/public';
 import { goingRate } from '../insights/going-rate';
-import { partyRating } from '../reviews/aggregates';
 import type { PartyKind, Rating } from '../reviews/schemas';
 import { notUpheld, selectNamed } from '../reviews/view';
-import { reviews } from '../../db/schema';
 
 /**
  * The public data of the widgets (spec 4.10): only what anyone may see, read without a caller
@@ -72,42 +71,23 @@ export type WidgetData =
 /** The party behind a kind and slug, with its public details and ratings; null when there is none. */
 export async function loadParty(ctx: ServiceContext, kind: PartyKind, slug: string): Promise<PartyCard | null> {
   if (kind === 'shifter') {
-    const [s] = await ctx.db
-      .select({ row: shifters, city: cities.name })
-      .from(shifters)
-      .leftJoin(cities, eq(cities.id, shifters.city_id))
-      .where(eq(shifters.slug, slug))
-      .limit(1);
+    const s = await findPublicShifter(ctx, slug);
     if (!s) return null;
-    return {
-      kind,
-      id: s.row.id,
-      slug: s.row.slug,
-      name: s.row.display_name,
-      headline: s.row.headline,
-      bio: s.row.bio,
-      city: s.city,
-      accept_shift_req: s.row.accept_shift_req,
-      ratings: await partyRating(ctx, kind, s.row.id),
-    };
+    const { id, display_name, headline, bio, city, accept_shift_req, ratings } = s;
+    return { kind, id, slug: s.slug, name: display_name, headline, bio, city, accept_shift_req, ratings };
   }
-  const [b] = await ctx.db
-    .select({ row: businesses, city: cities.name })
-    .from(businesses)
-    .leftJoin(cities, eq(cities.id, businesses.city_id))
-    .where(eq(businesses.slug, slug))
-    .limit(1);
+  const b = await findPublicBusiness(ctx, slug);
   if (!b) return null;
   return {
     kind,
-    id: b.row.id,
-    slug: b.row.slug,
-    name: b.row.name,
+    id: b.id,
+    slug: b.slug,
+    name: b.name,
     headline: null,
     bio: null,
     city: b.city,
     accept_shift_req: null,
-    ratings: await partyRating(ctx, kind, b.row.id),
+    ratings: b.ratings,
   };
 }
 

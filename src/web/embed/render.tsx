@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import type { Child } from 'hono/jsx';
 import { WIDGET_BUNDLES } from '../../../generated/widgets/bundles';
 import type { AppEnv } from '../../http/app-types';
+import { fnv1a } from '../assets';
 import { requestOrigin } from '../urls';
 import { FrameDocument, type Theme } from './frame';
 import { FRAME_CSS } from './styles';
@@ -14,14 +15,6 @@ export const SCRIPT_CACHE_CONTROL = 'public, max-age=3600, stale-while-revalidat
 /** Hashed addresses (frame stylesheet and script) change with their content: a year, immutable. */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 
-function fnv1a(text: string): string {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return (hash >>> 0).toString(16).padStart(8, '0');
-}
 export const CSS_FILE = `frame.${fnv1a(FRAME_CSS)}.css`;
 
 /** The frame's asset paths for a version. */
