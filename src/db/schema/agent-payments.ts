@@ -39,6 +39,7 @@ export const mcpConfirmTokens = sqliteTable(
 );
 
 export const COUNTER_OFFER_STATUSES = ['pending'] as const;
+export type CounterOfferStatus = (typeof COUNTER_OFFER_STATUSES)[number];
 
 /**
  * A shifter's counter-offer on a pending request targeted to them (tool `create_counter_offer`): the

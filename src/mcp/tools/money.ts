@@ -4,7 +4,7 @@ import { earnings } from '../../services/insights/earnings';
 import { laborCosts } from '../../services/insights/labor-costs';
 import { defineTool } from '../tool';
 import { confirmPaymentForShiftSpec, myEarningsSpec, mySpendSpec } from '../tool-specs';
-import { ownedBusiness, ownShifterId } from './standing';
+import { ownedBusiness, ownShifterId } from '../../services/access/agent';
 
 /** The shifter's earnings through the same service as GET /v1/shifter/{id}/earnings. */
 export const myEarnings = defineTool({

@@ -5,7 +5,7 @@ import { requirePerson } from '../../services/context';
 import { findPublicBusiness, findPublicShifter } from '../../services/profiles/public';
 import { defineTool } from '../tool';
 import { businessProfileSpec, listConnectionsSpec, shifterProfileSpec } from '../tool-specs';
-import { assertRole } from './standing';
+import { assertRole } from '../../services/access/agent';
 
 /** A business's public profile by slug: what its public page shows, never its settings or position. */
 export const businessProfile = defineTool({

@@ -20,7 +20,7 @@ import {
   searchShiftsSpec,
   shiftDetailsSpec,
 } from '../tool-specs';
-import { assertRole, ownedBusiness, ownedBusinesses, ownShifterId, shiftAsShifter, shiftForParty } from './standing';
+import { assertRole, ownedBusiness, ownedBusinesses, ownShifterId, shiftAsShifter, shiftForParty } from '../../services/access/agent';
 
 const listed = (r: ShiftList) => `${r.data.length} shift(s)${r.next_cursor ? '; more with next_cursor' : ''}.`;
 

@@ -4,6 +4,7 @@
  * Every surface (REST, MCP tools, partner routes, jobs) asks here; new kinds of standing are added here.
  */
 export * from './admin';
+export * from './agent';
 export * from './business';
 export * from './crew';
 export * from './partner';

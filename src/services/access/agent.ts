@@ -1,13 +1,14 @@
 import { and, eq } from 'drizzle-orm';
 import { businesses, teammates } from '../../db/schema';
 import { AppError } from '../../lib/errors';
-import { shifterIdOf, standingToward, TEAMMATE_STATUS, type BusinessRow } from '../../services/access';
-import { type PersonActor, requirePerson, type ServiceContext } from '../../services/context';
-import { type LoadedShift, loadShift } from '../../services/shifts/load';
-import type { Side } from '../../services/shifts/rules';
+import { type PersonActor, requirePerson, type ServiceContext } from '../context';
+import { type LoadedShift, loadShift } from '../shifts/load';
+import type { Side } from '../shifts/rules';
+import { type BusinessRow, standingToward, TEAMMATE_STATUS } from './business';
+import { shifterIdOf } from './shifter';
 
 /*
- * The agent tools' standing rules (spec 4.9 rules 1 and 7), on top of services/access: business-side
+ * An agent's standing (the MCP tools): the agent tools' standing rules (spec 4.9 rules 1 and 7), on top of services/access: business-side
  * tools act only for a business the caller owns, shifter-side tools only as the caller's own shifter
  * profile. A teammate's standing (which the REST API honours) is refused with MCP-TEAMMATE-ERR, and
  * an admin's reach is not used by agents: a shift the caller is no party of is SHFT-NOT-FND-ERR.
