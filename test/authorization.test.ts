@@ -1371,6 +1371,31 @@ const TABLE: Record<string, Entry> = {
       }),
     ],
   },
+  uploadShiftDeliverableFile: {
+    access: 'resource',
+    cases: [
+      {
+        target: "the crew member's deliverable on the worked shift",
+        side: 'business',
+        allow: ['otherParty'],
+        req: (w) => ({ params: { id: w.shifts.worked, deliverable_id: w.agentRecords.deliverable }, form: pdfForm }),
+        reread: (w) => ({ as: (x) => x.owner, method: 'GET', path: `/v1/shift_request/${w.shifts.worked}/deliverables` }),
+      },
+    ],
+  },
+  getShiftDeliverableFile: {
+    access: 'resource',
+    cases: [
+      {
+        target: "the file on the crew member's deliverable",
+        side: 'business',
+        allow: ['otherParty'],
+        req: (w) => ({
+          params: { id: w.shifts.worked, deliverable_id: w.agentRecords.deliverable, file_id: w.agentRecords.deliverableFile },
+        }),
+      },
+    ],
+  },
 };
 
 const entryFor = (o: Operation): Entry | undefined => (o.operationId ? TABLE[o.operationId] : undefined) ?? TABLE[o.key];

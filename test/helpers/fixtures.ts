@@ -99,8 +99,8 @@ export interface VictimWorld {
   webhooks: { endpoint: string; delivery: string; outsiderEndpoint: string };
   /** The payment simulator's SetupIntent for the business (not confirmed) and the crew member's connected account (not onboarded). */
   paymentSimulator: { setupIntent: string; account: string };
-  /** The owner's AI passport, and the crew member's deliverable on the worked shift. */
-  agentRecords: { passport: string; deliverable: string };
+  /** The owner's AI passport, the crew member's deliverable on the worked shift, and a PDF attached to it. */
+  agentRecords: { passport: string; deliverable: string; deliverableFile: string };
 }
 
 /** A partner client and its x-api-key. */
@@ -368,7 +368,18 @@ export async function buildVictimWorld(): Promise<VictimWorld> {
         "the crew member's deliverable",
       )
     ).id,
+    deliverableFile: '',
   };
+  {
+    const f = new FormData();
+    f.append('file', new File([new TextEncoder().encode('%PDF-1.7\n%%EOF\n')], 'stocktake.pdf', { type: 'application/pdf' }));
+    agentRecords.deliverableFile = (
+      await created(
+        call('POST', `/v1/shift_request/${worked}/deliverables/${agentRecords.deliverable}/files`, { key: crew.key, body: f }),
+        "the crew member's deliverable file",
+      )
+    ).id;
+  }
 
   return {
     owner,

@@ -45,3 +45,32 @@ export const shiftDeliverables = sqliteTable(
   },
   (t) => [index('shift_deliverables_shift_idx').on(t.shift_request_id, t.created_at)],
 );
+
+/**
+ * A file attached to a deliverable (issue 14). The object lives in R2 under
+ * deliverables/<shift_request_id>/<deliverable_id>/<id>.<ext> (docs/storage.md); the row is written
+ * only once the object is stored, and the object is deleted when the row cannot be written.
+ */
+export const shiftDeliverableFiles = sqliteTable(
+  'shift_deliverable_files',
+  {
+    id: text('id').primaryKey(), // upl_…
+    deliverable_id: text('deliverable_id')
+      .notNull()
+      .references(() => shiftDeliverables.id, { onDelete: 'cascade' }),
+    shift_request_id: text('shift_request_id')
+      .notNull()
+      .references(() => shiftRequests.id, { onDelete: 'cascade' }),
+    uploaded_by_user_id: text('uploaded_by_user_id')
+      .notNull()
+      .references(() => users.id),
+    /** The client's file name, cleaned (no path, no control characters), ending in the sniffed type's extension. */
+    name: text('name').notNull(),
+    /** The type sniffed from the bytes. */
+    content_type: text('content_type').notNull(),
+    size: integer('size').notNull(),
+    object_key: text('object_key').notNull(),
+    created_at: integer('created_at').notNull(),
+  },
+  (t) => [index('shift_deliverable_files_deliverable_idx').on(t.deliverable_id, t.created_at)],
+);

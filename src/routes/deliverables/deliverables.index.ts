@@ -1,9 +1,26 @@
 import { createRouter, serviceCtx } from '../../http/create-app';
 import { listDeliverables, recordDeliverable } from '../../services/deliverables/deliverables';
+import { readDeliverableFile, uploadDeliverableFile } from '../../services/deliverables/files';
 import * as routes from './deliverables.routes';
 
 export const deliverablesRouter = createRouter()
   .openapi(routes.recordShiftDeliverable, async (c) =>
     c.json(await recordDeliverable(serviceCtx(c), c.req.valid('param').id, c.req.valid('json')), 201),
   )
-  .openapi(routes.listShiftDeliverables, async (c) => c.json(await listDeliverables(serviceCtx(c), c.req.valid('param').id), 200));
+  .openapi(routes.listShiftDeliverables, async (c) => c.json(await listDeliverables(serviceCtx(c), c.req.valid('param').id), 200))
+  .openapi(routes.uploadShiftDeliverableFile, async (c) => {
+    const p = c.req.valid('param');
+    return c.json(await uploadDeliverableFile(serviceCtx(c), p.id, p.deliverable_id, c.req.valid('form').file), 201);
+  })
+  .openapi(routes.getShiftDeliverableFile, async (c) => {
+    const p = c.req.valid('param');
+    const f = await readDeliverableFile(serviceCtx(c), p.id, p.deliverable_id, p.file_id);
+    return c.body(f.body, 200, {
+      'Content-Type': f.content_type,
+      'Content-Length': String(f.size),
+      'Content-Disposition': f.disposition,
+      'Cache-Control': 'private, no-store',
+      'X-Content-Type-Options': 'nosniff',
+      'Content-Security-Policy': "default-src 'none'; sandbox",
+    });
+  });

@@ -1,5 +1,14 @@
-import { authRoute, idParam, jsonBody, jsonContent } from '../../http/openapi';
-import { deliverableListSchema, deliverableSchema, recordDeliverableInput } from '../../services/deliverables/schemas';
+import { z } from '@hono/zod-openapi';
+import { authRoute, idParam, jsonBody, jsonContent, pathParam } from '../../http/openapi';
+import { uploadGuard } from '../../lib/uploads';
+import { DELIVERABLE_FILE_MAX_BYTES, MAX_FILES_PER_DELIVERABLE } from '../../services/deliverables/files';
+import {
+  deliverableFileForm,
+  deliverableFileSchema,
+  deliverableListSchema,
+  deliverableSchema,
+  recordDeliverableInput,
+} from '../../services/deliverables/schemas';
 
 const tags = ['Shift deliverables'];
 
@@ -24,4 +33,53 @@ export const listShiftDeliverables = authRoute({
   request: { params: idParam },
   responses: { 200: jsonContent(deliverableListSchema, 'The deliverables.') },
   errors: ['SHFT-NOT-FND-ERR'],
+});
+
+const deliverableParam = z.object({ id: pathParam('id'), deliverable_id: pathParam('deliverable_id') });
+const fileParam = deliverableParam.extend({ file_id: pathParam('file_id') });
+const binary = { schema: z.any().openapi({ type: 'string', format: 'binary' }) };
+
+export const uploadShiftDeliverableFile = authRoute({
+  method: 'post',
+  operationId: 'uploadShiftDeliverableFile',
+  path: '/v1/shift_request/{id}/deliverables/{deliverable_id}/files',
+  tags,
+  summary: `Attach a file to a deliverable (multipart field "file"; PDF, image, zip or UTF-8 text/CSV by content; at most 8 MB; at most ${MAX_FILES_PER_DELIVERABLE} per deliverable; whoever may record deliverables on the shift)`,
+  request: {
+    params: deliverableParam,
+    body: { required: true, content: { 'multipart/form-data': { schema: deliverableFileForm } } },
+  },
+  middleware: [uploadGuard(DELIVERABLE_FILE_MAX_BYTES, 'deliverable file')],
+  responses: { 201: jsonContent(deliverableFileSchema, 'The stored file.') },
+  errors: [
+    'SHFT-NOT-FND-ERR',
+    'SHFT-STATE-ERR',
+    'CONFLICT-ERR',
+    'PAYLOAD-TOO-LARGE-ERR',
+    'UNSUPPORTED-MEDIA-ERR',
+    'IDEMPOTENCY-MISMATCH-ERR',
+    'IDEMPOTENCY-IN-PROGRESS-ERR',
+  ],
+});
+
+export const getShiftDeliverableFile = authRoute({
+  method: 'get',
+  operationId: 'getShiftDeliverableFile',
+  path: '/v1/shift_request/{id}/deliverables/{deliverable_id}/files/{file_id}',
+  tags,
+  summary: "Download a deliverable's file, as an attachment with its sniffed type (the shift's parties and admins)",
+  request: { params: fileParam },
+  responses: {
+    200: {
+      description: 'The file (Content-Disposition: attachment; X-Content-Type-Options: nosniff).',
+      content: {
+        'application/pdf': binary,
+        'image/*': binary,
+        'application/zip': binary,
+        'text/plain': binary,
+        'text/csv': binary,
+      },
+    },
+  },
+  errors: ['SHFT-NOT-FND-ERR', 'UPLOAD-NOT-FND-ERR'],
 });

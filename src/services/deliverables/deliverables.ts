@@ -9,10 +9,11 @@ import type { ServiceContext } from '../context';
 import { committedSubject, prepareWrite } from '../guarded-write';
 import { loadShift } from '../shifts/load';
 import { isWorked, workedShiftSql } from '../shifts/status';
-import type { DeliverableList, DeliverableView, RecordDeliverableInput } from './schemas';
+import { filesOf } from './file-views';
+import type { DeliverableFileView, DeliverableList, DeliverableView, RecordDeliverableInput } from './schemas';
 
 /**
- * Shift deliverables (issue 14): what was delivered for a shift, as a note and links.
+ * Shift deliverables (issue 14): what was delivered for a shift, as a note, links and files (files.ts).
  * - read: the parties of the shift (its shifter; the business's owner and active teammates) and admins;
  *   the crew of an open broadcast is no party yet, so it gets the same 404 as anyone else;
  * - write: the shift's shifter once the shift is worked; the business side (owner or active teammate)
@@ -22,7 +23,7 @@ import type { DeliverableList, DeliverableView, RecordDeliverableInput } from '.
  */
 type DeliverableRow = typeof shiftDeliverables.$inferSelect;
 
-function deliverableView(r: DeliverableRow): DeliverableView {
+function deliverableView(r: DeliverableRow, files: DeliverableFileView[]): DeliverableView {
   const links = JSON.parse(r.links) as Array<{ url: string; label: string | null }>;
   return {
     id: r.id,
@@ -31,12 +32,13 @@ function deliverableView(r: DeliverableRow): DeliverableView {
     author_side: r.author_side,
     note: r.note,
     links,
+    files,
     created_at: toIso(r.created_at),
   };
 }
 
 /** The caller as a party of the shift; 404 for anyone else (crew of an open broadcast included). */
-async function partyOf(ctx: ServiceContext, shiftId: string) {
+export async function partyOf(ctx: ServiceContext, shiftId: string) {
   const s = await loadShift(ctx, shiftId);
   const party = await shiftParty(ctx, s);
   if (!party.isShifter && !party.businessRole) throw new AppError('SHFT-NOT-FND-ERR');
@@ -50,7 +52,7 @@ function writerSide(party: ShiftParty): 'shifter' | 'business' {
   throw new AppError('FORBIDDEN-ERR', 'Only the parties of the shift record its deliverables.');
 }
 
-async function oneDeliverable(ctx: ServiceContext, shiftId: string, id: string): Promise<DeliverableRow> {
+export async function oneDeliverable(ctx: ServiceContext, shiftId: string, id: string): Promise<DeliverableRow> {
   const [row] = await ctx.db
     .select()
     .from(shiftDeliverables)
@@ -60,23 +62,31 @@ async function oneDeliverable(ctx: ServiceContext, shiftId: string, id: string):
   return row;
 }
 
+/**
+ * Who may write on the shift now, and the SQL that must still hold on the shift row at the write:
+ * the shifter once the shift is worked; the business side once it has its shifter (accepted or worked).
+ * Recording a deliverable and attaching a file to one follow the same rule.
+ */
+export function writeRule(s: { row: typeof shiftRequests.$inferSelect }, party: ShiftParty): { side: 'shifter' | 'business'; state: SQL } {
+  const side = writerSide(party);
+  const sr = shiftRequests;
+  if (side === 'shifter') {
+    if (!isWorked(s.row)) throw new AppError('SHFT-STATE-ERR', 'The shifter records deliverables once the shift is worked (clocked out).');
+    return { side, state: and(workedShiftSql(), eq(sr.shifter_id, s.row.shifter_id!))! };
+  }
+  if (!s.row.shifter_id || ![2, 5].includes(s.row.request_status)) {
+    throw new AppError('SHFT-STATE-ERR', 'Deliverables belong to a shift that has its shifter (accepted or worked).');
+  }
+  return { side, state: and(sql`${sr.request_status} IN (2, 5)`, eq(sr.shifter_id, s.row.shifter_id))! };
+}
+
 /** POST /v1/shift_request/{id}/deliverables */
 export async function recordDeliverable(ctx: ServiceContext, shiftId: string, input: RecordDeliverableInput): Promise<DeliverableView> {
   const { s, party } = await partyOf(ctx, shiftId);
   const done = committedSubject(ctx, 'shift_deliverable');
-  if (done) return deliverableView(await oneDeliverable(ctx, s.row.id, done));
-  const side = writerSide(party);
+  if (done) return deliverableView(await oneDeliverable(ctx, s.row.id, done), (await filesOf(ctx, s.row.id)).get(done) ?? []);
   const sr = shiftRequests;
-  let state: SQL;
-  if (side === 'shifter') {
-    if (!isWorked(s.row)) throw new AppError('SHFT-STATE-ERR', 'The shifter records deliverables once the shift is worked (clocked out).');
-    state = and(workedShiftSql(), eq(sr.shifter_id, s.row.shifter_id!))!;
-  } else {
-    if (!s.row.shifter_id || ![2, 5].includes(s.row.request_status)) {
-      throw new AppError('SHFT-STATE-ERR', 'Deliverables belong to a shift that has its shifter (accepted or worked).');
-    }
-    state = and(sql`${sr.request_status} IN (2, 5)`, eq(sr.shifter_id, s.row.shifter_id))!;
-  }
+  const { side, state } = writeRule(s, party);
   const row: DeliverableRow = {
     id: newId('deliverable'),
     shift_request_id: s.row.id,
@@ -95,7 +105,7 @@ export async function recordDeliverable(ctx: ServiceContext, shiftId: string, in
     audit: { action: 'shift_deliverable.record', data: { shift_request_id: s.row.id, side, links: input.links.length } },
   });
   if (!r.applied) throw new AppError('SHFT-STATE-ERR', 'The shift changed meanwhile; it no longer takes deliverables.');
-  return deliverableView(row);
+  return deliverableView(row, []);
 }
 
 /** GET /v1/shift_request/{id}/deliverables: oldest first. */
@@ -107,5 +117,6 @@ export async function listDeliverables(ctx: ServiceContext, shiftId: string): Pr
     .where(eq(shiftDeliverables.shift_request_id, s.row.id))
     .orderBy(asc(shiftDeliverables.created_at), asc(shiftDeliverables.id))
     .limit(500);
-  return { shift_request_id: s.row.id, data: rows.map(deliverableView) };
+  const files = await filesOf(ctx, s.row.id);
+  return { shift_request_id: s.row.id, data: rows.map((r) => deliverableView(r, files.get(r.id) ?? [])) };
 }

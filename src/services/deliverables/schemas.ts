@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
+import { fileField } from '../../lib/uploads';
 
-// Shift deliverables: what was delivered for a worked shift (issue 14): a note and links.
+// Shift deliverables: what was delivered for a worked shift (issue 14): a note, links and files.
 
 export const MAX_DELIVERABLE_LINKS = 10;
 
@@ -26,6 +27,25 @@ export const recordDeliverableInput = z
   .openapi('RecordShiftDeliverable');
 export type RecordDeliverableInput = z.infer<typeof recordDeliverableInput>;
 
+export const deliverableFileSchema = z
+  .object({
+    id: z.string().openapi({ example: 'upl_3kW…' }),
+    deliverable_id: z.string(),
+    name: z
+      .string()
+      .openapi({ description: 'The uploaded file name, cleaned, ending in the extension of its type.', example: 'count-sheet.pdf' }),
+    type: z
+      .string()
+      .openapi({ description: "The type told by the file's first bytes (never the client's claim).", example: 'application/pdf' }),
+    size: z.number().int().openapi({ description: 'Bytes.' }),
+    url: z.string().openapi({ description: 'Where its parties download it.' }),
+    created_at: z.string(),
+  })
+  .openapi('ShiftDeliverableFile');
+export type DeliverableFileView = z.infer<typeof deliverableFileSchema>;
+
+export const deliverableFileForm = z.object({ file: fileField });
+
 export const deliverableSchema = z
   .object({
     id: z.string().openapi({ example: 'dlv_8Jq…' }),
@@ -34,6 +54,7 @@ export const deliverableSchema = z
     author_side: z.enum(['shifter', 'business']).openapi({ description: 'Which party of the shift wrote it.' }),
     note: z.string().nullable(),
     links: z.array(z.object({ url: z.string(), label: z.string().nullable() })),
+    files: z.array(deliverableFileSchema).openapi({ description: 'Attached files, oldest first.' }),
     created_at: z.string(),
   })
   .openapi('ShiftDeliverable');
