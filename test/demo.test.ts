@@ -577,6 +577,8 @@ describe('nightly demo reset', () => {
     ).all<{ id: string }>();
     const demoPhoto = `clock-photos/${acceptedDemo[0]!.id}/in/upl_demophoto000000000001.png`;
     await env.UPLOADS.put(demoPhoto, new Uint8Array([0x89, 0x50, 0x4e, 0x47]));
+    const demoDeliverableFile = `deliverables/${acceptedDemo[0]!.id}/dlv_demo00000000000000001/upl_demofile0000000000001.pdf`;
+    await env.UPLOADS.put(demoDeliverableFile, new TextEncoder().encode('%PDF-1.4\n%%EOF\n'));
     // A real shifter's document stays.
     const realDoc = `credentials/${realShifter.shifterId}/crd_realdoc00000000000001/upl_realdoc00000000000001.pdf`;
     await env.UPLOADS.put(realDoc, new TextEncoder().encode('%PDF-1.4\n%%EOF\n'));
@@ -608,6 +610,7 @@ describe('nightly demo reset', () => {
     // Nothing of the old demo world is left behind, in R2 either: only the new rows' documents remain.
     for (const k of oldDocs) expect(await env.UPLOADS.head(k), k).toBeNull();
     expect(await env.UPLOADS.head(demoPhoto)).toBeNull();
+    expect(await env.UPLOADS.head(demoDeliverableFile)).toBeNull();
     const newDocs = (await db().select().from(credentials)).flatMap((c) => (c.document_key ? [c.document_key] : []));
     expect(newDocs.length).toBe(oldDocs.length);
     expect((await r2Keys('credentials/')).sort()).toEqual([...newDocs, realDoc].sort());

@@ -140,14 +140,14 @@ async function keysUnder(bucket: R2Bucket, prefixes: string[]): Promise<string[]
 }
 
 /**
- * Deletes the demo users' R2 objects: credential documents of demo shifters and clock photos of
- * shifts at demo businesses or worked by demo shifters (docs/storage.md). Returns how many went.
+ * Deletes the demo users' R2 objects: credential documents of demo shifters, and clock photos and
+ * deliverable files of shifts at demo businesses or worked by demo shifters (docs/storage.md). Returns how many went.
  */
 export async function purgeDemoDocuments(ctx: ServiceContext): Promise<number> {
   const demoUsers = `SELECT "id" FROM "users" WHERE ${ROOT_PREDICATE}`;
   const [shifterRows, shiftRows] = await Promise.all([
     ctx.env.DB.prepare(`SELECT "id" FROM "shifters" WHERE "user_id" IN (${demoUsers})`).all<{ id: string }>(),
-    // Clock photos can only be uploaded for shifts that were accepted at some point.
+    // Clock photos and deliverable files can only be uploaded for shifts that were accepted at some point.
     ctx.env.DB.prepare(
       `SELECT "id" FROM "shift_requests" WHERE "accepted_at" IS NOT NULL AND ("business_id" IN (SELECT "id" FROM "businesses" WHERE "user_id" IN (${demoUsers}))
          OR "shifter_id" IN (SELECT "id" FROM "shifters" WHERE "user_id" IN (${demoUsers})))`,
@@ -156,6 +156,7 @@ export async function purgeDemoDocuments(ctx: ServiceContext): Promise<number> {
   const keys = await keysUnder(ctx.env.UPLOADS, [
     ...shifterRows.results.map(({ id }) => `credentials/${id}/`),
     ...shiftRows.results.map(({ id }) => `clock-photos/${id}/`),
+    ...shiftRows.results.map(({ id }) => `deliverables/${id}/`),
   ]);
   for (let i = 0; i < keys.length; i += R2_PAGE) await ctx.env.UPLOADS.delete(keys.slice(i, i + R2_PAGE));
   return keys.length;
