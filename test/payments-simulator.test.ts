@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { invoices, paymentEvents, paymentSimEvents, paymentSimObjects } from '../src/db/schema';
 import { AppError } from '../src/lib/errors';
 import type { ServiceContext } from '../src/services/context';
-import { ensureInvoiceForShift } from '../src/services/invoices/create';
 import { paymentGateway } from '../src/services/payments';
 import {
   deliverSimulatorEvents,
@@ -17,9 +16,9 @@ import {
 import { CRON } from '../src/jobs/scheduled';
 import { call, expectError, workerWith } from './helpers/api';
 import { contextAt } from './helpers/clock';
+import { workedInvoice } from './helpers/invoices';
 import { addTeammate, db, makeUser, type TestUser } from './helpers/factory';
 import { runCron } from './helpers/queues';
-import { HOUR, insertShift, makePair } from './helpers/shifts';
 
 type Delivery = 'immediate' | 'held';
 
@@ -46,21 +45,6 @@ function simCtx(user: Pick<TestUser, 'userId' | 'keyId'>, delivery: Delivery = '
       while (background.length) await background.shift();
     },
   };
-}
-
-/** A worked shift's pending invoice: 4 h × $20 = 8000 cents. */
-async function workedInvoice() {
-  const { biz, sh } = await makePair();
-  const start = Date.now() - 6 * HOUR;
-  const shift = await insertShift({
-    businessId: biz.businessId!,
-    shifterId: sh.shifterId,
-    startsAt: start,
-    minutes: 240,
-    set: { shift_start_at: start, shift_end_at: start + 4 * HOUR },
-  });
-  const invoice = await ensureInvoiceForShift(contextAt(Date.now(), biz), shift.id);
-  return { biz, sh, shift, invoice };
 }
 
 /** A customer for the business with a card saved from `card` (a SetupIntent confirmed as Stripe.js would). */

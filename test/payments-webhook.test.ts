@@ -6,32 +6,17 @@ import { describe, expect, it } from 'vitest';
 import { invoices, paymentEvents, shiftRequests } from '../src/db/schema';
 import type { AppBindings } from '../src/env';
 import worker from '../src/index';
-import { ensureInvoiceForShift } from '../src/services/invoices/create';
 import { STRIPE_DEVELOPMENT_WEBHOOK_SECRET } from '../src/services/payments/stripe-webhook';
 import { markInvoiceFailed, markInvoicePaid } from '../src/services/payments/settle';
 import { SHIFT_STATUS } from '../src/services/shifts/status';
 import { call, expectError } from './helpers/api';
 import { contextAt } from './helpers/clock';
+import { workedInvoice } from './helpers/invoices';
 import { addTeammate, db, makeUser } from './helpers/factory';
-import { auditFor, HOUR, insertShift, makePair, outboxFor } from './helpers/shifts';
+import { auditFor, HOUR, outboxFor } from './helpers/shifts';
 
 const PATH = '/v1/finance/stripe/webhook';
 const subtleCrypto = Stripe.createSubtleCryptoProvider();
-
-/** A worked (accepted, clocked out) shift with its pending invoice of 4 h × $20 = 8000 cents. */
-async function workedInvoice() {
-  const { biz, sh } = await makePair();
-  const start = Date.now() - 6 * HOUR;
-  const shift = await insertShift({
-    businessId: biz.businessId!,
-    shifterId: sh.shifterId,
-    startsAt: start,
-    minutes: 240,
-    set: { shift_start_at: start, shift_end_at: start + 4 * HOUR },
-  });
-  const invoice = await ensureInvoiceForShift(contextAt(Date.now(), biz), shift.id);
-  return { biz, sh, shift, invoice };
-}
 
 type Inv = Awaited<ReturnType<typeof workedInvoice>>['invoice'];
 

@@ -12,7 +12,6 @@ import {
   users,
 } from '../src/db/schema';
 import { BUSINESSES, demoEmail, PEOPLE } from '../src/services/demo/cast';
-import { ensureInvoiceForShift } from '../src/services/invoices/create';
 import { paymentGateway } from '../src/services/payments';
 import { createCardSetup, saveCard } from '../src/services/payments/cards';
 import { chargeInvoice } from '../src/services/payments/charge';
@@ -21,8 +20,9 @@ import { assetPaths } from '../src/web/assets';
 import { BASE, call, expectError, workerWith, type WorkerFetch } from './helpers/api';
 import { randomIp } from './helpers/auth';
 import { contextAt } from './helpers/clock';
+import { workedShiftInvoice } from './helpers/invoices';
 import { addTeammate, db, makeUser, TEST_PASSWORD, type TestUser } from './helpers/factory';
-import { HOUR, insertShift, makePair } from './helpers/shifts';
+import { makePair } from './helpers/shifts';
 import { type Page, WebClient } from './helpers/web';
 
 const ALWAYS_AUTHENTICATE = '4000002760003184';
@@ -61,15 +61,7 @@ async function businessWithCard(card: string, owner?: TestUser) {
 
 /** A worked shift (4 h × $20) of the pair and its pending invoice. */
 async function workedInvoice(biz: TestUser, sh: TestUser, hoursAgo = 6) {
-  const start = Date.now() - hoursAgo * HOUR;
-  const shift = await insertShift({
-    businessId: biz.businessId!,
-    shifterId: sh.shifterId,
-    startsAt: start,
-    minutes: 240,
-    set: { shift_start_at: start, shift_end_at: start + 4 * HOUR },
-  });
-  return ensureInvoiceForShift(contextAt(Date.now(), biz), shift.id);
+  return (await workedShiftInvoice(biz, sh, { hoursAgo })).invoice;
 }
 
 /** An invoice held for 3D Secure: charged on demand on a card that always asks the issuer. */

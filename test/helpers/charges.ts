@@ -3,14 +3,13 @@ import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { invoices, paymentSimObjects, shiftRequests } from '../../src/db/schema';
 import type { AppBindings } from '../../src/env';
-import { ensureInvoiceForShift } from '../../src/services/invoices/create';
 import type { ServiceContext } from '../../src/services/context';
 import { deliverSimulatorEvents, simulatorConfirmSetupIntent } from '../../src/services/payments/simulator';
 import { systemContext } from '../../src/services/system-context';
 import { call, type WorkerFetch, workerWith } from './api';
 import { contextAt } from './clock';
+import { workedInvoice as workedInvoiceOfNewPair } from './invoices';
 import { db, type TestUser } from './factory';
-import { HOUR, insertShift, makePair } from './shifts';
 
 /** Stripe's test cards, as the simulator takes them. */
 export const CARD = {
@@ -55,19 +54,9 @@ export async function saveCard(owner: TestUser, businessId: string, cardNumber: 
 
 /** A worked (accepted, clocked out) shift of a new pair with its pending invoice: 4 h × $20 = 8000 cents. */
 export async function workedInvoice(opts: { card?: string | null; rateMinor?: number } = {}) {
-  const { biz, sh } = await makePair();
-  const start = Date.now() - 6 * HOUR;
-  const shift = await insertShift({
-    businessId: biz.businessId!,
-    shifterId: sh.shifterId,
-    startsAt: start,
-    minutes: 240,
-    ...(opts.rateMinor ? { rateMinor: opts.rateMinor } : {}),
-    set: { shift_start_at: start, shift_end_at: start + 4 * HOUR },
-  });
-  const invoice = await ensureInvoiceForShift(contextAt(Date.now(), biz), shift.id);
-  if (opts.card !== null) await saveCard(biz, biz.businessId!, opts.card ?? CARD.visa);
-  return { biz, sh, shift, invoice };
+  const made = await workedInvoiceOfNewPair(opts.rateMinor ? { rateMinor: opts.rateMinor } : {});
+  if (opts.card !== null) await saveCard(made.biz, made.biz.businessId!, opts.card ?? CARD.visa);
+  return made;
 }
 
 export const invoiceRow = async (id: string) => (await db().select().from(invoices).where(eq(invoices.id, id)))[0]!;

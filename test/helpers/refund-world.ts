@@ -2,14 +2,13 @@ import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { invoices, outboxEvents, paymentSimObjects, refunds } from '../../src/db/schema';
 import type { ServiceContext } from '../../src/services/context';
-import { ensureInvoiceForShift } from '../../src/services/invoices/create';
 import { paymentGateway } from '../../src/services/payments/index';
 import { markInvoicePaid } from '../../src/services/payments/settle';
 import { simulatorCompleteOnboarding, simulatorConfirmSetupIntent } from '../../src/services/payments/simulator';
 import { call } from './api';
 import { contextAt } from './clock';
+import { workedInvoice as workedInvoiceOfNewPair } from './invoices';
 import { db, type TestUser } from './factory';
-import { HOUR, insertShift, makePair } from './shifts';
 
 /*
  * Paid invoices charged through the local payment simulator (the same gateway the services use),
@@ -40,18 +39,7 @@ export function testCtx(user: Pick<TestUser, 'userId' | 'keyId'>, opts: { isAdmi
 
 /** A worked shift (4 h at `rateMinor`/h) with its pending invoice. */
 export async function workedInvoice(rateMinor = 2000) {
-  const { biz, sh } = await makePair();
-  const start = Date.now() - 6 * HOUR;
-  const shift = await insertShift({
-    businessId: biz.businessId!,
-    shifterId: sh.shifterId,
-    startsAt: start,
-    minutes: 240,
-    rateMinor,
-    set: { shift_start_at: start, shift_end_at: start + 4 * HOUR },
-  });
-  const invoice = await ensureInvoiceForShift(contextAt(Date.now(), biz), shift.id);
-  return { biz, sh, shift, invoice };
+  return workedInvoiceOfNewPair({ rateMinor });
 }
 
 /** Charges the invoice's amount on a saved 4242 card at the simulator and settles it paid. */
