@@ -1,5 +1,5 @@
 /**
- * The Shiftmarket HTTP API as this tool server calls it: JSON in and out, the personal key as a
+ * The Shiftmarket HTTP API as this tool server calls it: JSON in and out (multipart for file uploads), the personal key as a
  * bearer token, and the API's one error envelope turned into an ApiError carrying its code and the
  * server's own message (which the tools show as they are).
  */
@@ -19,7 +19,7 @@ export interface Api {
   call<T = unknown>(
     method: string,
     path: string,
-    opts?: { key?: string | null; body?: unknown; query?: Record<string, unknown> },
+    opts?: { key?: string | null; body?: unknown; form?: FormData; query?: Record<string, unknown> },
   ): Promise<T>;
 }
 
@@ -29,15 +29,21 @@ export function createApi(baseUrl: string, fetchImpl: typeof fetch = fetch): Api
   const base = baseUrl.replace(/\/+$/, '');
   return {
     baseUrl: base,
-    async call<T>(method: string, path: string, opts: { key?: string | null; body?: unknown; query?: Record<string, unknown> } = {}) {
+    async call<T>(
+      method: string,
+      path: string,
+      opts: { key?: string | null; body?: unknown; form?: FormData; query?: Record<string, unknown> } = {},
+    ) {
       const url = new URL(base + path);
       for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined && v !== null) url.searchParams.set(k, String(v));
       const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': USER_AGENT };
       if (opts.key) headers.Authorization = `Bearer ${opts.key}`;
-      if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
+      // A multipart form (file uploads) sets its own Content-Type with the boundary.
+      if (opts.body !== undefined && !opts.form) headers['Content-Type'] = 'application/json';
+      const payload = opts.form ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));
       let res: Response;
       try {
-        res = await fetchImpl(url, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+        res = await fetchImpl(url, { method, headers, body: payload });
       } catch (err) {
         throw new ApiError(
           0,

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
@@ -112,7 +112,7 @@ function dateAhead(days: number): string {
 }
 
 describe('shiftmarket-mcp over stdio', () => {
-  it('starts without a key, lists 32 tools, registers and verifies two accounts, switches, posts and claims, records a passport and a deliverable, bulk-posts with one failing row; the session file holds no readable key', async () => {
+  it('starts without a key, lists 32 tools, registers and verifies two accounts, switches, posts and claims, records a passport and a deliverable with a local file, bulk-posts with one failing row; the session file holds no readable key', async () => {
     const { client, call, must } = await connect();
 
     // 32 tools, each with a description and an input schema.
@@ -216,18 +216,38 @@ describe('shiftmarket-mcp over stdio', () => {
     expect(early.isError).toBe(true);
     expect(early.structuredContent!.error.code).toBe('SHFT-STATE-ERR');
     expect(text(early)).toContain('once the shift is worked');
+    // Local files go with it: one is attached, a missing one and one the service refuses (415) are each answered on their own.
     await must('switch_account', { account: bizEmail });
-    const dlv = (
-      await must('record_deliverable', {
-        shift_request_id: posted.id,
-        note: 'Brief for the shift',
-        links: [{ url: 'https://files.example.com/brief.pdf', label: 'Brief' }],
-      })
-    ).structuredContent!.deliverable;
+    const brief = join(home, 'brief.pdf');
+    writeFileSync(brief, '%PDF-1.7\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
+    const binary = join(home, 'tool.exe');
+    writeFileSync(binary, Buffer.from([0x4d, 0x5a, 0x90, 0, 3, 0, 0, 0, 4, 0, 0, 0, 0xff, 0xff, 0, 0]));
+    const missing = join(home, 'no-such-file.pdf');
+    const recorded = await must('record_deliverable', {
+      shift_request_id: posted.id,
+      note: 'Brief for the shift',
+      links: [{ url: 'https://files.example.com/brief.pdf', label: 'Brief' }],
+      files: [brief, missing, binary],
+    });
+    const dlv = recorded.structuredContent!.deliverable;
     expect(dlv).toMatchObject({ author_side: 'business', note: 'Brief for the shift' });
+    expect(dlv.files).toHaveLength(1);
+    expect(dlv.files[0]).toMatchObject({ name: 'brief.pdf', type: 'application/pdf' });
+    const perFile = recorded.structuredContent!.files;
+    expect(perFile.map((f: { path: string; ok: boolean }) => [f.path, f.ok])).toEqual([
+      [brief, true],
+      [missing, false],
+      [binary, false],
+    ]);
+    expect(perFile[1].error.message).toContain('no such file');
+    expect(perFile[2].error.code).toBe('UNSUPPORTED-MEDIA-ERR');
+    expect(text(recorded)).toContain('not accepted for a deliverable');
     await must('switch_account', { account: shEmail });
-    const seen = (await must('list_deliverables', { shift_request_id: posted.id })).structuredContent!.deliverables;
+    const dlvList = await must('list_deliverables', { shift_request_id: posted.id });
+    const seen = dlvList.structuredContent!.deliverables;
     expect(seen.map((d: { id: string }) => d.id)).toEqual([dlv.id]);
+    expect(seen[0].files.map((f: { id: string }) => f.id)).toEqual([dlv.files[0].id]);
+    expect(text(dlvList)).toContain('brief.pdf');
 
     // Bulk posting as the business: six rows, the fourth refused by the server.
     await must('switch_account', { account: bizEmail });

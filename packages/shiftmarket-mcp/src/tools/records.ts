@@ -1,9 +1,11 @@
+import { readFile, stat } from 'node:fs/promises';
+import { basename, resolve } from 'node:path';
 import { z } from 'zod';
 import { postShiftSpec } from '../../../../src/mcp/tool-specs';
 import { ApiError } from '../api';
-import { activeAccount, defineLocalTool, type LocalTool, ok, READ_ONLY, WRITES } from './kit';
+import { activeAccount, defineLocalTool, type LocalTool, ok, READ_ONLY, type ToolContext, WRITES } from './kit';
 
-/** AI passports, shift deliverables and bulk posting, over the REST API with the active account's key. */
+/** AI passports, shift deliverables (with local files uploaded) and bulk posting, over the REST API with the active account's key. */
 
 interface Passport {
   id: string;
@@ -12,12 +14,65 @@ interface Passport {
   operator: string;
   status: string;
 }
+interface DeliverableFile {
+  id: string;
+  name: string;
+  type: string;
+  size: number;
+  url: string;
+}
 interface Deliverable {
   id: string;
   author_side: string;
   note: string | null;
   links: Array<{ url: string; label: string | null }>;
+  files: DeliverableFile[];
   created_at: string;
+}
+
+/** Local files record_deliverable attaches: as many as the service keeps per deliverable, each at most its upload cap. */
+export const DELIVERABLE_MAX_FILES = 10;
+export const DELIVERABLE_FILE_MAX_BYTES = 8 * 1024 * 1024;
+
+type FileResult = { path: string; ok: true; file: DeliverableFile } | { path: string; ok: false; error: { code: string; message: string } };
+
+/**
+ * Reads one local file and uploads it to the deliverable (multipart field "file"; the service tells its
+ * type from the bytes). A file that cannot be read, or is over the cap, is not sent; a refused upload
+ * keeps the server's code and message.
+ */
+async function attachFile(ctx: ToolContext, key: string, shiftId: string, deliverableId: string, path: string): Promise<FileResult> {
+  const full = resolve(path);
+  let bytes: Buffer;
+  try {
+    const st = await stat(full);
+    if (!st.isFile()) return { path, ok: false, error: { code: 'LOCAL-FILE-ERR', message: `${full} is not a file.` } };
+    if (st.size > DELIVERABLE_FILE_MAX_BYTES) {
+      return {
+        path,
+        ok: false,
+        error: { code: 'LOCAL-FILE-ERR', message: `${full} is larger than 8 MB; the service takes files of at most 8 MB.` },
+      };
+    }
+    bytes = await readFile(full);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (err as Error).message;
+    return { path, ok: false, error: { code: 'LOCAL-FILE-ERR', message: `${full}: ${why}.` } };
+  }
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(bytes)]), basename(full));
+  try {
+    const file = await ctx.api.call<DeliverableFile>(
+      'POST',
+      `/v1/shift_request/${encodeURIComponent(shiftId)}/deliverables/${encodeURIComponent(deliverableId)}/files`,
+      { key, form },
+    );
+    return { path, ok: true, file };
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    return { path, ok: false, error: { code: err.code, message: err.message } };
+  }
 }
 
 /** Rows posted at once by bulk_post_shifts. */
@@ -76,8 +131,7 @@ export const RECORD_TOOLS: LocalTool[] = [
   defineLocalTool({
     name: 'record_deliverable',
     title: 'Record a shift deliverable',
-    description:
-      "Records what was delivered for a shift: a note and/or links (http or https, up to 10). The shift's shifter records once the shift is worked (clocked out); the business's owner or active teammates once it has its shifter.",
+    description: `Records what was delivered for a shift: a note and/or links (http or https, up to 10), and local files attached to it (paths on this computer, up to ${DELIVERABLE_MAX_FILES}, each at most 8 MB: PDF, images, zip archives or UTF-8 text/CSV; the service tells the type from the content). The shift's shifter records once the shift is worked (clocked out); the business's owner or active teammates once it has its shifter. A note or a link is needed. Each file is answered on its own: attached, or not with the reason (a missing file, or the service's message for a refused upload).`,
     input: z.object({
       shift_request_id: z.string().min(1).max(64),
       note: z.string().trim().max(4000).optional(),
@@ -85,21 +139,42 @@ export const RECORD_TOOLS: LocalTool[] = [
         .array(z.object({ url: z.string().trim().url().max(2048), label: z.string().trim().max(200).optional() }))
         .max(10)
         .default([]),
+      files: z
+        .array(z.string().trim().min(1).max(4096))
+        .max(DELIVERABLE_MAX_FILES)
+        .default([])
+        .describe('Paths of local files to attach (absolute, or relative to where the tool server runs).'),
     }),
     annotations: WRITES,
-    async run(ctx, { shift_request_id, ...body }) {
+    async run(ctx, { shift_request_id, files, ...body }) {
       const a = activeAccount(ctx);
       const d = await ctx.api.call<Deliverable>('POST', `/v1/shift_request/${encodeURIComponent(shift_request_id)}/deliverables`, {
         key: a.api_key,
         body,
       });
-      return ok({ deliverable: d }, `Deliverable ${d.id} recorded on ${shift_request_id} (${d.links.length} link(s)).`);
+      // One at a time: the service keeps at most 10 files per deliverable and counts them in order.
+      const results: FileResult[] = [];
+      for (const path of files) results.push(await attachFile(ctx, a.api_key, shift_request_id, d.id, path));
+      const attached = results.flatMap((r) => (r.ok ? [r.file] : []));
+      const lines = results.map((r) =>
+        r.ok
+          ? `${r.path}: attached as ${r.file.name} (${r.file.type}, ${r.file.size} bytes)`
+          : `${r.path}: not attached: ${r.error.code}: ${r.error.message}`,
+      );
+      return ok(
+        { deliverable: { ...d, files: attached }, files: results },
+        [
+          `Deliverable ${d.id} recorded on ${shift_request_id} (${d.links.length} link(s), ${attached.length} of ${files.length} file(s) attached).`,
+          ...lines,
+        ].join('\n'),
+      );
     },
   }),
   defineLocalTool({
     name: 'list_deliverables',
     title: 'List shift deliverables',
-    description: "What was delivered for a shift, oldest first, as recorded by its parties. Only the shift's parties may read them.",
+    description:
+      "What was delivered for a shift, oldest first, as recorded by its parties: notes, links and attached files (name, type, size and the download address). Only the shift's parties may read them.",
     input: z.object({ shift_request_id: z.string().min(1).max(64) }),
     annotations: READ_ONLY,
     async run(ctx, { shift_request_id }) {
@@ -110,7 +185,11 @@ export const RECORD_TOOLS: LocalTool[] = [
         { key: a.api_key },
       );
       const text = r.data.length
-        ? r.data.map((d) => `${d.created_at} ${d.author_side}: ${d.note ?? ''} ${d.links.map((l) => l.url).join(' ')}`.trim()).join('\n')
+        ? r.data
+            .map((d) =>
+              `${d.created_at} ${d.author_side}: ${d.note ?? ''} ${d.links.map((l) => l.url).join(' ')} ${d.files.map((f) => `[${f.name}, ${f.type}, ${f.size} bytes]`).join(' ')}`.trim(),
+            )
+            .join('\n')
         : 'No deliverable recorded for this shift yet.';
       return ok({ shift_request_id, deliverables: r.data }, text);
     },
