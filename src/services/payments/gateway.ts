@@ -100,13 +100,63 @@ export interface ConnectedAccountResult {
   payouts_enabled: boolean;
 }
 
+export interface CustomerInput {
+  businessId: string;
+  email: string | null;
+  name: string;
+  idempotencyKey: string;
+}
+
+export interface SetupIntentInput {
+  customerId: string;
+  idempotencyKey: string;
+  metadata: Record<string, string>;
+}
+
+export interface RefundInput {
+  paymentIntentId: string;
+  amount: number;
+  idempotencyKey: string;
+  metadata: Record<string, string>;
+}
+
+export interface ConnectedAccountInput {
+  shifterId: string;
+  email: string | null;
+  country: string | null;
+  idempotencyKey: string;
+}
+
+export interface AccountLinkInput {
+  accountId: string;
+  refreshUrl: string;
+  returnUrl: string;
+}
+
+export interface TransferInput {
+  amount: number;
+  currency: string;
+  destination: string;
+  transferGroup: string;
+  sourceTransaction: string | null;
+  idempotencyKey: string;
+  metadata: Record<string, string>;
+}
+
+export interface TransferReversalInput {
+  transferId: string;
+  amount: number;
+  idempotencyKey: string;
+  metadata: Record<string, string>;
+}
+
 export interface PaymentGateway {
   readonly kind: GatewayKind;
   /** The key pages give Stripe.js (pk_…); the simulator's is `pk_simulator`. */
   readonly publishableKey: string;
 
-  createCustomer(input: { businessId: string; email: string | null; name: string; idempotencyKey: string }): Promise<{ id: string }>;
-  createSetupIntent(input: { customerId: string; idempotencyKey: string; metadata: Record<string, string> }): Promise<SetupIntentResult>;
+  createCustomer(input: CustomerInput): Promise<{ id: string }>;
+  createSetupIntent(input: SetupIntentInput): Promise<SetupIntentResult>;
   retrieveSetupIntent(id: string): Promise<SetupIntentResult>;
   retrievePaymentMethod(id: string): Promise<CardSummary & { customer_id: string | null }>;
   detachPaymentMethod(id: string, idempotencyKey: string): Promise<void>;
@@ -115,35 +165,12 @@ export interface PaymentGateway {
   chargeOffSession(input: OffSessionChargeInput): Promise<PaymentIntentResult>;
   retrievePaymentIntent(id: string): Promise<PaymentIntentResult>;
 
-  createRefund(input: {
-    paymentIntentId: string;
-    amount: number;
-    idempotencyKey: string;
-    metadata: Record<string, string>;
-  }): Promise<RefundResult>;
+  createRefund(input: RefundInput): Promise<RefundResult>;
 
-  createConnectedAccount(input: {
-    shifterId: string;
-    email: string | null;
-    country: string | null;
-    idempotencyKey: string;
-  }): Promise<ConnectedAccountResult>;
+  createConnectedAccount(input: ConnectedAccountInput): Promise<ConnectedAccountResult>;
   retrieveConnectedAccount(id: string): Promise<ConnectedAccountResult>;
   /** A one-time onboarding link for the account (Stripe-hosted; the simulator's own page). */
-  createAccountLink(input: { accountId: string; refreshUrl: string; returnUrl: string }): Promise<{ url: string; expires_at: number }>;
-  createTransfer(input: {
-    amount: number;
-    currency: string;
-    destination: string;
-    transferGroup: string;
-    sourceTransaction: string | null;
-    idempotencyKey: string;
-    metadata: Record<string, string>;
-  }): Promise<TransferResult>;
-  reverseTransfer(input: {
-    transferId: string;
-    amount: number;
-    idempotencyKey: string;
-    metadata: Record<string, string>;
-  }): Promise<TransferReversalResult>;
+  createAccountLink(input: AccountLinkInput): Promise<{ url: string; expires_at: number }>;
+  createTransfer(input: TransferInput): Promise<TransferResult>;
+  reverseTransfer(input: TransferReversalInput): Promise<TransferReversalResult>;
 }

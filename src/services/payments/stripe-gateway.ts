@@ -12,6 +12,13 @@ import type {
   SetupIntentResult,
   TransferResult,
   TransferReversalResult,
+  AccountLinkInput,
+  ConnectedAccountInput,
+  CustomerInput,
+  RefundInput,
+  SetupIntentInput,
+  TransferInput,
+  TransferReversalInput,
 } from './gateway';
 import { declineCode } from './simulator/cards';
 
@@ -143,7 +150,7 @@ export class StripeGateway implements PaymentGateway {
     }
   }
 
-  createCustomer(input: { businessId: string; email: string | null; name: string; idempotencyKey: string }): Promise<{ id: string }> {
+  createCustomer(input: CustomerInput): Promise<{ id: string }> {
     return this.call('customers.create', async (s) => {
       const c = await s.customers.create(
         { name: input.name, ...(input.email ? { email: input.email } : {}), metadata: { business_id: input.businessId } },
@@ -153,7 +160,7 @@ export class StripeGateway implements PaymentGateway {
     });
   }
 
-  createSetupIntent(input: { customerId: string; idempotencyKey: string; metadata: Record<string, string> }): Promise<SetupIntentResult> {
+  createSetupIntent(input: SetupIntentInput): Promise<SetupIntentResult> {
     return this.call('setupIntents.create', async (s) =>
       toSetupIntentResult(
         await s.setupIntents.create(
@@ -228,12 +235,7 @@ export class StripeGateway implements PaymentGateway {
     return this.call('paymentIntents.retrieve', async (s) => toPaymentIntentResult(await s.paymentIntents.retrieve(id)));
   }
 
-  createRefund(input: {
-    paymentIntentId: string;
-    amount: number;
-    idempotencyKey: string;
-    metadata: Record<string, string>;
-  }): Promise<RefundResult> {
+  createRefund(input: RefundInput): Promise<RefundResult> {
     return this.call('refunds.create', async (s) => {
       const r = await s.refunds.create(
         { payment_intent: input.paymentIntentId, amount: input.amount, metadata: input.metadata },
@@ -245,12 +247,7 @@ export class StripeGateway implements PaymentGateway {
   }
 
   /** A connected account Stripe onboards and pays out (controller properties equivalent to Express), able to receive transfers. */
-  createConnectedAccount(input: {
-    shifterId: string;
-    email: string | null;
-    country: string | null;
-    idempotencyKey: string;
-  }): Promise<ConnectedAccountResult> {
+  createConnectedAccount(input: ConnectedAccountInput): Promise<ConnectedAccountResult> {
     return this.call('accounts.create', async (s) =>
       toAccountResult(
         await s.accounts.create(
@@ -276,7 +273,7 @@ export class StripeGateway implements PaymentGateway {
   }
 
   /** Account links are single-use and short-lived: a retry makes a new one, which is harmless. */
-  createAccountLink(input: { accountId: string; refreshUrl: string; returnUrl: string }): Promise<{ url: string; expires_at: number }> {
+  createAccountLink(input: AccountLinkInput): Promise<{ url: string; expires_at: number }> {
     return this.call('accountLinks.create', async (s) => {
       const link = await s.accountLinks.create({
         account: input.accountId,
@@ -288,15 +285,7 @@ export class StripeGateway implements PaymentGateway {
     });
   }
 
-  createTransfer(input: {
-    amount: number;
-    currency: string;
-    destination: string;
-    transferGroup: string;
-    sourceTransaction: string | null;
-    idempotencyKey: string;
-    metadata: Record<string, string>;
-  }): Promise<TransferResult> {
+  createTransfer(input: TransferInput): Promise<TransferResult> {
     return this.call('transfers.create', async (s) => {
       const t = await s.transfers.create(
         {
@@ -313,12 +302,7 @@ export class StripeGateway implements PaymentGateway {
     });
   }
 
-  reverseTransfer(input: {
-    transferId: string;
-    amount: number;
-    idempotencyKey: string;
-    metadata: Record<string, string>;
-  }): Promise<TransferReversalResult> {
+  reverseTransfer(input: TransferReversalInput): Promise<TransferReversalResult> {
     return this.call('transfers.createReversal', async (s) => {
       const r = await s.transfers.createReversal(
         input.transferId,

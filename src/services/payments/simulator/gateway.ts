@@ -9,6 +9,13 @@ import type {
   SetupIntentResult,
   TransferResult,
   TransferReversalResult,
+  AccountLinkInput,
+  ConnectedAccountInput,
+  CustomerInput,
+  RefundInput,
+  SetupIntentInput,
+  TransferInput,
+  TransferReversalInput,
 } from '../gateway';
 import { testCardByNumber } from './cards';
 import { afterEventsQueued } from './events';
@@ -86,7 +93,7 @@ export class SimulatorGateway implements PaymentGateway {
     return r.obj;
   }
 
-  async createCustomer(input: { businessId: string; email: string | null; name: string; idempotencyKey: string }): Promise<{ id: string }> {
+  async createCustomer(input: CustomerInput): Promise<{ id: string }> {
     const r = await createOnce<SimCustomer>(this.ctx, 'customers.create', input.idempotencyKey, async () => ({
       primary: {
         key: input.idempotencyKey,
@@ -103,11 +110,7 @@ export class SimulatorGateway implements PaymentGateway {
     return { id: this.done(r).id };
   }
 
-  async createSetupIntent(input: {
-    customerId: string;
-    idempotencyKey: string;
-    metadata: Record<string, string>;
-  }): Promise<SetupIntentResult> {
+  async createSetupIntent(input: SetupIntentInput): Promise<SetupIntentResult> {
     const r = await createOnce<SimSetupIntent>(this.ctx, 'setup_intents.create', input.idempotencyKey, async () => {
       await mustLoad(this.ctx, input.customerId, 'customer');
       const id = simId('setup_intent');
@@ -218,12 +221,7 @@ export class SimulatorGateway implements PaymentGateway {
   }
 
   /** Refunds never exceed what is left of the charge, also under concurrent refunds (compare-and-set on the charge). */
-  async createRefund(input: {
-    paymentIntentId: string;
-    amount: number;
-    idempotencyKey: string;
-    metadata: Record<string, string>;
-  }): Promise<RefundResult> {
+  async createRefund(input: RefundInput): Promise<RefundResult> {
     const r = await createOnce<SimRefund>(this.ctx, 'refunds.create', input.idempotencyKey, async () => {
       const pi = (await mustLoad<SimPaymentIntent>(this.ctx, input.paymentIntentId, 'payment_intent')).obj;
       if (pi.status !== 'succeeded' || !pi.latest_charge) {
@@ -259,12 +257,7 @@ export class SimulatorGateway implements PaymentGateway {
     return { id: refund.id, status: refund.status, amount: refund.amount, currency: refund.currency };
   }
 
-  async createConnectedAccount(input: {
-    shifterId: string;
-    email: string | null;
-    country: string | null;
-    idempotencyKey: string;
-  }): Promise<ConnectedAccountResult> {
+  async createConnectedAccount(input: ConnectedAccountInput): Promise<ConnectedAccountResult> {
     const r = await createOnce<SimAccount>(this.ctx, 'accounts.create', input.idempotencyKey, async () => ({
       primary: {
         key: input.idempotencyKey,
@@ -291,11 +284,7 @@ export class SimulatorGateway implements PaymentGateway {
 
   /** The simulator's onboarding page, on the same site as the return address (else APP_URL, else local development's). */
   /** A link to the simulator's own onboarding page (with the return URL's path when it is on this origin). */
-  async createAccountLink(input: {
-    accountId: string;
-    refreshUrl: string;
-    returnUrl: string;
-  }): Promise<{ url: string; expires_at: number }> {
+  async createAccountLink(input: AccountLinkInput): Promise<{ url: string; expires_at: number }> {
     await mustLoad(this.ctx, input.accountId, 'account');
     let origin: string;
     try {
@@ -310,15 +299,7 @@ export class SimulatorGateway implements PaymentGateway {
   }
 
   /** Transfers need an onboarded destination; from a source charge, never more than is left of it. */
-  async createTransfer(input: {
-    amount: number;
-    currency: string;
-    destination: string;
-    transferGroup: string;
-    sourceTransaction: string | null;
-    idempotencyKey: string;
-    metadata: Record<string, string>;
-  }): Promise<TransferResult> {
+  async createTransfer(input: TransferInput): Promise<TransferResult> {
     checkAmount(input.amount, input.currency);
     const r = await createOnce<SimTransfer>(this.ctx, 'transfers.create', input.idempotencyKey, async () => {
       const account = (await mustLoad<SimAccount>(this.ctx, input.destination, 'account')).obj;
@@ -361,12 +342,7 @@ export class SimulatorGateway implements PaymentGateway {
   }
 
   /** Reversals never exceed what is left of the transfer, also when concurrent. */
-  async reverseTransfer(input: {
-    transferId: string;
-    amount: number;
-    idempotencyKey: string;
-    metadata: Record<string, string>;
-  }): Promise<TransferReversalResult> {
+  async reverseTransfer(input: TransferReversalInput): Promise<TransferReversalResult> {
     const r = await createOnce<SimTransferReversal>(this.ctx, 'transfers.createReversal', input.idempotencyKey, async () => {
       const transfer = await mustLoad<SimTransfer>(this.ctx, input.transferId, 'transfer');
       checkAmount(input.amount, transfer.obj.currency);

@@ -1,7 +1,6 @@
-import { customAlphabet } from 'nanoid';
+import { randomBase62 } from '../../../lib/ids';
 
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-const body = customAlphabet(BASE62, 24);
+const body = () => randomBase62(24);
 
 /** Stripe's id prefixes for the objects the simulator keeps. */
 export const SIM_PREFIX = {
