@@ -38,6 +38,7 @@ describe('shift deliverables', () => {
       author_side: 'shifter',
       note: deliverable.note,
       links: [{ url: deliverable.links[0]!.url, label: 'Count sheet' }],
+      files: [],
     });
     expect(a.body.id).toMatch(/^dlv_/);
     const b = await call('POST', path(worked.id), { key: biz.key, body: { note: 'Received, thanks.' } });
@@ -341,6 +342,57 @@ describe('deliverable files', () => {
     expectError(await call('POST', filesPath(worked.id, dlv.id), { key: biz.key, body: form(PDF) }), 409, 'SHFT-STATE-ERR');
     expect(await fileRows(dlv.id)).toEqual([]);
     expect(await r2Keys(`deliverables/${worked.id}/`)).toEqual([]);
+  });
+
+  it('a chunked upload over 8 MB without Content-Length is refused while it arrives (413), storing nothing', async () => {
+    const { sh, worked, dlv } = await withDeliverable();
+    const boundary = '----deliverable-test-boundary';
+    const enc = new TextEncoder();
+    const head = enc.encode(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
+    );
+    const chunk = new Uint8Array(256 * 1024).fill(0x20);
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        // An endless file: only the body limit can end it.
+        const part = sent === 0 ? head : sent === head.byteLength ? PDF : chunk;
+        sent += part.byteLength;
+        controller.enqueue(part);
+      },
+    });
+    const res = await exports.default.fetch(
+      new Request(new URL(filesPath(worked.id, dlv.id), BASE), {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${sh.key}`, 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+        body,
+        duplex: 'half',
+      } as RequestInit),
+    );
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { error: { code: string; message: string } }).error).toMatchObject({
+      code: 'PAYLOAD-TOO-LARGE-ERR',
+      message: 'The deliverable file must be at most 8 MB.',
+    });
+    expect(sent).toBeLessThan(10 * 1024 * 1024);
+    expect(await fileRows(dlv.id)).toEqual([]);
+    expect(await r2Keys(`deliverables/${worked.id}/`)).toEqual([]);
+  });
+
+  it('a retry with the same Idempotency-Key and body replays the upload instead of storing the file twice', async () => {
+    const { sh, worked, dlv } = await withDeliverable();
+    // One encoded body (one boundary), sent twice.
+    const encoded = new Response(form(PDF, 'report.pdf'));
+    const bytes = await encoded.arrayBuffer();
+    const headers = { 'Content-Type': encoded.headers.get('Content-Type')!, 'Idempotency-Key': `dlf-${crypto.randomUUID()}` };
+    const first = await call('POST', filesPath(worked.id, dlv.id), { key: sh.key, body: bytes, headers });
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    const again = await call('POST', filesPath(worked.id, dlv.id), { key: sh.key, body: bytes, headers });
+    expect(again.status).toBe(201);
+    expect(again.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(again.body.id).toBe(first.body.id);
+    expect(await fileRows(dlv.id)).toHaveLength(1);
+    expect(await r2Keys(`deliverables/${worked.id}/`)).toHaveLength(1);
   });
 
   it('names are cleaned and offered safely', () => {
