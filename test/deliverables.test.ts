@@ -5,7 +5,6 @@ import { auditLog, shiftDeliverableFiles, shiftDeliverables, shiftRequests } fro
 import { attachmentDisposition, cleanFileName, MAX_FILES_PER_DELIVERABLE } from '../src/services/deliverables/files';
 import { BASE, call, expectError } from './helpers/api';
 import { addTeammate, db, makeUser } from './helpers/factory';
-import { failNextBatch, loseNextBatchAnswer } from './helpers/failures';
 import { DAY, HOUR, insertShift, makePair } from './helpers/shifts';
 
 const path = (id: string) => `/v1/shift_request/${id}/deliverables`;
@@ -117,7 +116,7 @@ describe('shift deliverables', () => {
 });
 
 describe('demo data', () => {
-  it('seeds passports for the owner and Jordan and a brief and a handover on their latest worked bistro shift, readable by its parties only', async () => {
+  it('seeds passports for the owner and Jordan and a brief and a handover (with a CSV file) on their latest worked bistro shift, readable by its parties only', async () => {
     // Forced: this file's other tests have made users already.
     const seeded = await call('POST', '/internal/demo/seed', { headers: { 'X-Demo-Seed-Token': 'test-seed-token' }, query: { force: 1 } });
     expect(seeded.status, JSON.stringify(seeded.body).slice(0, 300)).toBe(200);
@@ -140,6 +139,11 @@ describe('demo data', () => {
       const list = await call('GET', path(shiftId), { key });
       expect(list.status).toBe(200);
       expect(list.body.data.map((d: { author_side: string }) => d.author_side)).toEqual(['business', 'shifter']);
+      const [sheet] = list.body.data[1].files;
+      expect(sheet).toMatchObject({ name: 'stock-sheet.csv', type: 'text/csv' });
+      const got = await download(sheet.url, key);
+      expect(got.headers.get('Content-Type')).toBe('text/csv; charset=utf-8');
+      expect((await got.text()).split('\n')[0]).toBe('item,start,end,used');
     }
     expectError(await call('GET', path(shiftId), { key: alex }), 404, 'SHFT-NOT-FND-ERR');
   });
@@ -160,6 +164,27 @@ const filesPath = (shiftId: string, deliverableId: string) => `${path(shiftId)}/
 const download = (url: string, key: string) =>
   exports.default.fetch(new Request(new URL(url, BASE), { headers: { Authorization: `Bearer ${key}` } }));
 const r2Keys = async (prefix: string) => (await env.UPLOADS.list({ prefix })).objects.map((o) => o.key);
+/**
+ * Injected around the real local D1, on the next batch that writes a deliverable file only (other
+ * batches, such as a queue consumer's running meanwhile, pass through untouched): `fail` refuses it
+ * before anything commits; `lose` lets it commit, then loses its answer.
+ */
+function onNextFileBatch(mode: 'fail' | 'lose') {
+  const real = env.DB.batch.bind(env.DB);
+  let done = false;
+  const spy = vi.spyOn(env.DB, 'batch').mockImplementation(async (statements) => {
+    const sqlOf = (st: D1PreparedStatement) => (st as unknown as { statement?: string }).statement ?? '';
+    if (done || !statements.some((st) => /insert into "shift_deliverable_files"/i.test(sqlOf(st)))) return real(statements);
+    done = true;
+    if (mode === 'lose') await real(statements);
+    throw new Error(`injected: ${mode === 'fail' ? 'D1 refused the batch' : 'connection lost after the commit'}`);
+  });
+  /** Restores D1 and tells whether the failure was injected. */
+  return () => {
+    spy.mockRestore();
+    return done;
+  };
+}
 const fileRows = (deliverableId: string) =>
   db().select().from(shiftDeliverableFiles).where(eq(shiftDeliverableFiles.deliverable_id, deliverableId));
 
@@ -307,8 +332,9 @@ describe('deliverable files', () => {
     const { sh, worked, dlv } = await withDeliverable();
     const url = filesPath(worked.id, dlv.id);
     const headers = { 'Idempotency-Key': `dlf-${crypto.randomUUID()}` };
-    failNextBatch();
+    const injected = onNextFileBatch('fail');
     expectError(await call('POST', url, { key: sh.key, body: form(PDF, 'report.pdf'), headers }), 500, 'INTERNAL-ERR');
+    expect(injected()).toBe(true);
     expect(await fileRows(dlv.id)).toEqual([]);
     expect(await r2Keys(`deliverables/${worked.id}/`)).toEqual([]);
     const audits = await db().select().from(auditLog).where(eq(auditLog.action, 'shift_deliverable.file'));
@@ -322,8 +348,9 @@ describe('deliverable files', () => {
 
   it('a row write whose answer is lost after the commit keeps the object and answers with the stored file', async () => {
     const { sh, worked, dlv } = await withDeliverable();
-    loseNextBatchAnswer();
+    const injected = onNextFileBatch('lose');
     const first = await call('POST', filesPath(worked.id, dlv.id), { key: sh.key, body: form(PDF, 'report.pdf') });
+    expect(injected()).toBe(true);
     expect(first.status, JSON.stringify(first.body)).toBe(201);
     const rows = await fileRows(dlv.id);
     expect(rows.map((r) => r.id)).toEqual([first.body.id]);

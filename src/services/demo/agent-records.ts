@@ -1,5 +1,5 @@
 import { type BatchItem, runBatch } from '../../db/client';
-import { aiPassports, shiftDeliverables } from '../../db/schema';
+import { aiPassports, shiftDeliverableFiles, shiftDeliverables } from '../../db/schema';
 import { newId } from '../../lib/ids';
 import type { ServiceContext } from '../context';
 import { isWorked } from '../shifts/status';
@@ -8,9 +8,12 @@ import type { DemoExtra, DemoWorld } from './extras';
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
 
+const STOCK_SHEET = 'item,start,end,used\nIPA keg (50 l),1,2,1\nLager keg (50 l),2,3,1\nLimes (kg),4,1.5,2.5\nMint (bunches),10,3,7\n';
+
 /**
  * AI passports and shift deliverables of the demo (issue 14): the owner's and Jordan's agents (one of
- * Jordan's revoked), and on Jordan's latest worked bistro shift the owner's brief and Jordan's handover.
+ * Jordan's revoked), and on Jordan's latest worked bistro shift the owner's brief and Jordan's handover
+ * with its stock sheet as a CSV file.
  */
 async function seedDemoAgentRecords(ctx: ServiceContext, world: DemoWorld): Promise<number> {
   const now = world.now;
@@ -58,7 +61,10 @@ async function seedDemoAgentRecords(ctx: ServiceContext, world: DemoWorld): Prom
     if (!shift || (s.shift_end_at ?? 0) > (shift.shift_end_at ?? 0)) shift = s;
   }
   const deliverables: (typeof shiftDeliverables.$inferInsert)[] = [];
+  const files: (typeof shiftDeliverableFiles.$inferInsert)[] = [];
   if (shift?.id && shift.shift_end_at) {
+    const handover = newId('deliverable');
+    const handoverAt = Math.min(now - HOUR, shift.shift_end_at + HOUR);
     deliverables.push(
       {
         id: newId('deliverable'),
@@ -70,20 +76,40 @@ async function seedDemoAgentRecords(ctx: ServiceContext, world: DemoWorld): Prom
         created_at: Math.min(now - HOUR, shift.shift_end_at - 6 * HOUR),
       },
       {
-        id: newId('deliverable'),
+        id: handover,
         shift_request_id: shift.id,
         author_user_id: jordan,
         author_side: 'shifter',
         note: 'Handover: bar restocked, two kegs changed, stock sheet filled in.',
         links: JSON.stringify([{ url: 'https://example.com/bistro/stock-sheet', label: 'Stock sheet' }]),
-        created_at: Math.min(now - HOUR, shift.shift_end_at + HOUR),
+        created_at: handoverAt,
       },
     );
+    // The stock sheet as a file on the handover, stored like an upload (files.ts): the object first, then its row.
+    const bytes = new TextEncoder().encode(STOCK_SHEET);
+    const id = newId('upload');
+    const key = `deliverables/${shift.id}/${handover}/${id}.csv`;
+    await ctx.env.UPLOADS.put(key, bytes, {
+      httpMetadata: { contentType: 'text/csv' },
+      customMetadata: { shift_request_id: shift.id, deliverable_id: handover, uploaded_by: jordan },
+    });
+    files.push({
+      id,
+      deliverable_id: handover,
+      shift_request_id: shift.id,
+      uploaded_by_user_id: jordan,
+      name: 'stock-sheet.csv',
+      content_type: 'text/csv',
+      size: bytes.byteLength,
+      object_key: key,
+      created_at: handoverAt,
+    });
   }
   const statements: BatchItem[] = [ctx.db.insert(aiPassports).values(passports)];
   if (deliverables.length) statements.push(ctx.db.insert(shiftDeliverables).values(deliverables));
+  if (files.length) statements.push(ctx.db.insert(shiftDeliverableFiles).values(files));
   await runBatch(ctx.db, statements);
-  return passports.length + deliverables.length;
+  return passports.length + deliverables.length + files.length;
 }
 
 export const demoAgentRecords: DemoExtra = { name: 'AI passports and deliverables', seed: seedDemoAgentRecords };
