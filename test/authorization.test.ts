@@ -833,7 +833,9 @@ const TABLE: Record<string, Entry> = {
   },
   completeSimulatorOnboarding: {
     access: 'resource',
-    cases: [{ target: "the crew member's connected account", side: 'shifter', req: (w) => ({ params: { id: w.paymentSimulator.account } }) }],
+    cases: [
+      { target: "the crew member's connected account", side: 'shifter', req: (w) => ({ params: { id: w.paymentSimulator.account } }) },
+    ],
   },
   chargeInvoice: {
     access: 'resource',

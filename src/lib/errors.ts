@@ -106,7 +106,8 @@ export const ERROR_CODES = {
   },
   'MCP-CONFIRM-REQ-ERR': {
     status: 409,
-    description: 'Agent tools: this write waits for your confirmation; call the tool again with confirm: true (details.summary says what it will do).',
+    description:
+      'Agent tools: this write waits for your confirmation; call the tool again with confirm: true (details.summary says what it will do).',
   },
   'MCP-CONFIRM-DECLINED-ERR': { status: 403, description: 'Agent tools: the user declined the confirmation; nothing was done.' },
   'TEMPLATE-INACTIVE-ERR': { status: 422, description: 'The template is inactive; activate it before generating.' },

@@ -340,13 +340,23 @@ export async function buildVictimWorld(): Promise<VictimWorld> {
     ).bind(webhookDelivery, webhookEventId, webhookEndpoint, now, now, now),
   ]);
   const simulator = new SimulatorGateway(contextAt(Date.now(), owner));
-  const simCustomer = await simulator.createCustomer({ businessId: business, email: null, name: 'Victim', idempotencyKey: newId('idempotency') });
+  const simCustomer = await simulator.createCustomer({
+    businessId: business,
+    email: null,
+    name: 'Victim',
+    idempotencyKey: newId('idempotency'),
+  });
   const paymentSimulator = {
     setupIntent: (
-      await simulator.createSetupIntent({ customerId: simCustomer.id, idempotencyKey: newId('idempotency'), metadata: { business_id: business } })
+      await simulator.createSetupIntent({
+        customerId: simCustomer.id,
+        idempotencyKey: newId('idempotency'),
+        metadata: { business_id: business },
+      })
     ).id,
-    account: (await simulator.createConnectedAccount({ shifterId: crewShifter, email: null, country: 'US', idempotencyKey: newId('idempotency') }))
-      .id,
+    account: (
+      await simulator.createConnectedAccount({ shifterId: crewShifter, email: null, country: 'US', idempotencyKey: newId('idempotency') })
+    ).id,
   };
 
   const webhooks = {

@@ -28,4 +28,12 @@ export interface DemoWorld {
 export type DemoExtra = { name: string; seed(ctx: ServiceContext, world: DemoWorld): Promise<number> };
 
 /** Each domain adds its part here (one line), in the order they must run. */
-export const DEMO_EXTRAS: DemoExtra[] = [demoReviews, demoHelp, demoMessaging, demoNotifications, demoInvoices, demoPayments, demoAgentRecords];
+export const DEMO_EXTRAS: DemoExtra[] = [
+  demoReviews,
+  demoHelp,
+  demoMessaging,
+  demoNotifications,
+  demoInvoices,
+  demoPayments,
+  demoAgentRecords,
+];
