@@ -292,6 +292,18 @@ const TABLE: Record<string, Entry> = {
   getApiKey: { access: 'self' },
   getAgentSettings: { access: 'self' },
   updateAgentSettings: { access: 'self' },
+  listAgentGrants: { access: 'self' },
+  revokeAgentGrant: {
+    access: 'self',
+    cases: [
+      {
+        target: "the owner's connected app (OAuth grant)",
+        side: 'business',
+        req: (w) => ({ params: { grant_id: w.agentGrant } }),
+        reread: () => ({ as: (x) => x.owner, method: 'GET', path: '/v1/user/agent_grants' }),
+      },
+    ],
+  },
   regenerateApiKey: { access: 'self' },
   getShifterOfUser: {
     access: 'self',

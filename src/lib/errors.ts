@@ -20,6 +20,7 @@ export const ERROR_CODES = {
   'SHIFTER-NOT-FND-ERR': { status: 404, description: 'No such shifter profile.' },
   'BUSINESS-NOT-FND-ERR': { status: 404, description: 'No such business.' },
   'SESSION-NOT-FND-ERR': { status: 404, description: 'No such live session of yours.' },
+  'AGENT-GRANT-NOT-FND-ERR': { status: 404, description: 'No such connected app (agent grant) of yours.' },
   'INVITATION-NOT-FND-ERR': { status: 404, description: 'No such teammate invitation (or it is not addressed to you).' },
   'PARTNER-CLIENT-NOT-FND-ERR': { status: 404, description: 'No such partner client (or it is not yours to manage).' },
   'PARTNER-LINK-NOT-FND-ERR': { status: 404, description: 'The partner client is not linked to this business.' },

@@ -1,4 +1,5 @@
 import {
+  getOAuthApi,
   type OAuthHelpers,
   OAuthProvider,
   type OAuthResourceAuth,
@@ -117,6 +118,32 @@ function cimdAvailable(): boolean {
 /** The provider's helpers, which it hands the default handler as env.OAUTH_PROVIDER. */
 export function oauthHelpers(c: Context<AppEnv>): OAuthHelpers | undefined {
   return (c.env as AppBindings & { OAUTH_PROVIDER?: OAuthHelpers }).OAUTH_PROVIDER;
+}
+
+/** Where the helpers' own copy stands in for the resource: see grantHelpers. */
+const GRANT_STORE_RESOURCE = 'https://localhost/v1/mcp/';
+
+/**
+ * The provider's helpers for a person's grants. Grants and their tokens live in OAUTH_KV keyed by user
+ * and grant, whatever the origin, so where the provider did not take the request (an origin the MCP
+ * server is not served from, e.g. plain http) the same helpers are built over the same storage; only
+ * listing, client lookup and revocation are used from them, none of which reads the resource.
+ */
+export function grantHelpers(env: AppBindings): OAuthHelpers {
+  const own = (env as AppBindings & { OAUTH_PROVIDER?: OAuthHelpers }).OAUTH_PROVIDER;
+  if (own) return own;
+  return getOAuthApi<AppBindings>(
+    {
+      apiRoute: MCP_ROUTE,
+      apiHandler: mcpApiHandler as never,
+      defaultHandler: { fetch: () => new Response(null, { status: 404 }) } as never,
+      authorizeEndpoint: '/oauth/authorize',
+      tokenEndpoint: '/oauth/token',
+      scopesSupported: [...MCP_SCOPES],
+      resourceMetadata: { resource: GRANT_STORE_RESOURCE } as never,
+    },
+    env,
+  );
 }
 
 function refusal(status: 401 | 403, error: string, description: string, resource: string | null): Response {

@@ -24,6 +24,7 @@ import { shifterRouter } from './shifter/shifter.index';
 import { templatesRouter } from './templates/templates.index';
 import { userRouter } from './user/user.index';
 import { agentSettingsRouter } from './user/agent-settings.routes';
+import { agentGrantsRouter } from './user/agent-grants.routes';
 import { embedRouter } from '../web/embed';
 
 /**
@@ -34,6 +35,7 @@ export const apiRouter = createRouter()
   .route('/', authRouter)
   .route('/', userRouter)
   .route('/', agentSettingsRouter)
+  .route('/', agentGrantsRouter)
   .route('/', embedRouter)
   .route('/', shifterRouter)
   .route('/', shifterRecordsRouter)

@@ -8,6 +8,7 @@ import { SimulatorGateway } from '../../src/services/payments/simulator';
 import { call } from './api';
 import { contextAt } from './clock';
 import { addTeammate, connect, makeUser, TEST_PASSWORD, type TestUser } from './factory';
+import { oauthTokens } from './mcp';
 import { daysFromToday, insertShift as insertHistoryRow } from './rows';
 import { dateAhead, HOUR, insertShift, MINUTE, NY, pngBytes } from './shifts';
 
@@ -101,6 +102,8 @@ export interface VictimWorld {
   paymentSimulator: { setupIntent: string; account: string };
   /** The owner's AI passport, the crew member's deliverable on the worked shift, and a PDF attached to it. */
   agentRecords: { passport: string; deliverable: string; deliverableFile: string };
+  /** The owner's OAuth grant: an app connected to the agent tool server through the consent page. */
+  agentGrant: string;
 }
 
 /** A partner client and its x-api-key. */
@@ -391,6 +394,10 @@ export async function buildVictimWorld(): Promise<VictimWorld> {
     ).id;
   }
 
+  await oauthTokens(owner.email, { request: ['read'] });
+  const agentGrant = (await call('GET', '/v1/user/agent_grants', { key: owner.key })).body?.data?.[0]?.id;
+  if (typeof agentGrant !== 'string') throw new Error("fixture: the owner's agent grant was not listed");
+
   return {
     owner,
     business,
@@ -429,5 +436,6 @@ export async function buildVictimWorld(): Promise<VictimWorld> {
     webhooks,
     paymentSimulator,
     agentRecords,
+    agentGrant,
   };
 }
