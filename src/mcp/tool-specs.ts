@@ -24,6 +24,7 @@ import type { ToolAnnotations, ToolScope } from './tool';
  * Inputs have no transforms (plain JSON Schema for clients); outputs reuse the REST response schemas.
  */
 export interface ToolSpec<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
+  /** Without the `shiftmarket.` prefix, e.g. `me`, `claim_shift`. */
   name: string;
   title: string;
   description: string;

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ServiceContext } from '../services/context';
+import type { ToolSpec } from './tool-specs';
 
 /**
  * One tool of the agent tool server (`/v1/mcp/`, spec 4.9), defined once: the remote server registers
@@ -26,15 +27,7 @@ export interface ToolRunExtras {
   elicitUrl(input: { url: string; message: string; elicitationId: string }): Promise<boolean>;
 }
 
-export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
-  /** Without the `shiftmarket.` prefix, e.g. `me`, `claim_shift`. */
-  name: string;
-  title: string;
-  description: string;
-  scope: ToolScope;
-  input: I;
-  output: O;
-  annotations: ToolAnnotations;
+export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> extends ToolSpec<I, O> {
   /**
    * Write tools: a one-line description of what the call will do, shown to the user before it runs
    * (form elicitation, or the first call's answer asking for `confirm: true`). May read but never write.

@@ -38,7 +38,7 @@ describe('bulk_post_shifts', () => {
     const ctx: ToolContext = { api, store, pending: new Map(), remote: async () => ({ content: [] }) };
     const tool = RECORD_TOOLS.find((t) => t.name === 'bulk_post_shifts')!;
     const rows = Array.from({ length: 23 }, (_, i) => ({
-      shift_date: '2030-01-01',
+      shift_date: new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10),
       shift_in: '09:00',
       shift_out: '17:00',
       shiftrole_id: 1,

@@ -7,6 +7,7 @@ import { errorFields } from '../../lib/log';
 import { fromMinor } from '../../lib/money';
 import { toIso } from '../../lib/time';
 import { standingToward } from '../access';
+import { appLinkOrigin } from '../app-links';
 import { type ServiceContext, requirePerson } from '../context';
 import { changedRows, prepareWrite } from '../guarded-write';
 import { smsProviderFor } from '../notifications/sms';
@@ -32,23 +33,6 @@ export interface IssuedConfirmation {
   amount: number;
   currency: string;
   shift_request_id: string;
-}
-
-/**
- * {app_url}'s origin for links that leave the request (SMS, email, a tool result): APP_URL, else
- * AUTH_URL, else the local development server's origin (both settings are empty only there).
- */
-export function appBaseUrl(ctx: ServiceContext): string {
-  for (const raw of [ctx.settings.APP_URL, ctx.settings.AUTH_URL]) {
-    const v = raw?.trim();
-    if (!v) continue;
-    try {
-      return new URL(v).origin;
-    } catch {
-      /* a malformed setting falls through; the pages refuse it loudly (web/urls.ts) */
-    }
-  }
-  return 'http://localhost:8787';
 }
 
 export const hashConfirmToken = (token: string) => sha256Hex(token);
@@ -97,7 +81,7 @@ export async function issueConfirmation(
   const now = ctx.now();
   const expiresAt = now + CONFIRM_TOKEN_TTL_MS;
   const id = newId('mcpConfirmToken');
-  const url = `${appBaseUrl(ctx)}${CONFIRM_PATH}${token}`;
+  const url = `${appLinkOrigin(ctx)}${CONFIRM_PATH}${token}`;
   const amount = fromMinor(amountMinor, row.currency);
   const what = `${formatAmount(amount, row.currency)} for the shift ${shiftWhen(row)} at ${s.business.name}`;
   const body = `An assistant asks to pay ${what}. To confirm, open ${url} within 5 minutes while signed in. If you did not ask for this, ignore it.`;

@@ -5,6 +5,7 @@ import { AppError } from '../../lib/errors';
 import { fromMinor } from '../../lib/money';
 import { toIso } from '../../lib/time';
 import { accessBusiness, businessRecipients } from '../access/business';
+import { appLinkOrigin } from '../app-links';
 import { requirePerson, type ServiceContext } from '../context';
 import { committedSubject, prepareWrite } from '../guarded-write';
 import { invoiceFor, type InvoiceRow } from '../invoices/create';
@@ -36,22 +37,6 @@ export const CHARGE_LEASE_MS = 10 * 60_000;
 
 /** Where the card holder confirms a charge the issuer holds for authentication. */
 export const authenticatePath = (invoiceId: string) => `/finance/web/authenticate/${invoiceId}`;
-
-/** The development origin of `npm run dev`, used for links when APP_URL is empty and no request gives one. */
-const DEV_ORIGIN = 'http://localhost:8787';
-
-/** {app_url}'s origin for links in notifications: APP_URL, else the request's origin, else the dev server's. */
-export function appOriginOf(ctx: ServiceContext, requestOrigin?: string): string {
-  const configured = ctx.settings.APP_URL?.trim();
-  if (configured) {
-    try {
-      return new URL(configured).origin;
-    } catch {
-      /* a bad APP_URL is refused by the pages; fall back for the link */
-    }
-  }
-  return requestOrigin ?? DEV_ORIGIN;
-}
 
 const invoiceOpApplied = (invoiceId: string, op: string): SQL =>
   sql`EXISTS (SELECT 1 FROM ${invoices} WHERE ${invoices.id} = ${invoiceId} AND ${invoices.last_op_id} = ${op})`;
@@ -225,7 +210,7 @@ async function holdForAuthentication(ctx: ServiceContext, inv: InvoiceRow, pi: P
   const now = ctx.now();
   const w = prepareWrite(ctx, { type: 'invoice', id: inv.id }, (op) => invoiceOpApplied(inv.id, op));
   const kind = 'payment_action_required';
-  const link = `${appOriginOf(ctx, origin)}${authenticatePath(inv.id)}`;
+  const link = `${appLinkOrigin(ctx, origin)}${authenticatePath(inv.id)}`;
   const money = `${fromMinor(pi.amount, pi.currency.toUpperCase())} ${pi.currency.toUpperCase()}`;
   await w.commit({
     guard: ctx.db

@@ -1,3 +1,4 @@
+import { appLinkOrigin } from '../../app-links';
 import type { ServiceContext } from '../../context';
 import type {
   CardSummary,
@@ -290,7 +291,7 @@ export class SimulatorGateway implements PaymentGateway {
     try {
       origin = new URL(input.returnUrl).origin;
     } catch {
-      origin = this.ctx.settings.APP_URL ? new URL(this.ctx.settings.APP_URL).origin : 'http://localhost:8787';
+      origin = appLinkOrigin(this.ctx);
     }
     return {
       url: `${origin}/finance/web/simulator/onboarding/${encodeURIComponent(input.accountId)}${returnPath(input.returnUrl, origin)}`,
