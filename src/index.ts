@@ -1,4 +1,6 @@
 import { createApp } from './app';
+// Without STRIPE_SECRET_KEY, the local payment simulator stands in for Stripe; loading it registers it.
+import './local/payment-simulator';
 import type { AppBindings } from './env';
 import { handleScheduled } from './jobs/scheduled';
 import { withOAuth } from './mcp/oauth';

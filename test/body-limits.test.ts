@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { businesses, credentials, idempotencyKeys, users } from '../src/db/schema';
 import type { AppBindings } from '../src/env';
-import worker from '../src/index';
+import worker from '../src';
 import { MULTIPART_OVERHEAD_BYTES } from '../src/lib/uploads';
 import { BASE, type ApiResult, expectError } from './helpers/api';
 import { db, makeUser } from './helpers/factory';

@@ -9,7 +9,7 @@ import validateSchema from '@apidevtools/swagger-parser/lib/validators/schema.js
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../src/lib/errors';
 import { CONNECTION_STATUSES } from '../src/services/connections/schemas';
-import { SHIFT_STATUS } from '../src/services/shifts/status';
+import { SHIFT_STATUS } from '../src/services/kernel/shift/status';
 import { call, expectError } from './helpers/api';
 
 type Json = Record<string, any>;

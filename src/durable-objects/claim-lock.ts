@@ -1,8 +1,8 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { AppBindings } from '../env';
 import { errorFields } from '../lib/log';
-import { type ClaimInput, type ClaimOutcome, commitClaim } from '../services/shifts/claim';
-import { systemContext } from '../services/system-context';
+import { type ClaimInput, type ClaimOutcome, commitClaim } from '../services/shifts';
+import { systemContext } from '../services/kernel';
 
 /**
  * One instance per broadcast: it serializes the claims on it, and D1 stays the truth. Claims run one

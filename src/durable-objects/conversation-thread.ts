@@ -1,9 +1,16 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { AppBindings } from '../env';
 import { errorFields } from '../lib/log';
-import { syncInbox } from '../services/messaging/sync';
-import type { AppendInput, AppendOutcome, ListInput, ListOutcome, StoredMessage, SyncPlan } from '../services/messaging/thread-store';
-import { systemContext } from '../services/system-context';
+import {
+  type AppendInput,
+  type AppendOutcome,
+  type ListInput,
+  type ListOutcome,
+  type StoredMessage,
+  syncInbox,
+  type SyncPlan,
+} from '../services/messaging';
+import { systemContext } from '../services/kernel';
 
 /** After this many failed D1 syncs of one message the object stops retrying it (the message stays stored). */
 const MAX_SYNC_ATTEMPTS = 12;

@@ -1,6 +1,6 @@
 import type { Db } from '../db/client';
 import type { AppBindings, Settings } from '../env';
-import type { Actor, IdempotencyScope } from '../services/context';
+import type { Actor, IdempotencyScope } from '../services/kernel';
 import type { Logger } from '../lib/log';
 
 /** Who a page is for: the account behind the cookie session. */

@@ -2,7 +2,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { createDb } from '../db/client';
 import { getSettings } from '../env';
-import type { ServiceContext } from '../services/context';
+import type { ServiceContext } from '../services/kernel';
 import type { AppEnv } from './app-types';
 import { AppError } from '../lib/errors';
 

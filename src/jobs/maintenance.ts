@@ -1,6 +1,6 @@
 import { lt } from 'drizzle-orm';
 import { idempotencyKeys } from '../db/schema';
-import type { ServiceContext } from '../services/context';
+import type { ServiceContext } from '../services/kernel';
 
 /** Drops idempotency records past their 24-hour life. */
 export async function pruneIdempotencyKeys(ctx: ServiceContext): Promise<number> {

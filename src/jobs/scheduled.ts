@@ -1,17 +1,14 @@
 import type { AppBindings } from '../env';
 import { errorFields } from '../lib/log';
-import { pruneAuthCodes } from '../services/accounts/codes';
-import { resetDemoData } from '../services/demo/seed';
-import { sweepOutbox } from '../services/events/outbox';
+import { pruneAuthCodes } from '../services/accounts';
+import { resetDemoData } from '../local/demo';
+import { sweepOutbox, systemContext } from '../services/kernel';
 import { sweepEmailOutbox } from '../services/mail';
-import { sweepNotificationDeliveries } from '../services/notifications/deliver';
-import { sweepSimulatorEvents } from '../services/payments/simulator';
-import { sweepAutomaticCharges } from '../services/payments/auto-charge';
-import { sweepMissingTransfers } from '../services/payments/payouts';
-import { sweepUnworkedShiftRefunds } from '../services/payments/refunds';
-import { expirePendingShifts } from '../services/shifts/expire';
-import { systemContext } from '../services/system-context';
-import { sweepWebhookDeliveries } from '../services/webhooks/sweep';
+import { sweepNotificationDeliveries } from '../services/notifications';
+import { sweepSimulatorEvents } from '../local/payment-simulator';
+import { sweepAutomaticCharges, sweepMissingTransfers, sweepUnworkedShiftRefunds } from '../services/payments';
+import { expirePendingShifts } from '../services/shifts';
+import { sweepWebhookDeliveries } from '../services/webhooks';
 import { pruneIdempotencyKeys } from './maintenance';
 
 export const CRON = { frequent: '*/5 * * * *', nightly: '0 3 * * *' } as const;

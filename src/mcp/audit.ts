@@ -1,8 +1,7 @@
 import type { Db } from '../db/client';
 import { mcpAudit } from '../db/schema';
 import { newId } from '../lib/ids';
-import type { Logger } from '../lib/log';
-import { errorFields } from '../lib/log';
+import { errorFields, type Logger } from '../lib/log';
 
 /**
  * The audit log of the agent tool server (spec 4.9 rule 8): one row per tool call with the access

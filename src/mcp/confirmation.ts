@@ -1,10 +1,6 @@
 import { acceptedContent, type CallToolResult, type InputRequiredResult, inputRequired, inputResponse } from '@modelcontextprotocol/server';
-import { eq } from 'drizzle-orm';
 import { z } from 'zod';
-import type { Db } from '../db/client';
-import { mcpUserSettings } from '../db/schema';
 import { AppError } from '../lib/errors';
-import { requirePerson, type ServiceContext } from '../services/context';
 
 /**
  * Confirmation of write tools (spec 4.9: "confirmation on by default"). Before a write tool runs, the
@@ -27,40 +23,6 @@ export const confirmField = z
 
 const ELICIT_KEY = 'confirm';
 const confirmationForm = z.object({ confirm: z.boolean().describe('Go ahead') });
-
-export async function confirmWritesFor(db: Db, userId: string): Promise<boolean> {
-  const [row] = await db
-    .select({ confirm: mcpUserSettings.confirm_writes })
-    .from(mcpUserSettings)
-    .where(eq(mcpUserSettings.user_id, userId))
-    .limit(1);
-  return row?.confirm ?? true;
-}
-
-export async function setConfirmWrites(db: Db, userId: string, confirm: boolean, now: number): Promise<void> {
-  await db
-    .insert(mcpUserSettings)
-    .values({ user_id: userId, confirm_writes: confirm, updated_at: now })
-    .onConflictDoUpdate({ target: mcpUserSettings.user_id, set: { confirm_writes: confirm, updated_at: now } });
-}
-
-export interface AgentSettings {
-  confirm_writes: boolean;
-}
-
-/** The caller's own agent settings (defaults when never changed). */
-export async function getAgentSettings(ctx: ServiceContext): Promise<AgentSettings> {
-  const person = requirePerson(ctx);
-  return { confirm_writes: await confirmWritesFor(ctx.db, person.userId) };
-}
-
-/** Changes the caller's own agent settings. An agent cannot switch its own confirmations off. */
-export async function updateAgentSettings(ctx: ServiceContext, input: AgentSettings): Promise<AgentSettings> {
-  const person = requirePerson(ctx);
-  if (person.kind === 'agent') throw new AppError('FORBIDDEN-ERR', 'Agents cannot change the settings that govern them.');
-  await setConfirmWrites(ctx.db, person.userId, input.confirm_writes, ctx.now());
-  return { confirm_writes: input.confirm_writes };
-}
 
 export type ConfirmOutcome =
   | { kind: 'proceed' }

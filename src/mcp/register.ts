@@ -11,9 +11,10 @@ import type { AppBindings, Settings } from '../env';
 import { AppError } from '../lib/errors';
 import { randomBase62 } from '../lib/ids';
 import { errorFields, type Logger } from '../lib/log';
-import type { PersonActor, ServiceContext } from '../services/context';
+import type { PersonActor, ServiceContext } from '../services/kernel';
 import { writeAudit } from './audit';
-import { CONFIRM_FIELD, confirmField, confirmWritesFor, decideConfirmation, toolError } from './confirmation';
+import { confirmWritesFor } from '../services/agents';
+import { CONFIRM_FIELD, confirmField, decideConfirmation, toolError } from './confirmation';
 import { TOOL_PREFIX, type ToolDefinition, type ToolScope } from './tool';
 
 /**

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { ID_MAX_LENGTH } from '../lib/ids';
-import { businessSchema, shifterSchema, userDetailsSchema } from '../services/accounts/schemas';
-import { earningsSchema, laborCostsSchema } from '../services/insights/schemas';
-import { ratingSchema } from '../services/reviews/schemas';
+import { businessSchema, shifterSchema, userDetailsSchema } from '../services/accounts';
+import { earningsSchema, laborCostsSchema } from '../services/insights';
+import { ratingSchema } from '../services/reviews';
 import {
   cancelledShiftSchema,
   currencySchema,
@@ -11,7 +11,7 @@ import {
   shiftListSchema,
   shiftRequestSchema,
   timeSchema,
-} from '../services/shifts/schemas';
+} from '../services/shifts';
 import type { ToolAnnotations, ToolScope } from './tool';
 
 /**

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ServiceContext } from '../services/context';
+import type { ServiceContext } from '../services/kernel';
 import type { ToolSpec } from './tool-specs';
 
 /**

@@ -2,11 +2,10 @@ import { deadLetters } from '../db/schema';
 import type { AppBindings } from '../env';
 import { newId } from '../lib/ids';
 import { errorFields } from '../lib/log';
-import { notificationsMessageSchema } from '../services/events/messages';
+import { notificationsMessageSchema, systemContext } from '../services/kernel';
 import { deliverEmail } from '../services/mail';
-import { deliverOne, processNotify } from '../services/notifications/deliver';
-import { systemContext } from '../services/system-context';
-import { handleWebhooksBatch } from '../services/webhooks/queue';
+import { deliverOne, processNotify } from '../services/notifications';
+import { handleWebhooksBatch } from '../services/webhooks';
 
 /**
  * Exponential backoff for retried messages: 2, 4, 8 … seconds, capped at 10 minutes. After the

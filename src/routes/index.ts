@@ -1,5 +1,6 @@
 import { createRouter } from '../http/create-app';
 import { adminRouter } from './admin/admin.index';
+import { agentsRouter } from './agents/agents.index';
 import { aiPassportsRouter } from './ai-passports/ai-passports.index';
 import { deliverablesRouter } from './deliverables/deliverables.index';
 import { assistantRouter } from './assistant/assistant.index';
@@ -23,8 +24,6 @@ import { shifterRecordsRouter } from './shifter/records.index';
 import { shifterRouter } from './shifter/shifter.index';
 import { templatesRouter } from './templates/templates.index';
 import { userRouter } from './user/user.index';
-import { agentSettingsRouter } from './user/agent-settings.routes';
-import { agentGrantsRouter } from './user/agent-grants.routes';
 import { embedRouter } from '../web/embed';
 
 /**
@@ -34,8 +33,7 @@ import { embedRouter } from '../web/embed';
 export const apiRouter = createRouter()
   .route('/', authRouter)
   .route('/', userRouter)
-  .route('/', agentSettingsRouter)
-  .route('/', agentGrantsRouter)
+  .route('/', agentsRouter)
   .route('/', embedRouter)
   .route('/', shifterRouter)
   .route('/', shifterRecordsRouter)

@@ -1,5 +1,4 @@
-import { Hono } from 'hono';
-import type { MiddlewareHandler } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../http/app-types';
 import { assetsRouter } from './assets';
 import { csrf } from './csrf';

@@ -2,8 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv, WebUser } from '../http/app-types';
 import { users } from '../db/schema';
-import { resolvePendingSession, resolveSession, touchSession, useIsStale } from '../services/accounts/credentials';
-import type { PendingSignIn } from '../services/two-factor/challenge';
+import { type PendingSignIn, resolvePendingSession, resolveSession, touchSession, useIsStale } from '../services/accounts';
 import { clearAppCookie, readAppCookie, setAppCookie } from './cookies';
 import { safeNextPath } from './urls';
 

@@ -1,7 +1,7 @@
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { env, exports } from 'cloudflare:workers';
 import type { AppBindings } from '../../src/env';
-import worker from '../../src/index';
+import worker from '../../src';
 
 export const BASE = 'http://example.com';
 

@@ -1,10 +1,9 @@
 import { env } from 'cloudflare:workers';
 import { createDb } from '../../src/db/client';
-import type { AppBindings } from '../../src/env';
-import { getSettings } from '../../src/env';
+import { type AppBindings, getSettings } from '../../src/env';
 import { createLogger } from '../../src/lib/log';
 import { addDays, dateInZone, wallClockToInstant } from '../../src/lib/shift-time';
-import type { ServiceContext } from '../../src/services/context';
+import type { ServiceContext } from '../../src/services/kernel/context';
 import type { TestUser } from './factory';
 
 /**

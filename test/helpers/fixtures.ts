@@ -4,7 +4,7 @@ import { PARTNER_SCOPES } from '../../src/db/schema/partners';
 import { newId } from '../../src/lib/ids';
 import { ensureInvoiceForShift } from '../../src/services/invoices/create';
 import { escalateSupportThread, openSupportThread } from '../../src/services/messaging';
-import { SimulatorGateway } from '../../src/services/payments/simulator';
+import { SimulatorGateway } from '../../src/local/payment-simulator';
 import { call } from './api';
 import { contextAt } from './clock';
 import { addTeammate, connect, makeUser, TEST_PASSWORD, type TestUser } from './factory';

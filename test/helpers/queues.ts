@@ -11,7 +11,7 @@ import { eq } from 'drizzle-orm';
 import { vi } from 'vitest';
 import { emailOutbox } from '../../src/db/schema';
 import type { AppBindings } from '../../src/env';
-import worker from '../../src/index';
+import worker from '../../src';
 import { newId } from '../../src/lib/ids';
 import { EMAIL_GRACE_MS } from '../../src/services/mail';
 import { db } from './factory';

@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { invoices, outboxEvents, paymentSimObjects, refunds } from '../../src/db/schema';
-import type { ServiceContext } from '../../src/services/context';
-import { paymentGateway } from '../../src/services/payments/index';
+import type { ServiceContext } from '../../src/services/kernel/context';
+import { paymentGateway } from '../../src/services/payments';
 import { markInvoicePaid } from '../../src/services/payments/settle';
-import { simulatorCompleteOnboarding, simulatorConfirmSetupIntent } from '../../src/services/payments/simulator';
+import { simulatorCompleteOnboarding, simulatorConfirmSetupIntent } from '../../src/local/payment-simulator';
 import { call } from './api';
 import { contextAt } from './clock';
 import { workedInvoice as workedInvoiceOfNewPair } from './invoices';

@@ -10,7 +10,7 @@ import { and, eq, like } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { auditLog, businesses, outboxEvents, shiftRequests } from '../../src/db/schema';
 import type { AppBindings } from '../../src/env';
-import worker from '../../src/index';
+import worker from '../../src';
 import { newId } from '../../src/lib/ids';
 import { addDays, dateInZone, shiftInstants, timeInZone } from '../../src/lib/shift-time';
 import { QUEUES } from '../../src/queues/consumer';

@@ -10,8 +10,8 @@ import {
   touchApiKey,
   touchSession,
   useIsStale,
-} from '../../services/accounts/credentials';
-import { consumeRateLimit, enforceRateLimit, rateLimitError, rateLimitHeaders } from '../../services/rate-limit';
+} from '../../services/accounts';
+import { consumeRateLimit, enforceRateLimit, rateLimitError, rateLimitHeaders } from '../../services/kernel';
 import { carriesPartnerAuth, resolvePartnerAuth } from './partner-auth';
 
 /**

@@ -5,7 +5,7 @@ import { sha256Hex } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { errorFields } from '../../lib/log';
-import type { Actor, IdempotencyScope } from '../../services/context';
+import type { Actor, IdempotencyScope } from '../../services/kernel';
 import type { AppEnv } from '../app-types';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;

@@ -2,7 +2,7 @@ import { createRoute, type RouteConfig } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { PartnerScope } from '../../db/schema/partners';
 import { AppError, type ErrorCode, errorResponses } from '../../lib/errors';
-import { asPartner, assertPartnerScope } from '../../services/access/partner';
+import { asPartner, assertPartnerScope } from '../../services/access';
 import {
   looksLikePartnerToken,
   PARTNER_TOKEN_PREFIX,
@@ -11,8 +11,8 @@ import {
   resolvePartnerToken,
   tierLimit,
   touchPartnerKey,
-} from '../../services/partners/credentials';
-import { consumeRateLimit, rateLimitError, rateLimitHeaders } from '../../services/rate-limit';
+} from '../../services/partners';
+import { consumeRateLimit, rateLimitError, rateLimitHeaders } from '../../services/kernel';
 import type { AppEnv } from '../app-types';
 
 /** The OAuth token route: the client authenticates itself there (Basic or form), not through this middleware. */

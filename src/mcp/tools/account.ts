@@ -1,9 +1,16 @@
 import type { z } from 'zod';
 import { AppError } from '../../lib/errors';
-import { updateAccountProfile, updateUserDetailsInput } from '../../services/accounts/account-profile';
-import { getBusinessesOfUser, getShifterOfUser, getUserDetails } from '../../services/accounts/reads';
-import type { BusinessView, ShifterView, UserDetails } from '../../services/accounts/schemas';
-import type { ServiceContext } from '../../services/context';
+import {
+  type BusinessView,
+  getBusinessesOfUser,
+  getShifterOfUser,
+  getUserDetails,
+  type ShifterView,
+  updateAccountProfile,
+  updateUserDetailsInput,
+  type UserDetails,
+} from '../../services/accounts';
+import type { ServiceContext } from '../../services/kernel';
 import { defineTool } from '../tool';
 import { meSpec, PROFILE_FIELDS, type profileRowSchema, updateMyProfileSpec } from '../tool-specs';
 

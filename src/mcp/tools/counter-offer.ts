@@ -1,7 +1,7 @@
 import { fromMinor } from '../../lib/money';
-import { shiftForParty } from '../../services/access/agent';
-import { proposeCounterOffer } from '../../services/shifts/counter-offer';
-import { shiftWhen } from '../../services/shifts/rules';
+import { shiftForParty } from '../../services/access';
+import { proposeCounterOffer } from '../../services/shifts';
+import { shiftWhen } from '../../services/kernel';
 import { defineTool } from '../tool';
 import { createCounterOfferSpec } from '../tool-specs';
 

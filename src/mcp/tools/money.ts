@@ -1,10 +1,9 @@
 import { errorFields } from '../../lib/log';
-import { issueConfirmation } from '../../services/agent-payments/tokens';
-import { earnings } from '../../services/insights/earnings';
-import { laborCosts } from '../../services/insights/labor-costs';
+import { issueConfirmation } from '../../services/agent-payments';
+import { earnings, laborCosts } from '../../services/insights';
 import { defineTool } from '../tool';
 import { confirmPaymentForShiftSpec, myEarningsSpec, mySpendSpec } from '../tool-specs';
-import { ownedBusiness, ownShifterId } from '../../services/access/agent';
+import { ownedBusiness, ownShifterId } from '../../services/access';
 
 /** The shifter's earnings through the same service as GET /v1/shifter/{id}/earnings. */
 export const myEarnings = defineTool({

@@ -1,11 +1,11 @@
 import { AppError } from '../../lib/errors';
 import { toIso } from '../../lib/time';
-import { listCounterparties } from '../../services/connections/counterparties';
-import { requirePerson } from '../../services/context';
-import { findPublicBusiness, findPublicShifter } from '../../services/profiles/public';
+import { listCounterparties } from '../../services/connections';
+import { requirePerson } from '../../services/kernel';
+import { findPublicBusiness, findPublicShifter } from '../../services/profiles';
 import { defineTool } from '../tool';
 import { businessProfileSpec, listConnectionsSpec, shifterProfileSpec } from '../tool-specs';
-import { assertRole } from '../../services/access/agent';
+import { assertRole } from '../../services/access';
 
 /** A business's public profile by slug: what its public page shows, never its settings or position. */
 export const businessProfile = defineTool({

@@ -1,14 +1,17 @@
 import { AppError } from '../../lib/errors';
-import { requirePerson } from '../../services/context';
-import { cancelShift as cancelShiftService } from '../../services/shifts/cancel';
-import { claimBroadcast } from '../../services/shifts/claim';
-import { clockIn as clockInService, clockOut as clockOutService } from '../../services/shifts/clock';
-import { sendRequest } from '../../services/shifts/create';
-import { getShiftRequest } from '../../services/shifts/get';
-import { listBroadcasts, listRequests } from '../../services/shifts/list';
-import type { loadShift } from '../../services/shifts/load';
-import { shiftWhen } from '../../services/shifts/rules';
-import type { ShiftList } from '../../services/shifts/schemas';
+import { requirePerson, shiftWhen } from '../../services/kernel';
+import {
+  cancelShift as cancelShiftService,
+  claimBroadcast,
+  clockIn as clockInService,
+  clockOut as clockOutService,
+  getShiftRequest,
+  listBroadcasts,
+  listRequests,
+  type loadShift,
+  sendRequest,
+  type ShiftList,
+} from '../../services/shifts';
 import { defineTool } from '../tool';
 import {
   cancelShiftSpec,
@@ -20,7 +23,7 @@ import {
   searchShiftsSpec,
   shiftDetailsSpec,
 } from '../tool-specs';
-import { assertRole, ownedBusiness, ownedBusinesses, ownShifterId, shiftAsShifter, shiftForParty } from '../../services/access/agent';
+import { assertRole, ownedBusiness, ownedBusinesses, ownShifterId, shiftAsShifter, shiftForParty } from '../../services/access';
 
 const listed = (r: ShiftList) => `${r.data.length} shift(s)${r.next_cursor ? '; more with next_cursor' : ''}.`;
 

@@ -1,5 +1,5 @@
 import { createRouter, serviceCtx } from '../../http/create-app';
-import { grantAdmin } from '../../services/accounts/admins';
+import { grantAdmin } from '../../services/accounts';
 import * as routes from './admin.routes';
 
 export const adminRouter = createRouter().openapi(routes.grantAdmin, async (c) =>

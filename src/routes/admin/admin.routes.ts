@@ -1,5 +1,5 @@
 import { authRoute, jsonBody, jsonContent } from '../../http/openapi';
-import { adminGrantedSchema, grantAdminInput } from '../../services/accounts/schemas';
+import { adminGrantedSchema, grantAdminInput } from '../../services/accounts';
 
 export const grantAdmin = authRoute({
   method: 'post',

@@ -1,5 +1,5 @@
 import { createRouter, serviceCtx } from '../../http/create-app';
-import { listPassports, recordPassport, revokePassport } from '../../services/passports/passports';
+import { listPassports, recordPassport, revokePassport } from '../../services/passports';
 import * as routes from './ai-passports.routes';
 
 export const aiPassportsRouter = createRouter()

@@ -1,5 +1,5 @@
 import { authRoute, idParam, jsonBody, jsonContent } from '../../http/openapi';
-import { listPassportsQuery, passportListSchema, passportSchema, recordPassportInput } from '../../services/passports/schemas';
+import { listPassportsQuery, passportListSchema, passportSchema, recordPassportInput } from '../../services/passports';
 
 const tags = ['AI passports'];
 

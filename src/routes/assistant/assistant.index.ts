@@ -1,5 +1,5 @@
 import { createRouter, serviceCtx } from '../../http/create-app';
-import { getAssistantChat, sendAssistantMessage } from '../../services/assistant/chat';
+import { getAssistantChat, sendAssistantMessage } from '../../services/assistant';
 import * as routes from './assistant.routes';
 
 export const assistantRouter = createRouter()

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { authRoute, jsonBody, jsonContent, pathParam } from '../../http/openapi';
-import { assistantChatSchema, assistantExchangeSchema, sendAssistantMessageInput } from '../../services/assistant/schemas';
+import { assistantChatSchema, assistantExchangeSchema, sendAssistantMessageInput } from '../../services/assistant';
 
 const businessIdParam = z.object({ business_id: pathParam('business_id') });
 

@@ -1,8 +1,16 @@
 import { createRouter, serviceCtx } from '../../http/create-app';
 import { clientIp } from '../../http/middleware/auth';
-import { confirmPasswordReset, requestPasswordReset } from '../../services/accounts/passwords';
-import { registerAccount, resendVerification, verifyEmail } from '../../services/accounts/register';
-import { cancelTwoFactorLogin, completeTwoFactorLogin, login, logout } from '../../services/accounts/sessions';
+import {
+  cancelTwoFactorLogin,
+  completeTwoFactorLogin,
+  confirmPasswordReset,
+  login,
+  logout,
+  registerAccount,
+  requestPasswordReset,
+  resendVerification,
+  verifyEmail,
+} from '../../services/accounts';
 import * as routes from './auth.routes';
 
 export const authRouter = createRouter()

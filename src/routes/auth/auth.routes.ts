@@ -15,7 +15,7 @@ import {
   signedInSchema,
   signedOutSchema,
   verifyEmailInput,
-} from '../../services/accounts/schemas';
+} from '../../services/accounts';
 
 const tags = ['Accounts'];
 

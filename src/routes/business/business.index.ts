@@ -1,11 +1,15 @@
 import { createRouter, serviceCtx } from '../../http/create-app';
-import { createBusiness, makeDefaultBusiness } from '../../services/accounts/profiles';
-import { getBusinessesOfUser } from '../../services/accounts/reads';
-import { inviteTeammate, listBusinessInvitations, revokeInvitation } from '../../services/businesses/invitations';
-import { setWeeklyBudget, updateSettings } from '../../services/businesses/settings';
-import { listTeammates, setTeammateStatus } from '../../services/businesses/teammates';
-import { crewAnalytics } from '../../services/insights/crew-analytics';
-import { laborCosts } from '../../services/insights/labor-costs';
+import { createBusiness, getBusinessesOfUser, makeDefaultBusiness } from '../../services/accounts';
+import {
+  inviteTeammate,
+  listBusinessInvitations,
+  listTeammates,
+  revokeInvitation,
+  setTeammateStatus,
+  setWeeklyBudget,
+  updateSettings,
+} from '../../services/businesses';
+import { crewAnalytics, laborCosts } from '../../services/insights';
 import * as routes from './business.routes';
 import * as settings from './settings.routes';
 

@@ -1,5 +1,5 @@
 import { authRoute, idParam, jsonBody, jsonContent, pathParam } from '../../http/openapi';
-import { businessListSchema, businessSchema, createBusinessInput, userIdQuery } from '../../services/accounts/schemas';
+import { businessListSchema, businessSchema, createBusinessInput, userIdQuery } from '../../services/accounts';
 import {
   invitationListSchema,
   invitationSchema,
@@ -7,7 +7,7 @@ import {
   teammateListSchema,
   teammateSchema,
   teammateStatusInput,
-} from '../../services/businesses/schemas';
+} from '../../services/businesses';
 
 const tags = ['Businesses'];
 

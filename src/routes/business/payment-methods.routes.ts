@@ -1,8 +1,17 @@
 import { z } from '@hono/zod-openapi';
 import { createRouter, serviceCtx } from '../../http/create-app';
 import { authRoute, idParam, jsonBody, jsonContent, pathParam } from '../../http/openapi';
-import { createCardSetup, deleteCard, listCards, saveCard, setDefaultCard } from '../../services/payments/cards';
-import { paymentMethodListSchema, paymentMethodSchema, savePaymentMethodInput, setupIntentSchema } from '../../services/payments/schemas';
+import {
+  createCardSetup,
+  deleteCard,
+  listCards,
+  paymentMethodListSchema,
+  paymentMethodSchema,
+  saveCard,
+  savePaymentMethodInput,
+  setDefaultCard,
+  setupIntentSchema,
+} from '../../services/payments';
 
 const tags = ['Payment methods'];
 const cardParams = z.object({ id: pathParam('id'), payment_method_id: pathParam('payment_method_id') });

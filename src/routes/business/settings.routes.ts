@@ -1,8 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import { authRoute, idParam, jsonBody, jsonContent, pathParam } from '../../http/openapi';
-import { businessSchema } from '../../services/accounts/schemas';
-import { businessSettingsInput, weeklyBudgetInput } from '../../services/businesses/schemas';
-import { crewAnalyticsSchema, laborCostsQuery, laborCostsSchema } from '../../services/insights/schemas';
+import { businessSchema } from '../../services/accounts';
+import { businessSettingsInput, weeklyBudgetInput } from '../../services/businesses';
+import { crewAnalyticsSchema, laborCostsQuery, laborCostsSchema } from '../../services/insights';
 
 const businessIdParam = z.object({ business_id: pathParam('business_id') });
 

@@ -1,6 +1,5 @@
 import { createRouter, serviceCtx } from '../../http/create-app';
-import { listConnections } from '../../services/connections/list';
-import { removeConnection, respondToConnection, sendConnection } from '../../services/connections/requests';
+import { listConnections, removeConnection, respondToConnection, sendConnection } from '../../services/connections';
 import * as routes from './connections.routes';
 
 // One service call per handler: the services take the validated input and return the connection view.

@@ -1,5 +1,5 @@
 import { authRoute, idParam, jsonBody, jsonContent } from '../../http/openapi';
-import { connectionListsSchema, connectionSchema, listConnectionsInput, sendConnectionInput } from '../../services/connections/schemas';
+import { connectionListsSchema, connectionSchema, listConnectionsInput, sendConnectionInput } from '../../services/connections';
 
 const tags = ['Connections'];
 

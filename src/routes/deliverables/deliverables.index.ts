@@ -1,6 +1,5 @@
 import { createRouter, serviceCtx } from '../../http/create-app';
-import { listDeliverables, recordDeliverable } from '../../services/deliverables/deliverables';
-import { readDeliverableFile, uploadDeliverableFile } from '../../services/deliverables/files';
+import { listDeliverables, readDeliverableFile, recordDeliverable, uploadDeliverableFile } from '../../services/deliverables';
 import * as routes from './deliverables.routes';
 
 export const deliverablesRouter = createRouter()

@@ -1,14 +1,15 @@
 import { z } from '@hono/zod-openapi';
 import { authRoute, idParam, jsonBody, jsonContent, pathParam } from '../../http/openapi';
 import { uploadGuard } from '../../lib/uploads';
-import { DELIVERABLE_FILE_MAX_BYTES, MAX_FILES_PER_DELIVERABLE } from '../../services/deliverables/files';
 import {
+  DELIVERABLE_FILE_MAX_BYTES,
   deliverableFileForm,
   deliverableFileSchema,
   deliverableListSchema,
   deliverableSchema,
+  MAX_FILES_PER_DELIVERABLE,
   recordDeliverableInput,
-} from '../../services/deliverables/schemas';
+} from '../../services/deliverables';
 
 const tags = ['Shift deliverables'];
 

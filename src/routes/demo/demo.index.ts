@@ -3,7 +3,7 @@ import type { AppEnv } from '../../http/app-types';
 import { serviceCtx } from '../../http/create-app';
 import { timingSafeEqualStr } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
-import { seedDemoData } from '../../services/demo/seed';
+import { seedDemoData } from '../../local/demo';
 
 /**
  * Local-development hook used by `npm run dev` and `npm run seed`: seeds demo data and returns the

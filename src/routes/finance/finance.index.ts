@@ -1,5 +1,5 @@
 import { createRouter, serviceCtx } from '../../http/create-app';
-import { receiveStripeWebhook } from '../../services/payments/stripe-webhook';
+import { receiveStripeWebhook } from '../../services/payments';
 import * as routes from './finance.routes';
 import { refundRouter } from './refund.routes';
 import { simulatorRouter } from './simulator.routes';

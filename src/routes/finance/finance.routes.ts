@@ -1,5 +1,5 @@
 import { jsonContent, publicRoute } from '../../http/openapi';
-import { stripeWebhookAnswerSchema } from '../../services/payments/stripe-webhook';
+import { stripeWebhookAnswerSchema } from '../../services/payments';
 
 const tags = ['Finance'];
 

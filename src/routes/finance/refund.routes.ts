@@ -1,8 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { createRouter, serviceCtx } from '../../http/create-app';
 import { authRoute, jsonBody, jsonContent, pathParam } from '../../http/openapi';
-import { refundInput, refundResultSchema } from '../../services/payments/refund-schemas';
-import { refundInvoice as refundInvoiceService } from '../../services/payments/refunds';
+import { refundInput, refundInvoice as refundInvoiceService, refundResultSchema } from '../../services/payments';
 
 const tags = ['Finance'];
 

@@ -4,7 +4,7 @@ import { createRouter, serviceCtx } from '../../http/create-app';
 import { authRoute, jsonBody, jsonContent, pathParam } from '../../http/openapi';
 import type { AppEnv } from '../../http/app-types';
 import { AppError } from '../../lib/errors';
-import type { ServiceContext } from '../../services/context';
+import type { ServiceContext } from '../../services/kernel';
 import { accessBusiness, callerShifter } from '../../services/access';
 import { simulatorActive } from '../../services/payments';
 import {
@@ -13,7 +13,7 @@ import {
   simulatorCompleteOnboarding,
   simulatorConfirmSetupIntent,
   simulatorSetupIntentBusiness,
-} from '../../services/payments/simulator';
+} from '../../local/payment-simulator';
 
 /**
  * The local payment simulator's stand-ins for what Stripe's browser side does: Stripe.js's card form

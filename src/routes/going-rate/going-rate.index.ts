@@ -1,5 +1,5 @@
 import { createRouter, serviceCtx } from '../../http/create-app';
-import { goingRate } from '../../services/insights/going-rate';
+import { goingRate } from '../../services/insights';
 import * as routes from './going-rate.routes';
 
 export const goingRateRouter = createRouter().openapi(routes.goingRate, async (c) =>

@@ -1,5 +1,5 @@
 import { authRoute, jsonContent } from '../../http/openapi';
-import { goingRateQuery, goingRateSchema } from '../../services/insights/schemas';
+import { goingRateQuery, goingRateSchema } from '../../services/insights';
 
 export const goingRate = authRoute({
   method: 'get',

@@ -1,8 +1,14 @@
 import { createRouter, serviceCtx } from '../../http/create-app';
-import { getArticle, getVideo, listArticles, listVideos } from '../../services/help/articles';
-import { askHelp, escalateHelp } from '../../services/help/ask';
-import { sendArticleFeedback } from '../../services/help/feedback';
-import { searchHelp } from '../../services/help/search';
+import {
+  askHelp,
+  escalateHelp,
+  getArticle,
+  getVideo,
+  listArticles,
+  listVideos,
+  searchHelp,
+  sendArticleFeedback,
+} from '../../services/help';
 import * as routes from './help.routes';
 
 export const helpRouter = createRouter()

@@ -3,11 +3,10 @@ import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../../http/app-types';
 import { clientIp } from '../../http/middleware/auth';
 import { authRoute, jsonBody, jsonContent, pathParam, publicRoute } from '../../http/openapi';
-import { ASK_RATE } from '../../services/help/ask';
-import { enforceRateLimit } from '../../services/rate-limit';
 import {
   articleListSchema,
   articleSchema,
+  ASK_RATE,
   askInput,
   askResultSchema,
   escalateInput,
@@ -20,7 +19,8 @@ import {
   searchResultSchema,
   videoListSchema,
   videoSchema,
-} from '../../services/help/schemas';
+} from '../../services/help';
+import { enforceRateLimit } from '../../services/kernel';
 
 const tags = ['Help center'];
 

@@ -1,8 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { createRouter, serviceCtx } from '../../http/create-app';
 import { authRoute, jsonContent, pathParam } from '../../http/openapi';
-import { chargeInvoice } from '../../services/payments/charge';
-import { chargeResultSchema } from '../../services/payments/schemas';
+import { chargeInvoice, chargeResultSchema } from '../../services/payments';
 import { appOrigin } from '../../web/urls';
 
 export const chargeInvoiceRoute = authRoute({

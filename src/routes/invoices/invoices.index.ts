@@ -1,6 +1,5 @@
 import { createRouter, serviceCtx } from '../../http/create-app';
-import { invoicesCsv } from '../../services/invoices/csv';
-import { listInvoices } from '../../services/invoices/list';
+import { invoicesCsv, listInvoices } from '../../services/invoices';
 import * as routes from './invoices.routes';
 
 export const invoicesRouter = createRouter()

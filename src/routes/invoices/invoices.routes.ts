@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { authRoute, jsonContent } from '../../http/openapi';
-import { invoiceListSchema, listInvoicesQuery } from '../../services/invoices/schemas';
+import { invoiceListSchema, listInvoicesQuery } from '../../services/invoices';
 
 const tags = ['Invoices'];
 

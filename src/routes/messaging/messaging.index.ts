@@ -1,11 +1,16 @@
 import { createRouter, serviceCtx } from '../../http/create-app';
 import { AppError } from '../../lib/errors';
-import { getThread, listInbox, lookupThread } from '../../services/messaging/inbox';
-import { listMessages } from '../../services/messaging/messages';
-import { sendMessage } from '../../services/messaging/send';
-import { MESSAGE_BODY_MAX } from '../../services/messaging/schemas';
-import { changeThread } from '../../services/messaging/state';
-import { joinSupportThread, listSupportQueue } from '../../services/messaging/support';
+import {
+  changeThread,
+  getThread,
+  joinSupportThread,
+  listInbox,
+  listMessages,
+  listSupportQueue,
+  lookupThread,
+  MESSAGE_BODY_MAX,
+  sendMessage,
+} from '../../services/messaging';
 import * as routes from './messaging.routes';
 
 const router = createRouter();

@@ -15,7 +15,7 @@ import {
   threadPageSchema,
   threadQuery,
   threadSchema,
-} from '../../services/messaging/schemas';
+} from '../../services/messaging';
 
 const tags = ['Messaging'];
 const thread = (d: string) => jsonContent(threadSchema, d);

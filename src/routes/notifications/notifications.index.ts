@@ -1,12 +1,16 @@
 import { createRouter, serviceCtx } from '../../http/create-app';
-import { listDeliveries } from '../../services/notifications/deliveries';
-import { getNotification, listNotifications, markAllNotificationsRead, markNotificationRead } from '../../services/notifications/inbox';
-import { getPreferences, updatePreferences } from '../../services/notifications/preferences';
 import {
+  getNotification,
+  getPreferences,
+  listDeliveries,
+  listNotifications,
   listPushSubscriptions,
+  markAllNotificationsRead,
+  markNotificationRead,
   registerPushSubscription,
   unregisterPushSubscription,
-} from '../../services/notifications/push-subscriptions';
+  updatePreferences,
+} from '../../services/notifications';
 import * as routes from './notifications.routes';
 
 export const notificationsRouter = createRouter()

@@ -12,7 +12,7 @@ import {
   registerPushSubscriptionInput,
   removedSchema,
   updatePreferencesInput,
-} from '../../services/notifications/schemas';
+} from '../../services/notifications';
 
 const tags = ['Notifications'];
 

@@ -5,7 +5,7 @@ import { clientIp } from '../../http/middleware/auth';
 import { PARTNER_TOKEN_PATH } from '../../http/middleware/partner-auth';
 import { authRoute, jsonBody, jsonContent } from '../../http/openapi';
 import { errorResponses } from '../../lib/errors';
-import { enforceRateLimit } from '../../services/rate-limit';
+import { enforceRateLimit } from '../../services/kernel';
 import {
   clientListSchema,
   clientParams,
@@ -19,7 +19,7 @@ import {
   tokenRequestBody,
   tokenResponseSchema,
   updateClientBody,
-} from '../../services/partners/schemas';
+} from '../../services/partners';
 
 // Partner clients are registered and managed by a person (their owner) with a personal key or
 // session; the token route is where a client trades its id and secret for an access token.

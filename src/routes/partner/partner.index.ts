@@ -2,15 +2,21 @@ import type { PARTNER_SCOPES } from '../../db/schema/partners';
 import { PARTNER_TOKEN_PATH } from '../../http/middleware/partner-auth';
 import { createRouter, serviceCtx } from '../../http/create-app';
 import {
+  createClient,
+  getClient,
+  issueClientToken,
+  linkPartnerClient,
+  listClients,
   listLinkedBusinesses,
   listPartnerBroadcasts,
+  listPartnerLinks,
   listPartnerShifters,
   listPartnerShifts,
   postPartnerShift,
-} from '../../services/partners/api';
-import { createClient, getClient, listClients, rotateClientCredential, updateClient } from '../../services/partners/clients';
-import { linkPartnerClient, listPartnerLinks, unlinkPartnerClient } from '../../services/partners/links';
-import { issueClientToken } from '../../services/partners/oauth';
+  rotateClientCredential,
+  unlinkPartnerClient,
+  updateClient,
+} from '../../services/partners';
 import * as clients from './clients.routes';
 import * as links from './links.routes';
 import * as partner from './partner.routes';

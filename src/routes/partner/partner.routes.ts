@@ -1,6 +1,6 @@
 import { jsonBody, jsonContent } from '../../http/openapi';
 import { partnerRoute } from '../../http/middleware/partner-auth';
-import { shiftListSchema, shiftRequestSchema } from '../../services/shifts/schemas';
+import { shiftListSchema, shiftRequestSchema } from '../../services/shifts';
 import {
   businessParams,
   pageQuery,
@@ -9,7 +9,7 @@ import {
   partnerShiftBody,
   partnerShifterListSchema,
   partnerShiftsQuery,
-} from '../../services/partners/schemas';
+} from '../../services/partners';
 
 // The partner-facing routes: partner credentials only (x-api-key or a partner access token), each
 // business reached through its link (services/access/partner.ts).

@@ -1,6 +1,5 @@
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
-import { WEBHOOK_EVENTS, WEBHOOK_EVENT_TYPES, webhookEnvelopeSchema } from '../../services/webhooks/payloads';
-import { DELIVERY_TIMEOUT_MS, MAX_ATTEMPTS } from '../../services/webhooks/schedule';
+import { DELIVERY_TIMEOUT_MS, MAX_ATTEMPTS, WEBHOOK_EVENT_TYPES, WEBHOOK_EVENTS, webhookEnvelopeSchema } from '../../services/webhooks';
 
 /**
  * The partner events in the OpenAPI 3.1 document's `webhooks` section: one entry per event type, the

@@ -1,6 +1,14 @@
 import { createRouter, serviceCtx } from '../../http/create-app';
-import { redeliver, sendTestEvent, listDeliveries } from '../../services/webhooks/deliveries';
-import { createEndpoint, deleteEndpoint, enableEndpoint, listEndpoints, rotateSecret } from '../../services/webhooks/endpoints';
+import {
+  createEndpoint,
+  deleteEndpoint,
+  enableEndpoint,
+  listDeliveries,
+  listEndpoints,
+  redeliver,
+  rotateSecret,
+  sendTestEvent,
+} from '../../services/webhooks';
 import * as routes from './webhooks.routes';
 
 /** Partner webhook endpoints and their delivery log (scope webhooks:manage). Answers carrying a secret are never stored. */

@@ -13,7 +13,7 @@ import {
   testEventSchema,
   webhookDeliverySchema,
   webhookEndpointSchema,
-} from '../../services/webhooks/schemas';
+} from '../../services/webhooks';
 
 const tags = ['Partner webhooks'];
 const scope = 'webhooks:manage' as const;

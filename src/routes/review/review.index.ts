@@ -1,10 +1,16 @@
 import { createRouter, serviceCtx } from '../../http/create-app';
-import { getAverage, getAverages, getHistogram } from '../../services/reviews/aggregates';
-import { createReview } from '../../services/reviews/create';
-import { disputeReview, listDisputes, resolveDispute } from '../../services/reviews/disputes';
-import { listReviews } from '../../services/reviews/list';
-import { respondToReview } from '../../services/reviews/respond';
-import { getTrend } from '../../services/reviews/trend';
+import {
+  createReview,
+  disputeReview,
+  getAverage,
+  getAverages,
+  getHistogram,
+  getTrend,
+  listDisputes,
+  listReviews,
+  resolveDispute,
+  respondToReview,
+} from '../../services/reviews';
 import * as routes from './review.routes';
 
 /** Reviews, responses and disputes (spec 4.6). One service call per handler. */

@@ -16,7 +16,7 @@ import {
   reviewSchema,
   trendQuery,
   trendSchema,
-} from '../../services/reviews/schemas';
+} from '../../services/reviews';
 
 const tags = ['Reviews'];
 const one = (d: string) => jsonContent(reviewSchema, d);

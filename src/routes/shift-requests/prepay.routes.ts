@@ -1,7 +1,6 @@
 import { createRouter, serviceCtx } from '../../http/create-app';
 import { authRoute, idParam, jsonContent } from '../../http/openapi';
-import { prepayShift } from '../../services/payments/charge';
-import { chargeResultSchema } from '../../services/payments/schemas';
+import { chargeResultSchema, prepayShift } from '../../services/payments';
 import { appOrigin } from '../../web/urls';
 
 export const prepayShiftRoute = authRoute({

@@ -1,15 +1,21 @@
 import { createRouter, serviceCtx } from '../../http/create-app';
-import { acceptRequest } from '../../services/shifts/accept';
-import { cancelShift } from '../../services/shifts/cancel';
-import { changeRequest } from '../../services/shifts/change';
-import { claimBroadcast } from '../../services/shifts/claim';
-import { clockIn, clockOut, readClockPhoto, uploadClockPhoto } from '../../services/shifts/clock';
-import { findConflicts } from '../../services/shifts/conflicts';
-import { sendRequest } from '../../services/shifts/create';
-import { declineRequest } from '../../services/shifts/decline';
-import { getShiftRequest } from '../../services/shifts/get';
-import { listBroadcasts, listRequests } from '../../services/shifts/list';
-import { markNoShow } from '../../services/shifts/no-show';
+import {
+  acceptRequest,
+  cancelShift,
+  changeRequest,
+  claimBroadcast,
+  clockIn,
+  clockOut,
+  declineRequest,
+  findConflicts,
+  getShiftRequest,
+  listBroadcasts,
+  listRequests,
+  markNoShow,
+  readClockPhoto,
+  sendRequest,
+  uploadClockPhoto,
+} from '../../services/shifts';
 import * as routes from './shift-requests.routes';
 
 // One service call per handler: the services take the validated input and return the response view.

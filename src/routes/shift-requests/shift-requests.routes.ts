@@ -2,12 +2,12 @@ import { z } from '@hono/zod-openapi';
 import type { ErrorCode } from '../../lib/errors';
 import { authRoute, idParam, jsonBody, jsonContent } from '../../http/openapi';
 import { uploadGuard } from '../../lib/uploads';
-import { CLOCK_PHOTO_MAX_BYTES } from '../../services/shifts/clock';
 import {
   cancelBody,
   cancelledShiftSchema,
   changedShiftSchema,
   changeRequestBody,
+  CLOCK_PHOTO_MAX_BYTES,
   clockBody,
   clockPhotoForm,
   clockPhotoParams,
@@ -21,7 +21,7 @@ import {
   sendRequestInput,
   shiftListSchema,
   shiftRequestSchema,
-} from '../../services/shifts/schemas';
+} from '../../services/shifts';
 
 const tags = ['Shift requests'];
 const one = (d: string) => jsonContent(shiftRequestSchema, d);

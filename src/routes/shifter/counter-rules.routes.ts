@@ -9,7 +9,7 @@ import {
   createCounterRuleInput,
   suggestCounterQuery,
   updateCounterRuleInput,
-} from '../../services/shifter-records/schemas';
+} from '../../services/shifter-records';
 import { shifterParam } from './mileage.routes';
 
 const tags = ['Shifter records'];

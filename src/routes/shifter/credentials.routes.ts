@@ -2,15 +2,15 @@ import { z } from '@hono/zod-openapi';
 import type { ErrorCode } from '../../lib/errors';
 import { authRoute, jsonBody, jsonContent, pathParam } from '../../http/openapi';
 import { uploadGuard } from '../../lib/uploads';
-import { CREDENTIAL_DOC_MAX_BYTES } from '../../services/shifter-records/credentials';
 import {
   createCredentialInput,
+  CREDENTIAL_DOC_MAX_BYTES,
   credentialDeletedSchema,
   credentialDocumentForm,
   credentialListSchema,
   credentialSchema,
   updateCredentialInput,
-} from '../../services/shifter-records/schemas';
+} from '../../services/shifter-records';
 import { shifterParam } from './mileage.routes';
 
 const tags = ['Shifter records'];

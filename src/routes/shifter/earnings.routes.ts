@@ -1,5 +1,5 @@
 import { authRoute, idParam, jsonBody, jsonContent } from '../../http/openapi';
-import { earningsGoalInput, earningsGoalSchema, earningsQuery, earningsSchema } from '../../services/insights/schemas';
+import { earningsGoalInput, earningsGoalSchema, earningsQuery, earningsSchema } from '../../services/insights';
 
 export const earnings = authRoute({
   method: 'get',

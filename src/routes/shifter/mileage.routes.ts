@@ -7,7 +7,7 @@ import {
   mileageEntrySchema,
   mileageListSchema,
   updateMileageInput,
-} from '../../services/shifter-records/schemas';
+} from '../../services/shifter-records';
 
 const tags = ['Shifter records'];
 export const shifterParam = z.object({ id: pathParam('id') });

@@ -1,7 +1,7 @@
 import { createRouter, serviceCtx } from '../../http/create-app';
 import { authRoute, jsonContent } from '../../http/openapi';
-import { payoutAccountQuery, payoutAccountSchema, payoutOnboardingSchema } from '../../services/payments/refund-schemas';
-import * as payouts from '../../services/payments/payouts';
+import { payoutAccountQuery, payoutAccountSchema, payoutOnboardingSchema } from '../../services/payments';
+import * as payouts from '../../services/payments';
 import { appUrl } from '../../web/urls';
 
 const tags = ['Payouts'];

@@ -1,7 +1,7 @@
 import { createRouter, serviceCtx } from '../../http/create-app';
-import * as rules from '../../services/shifter-records/counter-rules';
-import * as creds from '../../services/shifter-records/credentials';
-import * as mileage from '../../services/shifter-records/mileage';
+import * as rules from '../../services/shifter-records';
+import * as creds from '../../services/shifter-records';
+import * as mileage from '../../services/shifter-records';
 import * as cr from './counter-rules.routes';
 import * as cd from './credentials.routes';
 import * as mi from './mileage.routes';

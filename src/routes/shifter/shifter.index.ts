@@ -1,7 +1,6 @@
 import { createRouter, serviceCtx } from '../../http/create-app';
-import { createShifterProfile } from '../../services/accounts/profiles';
-import { getShifterOfUser } from '../../services/accounts/reads';
-import { earnings, setEarningsGoal } from '../../services/insights/earnings';
+import { createShifterProfile, getShifterOfUser } from '../../services/accounts';
+import { earnings, setEarningsGoal } from '../../services/insights';
 import * as earn from './earnings.routes';
 import { payoutAccountRouter } from './payout-account.routes';
 import * as routes from './shifter.routes';

@@ -1,5 +1,5 @@
 import { authRoute, jsonBody, jsonContent } from '../../http/openapi';
-import { shifterProfileInput, shifterSchema, userIdQuery } from '../../services/accounts/schemas';
+import { shifterProfileInput, shifterSchema, userIdQuery } from '../../services/accounts';
 
 const tags = ['Shifters'];
 

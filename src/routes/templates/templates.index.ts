@@ -1,6 +1,5 @@
 import { createRouter, serviceCtx } from '../../http/create-app';
-import { createTemplate, deleteTemplate, listTemplates, updateTemplate } from '../../services/templates/crud';
-import { generateFromTemplate } from '../../services/templates/generate';
+import { createTemplate, deleteTemplate, generateFromTemplate, listTemplates, updateTemplate } from '../../services/templates';
 import * as routes from './templates.routes';
 
 export const templatesRouter = createRouter()

@@ -7,7 +7,7 @@ import {
   templateListSchema,
   templateSchema,
   updateTemplateInput,
-} from '../../services/templates/schemas';
+} from '../../services/templates';
 
 const tags = ['Shift templates'];
 

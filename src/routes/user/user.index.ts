@@ -1,10 +1,15 @@
 import { createRouter, serviceCtx } from '../../http/create-app';
-import { updateAccountProfile } from '../../services/accounts/account-profile';
-import { getApiKeyInfo, regenerateApiKey } from '../../services/accounts/api-keys';
-import { changePassword } from '../../services/accounts/passwords';
-import { getUserDetails } from '../../services/accounts/reads';
-import { listSessions, revokeOtherSessions, revokeSession } from '../../services/accounts/sessions';
-import { acceptInvitation, declineInvitation, listMyInvitations } from '../../services/businesses/invitations';
+import {
+  changePassword,
+  getApiKeyInfo,
+  getUserDetails,
+  listSessions,
+  regenerateApiKey,
+  revokeOtherSessions,
+  revokeSession,
+  updateAccountProfile,
+} from '../../services/accounts';
+import { acceptInvitation, declineInvitation, listMyInvitations } from '../../services/businesses';
 import * as routes from './user.routes';
 
 export const userRouter = createRouter()

@@ -1,5 +1,4 @@
 import { authRoute, idParam, jsonBody, jsonContent } from '../../http/openapi';
-import { updateUserDetailsInput } from '../../services/accounts/account-profile';
 import {
   apiKeyInfoSchema,
   apiKeyIssuedSchema,
@@ -8,10 +7,11 @@ import {
   sessionListSchema,
   sessionRevokedSchema,
   sessionsRevokedSchema,
+  updateUserDetailsInput,
   userDetailsSchema,
   userIdQuery,
-} from '../../services/accounts/schemas';
-import { receivedInvitationListSchema, receivedInvitationSchema, teammateSchema } from '../../services/businesses/schemas';
+} from '../../services/accounts';
+import { receivedInvitationListSchema, receivedInvitationSchema, teammateSchema } from '../../services/businesses';
 
 const tags = ['Accounts'];
 

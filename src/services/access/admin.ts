@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { users } from '../../db/schema';
 import { AppError } from '../../lib/errors';
-import { type PersonActor, type ServiceContext, requirePerson } from '../context';
+import { type PersonActor, type ServiceContext, requirePerson } from '../kernel';
 
 /**
  * Admin standing toward a subject. An admin has it toward anything. The demo cast's admin (a demo

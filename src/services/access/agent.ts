@@ -1,9 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { businesses, teammates } from '../../db/schema';
 import { AppError } from '../../lib/errors';
-import { type PersonActor, requirePerson, type ServiceContext } from '../context';
-import { type LoadedShift, loadShift } from '../shifts/load';
-import type { Side } from '../shifts/rules';
+import { type LoadedShift, loadShift, type PersonActor, requirePerson, type ServiceContext, type Side } from '../kernel';
 import { type BusinessRow, standingToward, TEAMMATE_STATUS } from './business';
 import { shifterIdOf } from './shifter';
 

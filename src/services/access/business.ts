@@ -2,9 +2,7 @@ import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { businesses, teammates } from '../../db/schema';
 import { AppError } from '../../lib/errors';
-import { errorFields } from '../../lib/log';
-import { type PersonActor, type ServiceContext, requirePerson } from '../context';
-import { ownerOnly } from '../notifications/catalog';
+import { type PersonActor, type ServiceContext, requirePerson } from '../kernel';
 import { adminOver, userIsDemo } from './admin';
 import { partnerBusiness } from './partner';
 
@@ -114,26 +112,4 @@ export async function actingBusinessIds(ctx: ServiceContext, userId: string): Pr
  */
 export function actsForBusinessSql(userId: string, column: SQLiteColumn): SQL {
   return sql`${column} IN (SELECT ${businesses.id} FROM ${businesses} WHERE ${businesses.user_id} = ${userId} UNION SELECT ${teammates.business_id} FROM ${teammates} WHERE ${teammates.user_id} = ${userId} AND ${teammates.status} = ${TEAMMATE_STATUS.active})`;
-}
-
-/**
- * Who hears about a business's events (spec 6.3): the owner and the active teammates, de-duplicated;
- * for the kinds the notifications catalog marks owner-only (cards, payouts), the owner alone. If the
- * teammates cannot be read, the owner is still notified. Producers pass the notification's kind, so
- * the catalog (services/notifications/catalog.ts) is the one place that says who hears of what.
- */
-export async function businessRecipients(ctx: ServiceContext, businessId: string, kind?: string): Promise<string[]> {
-  const [b] = await ctx.db.select({ owner: businesses.user_id }).from(businesses).where(eq(businesses.id, businessId)).limit(1);
-  if (!b) return [];
-  if (kind !== undefined && ownerOnly(kind)) return [b.owner];
-  try {
-    const tms = await ctx.db
-      .select({ userId: teammates.user_id })
-      .from(teammates)
-      .where(and(eq(teammates.business_id, businessId), eq(teammates.status, TEAMMATE_STATUS.active)));
-    return [...new Set([b.owner, ...tms.map((t) => t.userId)])];
-  } catch (err) {
-    ctx.log.warn('could not read teammates; notifying the owner only', errorFields(err));
-    return [b.owner];
-  }
 }

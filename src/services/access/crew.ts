@@ -1,7 +1,7 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { requestAuthorizations, shifters } from '../../db/schema';
-import type { ServiceContext } from '../context';
+import type { ServiceContext } from '../kernel';
 
 /** A business's crew: shifters with an accepted connection to it (the broadcast audience). */
 export async function isCrew(ctx: ServiceContext, businessId: string, shifterId: string): Promise<boolean> {

@@ -2,7 +2,7 @@ import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { businesses, type PartnerScope, partnerBusinessLinks, partnerClients } from '../../db/schema';
 import { AppError } from '../../lib/errors';
-import type { Actor, PartnerActor, ServiceContext } from '../context';
+import type { Actor, PartnerActor, ServiceContext } from '../kernel';
 import type { BusinessRow } from './business';
 
 /**

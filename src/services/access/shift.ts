@@ -1,5 +1,5 @@
 import { AppError } from '../../lib/errors';
-import { type PersonActor, type ServiceContext, requirePerson } from '../context';
+import { type PersonActor, type ServiceContext, requirePerson, type Side } from '../kernel';
 import { type BusinessRole, standingToward } from './business';
 import { isCrew } from './crew';
 import { shifterIdOf } from './shifter';
@@ -38,4 +38,18 @@ export async function shiftParty(ctx: ServiceContext, s: ShiftParties): Promise<
   const isCrewOfOpenBroadcast = callerShifterId !== null && isOpenBroadcast(s.row) && (await isCrew(ctx, s.business.id, callerShifterId));
   if (!businessRole && !isShifter && !isCrewOfOpenBroadcast) throw new AppError('SHFT-NOT-FND-ERR');
   return { actor, businessRole, isShifter, isCrewOfOpenBroadcast, callerShifterId };
+}
+
+/** Which side the caller acts on; dual-profile callers who are both parties must say. */
+export function pickSide(p: ShiftParty, asked: Side | undefined, allowed: Side[]): Side {
+  const sides: Side[] = [];
+  if (p.businessRole && allowed.includes('business')) sides.push('business');
+  if (p.isShifter && allowed.includes('shifter')) sides.push('shifter');
+  if (asked) {
+    if (!sides.includes(asked)) throw new AppError('FORBIDDEN-ERR', `You are not the ${asked} on this shift.`);
+    return asked;
+  }
+  if (sides.length === 0) throw new AppError('FORBIDDEN-ERR', `Only the ${allowed.join(' or ')} may do this.`);
+  if (sides.length > 1) throw new AppError('VALIDATION-ERR', 'You are both parties of this shift: send as = business or shifter.');
+  return sides[0]!;
 }

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { shifters } from '../../db/schema';
 import { AppError } from '../../lib/errors';
-import { type PersonActor, type ServiceContext, requirePerson } from '../context';
+import { type PersonActor, type ServiceContext, requirePerson } from '../kernel';
 import { adminOverUser } from './admin';
 
 export type ShifterRow = typeof shifters.$inferSelect;

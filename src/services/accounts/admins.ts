@@ -2,8 +2,7 @@ import { eq } from 'drizzle-orm';
 import { runBatch } from '../../db/client';
 import { admins, users } from '../../db/schema';
 import { AppError } from '../../lib/errors';
-import { auditInsert } from '../audit';
-import { type ServiceContext, requirePerson } from '../context';
+import { auditInsert, requirePerson, type ServiceContext } from '../kernel';
 import type { AdminGranted, GrantAdminInput } from './schemas';
 
 /**

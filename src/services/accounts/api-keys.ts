@@ -3,8 +3,7 @@ import { isUniqueViolation, runBatch } from '../../db/client';
 import { apiKeys } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { toIso } from '../../lib/time';
-import { auditInsert } from '../audit';
-import { type ServiceContext, requirePerson } from '../context';
+import { auditInsert, requirePerson, type ServiceContext } from '../kernel';
 import { issuedKeyView, mintApiKey } from './credentials';
 import type { ApiKeyInfo, ApiKeyIssued } from './schemas';
 

@@ -2,7 +2,7 @@ import { and, eq, gt, isNull, lt, type SQL, sql } from 'drizzle-orm';
 import { authCodes } from '../../db/schema';
 import { sha256Hex, timingSafeEqualStr } from '../../lib/crypto';
 import { newId } from '../../lib/ids';
-import type { ServiceContext } from '../context';
+import type { ServiceContext } from '../kernel';
 
 export type CodePurpose = 'verify_email' | 'password_reset' | 'two_factor_sms';
 

@@ -4,7 +4,7 @@ import { admins, apiKeys, sessions, users } from '../../db/schema';
 import { sha256Hex } from '../../lib/crypto';
 import { newId, randomBase62 } from '../../lib/ids';
 import { toIso } from '../../lib/time';
-import type { PersonRights } from '../context';
+import type { PersonRights } from '../kernel';
 import type { ApiKeyIssued } from './schemas';
 
 /** `smk_` + 32 base62 characters ≈ 190 bits of entropy. */

@@ -1,5 +1,5 @@
 import type { AppBindings } from '../../env';
-import { consumeRateLimit, rateLimitError, type RateLimitResult, releaseRateLimit } from '../rate-limit';
+import { consumeRateLimit, rateLimitError, type RateLimitResult, releaseRateLimit } from '../kernel';
 
 /**
  * Budgets of the public sign-up and sign-in routes beyond the per-IP budget every one of them has

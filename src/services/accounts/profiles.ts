@@ -4,11 +4,9 @@ import { businesses, cities, countries, currencies, shifters, users } from '../.
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { makeSlug } from '../../lib/slug';
-import { auditInsert } from '../audit';
+import { auditInsert, committedSubject, prepareWrite, requirePerson, type ServiceContext } from '../kernel';
 import { accessBusiness } from '../access';
-import { type ServiceContext, requirePerson } from '../context';
-import { committedSubject, prepareWrite } from '../guarded-write';
-import { partyRating } from '../reviews/aggregates';
+import { partyRating } from '../reviews';
 import { businessView, getShifterOfUser } from './reads';
 import type { BusinessProfileInput, BusinessView, CreateBusinessInput, ShifterProfileInput, ShifterView } from './schemas';
 

@@ -4,10 +4,9 @@ import { AppError } from '../../lib/errors';
 import { toIso } from '../../lib/time';
 import { fromMinor } from '../../lib/money';
 import { assertSelfOrAdminOf, TEAMMATE_STATUS } from '../access';
-import { type ServiceContext, requirePerson } from '../context';
-import { NO_RATINGS, partyRating, ratingsFor } from '../reviews/aggregates';
-import type { Rating } from '../reviews/schemas';
-import { isEnabled, methodsOf } from '../two-factor/state';
+import { type ServiceContext, requirePerson } from '../kernel';
+import { NO_RATINGS, partyRating, type Rating, ratingsFor } from '../reviews';
+import { isEnabled, methodsOf } from './two-factor/state';
 import type { BusinessList, BusinessView, ShifterView, UserDetails, UserIdQuery } from './schemas';
 
 type UserRow = typeof users.$inferSelect;

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { ID_MAX_LENGTH } from '../../lib/ids';
 import { isValidTimeZone } from '../../lib/time';
-import { ratingSchema } from '../reviews/schemas';
+import { ratingSchema } from '../reviews';
 import { MAX_LIVE_SESSIONS } from './credentials';
 
 // The accounts domain's request and response schemas: the route contracts import them, the services

@@ -1,7 +1,6 @@
 import { AppError } from '../../lib/errors';
-import type { ServiceContext } from '../context';
-import { prepayShift } from '../payments/charge';
-import type { ChargeResult } from '../payments/schemas';
+import type { ServiceContext } from '../kernel';
+import { type ChargeResult, prepayShift } from '../payments';
 import { type ConfirmTokenRow, recordChargeOutcome } from './tokens';
 
 /** What the confirm page shows: the charge's answer, or why nothing was charged. */

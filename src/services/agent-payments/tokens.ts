@@ -7,14 +7,19 @@ import { errorFields } from '../../lib/log';
 import { fromMinor } from '../../lib/money';
 import { toIso } from '../../lib/time';
 import { standingToward } from '../access';
-import { appLinkOrigin } from '../app-links';
-import { type ServiceContext, requirePerson } from '../context';
-import { changedRows, prepareWrite } from '../guarded-write';
-import { smsProviderFor } from '../notifications/sms';
-import { loadShift } from '../shifts/load';
-import { shiftPayMinor } from '../shifts/pay';
-import { shiftWhen, stateError } from '../shifts/rules';
-import { SHIFT_STATUS } from '../shifts/status';
+import {
+  appLinkOrigin,
+  changedRows,
+  prepareWrite,
+  requirePerson,
+  type ServiceContext,
+  SHIFT_STATUS,
+  shiftPayMinor,
+  shiftWhen,
+  stateError,
+} from '../kernel';
+import { smsProviderFor } from '../notifications';
+import { loadShift } from '../shifts';
 
 /** A confirm link works this long (spec 8: 5 minutes, single use). */
 export const CONFIRM_TOKEN_TTL_MS = 5 * 60_000;

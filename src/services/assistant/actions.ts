@@ -5,7 +5,7 @@ import { AppError } from '../../lib/errors';
 import { ID_MAX_LENGTH } from '../../lib/ids';
 import { isValidDate, TIME_RE, todayIn } from '../../lib/shift-time';
 import type { BusinessRow } from '../access';
-import type { ServiceContext } from '../context';
+import type { ServiceContext } from '../kernel';
 import type { AssistantAction } from './schemas';
 
 /** The internal event an invite_shifter proposal fires (spec 6.3). */

@@ -5,10 +5,8 @@ import { newId } from '../../lib/ids';
 import { errorFields } from '../../lib/log';
 import { toIso } from '../../lib/time';
 import { accessBusiness, type BusinessRole, type BusinessRow } from '../access';
-import { type ChatMessage, type LanguageModel, LanguageModelError } from '../ai/model';
-import { languageModelFor } from '../ai/provider';
-import type { ServiceContext } from '../context';
-import { committedSubject, prepareWrite } from '../guarded-write';
+import { type ChatMessage, type LanguageModel, LanguageModelError, languageModelFor } from '../ai';
+import { committedSubject, prepareWrite, type ServiceContext } from '../kernel';
 import { INVITE_EVENT, type Invite } from './actions';
 import { systemPrompt } from './prompt';
 import {

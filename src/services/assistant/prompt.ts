@@ -2,7 +2,7 @@ import { asc, eq } from 'drizzle-orm';
 import { shiftRoles } from '../../db/schema';
 import { todayIn, weekdayOf } from '../../lib/shift-time';
 import type { BusinessRole, BusinessRow } from '../access';
-import type { ServiceContext } from '../context';
+import type { ServiceContext } from '../kernel';
 
 const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 const ROLE_WORDS: Record<BusinessRole, string> = {

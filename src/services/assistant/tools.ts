@@ -3,14 +3,10 @@ import { AppError } from '../../lib/errors';
 import { errorFields } from '../../lib/log';
 import { isValidDate } from '../../lib/shift-time';
 import type { BusinessRow } from '../access';
-import type { ToolCall, ToolSpec } from '../ai/model';
-import type { ServiceContext } from '../context';
-import { crewAnalytics } from '../insights/crew-analytics';
-import { goingRate } from '../insights/going-rate';
-import { laborCosts } from '../insights/labor-costs';
-import { listRequests } from '../shifts/list';
-import { listRequestsBody } from '../shifts/schemas';
-import { SHIFT_STATUS, SHIFT_STATUS_NAMES } from '../shifts/status';
+import type { ToolCall, ToolSpec } from '../ai';
+import { type ServiceContext, SHIFT_STATUS, SHIFT_STATUS_NAMES } from '../kernel';
+import { crewAnalytics, goingRate, laborCosts } from '../insights';
+import { listRequests, listRequestsBody } from '../shifts';
 import { acceptProposal, actionKey, type Invite, proposalParameters, proposalSchema } from './actions';
 import { type AssistantAction, MAX_ACTIONS } from './schemas';
 

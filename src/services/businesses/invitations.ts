@@ -7,10 +7,8 @@ import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { toIso } from '../../lib/time';
 import { accessBusiness, TEAMMATE_STATUS } from '../access';
-import { type ServiceContext, requirePerson } from '../context';
-import { type Notice, prepareWrite } from '../guarded-write';
+import { enforceRateLimit, type Notice, prepareWrite, requirePerson, type ServiceContext } from '../kernel';
 import { draftEmail } from '../mail';
-import { enforceRateLimit } from '../rate-limit';
 import {
   type InvitationList,
   type InvitationStatus,

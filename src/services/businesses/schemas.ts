@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { ID_MAX_LENGTH } from '../../lib/ids';
 import { TEAMMATE_STATUS } from '../access';
-import { emailSchema, timezoneSchema } from '../accounts/schemas';
+import { emailSchema, timezoneSchema } from '../accounts';
 
 // The businesses domain's request and response schemas (teammates, invitations, settings): the route
 // contracts import them, the services take and build z.infer of them.

@@ -3,15 +3,11 @@ import { runBatch, type BatchItem } from '../../db/client';
 import { businesses, shiftRequests } from '../../db/schema';
 import { toMinorExact } from '../../lib/money';
 import { shiftInstants } from '../../lib/shift-time';
-import { auditInsert } from '../audit';
-import type { ServiceContext } from '../context';
-import { businessView } from '../accounts/reads';
-import type { BusinessView } from '../accounts/schemas';
-import { partyRating } from '../reviews/aggregates';
-import { SHIFT_STATUS } from '../shifts/status';
+import { auditInsert, purgeWidgetCache, type ServiceContext, SHIFT_STATUS } from '../kernel';
+import { businessView, type BusinessView } from '../accounts';
+import { partyRating } from '../reviews';
 import { accessBusiness, postingBusiness } from '../access';
 import type { BusinessSettingsInput, WeeklyBudgetInput } from './schemas';
-import { purgeWidgetCache } from '../widgets/cache';
 
 /**
  * PUT /v1/business/update_settings: only the fields sent change; null clears a nullable one. A new

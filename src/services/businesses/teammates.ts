@@ -4,9 +4,7 @@ import { teammates, users } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { toIso } from '../../lib/time';
 import { accessBusiness, TEAMMATE_STATUS } from '../access';
-import { auditInsert } from '../audit';
-import type { ServiceContext } from '../context';
-import { changedRows } from '../guarded-write';
+import { auditInsert, changedRows, type ServiceContext } from '../kernel';
 import { MAX_LISTED_TEAMMATES, type TeammateList, type TeammateStatusInput, type TeammateView } from './schemas';
 
 /** A teammate as the business (and the teammate) see them: they accepted an invitation, so it is shown. */

@@ -1,8 +1,7 @@
 import { desc, eq, isNotNull, max, sql } from 'drizzle-orm';
 import { businesses, shiftRequests, shifters } from '../../db/schema';
 import { shifterIdOf } from '../access';
-import type { ServiceContext } from '../context';
-import { workedShiftSql } from '../shifts/status';
+import { type ServiceContext, workedShiftSql } from '../kernel';
 
 export interface Counterparty {
   kind: 'business' | 'shifter';

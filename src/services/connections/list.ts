@@ -2,7 +2,7 @@ import { and, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import { businesses, requestAuthorizations, shifters } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { accessBusiness, actsForBusinessSql, shifterIdOf } from '../access';
-import { requirePerson, type ServiceContext } from '../context';
+import { requirePerson, type ServiceContext } from '../kernel';
 import type { ConnectionLists, ListConnectionsInput, ListedConnection, Side } from './schemas';
 import { connectionJoinColumns, connectionView } from './view';
 

@@ -1,6 +1,5 @@
-import { businessRecipients } from '../access';
-import { requirePerson, type ServiceContext } from '../context';
-import type { Notice } from '../guarded-write';
+import { businessRecipients } from '../notifications';
+import { type Notice, requirePerson, type ServiceContext } from '../kernel';
 import type { Side } from './schemas';
 
 export interface Parties {

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { businesses, requestAuthorizations, shifters } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { toIso } from '../../lib/time';
-import type { ServiceContext } from '../context';
+import type { ServiceContext } from '../kernel';
 import type { ConnectionView } from './schemas';
 
 export type ConnectionRow = typeof requestAuthorizations.$inferSelect;

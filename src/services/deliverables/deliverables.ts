@@ -5,10 +5,8 @@ import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { toIso } from '../../lib/time';
 import { shiftParty, type ShiftParty } from '../access';
-import type { ServiceContext } from '../context';
-import { committedSubject, prepareWrite } from '../guarded-write';
-import { loadShift } from '../shifts/load';
-import { isWorked, workedShiftSql } from '../shifts/status';
+import { committedSubject, isWorked, prepareWrite, type ServiceContext, workedShiftSql } from '../kernel';
+import { loadShift } from '../shifts';
 import { filesOf } from './file-views';
 import type { DeliverableFileView, DeliverableList, DeliverableView, RecordDeliverableInput } from './schemas';
 

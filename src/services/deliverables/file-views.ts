@@ -1,7 +1,7 @@
 import { asc, eq } from 'drizzle-orm';
 import { shiftDeliverableFiles } from '../../db/schema';
 import { toIso } from '../../lib/time';
-import type { ServiceContext } from '../context';
+import type { ServiceContext } from '../kernel';
 import type { DeliverableFileView } from './schemas';
 
 export type DeliverableFileRow = typeof shiftDeliverableFiles.$inferSelect;

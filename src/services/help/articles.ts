@@ -2,7 +2,7 @@ import { asc, eq, sql } from 'drizzle-orm';
 import { helpArticles, helpVideos } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { toIso } from '../../lib/time';
-import type { ServiceContext } from '../context';
+import type { ServiceContext } from '../kernel';
 import {
   type ArticleList,
   type ArticleSummary,

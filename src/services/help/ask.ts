@@ -1,9 +1,8 @@
 import { eq, inArray } from 'drizzle-orm';
 import { conversations, helpArticles } from '../../db/schema';
 import { AppError } from '../../lib/errors';
-import { LanguageModelError } from '../ai/model';
-import { languageModelFor } from '../ai/provider';
-import { requirePerson, type ServiceContext } from '../context';
+import { LanguageModelError, languageModelFor } from '../ai';
+import { enforceRateLimit, requirePerson, type ServiceContext } from '../kernel';
 import {
   ASSISTANT_PARTY_ID,
   appendMessage,
@@ -13,7 +12,6 @@ import {
   type MessageView,
   openSupportThread,
 } from '../messaging';
-import { enforceRateLimit } from '../rate-limit';
 import { articlePath } from './articles';
 import { queryTerms } from './fts-query';
 import { buildPrompt, fallbackReply, type GroundingArticle, HISTORY_TURNS, type Turn, withSources } from './prompt';

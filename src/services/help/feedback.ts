@@ -4,7 +4,7 @@ import { helpArticleFeedback, helpArticles } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { toIso } from '../../lib/time';
-import { requirePerson, type ServiceContext } from '../context';
+import { requirePerson, type ServiceContext } from '../kernel';
 import type { FeedbackInput, FeedbackView } from './schemas';
 
 /**

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../ai/model';
+import type { ChatMessage } from '../ai';
 import type { CitedArticle } from './schemas';
 
 /** How much of each article the model reads (the seeded ones are 2–3 thousand characters). */

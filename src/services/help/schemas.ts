@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { CONVERSATION_KINDS } from '../../db/schema';
 import { ID_MAX_LENGTH } from '../../lib/ids';
-import { messageSchema, threadSchema } from '../messaging/schemas';
+import { messageSchema, threadSchema } from '../messaging';
 
 // The help center's request and response schemas: the route contracts import them, the services
 // take z.infer of the request schemas and build z.infer of the response schemas.

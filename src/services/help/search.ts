@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { ServiceContext } from '../context';
+import type { ServiceContext } from '../kernel';
 import { articleSummary, videoSummary } from './articles';
 import { matchExpression, queryTerms } from './fts-query';
 import type { ArticleHit, SearchInput, SearchResult, VideoHit } from './schemas';

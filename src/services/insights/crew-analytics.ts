@@ -3,9 +3,7 @@ import { requestAuthorizations, shiftRequests, shifters } from '../../db/schema'
 import { fromMinor, percentOf, roundRatio } from '../../lib/money';
 import { toIso } from '../../lib/time';
 import { accessBusiness } from '../access';
-import type { ServiceContext } from '../context';
-import { hours, scheduledMinutes, shiftPayMinor } from '../shifts/pay';
-import { isWorked } from '../shifts/status';
+import { hours, isWorked, scheduledMinutes, type ServiceContext, shiftPayMinor } from '../kernel';
 import type { CrewAnalytics, CrewMember } from './schemas';
 
 export const CREW_WINDOW_DAYS = 90;

@@ -3,12 +3,9 @@ import { businesses, shiftRequests, shifters } from '../../db/schema';
 import { ceilRatio, fromMinor, fromMinorRatio, roundRatio, toMinorExact } from '../../lib/money';
 import { monthBounds, startOfDay, todayIn } from '../../lib/shift-time';
 import { Temporal } from '../../lib/time';
-import { auditInsert } from '../audit';
+import { auditInsert, hours, scheduledMinutes, type ServiceContext, shiftPayMinor, workedShiftSql } from '../kernel';
 import { runBatch } from '../../db/client';
-import type { ServiceContext } from '../context';
 import { privateRecords } from '../access';
-import { hours, scheduledMinutes, shiftPayMinor } from '../shifts/pay';
-import { workedShiftSql } from '../shifts/status';
 import type {
   Earnings,
   EarningsByBusiness,

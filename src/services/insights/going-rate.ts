@@ -3,9 +3,7 @@ import { businesses, shiftRequests } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { fromMinor, fromMinorRatio } from '../../lib/money';
 import { toIso } from '../../lib/time';
-import type { ServiceContext } from '../context';
-import { requirePerson } from '../context';
-import { workedShiftSql } from '../shifts/status';
+import { requirePerson, type ServiceContext, workedShiftSql } from '../kernel';
 import type { GoingRate, GoingRateQuery } from './schemas';
 
 /** The going-rate percentiles as exact fractions: p = num ÷ 4. */

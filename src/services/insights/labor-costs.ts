@@ -3,9 +3,7 @@ import { shiftRequests, shiftRoles, shifters } from '../../db/schema';
 import { fromMinor, percentOf } from '../../lib/money';
 import { addDays, mondayOf, startOfDay, todayIn } from '../../lib/shift-time';
 import { accessBusiness } from '../access';
-import type { ServiceContext } from '../context';
-import { hours, scheduledMinutes, shiftPayMinor } from '../shifts/pay';
-import { workedShiftSql } from '../shifts/status';
+import { hours, scheduledMinutes, type ServiceContext, shiftPayMinor, workedShiftSql } from '../kernel';
 import type { LaborByRole, LaborByShifter, LaborCosts, LaborCostsQuery, LaborWeek, OtherCurrencyTotal } from './schemas';
 
 const WEEKS_OF_HISTORY = 8;

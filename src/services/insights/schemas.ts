@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { dateSchema } from '../shifts/schemas';
+import { dateSchema } from '../shifts';
 
 // The figures' request and response schemas (labor costs, crew analytics, going rate, earnings): the
 // route contracts import them, the services take and build z.infer of them.

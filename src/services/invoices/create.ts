@@ -4,9 +4,7 @@ import { insertWhere } from '../../db/conditional';
 import { invoices, shiftRequests } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import type { ServiceContext } from '../context';
-import { shiftPayMinor } from '../shifts/pay';
-import { isWorked, workedShiftSql } from '../shifts/status';
+import { isWorked, type ServiceContext, shiftPayMinor, workedShiftSql } from '../kernel';
 
 export type InvoiceRow = typeof invoices.$inferSelect;
 

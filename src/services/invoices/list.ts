@@ -4,7 +4,7 @@ import { fromMinor } from '../../lib/money';
 import { decodeCursor, encodeCursor, isKeysetCursor } from '../../lib/pagination';
 import { toIso } from '../../lib/time';
 import { accessBusiness } from '../access';
-import type { ServiceContext } from '../context';
+import type { ServiceContext } from '../kernel';
 import type { InvoiceList, InvoiceRowView, ListInvoicesQuery } from './schemas';
 
 /**

@@ -2,9 +2,7 @@ import { and, eq, inArray, lte, or, sql } from 'drizzle-orm';
 import { emailOutbox } from '../../db/schema';
 import { newId } from '../../lib/ids';
 import { safeErrorMessage } from '../../lib/log';
-import type { ServiceContext } from '../context';
-import type { NotificationsMessage } from '../events/messages';
-import { retryAfterMs } from '../events/retry';
+import { type NotificationsMessage, retryAfterMs, type ServiceContext } from '../kernel';
 import { mailProviderFor } from './provider';
 import { REDACTED_FAILED, REDACTED_SENT, redaction } from './redaction';
 

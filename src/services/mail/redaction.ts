@@ -1,4 +1,4 @@
-import type { ServiceContext } from '../context';
+import type { ServiceContext } from '../kernel';
 
 /** What replaces a sensitive email's subject and text once it is sent or has failed for good. */
 export const REDACTED_SENT = '[redacted after sending]';

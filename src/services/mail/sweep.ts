@@ -2,9 +2,7 @@ import { and, asc, eq, inArray, lt, lte, or, sql } from 'drizzle-orm';
 import { emailOutbox } from '../../db/schema';
 import { chunk } from '../../lib/chunk';
 import { errorFields } from '../../lib/log';
-import type { ServiceContext } from '../context';
-import type { NotificationsMessage } from '../events/messages';
-import { planBatches } from '../events/queue-batches';
+import { type NotificationsMessage, planBatches, type ServiceContext } from '../kernel';
 import { REDACTED_FAILED } from './redaction';
 
 /** An email not delivered within a day is `failed`: whatever it said is stale by then. */

@@ -1,6 +1,6 @@
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import type { ServiceContext } from '../context';
+import type { ServiceContext } from '../kernel';
 import { type AnyParty, partyNames, peopleOf } from './parties';
 import { MESSAGE_BODY_MAX, MESSAGES_WHILE_PENDING } from './schemas';
 import { MESSAGE_NOTICE_KINDS } from './sync';

@@ -4,7 +4,7 @@ import { conversationParticipants, conversations, shifters } from '../../db/sche
 import { AppError } from '../../lib/errors';
 import { decodeCursor, encodeCursor } from '../../lib/pagination';
 import { actsForBusinessSql } from '../access';
-import type { ServiceContext } from '../context';
+import type { ServiceContext } from '../kernel';
 import { readerOf } from './messages';
 import { type CallerParties, callerParties, pairKey, partyNames, requireOwnParty, senderToward } from './parties';
 import type { InboxQuery, InboxTab, LookupQuery, PartyRef, ThreadPage, ThreadQuery, ThreadView } from './schemas';

@@ -18,3 +18,11 @@ export {
 export type { MessagePage, MessageView, ThreadView } from './schemas';
 export { MESSAGE_BODY_MAX } from './schemas';
 export { checkBody } from './append';
+export * from './inbox';
+export * from './messages';
+export * from './schemas';
+export * from './send';
+export * from './state';
+export * from './support';
+export * from './sync';
+export * from './thread-store';

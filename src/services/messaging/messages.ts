@@ -1,7 +1,7 @@
 import { AppError } from '../../lib/errors';
 import { DEFAULT_LIMIT, decodeCursor, encodeCursor } from '../../lib/pagination';
 import { adminOverUser } from '../access';
-import { requirePerson, type ServiceContext } from '../context';
+import { requirePerson, type ServiceContext } from '../kernel';
 import { callerParties } from './parties';
 import type { MessagePage, PartyRef } from './schemas';
 import { threadStub } from './thread-store';

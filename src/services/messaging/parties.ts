@@ -2,9 +2,10 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { businesses, shifters, users } from '../../db/schema';
 import { chunk } from '../../lib/chunk';
 import { AppError } from '../../lib/errors';
-import { actingBusinessIds, businessRecipients, isCrew, shifterIdOf } from '../access';
-import { requirePerson, type ServiceContext } from '../context';
+import { actingBusinessIds, isCrew, shifterIdOf } from '../access';
+import { requirePerson, type ServiceContext } from '../kernel';
 import type { ParticipantKind, PartyRef } from './schemas';
+import { businessRecipients } from '../notifications';
 
 /**
  * The parties a person speaks as: their shifter profile, the businesses they own or are an active

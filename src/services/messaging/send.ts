@@ -1,5 +1,5 @@
 import { AppError } from '../../lib/errors';
-import { requirePerson, type ServiceContext } from '../context';
+import { requirePerson, type ServiceContext } from '../kernel';
 import { appendAs, checkBody } from './append';
 import { callerParties, requireConnected, senderToward } from './parties';
 import type { PartyRef, SendMessageInput, SentMessage } from './schemas';

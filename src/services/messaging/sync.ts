@@ -2,8 +2,7 @@ import { and, eq, lt, ne, or, sql } from 'drizzle-orm';
 import { runBatch } from '../../db/client';
 import { conversationParticipants, conversations, idempotencyKeys } from '../../db/schema';
 import { errorFields } from '../../lib/log';
-import type { ServiceContext } from '../context';
-import { draftEvent, publishOutbox } from '../events/outbox';
+import { draftEvent, publishOutbox, type ServiceContext } from '../kernel';
 import { PREVIEW_MAX } from './schemas';
 import type { StoredMessage, SyncPlan } from './thread-store';
 

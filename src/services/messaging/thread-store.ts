@@ -1,4 +1,4 @@
-import type { ServiceContext } from '../context';
+import type { ServiceContext } from '../kernel';
 import type { ParticipantKind } from './schemas';
 
 /*

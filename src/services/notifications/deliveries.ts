@@ -3,7 +3,7 @@ import { notificationDeliveries, users } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { decodeCursor, encodeCursor, isKeysetCursor } from '../../lib/pagination';
 import { toIso } from '../../lib/time';
-import { type ServiceContext, requirePerson } from '../context';
+import { type ServiceContext, requirePerson } from '../kernel';
 import type { DeliveryList, DeliveryView, ListDeliveriesQuery } from './schemas';
 
 function view(r: typeof notificationDeliveries.$inferSelect): DeliveryView {

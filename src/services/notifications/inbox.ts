@@ -3,7 +3,7 @@ import { notifications } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { decodeCursor, encodeCursor, isKeysetCursor } from '../../lib/pagination';
 import { toIso } from '../../lib/time';
-import { type ServiceContext, requirePerson } from '../context';
+import { type ServiceContext, requirePerson } from '../kernel';
 import type { ListNotificationsQuery, MarkedRead, NotificationList, NotificationView } from './schemas';
 
 function view(r: typeof notifications.$inferSelect): NotificationView {

@@ -1,7 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { type BatchItem, runBatch } from '../../db/client';
 import { businesses, notificationPreferences, notificationSettings, shifters } from '../../db/schema';
-import { type ServiceContext, requirePerson } from '../context';
+import { type ServiceContext, requirePerson } from '../kernel';
 import {
   CATALOG,
   type CatalogEntry,

@@ -3,7 +3,7 @@ import { runBatch } from '../../db/client';
 import { pushSubscriptions } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { toIso } from '../../lib/time';
-import { type ServiceContext, requirePerson } from '../context';
+import { type ServiceContext, requirePerson } from '../kernel';
 import { pushSubscriptionId } from './ids';
 import type { PushSubscriptionList, PushSubscriptionView, RegisterPushSubscriptionInput } from './schemas';
 

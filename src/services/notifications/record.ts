@@ -3,8 +3,7 @@ import { runBatch } from '../../db/client';
 import { notifications } from '../../db/schema';
 import { chunk } from '../../lib/chunk';
 import { newId } from '../../lib/ids';
-import type { ServiceContext } from '../context';
-import type { NotifyMessage } from '../events/messages';
+import type { NotifyMessage, ServiceContext } from '../kernel';
 
 /** Users per batch: each insert binds 9 parameters, the id read-back one per user. */
 const SLICE = 50;

@@ -3,10 +3,8 @@ import { businesses, partnerBusinessLinks, requestAuthorizations, shifters } fro
 import { decodeCursor, encodeCursor } from '../../lib/pagination';
 import { toIso } from '../../lib/time';
 import { partnerActor, partnerBusiness } from '../access';
-import type { ServiceContext } from '../context';
-import { sendRequest } from '../shifts/create';
-import { listBroadcasts, listRequests } from '../shifts/list';
-import type { ShiftList, ShiftRequestView } from '../shifts/schemas';
+import type { ServiceContext } from '../kernel';
+import { listBroadcasts, listRequests, sendRequest, type ShiftList, type ShiftRequestView } from '../shifts';
 import type {
   PageQuery,
   PartnerBroadcastsQuery,

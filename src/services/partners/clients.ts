@@ -7,9 +7,7 @@ import { newId } from '../../lib/ids';
 import { decodeCursor, encodeCursor, isKeysetCursor } from '../../lib/pagination';
 import { toIso } from '../../lib/time';
 import { adminOverUser } from '../access';
-import { auditInsert } from '../audit';
-import { type PersonActor, type ServiceContext, requirePerson } from '../context';
-import { committedSubject, prepareWrite } from '../guarded-write';
+import { auditInsert, committedSubject, type PersonActor, prepareWrite, requirePerson, type ServiceContext } from '../kernel';
 import { type CredentialKind, mintCredential, tierLimit } from './credentials';
 import type {
   ClientList,

@@ -6,9 +6,7 @@ import { newId } from '../../lib/ids';
 import { decodeCursor, encodeCursor } from '../../lib/pagination';
 import { toIso } from '../../lib/time';
 import { accessBusiness } from '../access';
-import type { ServiceContext } from '../context';
-import { committedSubject, prepareWrite } from '../guarded-write';
-import { existsIn, markedWrite } from '../marked-write';
+import { committedSubject, existsIn, markedWrite, prepareWrite, type ServiceContext } from '../kernel';
 import type { LinkInput, LinkList, PageQuery, PartnerLinkView } from './schemas';
 
 /**

@@ -1,7 +1,7 @@
 import { and, eq, lt } from 'drizzle-orm';
 import { runBatch } from '../../db/client';
 import { PARTNER_SCOPES, type PartnerScope, partnerClients, partnerTokens } from '../../db/schema';
-import type { ServiceContext } from '../context';
+import type { ServiceContext } from '../kernel';
 import { clientSecretMatches, mintToken } from './credentials';
 import type { OAuthErrorBody, OAuthErrorCode, TokenRequest, TokenResponse } from './schemas';
 

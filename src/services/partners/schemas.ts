@@ -3,7 +3,7 @@ import { PARTNER_CLIENT_STATUSES, PARTNER_SCOPES, PARTNER_TIERS } from '../../db
 import { flag01 } from '../../lib/flags';
 import { ID_MAX_LENGTH } from '../../lib/ids';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../../lib/pagination';
-import { dateSchema, sendRequestInput } from '../shifts/schemas';
+import { dateSchema, sendRequestInput } from '../shifts';
 
 // The partner domain's request and response schemas: client registration and credentials, business
 // links (consent), the OAuth token exchange and the partner-facing reads and writes.

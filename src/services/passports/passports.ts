@@ -3,9 +3,7 @@ import { aiPassports } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { toIso } from '../../lib/time';
-import { requirePerson, type ServiceContext } from '../context';
-import { committedSubject, prepareWrite } from '../guarded-write';
-import { existsIn, markedWrite } from '../marked-write';
+import { committedSubject, existsIn, markedWrite, prepareWrite, requirePerson, type ServiceContext } from '../kernel';
 import type { ListPassportsQuery, PassportList, PassportView, RecordPassportInput } from './schemas';
 
 /**

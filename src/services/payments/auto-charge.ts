@@ -2,8 +2,7 @@ import { and, asc, eq, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import { invoices, paymentCustomers, shiftRequests } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { errorFields } from '../../lib/log';
-import type { ServiceContext } from '../context';
-import { workedShiftSql } from '../shifts/status';
+import { type ServiceContext, workedShiftSql } from '../kernel';
 import { CHARGE_LEASE_MS, chargeInvoice } from './charge';
 
 /** Invoices charged per sweep at most (each is one processor call). */

@@ -2,10 +2,9 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import { paymentCustomers, paymentMethods, users } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { toIso } from '../../lib/time';
-import { accessBusiness, type BusinessRow, businessRecipients } from '../access/business';
-import type { ServiceContext } from '../context';
-import { prepareWrite } from '../guarded-write';
-import { paymentGateway } from './index';
+import { accessBusiness, type BusinessRow } from '../access';
+import { prepareWrite, type ServiceContext } from '../kernel';
+import { paymentGateway } from './processor';
 import {
   PAYMENT_METHODS_MAX,
   type PaymentMethodList,
@@ -13,6 +12,7 @@ import {
   type SavePaymentMethodInput,
   type SetupIntentView,
 } from './schemas';
+import { businessRecipients } from '../notifications';
 
 /**
  * Saved cards of a business (spec 4.3): the card form (Stripe.js, or the simulator's form) confirms a

@@ -4,18 +4,23 @@ import { businesses, invoices, shiftRequests } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { fromMinor } from '../../lib/money';
 import { toIso } from '../../lib/time';
-import { accessBusiness, businessRecipients } from '../access/business';
-import { appLinkOrigin } from '../app-links';
-import { requirePerson, type ServiceContext } from '../context';
-import { committedSubject, prepareWrite } from '../guarded-write';
-import { invoiceFor, type InvoiceRow } from '../invoices/create';
-import { shiftPayMinor } from '../shifts/pay';
-import { SHIFT_STATUS } from '../shifts/status';
+import { accessBusiness } from '../access';
+import {
+  appLinkOrigin,
+  committedSubject,
+  type PaymentIntentResult,
+  prepareWrite,
+  requirePerson,
+  type ServiceContext,
+  SHIFT_STATUS,
+  shiftPayMinor,
+} from '../kernel';
+import { invoiceFor, type InvoiceRow } from '../invoices';
 import { defaultCardOf } from './cards';
-import type { PaymentIntentResult } from './gateway';
-import { paymentGateway } from './index';
+import { paymentGateway } from './processor';
 import type { ChargeResult, ChargeTrigger, FreshClientSecret, StuckInvoice } from './schemas';
 import { markInvoiceFailed, markInvoicePaid } from './settle';
+import { businessRecipients } from '../notifications';
 
 export type { ChargeResult } from './schemas';
 

@@ -1,18 +1,10 @@
-import type { ServiceContext } from '../context';
-import type { PaymentGateway } from './gateway';
-import { SimulatorGateway } from './simulator/gateway';
-import { StripeGateway } from './stripe-gateway';
-
-export type * from './gateway';
-
-/** Whether payments go to the local simulator (no STRIPE_SECRET_KEY) rather than to Stripe. */
-export const simulatorActive = (ctx: ServiceContext): boolean => !ctx.settings.STRIPE_SECRET_KEY;
-
-/**
- * The payment processor every payment service calls: Stripe when STRIPE_SECRET_KEY is set, else the
- * local payment simulator. Made per call (cheap), so each request's context and settings are used.
- */
-export function paymentGateway(ctx: ServiceContext): PaymentGateway {
-  const key = ctx.settings.STRIPE_SECRET_KEY;
-  return key ? new StripeGateway(ctx, key, ctx.settings.STRIPE_PUBLISHABLE_KEY ?? '') : new SimulatorGateway(ctx);
-}
+export * from './auto-charge';
+export * from './cards';
+export * from './charge';
+export * from './payouts';
+export * from './processor';
+export * from './refund-schemas';
+export * from './refunds';
+export * from './schemas';
+export * from './settle';
+export * from './stripe-webhook';

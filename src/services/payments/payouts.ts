@@ -5,12 +5,16 @@ import { errorFields } from '../../lib/log';
 import { fromMinor, roundRatio } from '../../lib/money';
 import { toIso } from '../../lib/time';
 import { shifterAccess } from '../access';
-import { requirePerson, type ServiceContext } from '../context';
-import { prepareWrite } from '../guarded-write';
-import type { InvoiceRow } from '../invoices/create';
-import { workedShiftSql } from '../shifts/status';
-import type { ConnectedAccountResult, TransferResult } from './gateway';
-import { paymentGateway } from './index';
+import {
+  type ConnectedAccountResult,
+  prepareWrite,
+  requirePerson,
+  type ServiceContext,
+  type TransferResult,
+  workedShiftSql,
+} from '../kernel';
+import type { InvoiceRow } from '../invoices';
+import { paymentGateway } from './processor';
 import type { PayoutAccountQuery, PayoutAccountView, PayoutOnboardingView } from './refund-schemas';
 
 /*

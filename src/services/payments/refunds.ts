@@ -7,16 +7,22 @@ import { newId } from '../../lib/ids';
 import { errorFields } from '../../lib/log';
 import { fromMinor, roundRatio, toMinorExact } from '../../lib/money';
 import { toIso } from '../../lib/time';
-import { accessBusiness, businessRecipients } from '../access';
-import { requirePerson, type ServiceContext } from '../context';
-import { committedSubject, type Notice, prepareWrite } from '../guarded-write';
-import type { InvoiceRow } from '../invoices/create';
-import { SHIFT_STATUS } from '../shifts/status';
-import { partnerEvent } from '../webhooks/produce';
-import type { RefundResult as GatewayRefund } from './gateway';
-import { paymentGateway } from './index';
+import { accessBusiness } from '../access';
+import {
+  committedSubject,
+  type Notice,
+  prepareWrite,
+  type RefundResult as GatewayRefund,
+  requirePerson,
+  type ServiceContext,
+  SHIFT_STATUS,
+} from '../kernel';
+import type { InvoiceRow } from '../invoices';
+import { partnerEvent } from '../webhooks';
+import { paymentGateway } from './processor';
 import { chargedAmount, DEDUCTED_FROM_TRANSFER, invoiceOpApplied, issueReversal } from './payouts';
 import type { RefundInput, RefundResult } from './refund-schemas';
+import { businessRecipients } from '../notifications';
 
 /*
  * Refunds of paid invoices (spec 4.3): full or partial, never more than what is left, also under

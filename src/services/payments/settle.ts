@@ -3,12 +3,10 @@ import { invoices, shiftRequests } from '../../db/schema';
 import { errorFields } from '../../lib/log';
 import { fromMinor } from '../../lib/money';
 import { toIso } from '../../lib/time';
-import { businessRecipients } from '../access/business';
-import type { ServiceContext } from '../context';
-import { prepareWrite, type WriteResult } from '../guarded-write';
-import type { InvoiceRow } from '../invoices/create';
-import { SHIFT_STATUS, workedShiftSql } from '../shifts/status';
-import { partnerEvent } from '../webhooks/produce';
+import { businessRecipients } from '../notifications';
+import { prepareWrite, type ServiceContext, SHIFT_STATUS, workedShiftSql, type WriteResult } from '../kernel';
+import type { InvoiceRow } from '../invoices';
+import { partnerEvent } from '../webhooks';
 import { transferShifterShare } from './payouts';
 
 /** True inside a batch once the invoice carries this operation id (its guarded update ran). */

@@ -1,26 +1,26 @@
 import Stripe from 'stripe';
 import { AppError } from '../../lib/errors';
-import type { ServiceContext } from '../context';
-import type {
-  CardSummary,
-  ConnectedAccountResult,
-  OffSessionChargeInput,
-  PaymentGateway,
-  PaymentIntentResult,
-  PaymentIntentStatus,
-  RefundResult,
-  SetupIntentResult,
-  TransferResult,
-  TransferReversalResult,
-  AccountLinkInput,
-  ConnectedAccountInput,
-  CustomerInput,
-  RefundInput,
-  SetupIntentInput,
-  TransferInput,
-  TransferReversalInput,
-} from './gateway';
-import { declineCode } from './simulator/cards';
+import {
+  type AccountLinkInput,
+  type CardSummary,
+  type ConnectedAccountInput,
+  type ConnectedAccountResult,
+  type CustomerInput,
+  declineCode,
+  type OffSessionChargeInput,
+  type PaymentGateway,
+  type PaymentIntentResult,
+  type PaymentIntentStatus,
+  type RefundInput,
+  type RefundResult,
+  type ServiceContext,
+  type SetupIntentInput,
+  type SetupIntentResult,
+  type TransferInput,
+  type TransferResult,
+  type TransferReversalInput,
+  type TransferReversalResult,
+} from '../kernel';
 
 /** The Stripe API version every request names (the one the installed `stripe` package is typed for). */
 export const STRIPE_API_VERSION = '2026-10-28.endive' as const;

@@ -1,8 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { businesses, cities, shifters } from '../../db/schema';
-import type { ServiceContext } from '../context';
-import { partyRating } from '../reviews/aggregates';
-import type { Rating } from '../reviews/schemas';
+import type { ServiceContext } from '../kernel';
+import { partyRating, type Rating } from '../reviews';
 
 /**
  * The public face of a party by slug: what anyone may see (no owner id, position, settings or

@@ -1,7 +1,7 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { reviews } from '../../db/schema';
 import { roundRatio } from '../../lib/money';
-import { type ServiceContext, requirePerson } from '../context';
+import { type ServiceContext, requirePerson } from '../kernel';
 import type { BatchAverages, BatchAveragesInput, Histogram, PartyAverage, PartyKind, Rating, ReviewedPartyQuery } from './schemas';
 import { notUpheld } from './view';
 

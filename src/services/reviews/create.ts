@@ -5,13 +5,18 @@ import { businesses, reviews, shiftRequests } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { accessBusiness, type BusinessRow, callerShifter } from '../access';
-import { type ServiceContext, requirePerson } from '../context';
-import { committedSubject, type Notice, prepareWrite } from '../guarded-write';
-import { workedShiftSql } from '../shifts/status';
+import {
+  committedSubject,
+  type Notice,
+  prepareWrite,
+  purgeWidgetCache,
+  requirePerson,
+  type ServiceContext,
+  workedShiftSql,
+} from '../kernel';
 import { actsFor, loadParty, otherKind, type Party, partyRecipients } from './parties';
 import type { CreateReviewInput, PartyKind, ReviewView } from './schemas';
 import { loadReview, type ReviewRow, reviewOpApplied, reviewView } from './view';
-import { purgeWidgetCache } from '../widgets/cache';
 
 /**
  * POST /v1/review: a party reviews the other party of a worked shift between them (spec 2.9, 4.6).

@@ -2,14 +2,12 @@ import { and, asc, desc, eq, gt, isNotNull, isNull, lt, or, type SQL, sql } from
 import { businesses, reviews, shifters, users } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { decodeCursor, encodeCursor, isKeysetCursor } from '../../lib/pagination';
-import { type ServiceContext, requirePerson } from '../context';
-import { committedSubject, prepareWrite } from '../guarded-write';
-import { reviewDisputedEvent } from '../webhooks/produce';
+import { committedSubject, prepareWrite, purgeWidgetCache, requirePerson, type ServiceContext } from '../kernel';
+import { reviewDisputedEvent } from '../webhooks';
 import { adminOverReview, loadParty } from './parties';
 import { noticeTo, requireReviewee, reviewerOf } from './respond';
 import type { Decision, DisputeInput, DisputesQuery, PartyKind, ReviewList, ReviewView } from './schemas';
 import { loadReview, reviewOpApplied, reviewView, selectNamed, visibleReview } from './view';
-import { purgeWidgetCache } from '../widgets/cache';
 
 /**
  * Review disputes (spec 3.3): the reviewee disputes once (→ pending, the review stays visible); an

@@ -2,7 +2,7 @@ import { and, desc, eq, lt, or, type SQL } from 'drizzle-orm';
 import { reviews } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { decodeCursor, encodeCursor, isKeysetCursor } from '../../lib/pagination';
-import { type ServiceContext, requirePerson } from '../context';
+import { type ServiceContext, requirePerson } from '../kernel';
 import { callerPartyIds } from './parties';
 import type { ListReviewsQuery, ReviewList } from './schemas';
 import { notUpheld, reviewView, selectNamed } from './view';

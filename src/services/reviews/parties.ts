@@ -1,9 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { businesses, shifters } from '../../db/schema';
 import { AppError } from '../../lib/errors';
-import { actingBusinessIds, adminOverUser, businessRecipients, shifterIdOf, standingToward } from '../access';
-import { type PersonActor, type ServiceContext, requirePerson } from '../context';
+import { actingBusinessIds, adminOverUser, shifterIdOf, standingToward } from '../access';
+import { type PersonActor, type ServiceContext, requirePerson } from '../kernel';
 import type { PartyKind } from './schemas';
+import { businessRecipients } from '../notifications';
 
 /** A reviewed or reviewing party: a shifter profile or a business, with who owns it and its zone. */
 export interface Party {

@@ -1,8 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { reviews } from '../../db/schema';
 import { AppError } from '../../lib/errors';
-import { type ServiceContext, requirePerson } from '../context';
-import { type Notice, prepareWrite } from '../guarded-write';
+import { type Notice, prepareWrite, requirePerson, type ServiceContext } from '../kernel';
 import { actsFor, loadParty, type Party, partyRecipients } from './parties';
 import type { PartyKind, RespondInput, ReviewView } from './schemas';
 import { type NamedReview, notUpheld, reviewOpApplied, reviewView, visibleReview } from './view';

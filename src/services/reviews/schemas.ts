@@ -6,7 +6,9 @@ import { DEFAULT_LIMIT, MAX_LIMIT } from '../../lib/pagination';
 // The reviews domain's request and response schemas: the route contracts import them, the services
 // take z.infer of the request schemas and build z.infer of the response schemas.
 
-export type PartyKind = (typeof PARTY_KINDS)[number];
+import type { PartyKind } from '../kernel';
+
+export type { PartyKind };
 export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];
 
 export const REVIEW_TEXT_MAX = 2000;

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { reviews } from '../../db/schema';
 import { addDays, dateInZone, mondayOf, startOfDay } from '../../lib/shift-time';
-import { type ServiceContext, requirePerson } from '../context';
+import { type ServiceContext, requirePerson } from '../kernel';
 import { ratingOf } from './aggregates';
 import { loadParty } from './parties';
 import { TREND_DAILY_BELOW_DAYS, type Trend, type TrendQuery } from './schemas';

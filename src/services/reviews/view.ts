@@ -3,7 +3,7 @@ import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { businesses, reviews, shifters } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { toIso } from '../../lib/time';
-import type { ServiceContext } from '../context';
+import type { ServiceContext } from '../kernel';
 import type { PartyKind, ReviewView } from './schemas';
 
 export type ReviewRow = typeof reviews.$inferSelect;

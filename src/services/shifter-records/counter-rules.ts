@@ -5,15 +5,10 @@ import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { fromMinor, toMinorExact } from '../../lib/money';
 import { toIso } from '../../lib/time';
-import type { ServiceContext } from '../context';
-import { committedSubject, prepareWrite } from '../guarded-write';
-import { markedWrite } from '../marked-write';
-import { loadShift } from '../shifts/load';
-import { SHIFT_STATUS } from '../shifts/status';
-import { stateError } from '../shifts/rules';
-import { parseDays } from '../templates/schemas';
+import { committedSubject, markedWrite, prepareWrite, type ServiceContext, SHIFT_STATUS, stateError } from '../kernel';
+import { counterFloor, distanceKm, loadCounterContext, loadShift, suggestionFields } from '../shifts';
+import { parseDays } from '../templates';
 import { privateRecords } from '../access';
-import { counterFloor, distanceKm, loadCounterContext, suggestionFields } from '../shifts/counter-suggest';
 import {
   type CounterRuleDeleted,
   type CounterRuleList,

@@ -7,9 +7,7 @@ import { errorFields } from '../../lib/log';
 import { addDays, todayIn } from '../../lib/shift-time';
 import { toIso } from '../../lib/time';
 import { inspectFile } from '../../lib/uploads';
-import type { ServiceContext } from '../context';
-import { committedSubject, prepareWrite } from '../guarded-write';
-import { existsIn, markedWrite } from '../marked-write';
+import { committedSubject, existsIn, markedWrite, prepareWrite, type ServiceContext } from '../kernel';
 import { type ShifterAccess, shifterAccess } from '../access';
 import {
   type CreateCredentialInput,

@@ -3,8 +3,8 @@ import { AppError } from '../../lib/errors';
 import { ID_MAX_LENGTH } from '../../lib/ids';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../../lib/pagination';
 import { fileField } from '../../lib/uploads';
-import { currencySchema, dateSchema, rateSchema, timeSchema } from '../shifts/schemas';
-import { daysOfWeekSchema } from '../templates/schemas';
+import { currencySchema, dateSchema, rateSchema, timeSchema } from '../shifts';
+import { daysOfWeekSchema } from '../templates';
 
 // The shifter-records domain's request and response schemas (mileage, counter rules, credentials):
 // the route contracts import them, the services take z.infer of the request schemas and build

@@ -1,7 +1,6 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { counterRules, credentials, mileageEntries } from '../../db/schema';
-import type { ServiceContext } from '../context';
-import { existsIn } from '../marked-write';
+import { existsIn, type ServiceContext } from '../kernel';
 
 /*
  * Conditions for writing a shifter's records as guarded writes. Creates are inserts (plain, or under

@@ -1,17 +1,15 @@
 import { and, eq, gt } from 'drizzle-orm';
 import { shiftRequests } from '../../db/schema';
 import { AppError } from '../../lib/errors';
-import { businessRecipients, shiftParty } from '../access';
-import type { ServiceContext } from '../context';
-import { committedSubject } from '../guarded-write';
-import { shiftEvent } from '../webhooks/produce';
+import { pickSide, shiftParty } from '../access';
+import { committedSubject, type ServiceContext, SHIFT_STATUS, shiftWhen, stateError } from '../kernel';
+import { shiftEvent } from '../webhooks';
 import { claimBroadcast } from './claim';
 import { noOverlapSql, overlappingAcceptedShifts } from './conflicts';
 import { loadShift, loadView } from './load';
-import { pickSide, shiftWhen, stateError } from './rules';
 import type { ShiftRequestView } from './schemas';
-import { SHIFT_STATUS } from './status';
 import { shiftWrite } from './write';
+import { businessRecipients } from '../notifications';
 
 /**
  * The shifter accepts a targeted request (pending → accepted). The overlap check is part of the

@@ -3,17 +3,14 @@ import { insertWhere } from '../../db/conditional';
 import { shiftRequests, shifters } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import { businessRecipients, crewOf, shiftParty } from '../access';
-import type { ServiceContext } from '../context';
-import { committedSubject, type Notice } from '../guarded-write';
-import { partnerEvent, type PartnerEventPart, shiftEvent, webhookShiftRequest } from '../webhooks/produce';
+import { crewOf, pickSide, shiftParty } from '../access';
+import { cancelRefusal, committedSubject, type Notice, purgeWidgetCache, type ServiceContext, SHIFT_STATUS, shiftWhen } from '../kernel';
+import { partnerEvent, type PartnerEventPart, shiftEvent, webhookShiftRequest } from '../webhooks';
 import { type LoadedShift, loadShift, viewLoaded } from './load';
-import { cancelRefusal, pickSide, shiftWhen } from './rules';
 import type { CancelInput, CancelledShift } from './schemas';
-import { SHIFT_STATUS } from './status';
 import { shiftWrite } from './write';
-import { purgeWidgetCache } from '../widgets/cache';
-import { refundIfShiftEndedUnworked } from '../payments/refunds';
+import { refundIfShiftEndedUnworked } from '../payments';
+import { businessRecipients } from '../notifications';
 
 /**
  * Cancel by either party (→ 7). When the shifter cancels an accepted shift, the business has

@@ -2,16 +2,13 @@ import { and, eq } from 'drizzle-orm';
 import { insertWhere } from '../../db/conditional';
 import { shiftRequests, shifters } from '../../db/schema';
 import { fromMinor } from '../../lib/money';
-import { shiftParty } from '../access';
-import type { ServiceContext } from '../context';
-import { committedSubject } from '../guarded-write';
-import { shiftEvent } from '../webhooks/produce';
+import { pickSide, shiftParty } from '../access';
+import { committedSubject, type ServiceContext, SHIFT_STATUS, shiftWhen, stateError } from '../kernel';
+import { shiftEvent } from '../webhooks';
 import { AppError } from '../../lib/errors';
 import { buildShiftRow } from './create';
 import { loadShift, loadView } from './load';
-import { pickSide, shiftWhen, stateError } from './rules';
 import type { ChangedShift, ChangeRequestInput } from './schemas';
-import { SHIFT_STATUS } from './status';
 import { shiftWrite } from './write';
 
 /** Business side changes a pending request: the original becomes 4 and a pending child replaces it, atomically. */

@@ -1,17 +1,24 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import { shiftRequests, shifters } from '../../db/schema';
 import { AppError } from '../../lib/errors';
-import { businessRecipients, callerShifter, isCrew, standingToward } from '../access';
-import { type Actor, type IdempotencyScope, requirePerson, type ServiceContext } from '../context';
-import { committedSubject } from '../guarded-write';
-import { shiftEvent } from '../webhooks/produce';
+import { callerShifter, isCrew, standingToward } from '../access';
+import {
+  type Actor,
+  committedSubject,
+  type IdempotencyScope,
+  purgeWidgetCache,
+  requirePerson,
+  type ServiceContext,
+  SHIFT_STATUS,
+  shiftWhen,
+  stateError,
+} from '../kernel';
+import { shiftEvent } from '../webhooks';
 import { noOverlapSql, overlappingAcceptedShifts } from './conflicts';
 import { loadShift, loadView, viewLoaded } from './load';
-import { shiftWhen, stateError } from './rules';
 import type { ShiftRequestView } from './schemas';
-import { SHIFT_STATUS } from './status';
 import { shiftWrite } from './write';
-import { purgeWidgetCache } from '../widgets/cache';
+import { businessRecipients } from '../notifications';
 
 export interface ClaimInput {
   shiftRequestId: string;

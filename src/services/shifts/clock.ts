@@ -5,17 +5,15 @@ import { haversineMeters } from '../../lib/geo';
 import { newId } from '../../lib/ids';
 import { toIso } from '../../lib/time';
 import { inspectFile } from '../../lib/uploads';
-import { businessRecipients, shiftParty } from '../access';
-import { invoiceInsertWhere } from '../invoices/create';
-import { completeIfPrepaid } from '../payments/settle';
-import type { ServiceContext } from '../context';
-import { committedSubject } from '../guarded-write';
-import { shiftEvent } from '../webhooks/produce';
+import { shiftParty } from '../access';
+import { invoiceInsertWhere } from '../invoices';
+import { completeIfPrepaid } from '../payments';
+import { committedSubject, type ServiceContext, SHIFT_STATUS, shiftWhen, stateError } from '../kernel';
+import { shiftEvent } from '../webhooks';
 import { type LoadedShift, loadShift, loadView, viewLoaded } from './load';
-import { shiftWhen, stateError } from './rules';
 import type { ClockInput, ClockPhotoParams, ClockPhotoUpload, ClockSide, ShiftRequestView } from './schemas';
-import { SHIFT_STATUS } from './status';
 import { shiftWrite } from './write';
+import { businessRecipients } from '../notifications';
 
 export const CLOCK_PHOTO_MAX_BYTES = 8 * 1024 * 1024;
 /** Clock-in opens this long before the scheduled start and closes at the scheduled end. */

@@ -5,10 +5,9 @@ import { AppError } from '../../lib/errors';
 import { shiftInstants } from '../../lib/shift-time';
 import { toIso } from '../../lib/time';
 import { accessBusiness, actingBusinessIds, isCrew } from '../access';
-import { type ServiceContext, requirePerson } from '../context';
+import { requirePerson, type ServiceContext, SHIFT_STATUS } from '../kernel';
 import { loadView } from './load';
 import type { ConflictsQuery, ShiftConflicts } from './schemas';
-import { SHIFT_STATUS } from './status';
 
 const OTHER = 'other_shift';
 const other = alias(shiftRequests, OTHER);

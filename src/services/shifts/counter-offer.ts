@@ -5,12 +5,10 @@ import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { fromMinor, toMinorExact } from '../../lib/money';
 import { toIso } from '../../lib/time';
-import { businessRecipients, shiftForParty, shiftParty } from '../access';
-import type { ServiceContext } from '../context';
-import { prepareWrite } from '../guarded-write';
+import { shiftForParty, shiftParty } from '../access';
+import { prepareWrite, type ServiceContext, SHIFT_STATUS, shiftWhen, stateError } from '../kernel';
 import { loadShift } from './load';
-import { shiftWhen, stateError } from './rules';
-import { SHIFT_STATUS } from './status';
+import { businessRecipients } from '../notifications';
 
 export interface CounterOfferView {
   id: string;

@@ -3,9 +3,8 @@ import { counterRules, shifters } from '../../db/schema';
 import { haversineMeters } from '../../lib/geo';
 import { fromMinor } from '../../lib/money';
 import { weekdayOf } from '../../lib/shift-time';
-import type { ServiceContext } from '../context';
-import { SHIFT_STATUS } from '../shifts/status';
-import type { ShiftRow } from '../shifts/view';
+import { type ServiceContext, SHIFT_STATUS } from '../kernel';
+import type { ShiftRow } from './view';
 
 /**
  * How counter rules turn into a suggested counter-offer rate.

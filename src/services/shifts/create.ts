@@ -5,14 +5,20 @@ import { newId } from '../../lib/ids';
 import { toMinorExact } from '../../lib/money';
 import { shiftInstants } from '../../lib/shift-time';
 import { type BusinessRow, crewOf, isCrew, postingBusiness } from '../access';
-import { type ServiceContext, requirePerson } from '../context';
-import { draftEvent } from '../events/outbox';
-import { committedSubject, type Notice, prepareWrite, type WriteParts } from '../guarded-write';
-import { shiftEvent } from '../webhooks/produce';
+import {
+  committedSubject,
+  draftEvent,
+  type Notice,
+  prepareWrite,
+  purgeWidgetCache,
+  requirePerson,
+  type ServiceContext,
+  SHIFT_STATUS,
+  type WriteParts,
+} from '../kernel';
+import { shiftEvent } from '../webhooks';
 import { loadView } from './load';
 import type { SendRequestInput, ShiftRequestView } from './schemas';
-import { SHIFT_STATUS } from './status';
-import { purgeWidgetCache } from '../widgets/cache';
 
 export const MAX_SHIFT_MINUTES = 24 * 60;
 

@@ -1,14 +1,12 @@
 import { and, eq } from 'drizzle-orm';
 import { shiftRequests } from '../../db/schema';
 import { AppError } from '../../lib/errors';
-import { businessRecipients, shiftParty } from '../access';
-import type { ServiceContext } from '../context';
-import { committedSubject } from '../guarded-write';
+import { pickSide, shiftParty } from '../access';
+import { committedSubject, type ServiceContext, SHIFT_STATUS, shiftWhen, stateError } from '../kernel';
 import { loadShift, loadView } from './load';
-import { pickSide, shiftWhen, stateError } from './rules';
 import type { DeclineInput, ShiftRequestView } from './schemas';
-import { SHIFT_STATUS } from './status';
 import { shiftWrite } from './write';
+import { businessRecipients } from '../notifications';
 
 /** The targeted shifter declines a request (pending → declined). A broadcast is simply not claimed. */
 export async function declineRequest(ctx: ServiceContext, id: string, input: DeclineInput = {}): Promise<ShiftRequestView> {

@@ -1,7 +1,6 @@
 import { and, eq, lte } from 'drizzle-orm';
 import { shiftRequests } from '../../db/schema';
-import type { ServiceContext } from '../context';
-import { SHIFT_STATUS } from './status';
+import { type ServiceContext, SHIFT_STATUS } from '../kernel';
 
 /** Cron: pending requests whose start has passed become expired (6). */
 export async function expirePendingShifts(ctx: ServiceContext): Promise<number> {

@@ -1,5 +1,5 @@
 import { shiftParty } from '../access';
-import type { ServiceContext } from '../context';
+import type { ServiceContext } from '../kernel';
 import { counterSuggestionsFor } from './counter-suggest';
 import { loadShift, viewLoaded } from './load';
 import type { ShiftRequestView } from './schemas';

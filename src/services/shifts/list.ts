@@ -4,11 +4,10 @@ import { businesses, currencies, shiftRequests, shiftRoles, shifters } from '../
 import { AppError } from '../../lib/errors';
 import { decodeCursor, encodeCursor, isKeysetCursor, isOffsetCursor } from '../../lib/pagination';
 import { actingBusinessIds, actsForBusinessSql, crewBusinessSql, partnerActor, partnerLinkedBusinessSql, shifterIdOf } from '../access';
-import { type ServiceContext, requirePerson } from '../context';
+import { requirePerson, type ServiceContext, SHIFT_STATUS } from '../kernel';
 import { counterSuggestionsForUser } from './counter-suggest';
 import { exactWindow, exactWithin, loadPlaces, type RankedBroadcasts, rankedBroadcasts } from './relevance-signals';
 import type { ListBroadcastsInput, ListRequestsInput, ShiftList } from './schemas';
-import { SHIFT_STATUS } from './status';
 import { shiftRequestView } from './view';
 
 const shifterAlias = alias(shifters, 'target_shifter');

@@ -1,13 +1,10 @@
 import { and, eq, isNull, lte } from 'drizzle-orm';
 import { shiftRequests } from '../../db/schema';
 import { AppError } from '../../lib/errors';
-import { shiftParty } from '../access';
-import type { ServiceContext } from '../context';
-import { committedSubject } from '../guarded-write';
+import { pickSide, shiftParty } from '../access';
+import { committedSubject, type ServiceContext, SHIFT_STATUS, stateError } from '../kernel';
 import { loadShift, loadView, viewLoaded } from './load';
-import { pickSide, stateError } from './rules';
 import type { ShiftRequestView } from './schemas';
-import { SHIFT_STATUS } from './status';
 import { shiftWrite } from './write';
 
 /**

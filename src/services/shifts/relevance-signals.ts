@@ -1,9 +1,8 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { businesses, requestAuthorizations, shifters } from '../../db/schema';
 import { haversineMeters } from '../../lib/geo';
-import type { ServiceContext } from '../context';
+import { type ServiceContext, SHIFT_STATUS, workedShiftSql } from '../kernel';
 import { distancePoints, UNKNOWN_DISTANCE_POINTS } from './relevance';
-import { SHIFT_STATUS, workedShiftSql } from './status';
 
 const DAY = 86_400_000;
 

@@ -5,7 +5,7 @@ import { ID_MAX_LENGTH } from '../../lib/ids';
 import { paginationInput } from '../../lib/pagination';
 import { isValidDate, TIME_RE } from '../../lib/shift-time';
 import { fileField } from '../../lib/uploads';
-import { SHIFT_STATUS, SHIFT_STATUS_NAMES } from './status';
+import { SHIFT_STATUS, SHIFT_STATUS_NAMES } from '../kernel';
 
 // The shift-request domain's request and response schemas, in one place: the route contracts import
 // them, the services take z.infer of the request schemas and build z.infer of the response schemas.

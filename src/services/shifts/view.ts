@@ -1,10 +1,9 @@
 import { fromMinor } from '../../lib/money';
 import { toIso } from '../../lib/time';
-import type { shiftRequests } from '../../db/schema';
 import type { ShiftRequestView } from './schemas';
-import { readStatus } from './status';
+import { readStatus, type ShiftRow } from '../kernel';
 
-export type ShiftRow = typeof shiftRequests.$inferSelect;
+export type { ShiftRow };
 
 export interface ShiftJoin {
   business_name?: string | null;

@@ -1,6 +1,5 @@
 import { opApplied } from '../../db/conditional';
-import type { ServiceContext } from '../context';
-import { prepareWrite } from '../guarded-write';
+import { prepareWrite, type ServiceContext } from '../kernel';
 
 /**
  * A guarded write of one shift request: the guard stamps `last_op_id = w.op`, so the audit row,

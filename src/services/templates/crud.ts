@@ -4,8 +4,7 @@ import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { fromMinor, toMinorExact } from '../../lib/money';
 import { accessBusiness, type BusinessRow, isCrew } from '../access';
-import { requirePerson, type ServiceContext } from '../context';
-import { committedSubject, prepareWrite } from '../guarded-write';
+import { committedSubject, prepareWrite, requirePerson, type ServiceContext } from '../kernel';
 import type { CreateTemplateInput, TemplateDeleted, TemplateList, TemplateView, UpdateTemplateInput } from './schemas';
 import { type TemplateRow, templateView } from './view';
 

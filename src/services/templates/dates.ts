@@ -1,5 +1,5 @@
 import { addDays, shiftInstants, weekdayOf } from '../../lib/shift-time';
-import { MAX_SHIFT_MINUTES } from '../shifts/create';
+import { MAX_SHIFT_MINUTES } from '../shifts';
 
 /** The calendar dates from `today` (included) over the next weeks × 7 days whose ISO weekday is listed. */
 export function templateDates(today: string, days: readonly number[], weeks: number): string[] {

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { flag01 } from '../../lib/flags';
 import { ID_MAX_LENGTH } from '../../lib/ids';
-import { currencySchema, flagSchema, rateSchema, shiftRequestSchema, timeSchema } from '../shifts/schemas';
+import { currencySchema, flagSchema, rateSchema, shiftRequestSchema, timeSchema } from '../shifts';
 
 // The templates domain's request and response schemas: the route contracts import them, the services
 // take and build z.infer of them.

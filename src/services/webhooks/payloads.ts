@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { SHIFT_STATUS_NAMES } from '../shifts/status';
+import { SHIFT_STATUS_NAMES } from '../kernel';
 
 /**
  * The partner webhook payloads, one zod schema per event type: the producers build them, the

@@ -2,9 +2,8 @@ import type { reviews, shiftRequests } from '../../db/schema';
 import { newId } from '../../lib/ids';
 import { fromMinor } from '../../lib/money';
 import { toIso } from '../../lib/time';
-import { readStatus } from '../shifts/status';
-import type { WebhookEnvelope, WebhookEventType, WebhookShiftRequest } from './payloads';
-import type { WEBHOOK_EVENTS } from './payloads';
+import { readStatus } from '../kernel';
+import type { WEBHOOK_EVENTS, WebhookEnvelope, WebhookEventType, WebhookShiftRequest } from './payloads';
 import type { z } from '@hono/zod-openapi';
 
 /**

@@ -1,5 +1,5 @@
 import { errorFields } from '../../lib/log';
-import type { ServiceContext } from '../context';
+import type { ServiceContext } from '../kernel';
 import { deliverAttempt } from './deliver';
 import { fanOutEvent } from './fanout';
 import { parseWebhooksMessage } from './messages';

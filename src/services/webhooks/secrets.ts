@@ -1,6 +1,6 @@
 import type { Settings } from '../../env';
 import { randomBase62 } from '../../lib/ids';
-import { secretBox } from '../secret-box';
+import { secretBox } from '../kernel';
 
 /**
  * Signing secrets: `whsec_` and 40 base62 characters (about 238 bits). They must be readable to sign,

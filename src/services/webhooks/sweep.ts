@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, lte, notExists, sql } from 'drizzle-orm';
 import { webhookDeliveries, webhookEvents } from '../../db/schema';
 import { chunk } from '../../lib/chunk';
-import type { ServiceContext } from '../context';
+import type { ServiceContext } from '../kernel';
 import type { WebhookDeliverMessage } from './messages';
 
 /** A due delivery nobody has taken for this long has lost its message: the sweep sends another. */

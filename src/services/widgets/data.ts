@@ -1,11 +1,10 @@
+import type { PublicWidget, ServiceContext } from '../kernel';
 import { and, asc, desc, eq, gt } from 'drizzle-orm';
 import { businesses, reviews, shiftRequests, shiftRoles, shifters } from '../../db/schema';
 import { fromMinor } from '../../lib/money';
-import type { ServiceContext } from '../context';
-import { findPublicBusiness, findPublicShifter } from '../profiles/public';
-import { goingRate } from '../insights/going-rate';
-import type { PartyKind, Rating } from '../reviews/schemas';
-import { notUpheld, selectNamed } from '../reviews/view';
+import { findPublicBusiness, findPublicShifter } from '../profiles';
+import { goingRate } from '../insights';
+import { notUpheld, type PartyKind, type Rating, selectNamed } from '../reviews';
 
 /**
  * The public data of the widgets (spec 4.10): only what anyone may see, read without a caller
@@ -160,8 +159,6 @@ export async function rateFor(ctx: ServiceContext, party: PartyCard, roleSlug: s
     p75: r.p75,
   };
 }
-
-export type PublicWidget = WidgetData['widget'];
 
 /** The data one public widget shows; null for an unknown party. */
 export async function loadWidgetData(

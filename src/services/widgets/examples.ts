@@ -1,7 +1,6 @@
 import { and, desc, eq, gt, gte, isNotNull, sql } from 'drizzle-orm';
 import { businesses, reviews, shiftRequests, shiftRoles, shifters, users } from '../../db/schema';
-import type { ServiceContext } from '../context';
-import { workedShiftSql } from '../shifts/status';
+import { type ServiceContext, workedShiftSql } from '../kernel';
 
 /**
  * The demo slugs the example host page (widgets/examples/index.html, served only with DEMO_MODE on)

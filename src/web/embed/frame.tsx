@@ -1,6 +1,6 @@
 import { raw } from 'hono/html';
 import type { Child } from 'hono/jsx';
-import type { OpenShift, PartyCard, PublicReview, RateFigures, WidgetData } from '../../services/widgets/data';
+import type { OpenShift, PartyCard, PublicReview, RateFigures, WidgetData } from '../../services/widgets';
 
 /**
  * The widget frame pages (Hono JSX, escaped): one document shell with the host's theme, the frame id

@@ -4,9 +4,9 @@ import { businesses, shiftRequests, shiftRoles, shifters } from '../../db/schema
 import type { AppEnv } from '../../http/app-types';
 import { serviceCtx } from '../../http/create-app';
 import { AppError } from '../../lib/errors';
-import { sendConnection } from '../../services/connections/requests';
-import { cachedWidgetData, widgetCacheKey } from '../../services/widgets/cache';
-import { loadWidgetData } from '../../services/widgets/data';
+import { sendConnection } from '../../services/connections';
+import { widgetCacheKey } from '../../services/kernel';
+import { cachedWidgetData, loadWidgetData } from '../../services/widgets';
 import { CsrfField, Notice } from '../components';
 import { csrf } from '../csrf';
 import { Layout } from '../layout';

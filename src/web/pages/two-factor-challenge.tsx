@@ -2,10 +2,14 @@ import { type Context, Hono } from 'hono';
 import type { AppEnv } from '../../http/app-types';
 import { serviceCtx } from '../../http/create-app';
 import { AppError } from '../../lib/errors';
-import { cancelPendingSignIn, completeSecondFactor } from '../../services/two-factor/challenge';
-import { sendSignInSms } from '../../services/two-factor/sms';
-import { twoFactorStatus } from '../../services/two-factor/state';
-import { deviceLabel, trustDevice } from '../../services/two-factor/trusted-devices';
+import {
+  cancelPendingSignIn,
+  completeSecondFactor,
+  deviceLabel,
+  sendSignInSms,
+  trustDevice,
+  twoFactorStatus,
+} from '../../services/accounts';
 import { Card, CsrfField, Notice, SubmitButton, TextField } from '../components';
 import { setAppCookie } from '../cookies';
 import { rotateCsrfToken } from '../csrf';

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { emailOutbox, users } from '../../../db/schema';
-import type { ServiceContext } from '../../context';
+import type { ServiceContext } from '../../kernel';
 import { deliverEmail, EMAIL_GRACE_MS } from '../../mail';
 import { emailIdOf } from '../ids';
 import type { ChannelAdapter, Delivery, SendOutcome } from './types';

@@ -1,7 +1,7 @@
 import { buildPushPayload, type VapidKeys } from '@block65/webcrypto-web-push';
 import { and, eq } from 'drizzle-orm';
 import { pushSubscriptions } from '../../../db/schema';
-import type { ServiceContext } from '../../context';
+import type { ServiceContext } from '../../kernel';
 import { catalogEntry } from '../catalog';
 import type { ChannelAdapter, Delivery, SendOutcome } from './types';
 

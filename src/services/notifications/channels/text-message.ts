@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { users } from '../../../db/schema';
-import type { ServiceContext } from '../../context';
+import type { ServiceContext } from '../../kernel';
 import { smsProviderFor } from '../sms';
 import type { ChannelAdapter, Delivery, SendOutcome } from './types';
 

@@ -1,5 +1,5 @@
 import type { notificationDeliveries } from '../../../db/schema';
-import type { ServiceContext } from '../../context';
+import type { ServiceContext } from '../../kernel';
 import type { OutboundChannel } from '../catalog';
 
 /** A claimed delivery row: what to send, to whom, on which channel. */

@@ -2,9 +2,14 @@ import { Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from '../../../http/app-types';
 import { serviceCtx } from '../../../http/create-app';
-import { DISPLAY_NAME_MAX, PHONE_MAX, updateAccountProfile, updateUserDetailsInput } from '../../../services/accounts/account-profile';
-import { getUserDetails } from '../../../services/accounts/reads';
-import type { UserDetails } from '../../../services/accounts/schemas';
+import {
+  DISPLAY_NAME_MAX,
+  getUserDetails,
+  PHONE_MAX,
+  updateAccountProfile,
+  updateUserDetailsInput,
+  type UserDetails,
+} from '../../../services/accounts';
 import { Card, CsrfField, SubmitButton, TextField } from '../../components';
 import { formFields, formProblem } from '../../forms';
 import { renderPage } from '../../render';

@@ -3,7 +3,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from '../../../http/app-types';
 import { serviceCtx } from '../../../http/create-app';
 import { AppError } from '../../../lib/errors';
-import { beginTotpEnrolment, confirmTotpEnrolment, type TotpEnrolment } from '../../../services/two-factor/enroll';
+import { beginTotpEnrolment, confirmTotpEnrolment, type TotpEnrolment } from '../../../services/accounts';
 import { Card, CsrfField, SubmitButton, TextField } from '../../components';
 import { formFields, formProblem } from '../../forms';
 import { renderPage } from '../../render';

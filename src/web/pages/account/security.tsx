@@ -3,10 +3,16 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from '../../../http/app-types';
 import { serviceCtx } from '../../../http/create-app';
 import { ID_MAX_LENGTH } from '../../../lib/ids';
-import { disableTwoFactor, regenerateBackupCodes } from '../../../services/two-factor/enroll';
-import { setSmsMethod } from '../../../services/two-factor/sms';
-import { type TwoFactorStatus, twoFactorStatus } from '../../../services/two-factor/state';
-import { listTrustedDevices, revokeTrustedDevice, type TrustedDeviceView } from '../../../services/two-factor/trusted-devices';
+import {
+  disableTwoFactor,
+  listTrustedDevices,
+  regenerateBackupCodes,
+  revokeTrustedDevice,
+  setSmsMethod,
+  type TrustedDeviceView,
+  type TwoFactorStatus,
+  twoFactorStatus,
+} from '../../../services/accounts';
 import { Card, CsrfField, TextField } from '../../components';
 import { clearAppCookie, readAppCookie } from '../../cookies';
 import { formFields, formProblem } from '../../forms';

@@ -2,7 +2,7 @@ import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../../../http/app-types';
 import { serviceCtx } from '../../../http/create-app';
 import { AppError, type ErrorCode, errorBody } from '../../../lib/errors';
-import { stuckInvoices } from '../../../services/payments/charge';
+import { stuckInvoices } from '../../../services/payments';
 import { readWebSession } from '../../session';
 import { appUrl } from '../../urls';
 import { ownedInvoice, paymentState } from './shared';

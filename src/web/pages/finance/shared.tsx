@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import { businesses, invoices } from '../../../db/schema';
 import type { AppEnv, WebUser } from '../../../http/app-types';
 import { fromMinor } from '../../../lib/money';
-import type { ServiceContext } from '../../../services/context';
+import type { ServiceContext } from '../../../services/kernel';
 import { Layout } from '../../layout';
 import { renderPage } from '../../render';
 

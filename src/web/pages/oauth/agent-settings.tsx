@@ -3,8 +3,16 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from '../../../http/app-types';
 import { serviceCtx } from '../../../http/create-app';
 import { AppError } from '../../../lib/errors';
-import { getAgentSettings, updateAgentSettings } from '../../../mcp/confirmation';
-import { type AgentGrant, GRANT_ID_MAX_LENGTH, grantIdSchema, listAgentGrants, revokeAgentGrant } from '../../../mcp/grants';
+import { grantHelpers } from '../../../mcp/oauth';
+import {
+  type AgentGrant,
+  GRANT_ID_MAX_LENGTH,
+  getAgentSettings,
+  grantIdSchema,
+  listAgentGrants,
+  revokeAgentGrant,
+  updateAgentSettings,
+} from '../../../services/agents';
 import { Card, CsrfField, SubmitButton } from '../../components';
 import { formFields, formProblem } from '../../forms';
 import { renderPage } from '../../render';
@@ -117,7 +125,7 @@ function AgentsView({ base, confirmWrites, grants, notice, error }: AgentsViewPr
 
 async function render(c: Context<AppEnv>, props: Pick<AgentsViewProps, 'notice' | 'error'> = {}, status: ContentfulStatusCode = 200) {
   const ctx = serviceCtx(c);
-  const [settings, grants] = await Promise.all([getAgentSettings(ctx), listAgentGrants(ctx)]);
+  const [settings, grants] = await Promise.all([getAgentSettings(ctx), listAgentGrants(ctx, grantHelpers(c.env))]);
   return renderPage(c, <AgentsView base={pageBase(c)} confirmWrites={settings.confirm_writes} grants={grants.data} {...props} />, status);
 }
 
@@ -135,7 +143,7 @@ export const agentSettingsPage = new Hono<AppEnv>()
     const id = grantIdSchema.safeParse(field('grant_id', GRANT_ID_MAX_LENGTH));
     try {
       if (!id.success) throw new AppError('AGENT-GRANT-NOT-FND-ERR');
-      await revokeAgentGrant(serviceCtx(c), id.data);
+      await revokeAgentGrant(serviceCtx(c), grantHelpers(c.env), id.data);
     } catch (err) {
       const problem = formProblem(c, err, { 'AGENT-GRANT-NOT-FND-ERR': 'That app was already disconnected.' });
       return render(c, { error: problem.message }, problem.status);

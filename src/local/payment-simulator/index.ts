@@ -1,0 +1,20 @@
+import { useLocalPaymentGateway } from '../../services/kernel';
+import { SimulatorGateway } from './gateway';
+
+/**
+ * The local payment simulator: Stripe's objects, test cards, refusals and signed webhook events,
+ * kept in D1, behind the PaymentGateway interface. Active whenever STRIPE_SECRET_KEY is absent.
+ */
+export {
+  simulatorAccountShifter,
+  simulatorAuthenticate,
+  simulatorCompleteOnboarding,
+  simulatorConfirmSetupIntent,
+  simulatorSetupIntentBusiness,
+  type SimulatorCardInput,
+} from './actions';
+export { SIMULATOR_TEST_CARDS, SIMULATOR_TEST_TOKENS, type TestCard, type TestCardNumber, type TestToken } from './cards';
+export { deliverSimulatorEvents, sweepSimulatorEvents, type DeliveryReport, SIM_EVENT_MAX_ATTEMPTS } from './events';
+export { SIMULATOR_PUBLISHABLE_KEY, SimulatorGateway } from './gateway';
+
+useLocalPaymentGateway((ctx) => new SimulatorGateway(ctx));

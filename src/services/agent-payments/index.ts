@@ -1,0 +1,2 @@
+export * from './prepay';
+export * from './tokens';

@@ -1,0 +1,2 @@
+export * from './grants';
+export * from './settings';

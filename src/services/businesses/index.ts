@@ -1,0 +1,4 @@
+export * from './invitations';
+export * from './schemas';
+export * from './settings';
+export * from './teammates';

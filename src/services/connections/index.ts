@@ -1,0 +1,4 @@
+export * from './counterparties';
+export * from './list';
+export * from './requests';
+export * from './schemas';

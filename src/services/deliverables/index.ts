@@ -1,0 +1,3 @@
+export * from './deliverables';
+export * from './files';
+export * from './schemas';

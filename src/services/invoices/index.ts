@@ -1,0 +1,4 @@
+export * from './create';
+export * from './csv';
+export * from './list';
+export * from './schemas';

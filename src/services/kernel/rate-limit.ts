@@ -1,0 +1,44 @@
+import type { AppBindings } from '../../env';
+import type { RateLimitResult } from '../../durable-objects/rate-limiter';
+import { AppError } from '../../lib/errors';
+
+export type { RateLimitResult } from '../../durable-objects/rate-limiter';
+
+/**
+ * The limit client: callers name a subject and a budget; how it is counted (one Durable Object per
+ * subject, a sliding window) stays behind these functions.
+ */
+export async function consumeRateLimit(env: AppBindings, subject: string, limit: number, windowSeconds: number): Promise<RateLimitResult> {
+  const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(subject));
+  return stub.hit(limit, windowSeconds);
+}
+
+/** Gives back a hit `consumeRateLimit` counted (an attempt that turned out harmless). */
+export async function releaseRateLimit(env: AppBindings, subject: string, windowSeconds: number, counted: RateLimitResult): Promise<void> {
+  if (!counted.allowed) return;
+  const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(subject));
+  await stub.release(windowSeconds, counted.windowStart);
+}
+
+export function rateLimitHeaders(r: RateLimitResult): Record<string, string> {
+  return {
+    'X-RateLimit-Limit': String(r.limit),
+    'X-RateLimit-Remaining': String(r.remaining),
+    'X-RateLimit-Reset': String(r.reset),
+  };
+}
+
+/** The 429 for a refused hit, with Retry-After (and the X-RateLimit-* headers when asked). */
+export function rateLimitError(r: RateLimitResult, message: string, withHeaders = false): AppError {
+  return new AppError('RATE-LIMIT-ERR', message, undefined, {
+    ...(withHeaders ? rateLimitHeaders(r) : {}),
+    'Retry-After': String(r.retryAfter),
+  });
+}
+
+/** Counts one hit against a budget and throws the 429 when it is spent. */
+export async function enforceRateLimit(env: AppBindings, subject: string, limit: number, windowSeconds: number, message: string) {
+  const r = await consumeRateLimit(env, subject, limit, windowSeconds);
+  if (!r.allowed) throw rateLimitError(r, message);
+  return r;
+}

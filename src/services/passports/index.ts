@@ -1,0 +1,2 @@
+export * from './passports';
+export * from './schemas';

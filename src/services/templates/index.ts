@@ -1,0 +1,3 @@
+export * from './crud';
+export * from './generate';
+export * from './schemas';

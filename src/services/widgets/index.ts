@@ -1,0 +1,3 @@
+export * from './cache';
+export * from './data';
+export * from './examples';

@@ -1,0 +1,260 @@
+import { env } from 'cloudflare:workers';
+import { eq } from 'drizzle-orm';
+import { parse } from 'csv-parse/sync';
+import { describe, expect, it } from 'vitest';
+import { invoices, shiftRequests } from '../../src/db/schema';
+import { addDays } from '../../src/lib/shift-time';
+import { ensureInvoiceForShift } from '../../src/services/invoices/create';
+import { INVOICE_COLUMNS } from '../../src/services/invoices/schemas';
+import { clockOut as clockOutAt } from '../../src/services/shifts/clock';
+import { shiftPayMinor } from '../../src/services/kernel/shift/pay';
+import { workedShiftSql } from '../../src/services/kernel/shift/status';
+import { call, expectError } from '../helpers/api';
+import { contextAt, nextDstChangeFromNow } from '../helpers/clock';
+import { addTeammate, db, makeUser } from '../helpers/factory';
+import { HOUR, insertShift, MINUTE, makePair, NY } from '../helpers/shifts';
+
+const invoicesOf = (shiftId: string) => db().select().from(invoices).where(eq(invoices.shift_request_id, shiftId));
+
+/** An accepted shift of a connected pair, clocked in `minutes` long ago and ending now. */
+async function clockedIn(opts: { minutes?: number; rateMinor?: number } = {}) {
+  const { biz, sh } = await makePair();
+  const minutes = opts.minutes ?? 4 * 60;
+  const shift = await insertShift({
+    businessId: biz.businessId!,
+    shifterId: sh.shifterId,
+    startsAt: Date.now() - minutes * MINUTE + 5 * MINUTE,
+    minutes,
+    rateMinor: opts.rateMinor,
+    set: { shift_start_at: Date.now() - minutes * MINUTE + 5 * MINUTE },
+  });
+  return { biz, sh, shift };
+}
+
+describe('invoice creation', () => {
+  it('a clock-out writes exactly one pending invoice of hours × rate; a retried clock-out with the same Idempotency-Key adds none', async () => {
+    const { biz, sh, shift } = await clockedIn({ rateMinor: 2050 });
+    const headers = { 'Idempotency-Key': `idem-${shift.id}` };
+    const first = await call('POST', `/v1/shift_request/${shift.id}/clock_out`, { key: sh.key, body: {}, headers });
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    const again = await call('POST', `/v1/shift_request/${shift.id}/clock_out`, { key: sh.key, body: {}, headers });
+    expect(again.status).toBe(200);
+    // A second clock-out without the key finds the shift already worked and writes nothing either.
+    expect((await call('POST', `/v1/shift_request/${shift.id}/clock_out`, { key: sh.key, body: {} })).status).toBe(200);
+    const rows = await invoicesOf(shift.id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      business_id: biz.businessId,
+      shifter_id: sh.shifterId,
+      status: 'pending',
+      currency: 'USD',
+      amount_minor: 8200, // 4 h × 20.50
+      requires_action: false,
+      paid_at: null,
+    });
+    expect(rows[0]!.id).toMatch(/^in_[0-9A-Za-z]{20}$/);
+  });
+
+  it('concurrent clock-outs of one shift make one invoice', async () => {
+    const { sh, shift } = await clockedIn();
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => call('POST', `/v1/shift_request/${shift.id}/clock_out`, { key: sh.key, body: {} })),
+    );
+    for (const r of results) expect(r.status).toBe(200);
+    expect(await invoicesOf(shift.id)).toHaveLength(1);
+  });
+
+  it('a no-show has no invoice: its clock-out is refused and ensureInvoiceForShift refuses it too', async () => {
+    const { biz, sh, shift } = await clockedIn();
+    await db().update(shiftRequests).set({ is_noshow: true }).where(eq(shiftRequests.id, shift.id));
+    expect((await call('POST', `/v1/shift_request/${shift.id}/clock_out`, { key: sh.key, body: {} })).status).not.toBe(200);
+    await expect(ensureInvoiceForShift(contextAt(Date.now(), biz), shift.id)).rejects.toMatchObject({ code: 'SHFT-STATE-ERR' });
+    expect(await invoicesOf(shift.id)).toHaveLength(0);
+  });
+
+  it('an overnight shift across the autumn DST change is billed for its real 9 hours, the spring one for 7', async () => {
+    for (const [direction, hours] of [
+      ['fall', 9],
+      ['spring', 7],
+    ] as const) {
+      const { sh, biz } = await makePair();
+      const change = nextDstChangeFromNow(NY, direction);
+      const shift = await insertShift({
+        businessId: biz.businessId!,
+        shifterId: sh.shifterId,
+        date: addDays(change, -1),
+        in: '22:00',
+        out: '06:00',
+        rateMinor: 1999,
+      });
+      expect(shift.ends_at - shift.starts_at).toBe(hours * HOUR);
+      await db().update(shiftRequests).set({ shift_start_at: shift.starts_at }).where(eq(shiftRequests.id, shift.id));
+      await clockOutAt(contextAt(shift.ends_at, sh), shift.id, {});
+      const [inv] = await invoicesOf(shift.id);
+      expect(inv!.amount_minor).toBe(hours * 1999);
+    }
+  });
+
+  it('ensureInvoiceForShift invoices a shift worked before invoices existed, once, also under concurrent callers', async () => {
+    const { biz, sh } = await makePair();
+    const shift = await insertShift({
+      businessId: biz.businessId!,
+      shifterId: sh.shifterId,
+      startsAt: Date.now() - 10 * HOUR,
+      minutes: 90,
+      rateMinor: 1333,
+      set: { shift_start_at: Date.now() - 10 * HOUR, shift_end_at: Date.now() - 8 * HOUR },
+    });
+    const ctx = contextAt(Date.now(), biz);
+    const all = await Promise.all(Array.from({ length: 6 }, () => ensureInvoiceForShift(ctx, shift.id)));
+    expect(new Set(all.map((i) => i.id)).size).toBe(1);
+    expect(all[0]!.amount_minor).toBe(2000); // 1.5 h × 13.33 = 19.995 → 20.00 (half-up)
+    expect(await invoicesOf(shift.id)).toHaveLength(1);
+    // A shift not worked yet has none.
+    const open = await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId, startsAt: Date.now() + HOUR });
+    await expect(ensureInvoiceForShift(ctx, open.id)).rejects.toMatchObject({ code: 'SHFT-STATE-ERR' });
+  });
+});
+
+/**
+ * `count` worked shifts of the business with a pending invoice each, seeded in one statement per
+ * table (a recursive sequence), created_at one second apart going back from `base`.
+ */
+async function seedInvoices(businessId: string, shifterId: string, count: number, prefix: string, base = Date.now()) {
+  const seq = `WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ${count})`;
+  await env.DB.prepare(
+    `INSERT INTO shift_requests (id, business_id, shifter_id, shift_date, shift_in, shift_out, starts_at, ends_at, shiftrole_id,
+       hourly_rate_minor, currency, request_status, shift_start_at, shift_end_at, created_at, updated_at)
+     ${seq} SELECT ?1 || 'sr' || n, ?2, ?3, '2026-01-05', '09:00', '13:00', ?4 - n * 1000, ?4 - n * 1000 + 14400000, 1, 2000, 'USD', 2,
+       ?4 - n * 1000, ?4 - n * 1000 + 14400000, ?4, ?4 FROM seq`,
+  )
+    .bind(prefix, businessId, shifterId, base)
+    .run();
+  await env.DB.prepare(
+    `INSERT INTO invoices (id, business_id, shift_request_id, shifter_id, amount_minor, currency, status, requires_action, paid_at, created_at, updated_at)
+     ${seq} SELECT ?1 || 'in' || n, ?2, ?1 || 'sr' || n, ?3, 8000 + n, 'USD', CASE WHEN n % 3 = 0 THEN 'paid' ELSE 'pending' END, 0,
+       CASE WHEN n % 3 = 0 THEN ?4 ELSE NULL END, ?4 - n * 1000, ?4 FROM seq`,
+  )
+    .bind(prefix, businessId, shifterId, base)
+    .run();
+}
+
+const list = (key: string, query: Record<string, string | number>) => call('GET', '/v1/invoices/list', { key, query });
+const exportCsv = (key: string, query: Record<string, string | number>) => call('GET', '/v1/invoices/export.csv', { key, query });
+
+describe('GET /v1/invoices/list and /v1/invoices/export.csv', () => {
+  it('lists newest first with the spec 2.10 columns, filters by status and pages with the cursor', async () => {
+    const { biz, sh } = await makePair();
+    await seedInvoices(biz.businessId!, sh.shifterId!, 7, 'lst');
+    const first = await list(biz.key, { business_id: biz.businessId!, limit: 3 });
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body.data.map((r: { invoice_id: string }) => r.invoice_id)).toEqual(['lstin1', 'lstin2', 'lstin3']);
+    expect(first.body.data[0]).toEqual({
+      invoice_id: 'lstin1',
+      shift_request_id: 'lstsr1',
+      shift_date: '2026-01-05',
+      shift_in: '09:00',
+      shift_out: '13:00',
+      shifter_id: sh.shifterId,
+      shifter_name: expect.any(String),
+      amount: 80.01,
+      currency: 'USD',
+      conversion_amount: null,
+      conversion_currency: null,
+      status: 'pending',
+      paid_at: null,
+      requires_action: false,
+      requires_action_at: null,
+    });
+    const ids: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await list(biz.key, { business_id: biz.businessId!, limit: 3, ...(cursor ? { cursor } : {}) });
+      ids.push(...page.body.data.map((r: { invoice_id: string }) => r.invoice_id));
+      cursor = page.body.next_cursor;
+    } while (cursor);
+    expect(ids).toEqual(Array.from({ length: 7 }, (_, i) => `lstin${i + 1}`));
+    const paid = await list(biz.key, { business_id: biz.businessId!, status: 'paid' });
+    expect(paid.body.data.map((r: { invoice_id: string }) => r.invoice_id)).toEqual(['lstin3', 'lstin6']);
+    expect(paid.body.data[0].paid_at).toMatch(/Z$/);
+    expect((await list(biz.key, { business_id: biz.businessId!, status: 'failed' })).body.data).toEqual([]);
+    expectError(await list(biz.key, { business_id: biz.businessId!, limit: 5001 }), 400, 'VALIDATION-ERR');
+    expectError(await list(biz.key, { business_id: biz.businessId!, status: 'refunded' }), 400, 'VALIDATION-ERR');
+  });
+
+  it('exports 5,000 rows in one CSV (header + 5,000 records) and lists 5,000 in one page', async () => {
+    const { biz, sh } = await makePair();
+    await seedInvoices(biz.businessId!, sh.shifterId!, 5001, 'big');
+    const res = await exportCsv(biz.key, { business_id: biz.businessId!, limit: 5000 });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(res.headers.get('x-next-cursor')).toBeTruthy();
+    const records: string[][] = parse(res.body as string);
+    expect(records[0]).toEqual([...INVOICE_COLUMNS]);
+    expect(records).toHaveLength(5001);
+    expect(records[1]!.slice(0, 2)).toEqual(['bigin1', 'bigsr1']);
+    const page = await list(biz.key, { business_id: biz.businessId!, limit: 5000 });
+    expect(page.body.data).toHaveLength(5000);
+    expect(page.body.next_cursor).not.toBeNull();
+  });
+
+  it('quotes commas, quotes and line breaks (RFC 4180) and guards formula cells, not its own numbers', async () => {
+    const names = ['Smith, Jo', 'Jo "JJ" Smith', 'Line\nBreak', '=HYPERLINK("http://evil.example","x")', '+1 555', '@SUM(A1)', '-2'];
+    for (const [i, name] of names.entries()) {
+      const { biz, sh } = await makePair({ shifter: { display_name: name } });
+      await seedInvoices(biz.businessId!, sh.shifterId!, 1, `q${i}`);
+      const res = await exportCsv(biz.key, { business_id: biz.businessId! });
+      expect(res.status).toBe(200);
+      const text = res.body as string;
+      const [, record] = parse(text) as string[][];
+      const expected = /^[=+\-@]/.test(name) ? `'${name}` : name;
+      expect(record![6]).toBe(expected);
+      expect(record![7]).toBe('80.01');
+      if (name.includes(',') || name.includes('"') || name.includes('\n')) expect(text).toContain(`"${expected.replaceAll('"', '""')}"`);
+      expect(text.endsWith('\r\n')).toBe(true);
+    }
+  });
+
+  it('only the owner or an admin: an active teammate 403, a stranger 404, and no invoice leaks', async () => {
+    const { biz, sh } = await makePair();
+    await seedInvoices(biz.businessId!, sh.shifterId!, 2, 'acc');
+    const admin = await makeUser({ admin: true });
+    const mate = await makeUser();
+    await addTeammate(biz.businessId!, mate.userId);
+    const stranger = await makeUser({ business: true });
+    expect((await list(admin.key, { business_id: biz.businessId! })).body.data).toHaveLength(2);
+    expect((await exportCsv(admin.key, { business_id: biz.businessId! })).status).toBe(200);
+    for (const call of [list, exportCsv]) {
+      expectError(await call(mate.key, { business_id: biz.businessId! }), 403, 'FORBIDDEN-ERR');
+      const res = await call(stranger.key, { business_id: biz.businessId! });
+      expectError(res, 404, 'BUSINESS-NOT-FND-ERR');
+      expect(JSON.stringify(res.body)).not.toContain('accin');
+      expectError(await call(sh.key, { business_id: biz.businessId! }), 404, 'BUSINESS-NOT-FND-ERR');
+    }
+  });
+});
+
+describe('demo invoices', () => {
+  it('the demo seed invoices every worked shift once: settled ones paid (shift status 5), most pending', async () => {
+    const res = await call('POST', '/internal/demo/seed', { headers: { 'X-Demo-Seed-Token': 'test-seed-token' }, query: { force: 1 } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.seeded).toBe(true);
+    // Rows seeded straight into D1 by the tests above (ids without the sr_ prefix) are left out.
+    const worked = (await db().select().from(shiftRequests).where(workedShiftSql())).filter((s) => s.id.startsWith('sr_'));
+    const rows = await db().select().from(invoices);
+    const byShift = new Map(rows.map((r) => [r.shift_request_id, r]));
+    expect(rows.length).toBe(byShift.size);
+    expect(worked.length).toBeGreaterThan(5);
+    for (const s of worked) {
+      const inv = byShift.get(s.id);
+      expect(inv, s.id).toBeDefined();
+      expect(inv!.amount_minor).toBe(shiftPayMinor(s));
+      // Paid if and only if the shift is settled (status 5).
+      expect(inv!.status === 'paid', s.id).toBe(s.request_status === 5);
+      if (inv!.status === 'paid') expect(inv!.paid_at).not.toBeNull();
+    }
+    const paid = rows.filter((r) => r.status === 'paid').length;
+    expect(paid).toBeGreaterThan(0);
+    expect(rows.filter((r) => r.status === 'pending').length).toBeGreaterThan(0);
+  });
+});
