@@ -5,11 +5,11 @@ import { eq } from 'drizzle-orm';
 import { createDb } from '../src/db/client';
 import { users } from '../src/db/schema';
 import { type AppBindings, getSettings } from '../src/env';
-import worker from '../src/index';
+import worker from '../src';
 import { resolveApiKey } from '../src/services/accounts/credentials';
-import { consumeRateLimit } from '../src/services/rate-limit';
+import { consumeRateLimit } from '../src/services/kernel/rate-limit';
 
-export { ClaimLock, RateLimiter } from '../src/index';
+export { ClaimLock, RateLimiter } from '../src';
 
 const PREFIX = '/__bench/';
 
