@@ -7,7 +7,7 @@
 // `npm run test:browser`, or alone: `node --test test-browser/payments-script.test.mjs`).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { FINANCE_SCRIPT } from '../src/web/finance-script';
+import { FINANCE_SCRIPT } from '../src/web/finance-script.ts';
 import { launchBrowser } from './offline.mjs';
 
 let browser;
