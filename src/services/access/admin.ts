@@ -4,10 +4,27 @@ import { AppError } from '../../lib/errors';
 import { type PersonActor, type ServiceContext, requirePerson } from '../kernel';
 
 /**
- * Admin standing toward a subject. An admin has it toward anything. The demo cast's admin (a demo
- * account: its password is published) has it only toward demo subjects, so no demo account holds
- * rights over real data; any code that reads `actor.isAdmin` alone treats it as a plain user.
+ * Admin checks are made here and nowhere else. An admin has standing toward anything. The demo cast's
+ * admin (a demo account: its password is published) has it only toward demo subjects, so no demo
+ * account holds rights over real data; `isAdmin` is false for it.
  */
+
+/** An admin over everything (never a demo account). */
+export function isAdmin(actor: PersonActor): boolean {
+  return actor.isAdmin;
+}
+
+/**
+ * The reach of an admin queue or admin action (disputes, support, notification deliveries): `all` for
+ * an admin, `demo` for the demo cast's admin (demo subjects only); anyone else is refused with `message`.
+ */
+export function adminReach(actor: PersonActor, message: string): 'all' | 'demo' {
+  if (actor.isAdmin) return 'all';
+  if (actor.demoAdmin === true) return 'demo';
+  throw new AppError('FORBIDDEN-ERR', message);
+}
+
+/** Admin standing toward a subject that is (or is not) a demo subject. */
 export function adminOver(actor: PersonActor, subjectIsDemo: boolean): boolean {
   return actor.isAdmin || (actor.demoAdmin === true && subjectIsDemo);
 }

@@ -74,13 +74,6 @@ export function requirePerson(ctx: ServiceContext): PersonActor {
   throw new AppError('AUTH-REQ-ERR');
 }
 
-/** Allows the caller's own user id, or any id for an admin; anything else is 403. */
-export function assertSelfOrAdmin(actor: PersonActor, userId: string): void {
-  if (actor.userId !== userId && !actor.isAdmin) {
-    throw new AppError('FORBIDDEN-ERR', 'You may only read your own account.');
-  }
-}
-
 /** Fields for an audit row describing the actor. */
 export function actorAudit(actor: Actor): { actor_kind: string; actor_user_id: string | null; actor_ref: string | null } {
   switch (actor.kind) {

@@ -4,7 +4,7 @@ import { admins, auditLog, conversationParticipants, conversations, users } from
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { DEFAULT_LIMIT, decodeCursor, encodeCursor, isKeysetCursor } from '../../lib/pagination';
-import { adminOverUser, userIsDemo } from '../access';
+import { adminOverUser, adminReach, userIsDemo } from '../access';
 import { auditRow, prepareWrite, requirePerson, type ServiceContext } from '../kernel';
 import { appendAs, checkBody } from './append';
 import { supportAdmin } from './messages';
@@ -200,7 +200,7 @@ export async function answerSupportThread(ctx: ServiceContext, conversationId: s
  */
 export async function listSupportQueue(ctx: ServiceContext, q: SupportQueueQuery): Promise<ThreadPage> {
   const actor = requirePerson(ctx);
-  if (!actor.isAdmin && !actor.demoAdmin) throw new AppError('FORBIDDEN-ERR', 'Only admins see the support queue.');
+  const reach = adminReach(actor, 'Only admins see the support queue.');
   const limit = q.limit ?? DEFAULT_LIMIT;
   const sortAt = sql<number>`COALESCE(${conversations.last_message_at}, ${conversations.escalated_at}, ${conversations.created_at})`;
   const after = q.cursor ? decodeCursor(q.cursor, isKeysetCursor) : null;
@@ -211,7 +211,7 @@ export async function listSupportQueue(ctx: ServiceContext, q: SupportQueueQuery
     .where(
       and(
         eq(conversations.kind, 'support'),
-        actor.isAdmin ? undefined : eq(users.is_demo, true),
+        reach === 'all' ? undefined : eq(users.is_demo, true),
         after ? or(lt(sortAt, after[0]), and(eq(sortAt, after[0]), lt(conversations.id, after[1]))) : undefined,
       ),
     )

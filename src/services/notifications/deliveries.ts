@@ -1,10 +1,10 @@
 import { and, desc, eq, lt, or, type SQL, sql } from 'drizzle-orm';
 import { notificationDeliveries, users } from '../../db/schema';
-import { AppError } from '../../lib/errors';
 import { decodeCursor, encodeCursor, isKeysetCursor } from '../../lib/pagination';
 import { toIso } from '../../lib/time';
 import { type ServiceContext, requirePerson } from '../kernel';
 import type { DeliveryList, DeliveryView, ListDeliveriesQuery } from './schemas';
+import { adminReach } from '../access';
 
 function view(r: typeof notificationDeliveries.$inferSelect): DeliveryView {
   return {
@@ -32,9 +32,9 @@ function view(r: typeof notificationDeliveries.$inferSelect): DeliveryView {
  */
 export async function listDeliveries(ctx: ServiceContext, q: ListDeliveriesQuery): Promise<DeliveryList> {
   const actor = requirePerson(ctx);
-  if (!actor.isAdmin && !actor.demoAdmin) throw new AppError('FORBIDDEN-ERR', 'Only an admin may list notification deliveries.');
+  const reach = adminReach(actor, 'Only an admin may list notification deliveries.');
   const conds: SQL[] = [];
-  if (!actor.isAdmin) conds.push(sql`${notificationDeliveries.user_id} IN (SELECT ${users.id} FROM ${users} WHERE ${users.is_demo} = 1)`);
+  if (reach === 'demo') conds.push(sql`${notificationDeliveries.user_id} IN (SELECT ${users.id} FROM ${users} WHERE ${users.is_demo} = 1)`);
   if (q.user_id) conds.push(eq(notificationDeliveries.user_id, q.user_id));
   if (q.channel) conds.push(eq(notificationDeliveries.channel, q.channel));
   if (q.status) conds.push(eq(notificationDeliveries.status, q.status));

@@ -6,7 +6,7 @@ import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { decodeCursor, encodeCursor, isKeysetCursor } from '../../lib/pagination';
 import { toIso } from '../../lib/time';
-import { adminOverUser } from '../access';
+import { adminOverUser, isAdmin } from '../access';
 import { auditInsert, committedSubject, type PersonActor, prepareWrite, requirePerson, type ServiceContext } from '../kernel';
 import { type CredentialKind, mintCredential, tierLimit } from './credentials';
 import type {
@@ -77,7 +77,7 @@ async function manageableClient(ctx: ServiceContext, clientId: string): Promise<
 
 /** Only an admin sets a tier above self-serve (a demo account never can). */
 function assertTierAllowed(actor: PersonActor, tier: string | undefined, current: string) {
-  if (tier !== undefined && tier !== current && !actor.isAdmin) {
+  if (tier !== undefined && tier !== current && !isAdmin(actor)) {
     throw new AppError('FORBIDDEN-ERR', 'Only an admin may set client_tier to trusted or internal, or change it.');
   }
 }

@@ -8,6 +8,7 @@ import { adminOverReview, loadParty } from './parties';
 import { noticeTo, requireReviewee, reviewerOf } from './respond';
 import type { Decision, DisputeInput, DisputesQuery, PartyKind, ReviewList, ReviewView } from './schemas';
 import { loadReview, reviewOpApplied, reviewView, selectNamed, visibleReview } from './view';
+import { adminReach } from '../access';
 
 /**
  * Review disputes (spec 3.3): the reviewee disputes once (→ pending, the review stays visible); an
@@ -58,7 +59,7 @@ export async function disputeReview(ctx: ServiceContext, reviewId: string, input
  */
 export async function resolveDispute(ctx: ServiceContext, reviewId: string, decision: Decision): Promise<ReviewView> {
   const actor = requirePerson(ctx);
-  if (!actor.isAdmin && !actor.demoAdmin) throw new AppError('FORBIDDEN-ERR', 'Only an admin may resolve a review dispute.');
+  adminReach(actor, 'Only an admin may resolve a review dispute.');
   const r = await loadReview(ctx, reviewId);
   if (!r) throw new AppError('REVIEW-NOT-FND-ERR');
   const on = await loadParty(ctx, r.row.review_on as PartyKind, r.row.review_on_id);
@@ -116,10 +117,10 @@ function demoOnly(): SQL {
  */
 export async function listDisputes(ctx: ServiceContext, q: DisputesQuery): Promise<ReviewList> {
   const actor = requirePerson(ctx);
-  if (!actor.isAdmin && !actor.demoAdmin) throw new AppError('FORBIDDEN-ERR', 'Only an admin may read the dispute queue.');
+  const reach = adminReach(actor, 'Only an admin may read the dispute queue.');
   const pending = q.status_filter === 'pending';
   const conds: SQL[] = [pending ? eq(reviews.dispute_status, 'pending') : isNotNull(reviews.dispute_status)];
-  if (!actor.isAdmin) conds.push(demoOnly());
+  if (reach === 'demo') conds.push(demoOnly());
   if (q.cursor) {
     const [at, id] = decodeCursor(q.cursor, isKeysetCursor);
     const beyond = pending ? gt : lt;

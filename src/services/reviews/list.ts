@@ -6,6 +6,7 @@ import { type ServiceContext, requirePerson } from '../kernel';
 import { callerPartyIds } from './parties';
 import type { ListReviewsQuery, ReviewList } from './schemas';
 import { notUpheld, reviewView, selectNamed } from './view';
+import { isAdmin } from '../access';
 
 const invalid = (field: string, message: string) => new AppError('VALIDATION-ERR', `${field}: ${message}`, [{ field, message }]);
 
@@ -47,7 +48,7 @@ export async function listReviews(ctx: ServiceContext, q: ListReviewsQuery): Pro
   const page = rows.slice(0, q.limit);
   const last = page.at(-1);
   return {
-    data: page.map((r) => reviewView(r, actor.isAdmin || mine.has(r.row.review_on_id) || mine.has(r.row.review_by_id))),
+    data: page.map((r) => reviewView(r, isAdmin(actor) || mine.has(r.row.review_on_id) || mine.has(r.row.review_by_id))),
     next_cursor: rows.length > q.limit && last ? encodeCursor([last.row.created_at, last.row.id]) : null,
   };
 }

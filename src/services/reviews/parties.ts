@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { businesses, shifters } from '../../db/schema';
 import { AppError } from '../../lib/errors';
-import { actingBusinessIds, adminOverUser, shifterIdOf, standingToward } from '../access';
+import { actingBusinessIds, adminOverUser, isAdmin, shifterIdOf, standingToward } from '../access';
 import { type PersonActor, type ServiceContext, requirePerson } from '../kernel';
 import type { PartyKind } from './schemas';
 import { businessRecipients } from '../notifications';
@@ -58,8 +58,7 @@ export async function callerPartyIds(ctx: ServiceContext, actor: PersonActor): P
 /** Admin standing over a review: an admin, or the demo cast's admin when both parties are demo accounts. */
 export async function adminOverReview(ctx: ServiceContext, reviewerUserId: string, reviewee: Party): Promise<boolean> {
   const actor = requirePerson(ctx);
-  if (actor.isAdmin) return true;
-  if (!actor.demoAdmin) return false;
+  if (isAdmin(actor)) return true;
   return (await adminOverUser(ctx, actor, reviewerUserId)) && (await adminOverUser(ctx, actor, reviewee.ownerUserId));
 }
 

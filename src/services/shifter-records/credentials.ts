@@ -8,7 +8,7 @@ import { addDays, todayIn } from '../../lib/shift-time';
 import { toIso } from '../../lib/time';
 import { inspectFile } from '../../lib/uploads';
 import { committedSubject, existsIn, markedWrite, prepareWrite, type ServiceContext } from '../kernel';
-import { type ShifterAccess, shifterAccess } from '../access';
+import { isAdmin, type ShifterAccess, shifterAccess } from '../access';
 import {
   type CreateCredentialInput,
   type CredentialDeleted,
@@ -64,7 +64,7 @@ export function credentialView(r: CredentialRow, today: string): CredentialView 
   };
 }
 
-const seesAll = (a: ShifterAccess) => a.isOwner || a.actor.isAdmin;
+const seesAll = (a: ShifterAccess) => a.isOwner || isAdmin(a.actor);
 const today = (ctx: ServiceContext, a: ShifterAccess) => todayIn(a.shifter.timezone, ctx.now());
 
 function ownerOnly(a: ShifterAccess) {

@@ -4,7 +4,7 @@ import { businesses, requestAuthorizations, shiftRequests, shifters } from '../.
 import { AppError } from '../../lib/errors';
 import { shiftInstants } from '../../lib/shift-time';
 import { toIso } from '../../lib/time';
-import { accessBusiness, actingBusinessIds, isCrew } from '../access';
+import { accessBusiness, actingBusinessIds, isAdmin, isCrew } from '../access';
 import { requirePerson, type ServiceContext, SHIFT_STATUS } from '../kernel';
 import { loadView } from './load';
 import type { ConflictsQuery, ShiftConflicts } from './schemas';
@@ -87,10 +87,10 @@ export async function findConflicts(ctx: ServiceContext, q: ConflictsQuery): Pro
       ? await counterpartBusiness(ctx, q.business_id, shifter.id)
       : (await accessBusiness(ctx, q.business_id)).business;
     tz = business.timezone;
-    if (!isShifter && !actor.isAdmin && !(await isCrew(ctx, business.id, shifter.id))) {
+    if (!isShifter && !isAdmin(actor) && !(await isCrew(ctx, business.id, shifter.id))) {
       throw new AppError('SHIFTER-NOT-FND-ERR');
     }
-  } else if (!isShifter && !actor.isAdmin) {
+  } else if (!isShifter && !isAdmin(actor)) {
     mine = await actingBusinessIds(ctx, actor.userId);
     const links = mine.length
       ? await ctx.db
@@ -110,7 +110,7 @@ export async function findConflicts(ctx: ServiceContext, q: ConflictsQuery): Pro
   const { startsAt, endsAt } = shiftInstants(q.date, q.shift_in, q.shift_out, tz);
   const rows = await overlappingAcceptedShifts(ctx, shifter.id, startsAt, endsAt, q.exclude_shift_request_id);
   const window = { starts_at: toIso(startsAt), ends_at: toIso(endsAt), timezone: tz };
-  const seesAll = isShifter || actor.isAdmin;
+  const seesAll = isShifter || isAdmin(actor);
   if (!seesAll) mine ??= await actingBusinessIds(ctx, actor.userId);
   const inFull = seesAll ? rows : rows.filter((r) => mine!.includes(r.business_id));
   const busy = seesAll

@@ -3,7 +3,7 @@ import { alias } from 'drizzle-orm/sqlite-core';
 import { businesses, currencies, shiftRequests, shiftRoles, shifters } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { decodeCursor, encodeCursor, isKeysetCursor, isOffsetCursor } from '../../lib/pagination';
-import { actingBusinessIds, actsForBusinessSql, crewBusinessSql, partnerActor, partnerLinkedBusinessSql, shifterIdOf } from '../access';
+import { actingBusinessIds, actsForBusinessSql, crewBusinessSql, isAdmin, partnerActor, partnerLinkedBusinessSql, shifterIdOf } from '../access';
 import { requirePerson, type ServiceContext, SHIFT_STATUS } from '../kernel';
 import { counterSuggestionsForUser } from './counter-suggest';
 import { exactWindow, exactWithin, loadPlaces, type RankedBroadcasts, rankedBroadcasts } from './relevance-signals';
@@ -64,7 +64,7 @@ export async function listRequests(ctx: ServiceContext, f: ListRequestsInput): P
   const conds: SQL[] = [];
   if (!actor) {
     conds.push(partnerLinkedBusinessSql(partnerActor(ctx).partnerId, shiftRequests.business_id, 'shifts:read'));
-  } else if (!actor.isAdmin) {
+  } else if (!isAdmin(actor)) {
     const [bizIds, myShifter] = await Promise.all([actingBusinessIds(ctx, actor.userId), shifterIdOf(ctx, actor.userId)]);
     const scopes: SQL[] = [];
     if (f.as !== 'shifter' && bizIds.length) scopes.push(actsForBusinessSql(actor.userId, shiftRequests.business_id));
@@ -111,7 +111,7 @@ export async function listBroadcasts(ctx: ServiceContext, f: ListBroadcastsInput
   const places = f.sort_by_relevance && f.shifter_id ? loadPlaces(ctx, f.shifter_id) : null;
   places?.catch(() => undefined);
   const myShifter = await shifterIdOf(ctx, actor.userId);
-  if (f.shifter_id && f.shifter_id !== myShifter && !actor.isAdmin)
+  if (f.shifter_id && f.shifter_id !== myShifter && !isAdmin(actor))
     throw new AppError('FORBIDDEN-ERR', 'shifter_id must be your own shifter profile.');
   const viewer = f.shifter_id ?? myShifter;
   const conds: SQL[] = [
@@ -123,7 +123,7 @@ export async function listBroadcasts(ctx: ServiceContext, f: ListBroadcastsInput
   // claim: their crew's broadcasts, never those of a business the shifter's own user owns (claim
   // answers those with SHFT-OWN-BUSINESS-ERR). Read plainly, a business also sees its own broadcasts.
   const asShifter = viewer !== null && (f.shifter_id !== undefined || f.sort_by_relevance === true);
-  if (!actor.isAdmin || f.shifter_id) {
+  if (!isAdmin(actor) || f.shifter_id) {
     const scopes: SQL[] = [];
     if (viewer) {
       scopes.push(crewBusinessSql(viewer, shiftRequests.business_id));
