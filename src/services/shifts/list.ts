@@ -3,7 +3,15 @@ import { alias } from 'drizzle-orm/sqlite-core';
 import { businesses, currencies, shiftRequests, shiftRoles, shifters } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { decodeCursor, encodeCursor, isKeysetCursor, isOffsetCursor } from '../../lib/pagination';
-import { actingBusinessIds, actsForBusinessSql, crewBusinessSql, isAdmin, partnerActor, partnerLinkedBusinessSql, shifterIdOf } from '../access';
+import {
+  actingBusinessIds,
+  actsForBusinessSql,
+  crewBusinessSql,
+  isAdmin,
+  partnerActor,
+  partnerLinkedBusinessSql,
+  shifterIdOf,
+} from '../access';
 import { requirePerson, type ServiceContext, SHIFT_STATUS } from '../kernel';
 import { counterSuggestionsForUser } from './counter-suggest';
 import { exactWindow, exactWithin, loadPlaces, type RankedBroadcasts, rankedBroadcasts } from './relevance-signals';

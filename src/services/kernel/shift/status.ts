@@ -24,15 +24,6 @@ export function readStatus(value: number): { value: ShiftStatus; name: ShiftStat
   throw new Error(`request_status ${value} is not a known status`);
 }
 
-/** States no transition leaves (apart from a worked 2 → 5 on payment). */
-export const FINAL_STATUSES = [
-  SHIFT_STATUS.declined,
-  SHIFT_STATUS.superseded,
-  SHIFT_STATUS.completed,
-  SHIFT_STATUS.expired,
-  SHIFT_STATUS.cancelled,
-] as const;
-
 /**
  * The one "worked" predicate: status 2 or 5, shift_end_at set, not a no-show. Earnings, labor costs,
  * crew analytics, invoices, going rate and shift-pinned reviews all use this and nothing else.
