@@ -1,16 +1,5 @@
 import { DurableObject } from 'cloudflare:workers';
-
-export interface RateLimitResult {
-  allowed: boolean;
-  limit: number;
-  remaining: number;
-  /** Epoch seconds at which the current window ends. */
-  reset: number;
-  /** Seconds to wait before retrying (0 when allowed). */
-  retryAfter: number;
-  /** Epoch ms of the window the hit was counted in (to release it later). */
-  windowStart: number;
-}
+import type { RateLimitResult } from '../services/kernel';
 
 interface WindowState {
   start: number;

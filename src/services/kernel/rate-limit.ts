@@ -1,8 +1,18 @@
 import type { AppBindings } from '../../env';
-import type { RateLimitResult } from '../../durable-objects/rate-limiter';
 import { AppError } from '../../lib/errors';
 
-export type { RateLimitResult } from '../../durable-objects/rate-limiter';
+/** The answer to one counted hit (the limiter's own type: callers never see how it is counted). */
+export interface RateLimitResult {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Epoch seconds at which the current window ends. */
+  reset: number;
+  /** Seconds to wait before retrying (0 when allowed). */
+  retryAfter: number;
+  /** Epoch ms of the window the hit was counted in (to release it later). */
+  windowStart: number;
+}
 
 /**
  * The limit client: callers name a subject and a budget; how it is counted (one Durable Object per
