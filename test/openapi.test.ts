@@ -25,13 +25,13 @@ const PUBLIC_OPERATIONS = new Set([
   'POST /v1/auth/login/two_factor/cancel',
   'POST /v1/auth/password_reset/request',
   'POST /v1/auth/password_reset/confirm',
-  // The help center's content is readable without an account (docs/decisions.md, "Help center").
+  // The help center's content is readable without an account (docs/decisions/help-center.md).
   'POST /v1/help/search',
   'GET /v1/help/articles',
   'GET /v1/help/articles/{id}',
   'GET /v1/help/videos',
   'GET /v1/help/videos/{id}',
-  // Stripe calls it; the Stripe-Signature header is its authentication (docs/decisions.md, "Payments").
+  // Stripe calls it; the Stripe-Signature header is its authentication (docs/decisions/payments.md).
   'POST /v1/finance/stripe/webhook',
 ]);
 

@@ -11,7 +11,7 @@ import { addTeammate, makeUser, type TestUser } from '../helpers/factory';
 import { auditFor, callWithEnv, HOUR, insertShift, makePair, MINUTE, readShift, type ShiftRow } from '../helpers/shifts';
 
 /**
- * The clock rules (docs/decisions.md "Clock-in and clock-out"), tested on injected clocks: the
+ * The clock rules (docs/decisions/shift-requests.md, "Clock-in and clock-out"), tested on injected clocks: the
  * services read time only through ctx.now(), and rows are placed relative to the real now.
  */
 
