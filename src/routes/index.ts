@@ -5,10 +5,7 @@ import { aiPassportsRouter } from './ai-passports/ai-passports.index';
 import { deliverablesRouter } from './deliverables/deliverables.index';
 import { assistantRouter } from './assistant/assistant.index';
 import { authRouter } from './auth/auth.index';
-import { businessRouter } from './business/business.index';
-import { paymentMethodsRouter } from './business/payment-methods.routes';
-import { invoiceChargeRouter } from './invoices/charge.routes';
-import { prepayRouter } from './shift-requests/prepay.routes';
+import { businessRouter, paymentMethodsRouter } from './business/business.index';
 import { connectionsRouter } from './connections/connections.index';
 import { financeRouter } from './finance/finance.index';
 import { goingRateRouter } from './going-rate/going-rate.index';
@@ -19,7 +16,7 @@ import { helpRouter } from './help/help.index';
 import { invoicesRouter } from './invoices/invoices.index';
 import { messagingRouter } from './messaging/messaging.index';
 import { notificationsRouter } from './notifications/notifications.index';
-import { shiftRequestsRouter } from './shift-requests/shift-requests.index';
+import { prepayRouter, shiftRequestsRouter } from './shift-requests/shift-requests.index';
 import { shifterRecordsRouter } from './shifter/records.index';
 import { shifterRouter } from './shifter/shifter.index';
 import { templatesRouter } from './templates/templates.index';
@@ -50,8 +47,8 @@ export const apiRouter = createRouter()
   .route('/', reviewRouter)
   .route('/', assistantRouter)
   .route('/', helpRouter)
+  // invoicesRouter ends with the invoice charge route; the payment-method and prepay routes stay right after it.
   .route('/', invoicesRouter)
-  .route('/', invoiceChargeRouter)
   .route('/', paymentMethodsRouter)
   .route('/', prepayRouter)
   .route('/', financeRouter)

@@ -10,7 +10,9 @@ import {
   updateSettings,
 } from '../../services/businesses';
 import { crewAnalytics, laborCosts } from '../../services/insights';
+import { createCardSetup, deleteCard, listCards, saveCard, setDefaultCard } from '../../services/payments';
 import * as routes from './business.routes';
+import * as paymentMethods from './payment-methods.routes';
 import * as settings from './settings.routes';
 
 export const businessRouter = createRouter()
@@ -34,3 +36,19 @@ export const businessRouter = createRouter()
     c.json(await setWeeklyBudget(serviceCtx(c), c.req.valid('param').id, c.req.valid('json')), 200),
   )
   .openapi(settings.crewAnalytics, async (c) => c.json(await crewAnalytics(serviceCtx(c), c.req.valid('param').business_id), 200));
+
+// Its own router so src/routes/index.ts mounts it after the invoice routes: mount order is match order and document order.
+export const paymentMethodsRouter = createRouter()
+  .openapi(paymentMethods.createSetupIntent, async (c) => c.json(await createCardSetup(serviceCtx(c), c.req.valid('param').id), 201))
+  .openapi(paymentMethods.savePaymentMethod, async (c) =>
+    c.json(await saveCard(serviceCtx(c), c.req.valid('param').id, c.req.valid('json')), 201),
+  )
+  .openapi(paymentMethods.listPaymentMethods, async (c) => c.json(await listCards(serviceCtx(c), c.req.valid('param').id), 200))
+  .openapi(paymentMethods.setDefaultPaymentMethod, async (c) => {
+    const { id, payment_method_id } = c.req.valid('param');
+    return c.json(await setDefaultCard(serviceCtx(c), id, payment_method_id), 200);
+  })
+  .openapi(paymentMethods.deletePaymentMethod, async (c) => {
+    const { id, payment_method_id } = c.req.valid('param');
+    return c.json(await deleteCard(serviceCtx(c), id, payment_method_id), 200);
+  });

@@ -1,17 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { createRouter, serviceCtx } from '../../http/create-app';
 import { authRoute, idParam, jsonBody, jsonContent, pathParam } from '../../http/openapi';
-import {
-  createCardSetup,
-  deleteCard,
-  listCards,
-  paymentMethodListSchema,
-  paymentMethodSchema,
-  saveCard,
-  savePaymentMethodInput,
-  setDefaultCard,
-  setupIntentSchema,
-} from '../../services/payments';
+import { paymentMethodListSchema, paymentMethodSchema, savePaymentMethodInput, setupIntentSchema } from '../../services/payments';
 
 const tags = ['Payment methods'];
 const cardParams = z.object({ id: pathParam('id'), payment_method_id: pathParam('payment_method_id') });
@@ -76,16 +65,3 @@ export const deletePaymentMethod = authRoute({
   responses: { 200: jsonContent(paymentMethodListSchema, 'Saved cards after the removal.') },
   errors: ['BUSINESS-NOT-FND-ERR', 'PAYMENT-METHOD-NOT-FND-ERR', 'PAYMENT-GATEWAY-ERR'],
 });
-
-export const paymentMethodsRouter = createRouter()
-  .openapi(createSetupIntent, async (c) => c.json(await createCardSetup(serviceCtx(c), c.req.valid('param').id), 201))
-  .openapi(savePaymentMethod, async (c) => c.json(await saveCard(serviceCtx(c), c.req.valid('param').id, c.req.valid('json')), 201))
-  .openapi(listPaymentMethods, async (c) => c.json(await listCards(serviceCtx(c), c.req.valid('param').id), 200))
-  .openapi(setDefaultPaymentMethod, async (c) => {
-    const { id, payment_method_id } = c.req.valid('param');
-    return c.json(await setDefaultCard(serviceCtx(c), id, payment_method_id), 200);
-  })
-  .openapi(deletePaymentMethod, async (c) => {
-    const { id, payment_method_id } = c.req.valid('param');
-    return c.json(await deleteCard(serviceCtx(c), id, payment_method_id), 200);
-  });

@@ -1,7 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { createRouter, serviceCtx } from '../../http/create-app';
 import { authRoute, jsonBody, jsonContent, pathParam } from '../../http/openapi';
-import { refundInput, refundInvoice as refundInvoiceService, refundResultSchema } from '../../services/payments';
+import { refundInput, refundResultSchema } from '../../services/payments';
 
 const tags = ['Finance'];
 
@@ -22,8 +21,3 @@ export const refundInvoice = authRoute({
   responses: { 201: jsonContent(refundResultSchema, 'The refund made.') },
   errors: ['INVOICE-NOT-FND-ERR', 'INVOICE-NOT-PAID-ERR', 'REFUND-AMOUNT-ERR', 'PAYMENT-GATEWAY-ERR'],
 });
-
-/** The refund router, mounted by the finance router. */
-export const refundRouter = createRouter().openapi(refundInvoice, async (c) =>
-  c.json(await refundInvoiceService(serviceCtx(c), c.req.valid('param').invoiceId, c.req.valid('json')), 201),
-);

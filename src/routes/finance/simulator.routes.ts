@@ -1,19 +1,7 @@
 import { z } from '@hono/zod-openapi';
-import type { MiddlewareHandler } from 'hono';
-import { createRouter, serviceCtx } from '../../http/create-app';
 import { authRoute, jsonBody, jsonContent, pathParam } from '../../http/openapi';
-import type { AppEnv } from '../../http/app-types';
-import { AppError } from '../../lib/errors';
-import type { ServiceContext } from '../../services/kernel';
-import { accessBusiness, callerShifter } from '../../services/access';
-import { simulatorActive } from '../../services/payments';
-import {
-  SIMULATOR_TEST_TOKENS,
-  simulatorAccountShifter,
-  simulatorCompleteOnboarding,
-  simulatorConfirmSetupIntent,
-  simulatorSetupIntentBusiness,
-} from '../../local/payment-simulator';
+import { SIMULATOR_TEST_TOKENS } from '../../local/payment-simulator';
+import { onlyWithSimulator } from './simulator.middleware';
 
 /**
  * The local payment simulator's stand-ins for what Stripe's browser side does: Stripe.js's card form
@@ -22,11 +10,6 @@ import {
  */
 
 const tags = ['Finance'];
-
-const onlyWithSimulator: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (!simulatorActive(serviceCtx(c))) throw new AppError('NOT-FOUND-ERR', 'The payment simulator is not running: payments go to Stripe.');
-  await next();
-};
 
 const TOKENS = Object.keys(SIMULATOR_TEST_TOKENS) as [keyof typeof SIMULATOR_TEST_TOKENS, ...(keyof typeof SIMULATOR_TEST_TOKENS)[]];
 
@@ -100,49 +83,3 @@ export const completeSimulatorOnboarding = authRoute({
   responses: { 200: jsonContent(simulatorAccountSchema, 'The account after onboarding.') },
   errors: ['NOT-FOUND-ERR', 'PAYMENT-GATEWAY-ERR'],
 });
-
-/** The owner of the SetupIntent's business may confirm it; no standing (or no such intent) is 404. */
-async function ownSetupIntent(ctx: ServiceContext, id: string): Promise<void> {
-  const businessId = await simulatorSetupIntentBusiness(ctx, id);
-  if (!businessId) throw new AppError('NOT-FOUND-ERR', 'No such SetupIntent.');
-  try {
-    await accessBusiness(ctx, businessId, ['owner']);
-  } catch (err) {
-    if (err instanceof AppError && err.code === 'BUSINESS-NOT-FND-ERR') throw new AppError('NOT-FOUND-ERR', 'No such SetupIntent.');
-    throw err;
-  }
-}
-
-async function ownAccount(ctx: ServiceContext, id: string): Promise<void> {
-  const [shifterId, mine] = await Promise.all([simulatorAccountShifter(ctx, id), callerShifter(ctx)]);
-  if (!shifterId || !mine || mine.id !== shifterId) throw new AppError('NOT-FOUND-ERR', 'No such connected account.');
-}
-
-export const simulatorRouter = createRouter()
-  .openapi(confirmSimulatorSetupIntent, async (c) => {
-    const ctx = serviceCtx(c);
-    const { id } = c.req.valid('param');
-    await ownSetupIntent(ctx, id);
-    const body = c.req.valid('json');
-    const r = await simulatorConfirmSetupIntent(
-      ctx,
-      id,
-      body.card_number !== undefined ? { card_number: body.card_number } : { test_token: body.test_token ?? 'pm_card_visa' },
-    );
-    return c.json(
-      {
-        id: r.id,
-        status: r.status,
-        customer_id: r.customer_id,
-        payment_method_id: r.payment_method_id,
-        last_setup_error_code: r.last_setup_error_code,
-      },
-      200,
-    );
-  })
-  .openapi(completeSimulatorOnboarding, async (c) => {
-    const ctx = serviceCtx(c);
-    const { id } = c.req.valid('param');
-    await ownAccount(ctx, id);
-    return c.json(await simulatorCompleteOnboarding(ctx, id), 200);
-  });

@@ -1,7 +1,4 @@
 import { z } from '@hono/zod-openapi';
-import type { MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../../http/app-types';
-import { clientIp } from '../../http/middleware/auth';
 import { authRoute, jsonBody, jsonContent, pathParam, publicRoute } from '../../http/openapi';
 import {
   articleListSchema,
@@ -20,25 +17,10 @@ import {
   videoListSchema,
   videoSchema,
 } from '../../services/help';
-import { enforceRateLimit } from '../../services/kernel';
+import { limitAnonymousByIp } from './help.middleware';
 
 const tags = ['Help center'];
 
-/** Anonymous readers of the help center, per client IP (signed-in callers count against their account). */
-export const HELP_ANON_IP_LIMIT = { limit: 300, windowSeconds: 300 } as const;
-
-const limitAnonymousByIp: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (c.get('actor').kind === 'anonymous') {
-    await enforceRateLimit(
-      c.env,
-      `help-ip:${clientIp(c)}`,
-      HELP_ANON_IP_LIMIT.limit,
-      HELP_ANON_IP_LIMIT.windowSeconds,
-      'Too many help center requests from this address.',
-    );
-  }
-  return next();
-};
 const middleware = [limitAnonymousByIp];
 
 const itemParam = z.object({ id: pathParam('id') });

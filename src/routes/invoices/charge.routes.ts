@@ -1,8 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { createRouter, serviceCtx } from '../../http/create-app';
 import { authRoute, jsonContent, pathParam } from '../../http/openapi';
-import { chargeInvoice, chargeResultSchema } from '../../services/payments';
-import { appOrigin } from '../../web/urls';
+import { chargeResultSchema } from '../../services/payments';
 
 export const chargeInvoiceRoute = authRoute({
   method: 'post',
@@ -27,7 +25,3 @@ export const chargeInvoiceRoute = authRoute({
     'PAYMENT-GATEWAY-ERR',
   ],
 });
-
-export const invoiceChargeRouter = createRouter().openapi(chargeInvoiceRoute, async (c) =>
-  c.json(await chargeInvoice(serviceCtx(c), c.req.valid('param').invoiceId, { trigger: 'on_demand', requestOrigin: appOrigin(c) }), 200),
-);

@@ -1,5 +1,8 @@
 import { createRouter, serviceCtx } from '../../http/create-app';
 import { invoicesCsv, listInvoices } from '../../services/invoices';
+import { chargeInvoice } from '../../services/payments';
+import { appOrigin } from '../../web/urls';
+import * as charge from './charge.routes';
 import * as routes from './invoices.routes';
 
 export const invoicesRouter = createRouter()
@@ -12,4 +15,7 @@ export const invoicesRouter = createRouter()
     };
     if (page.next_cursor) headers['X-Next-Cursor'] = page.next_cursor;
     return c.body(invoicesCsv(page.data), 200, headers);
-  });
+  })
+  .openapi(charge.chargeInvoiceRoute, async (c) =>
+    c.json(await chargeInvoice(serviceCtx(c), c.req.valid('param').invoiceId, { trigger: 'on_demand', requestOrigin: appOrigin(c) }), 200),
+  );

@@ -1,11 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
-import type { MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../../http/app-types';
-import { clientIp } from '../../http/middleware/auth';
 import { PARTNER_TOKEN_PATH } from '../../http/middleware/partner-auth';
 import { authRoute, jsonBody, jsonContent } from '../../http/openapi';
 import { errorResponses } from '../../lib/errors';
-import { enforceRateLimit } from '../../services/kernel';
 import {
   clientListSchema,
   clientParams,
@@ -20,6 +16,7 @@ import {
   tokenResponseSchema,
   updateClientBody,
 } from '../../services/partners';
+import { limitTokenRequests, oauthShapedErrors } from './clients.middleware';
 
 // Partner clients are registered and managed by a person (their owner) with a personal key or
 // session; the token route is where a client trades its id and secret for an access token.
@@ -88,31 +85,6 @@ const rotation = (kind: 'api_key' | 'client_secret') =>
   });
 export const rotateApiKey = rotation('api_key');
 export const rotateClientSecret = rotation('client_secret');
-
-/**
- * Token requests count per client IP (a bucket of their own, with the sign-in routes' budget:
- * AUTH_IP_RATE_LIMIT per AUTH_IP_RATE_WINDOW_SECONDS), before the body is read.
- */
-const limitTokenRequests: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const { AUTH_IP_RATE_LIMIT, AUTH_IP_RATE_WINDOW_SECONDS } = c.get('settings');
-  const message = 'Too many token requests from this address.';
-  await enforceRateLimit(c.env, `partner-token-ip:${clientIp(c)}`, AUTH_IP_RATE_LIMIT, AUTH_IP_RATE_WINDOW_SECONDS, message);
-  return next();
-};
-
-/**
- * The token route's own errors are RFC 6749's: a malformed or wrongly typed body, refused before the
- * handler in the usual envelope (400, 415), is answered as `invalid_request` instead.
- */
-const oauthShapedErrors: MiddlewareHandler<AppEnv> = async (c, next) => {
-  await next();
-  if (!c.error || (c.res.status !== 400 && c.res.status !== 415)) return;
-  const description = c.error.message || 'The request is malformed.';
-  c.res = new Response(JSON.stringify({ error: 'invalid_request', error_description: description }), {
-    status: 400,
-    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' },
-  });
-};
 
 /**
  * RFC 6749 §4.4. The body is a form, as the RFC requires; its own refusals (400, 401) are the RFC's

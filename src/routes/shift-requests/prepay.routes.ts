@@ -1,7 +1,5 @@
-import { createRouter, serviceCtx } from '../../http/create-app';
 import { authRoute, idParam, jsonContent } from '../../http/openapi';
-import { chargeResultSchema, prepayShift } from '../../services/payments';
-import { appOrigin } from '../../web/urls';
+import { chargeResultSchema } from '../../services/payments';
 
 export const prepayShiftRoute = authRoute({
   method: 'post',
@@ -25,7 +23,3 @@ export const prepayShiftRoute = authRoute({
     'PAYMENT-GATEWAY-ERR',
   ],
 });
-
-export const prepayRouter = createRouter().openapi(prepayShiftRoute, async (c) =>
-  c.json(await prepayShift(serviceCtx(c), c.req.valid('param').id, { requestOrigin: appOrigin(c) }), 200),
-);

@@ -16,6 +16,9 @@ import {
   sendRequest,
   uploadClockPhoto,
 } from '../../services/shifts';
+import { prepayShift } from '../../services/payments';
+import { appOrigin } from '../../web/urls';
+import * as prepay from './prepay.routes';
 import * as routes from './shift-requests.routes';
 
 // One service call per handler: the services take the validated input and return the response view.
@@ -44,3 +47,8 @@ export const shiftRequestsRouter = createRouter()
       'X-Content-Type-Options': 'nosniff',
     });
   });
+
+// Its own router so src/routes/index.ts mounts it after the payment-method routes: mount order is match order and document order.
+export const prepayRouter = createRouter().openapi(prepay.prepayShiftRoute, async (c) =>
+  c.json(await prepayShift(serviceCtx(c), c.req.valid('param').id, { requestOrigin: appOrigin(c) }), 200),
+);

@@ -1,8 +1,5 @@
-import { createRouter, serviceCtx } from '../../http/create-app';
 import { authRoute, jsonContent } from '../../http/openapi';
 import { payoutAccountQuery, payoutAccountSchema, payoutOnboardingSchema } from '../../services/payments';
-import * as payouts from '../../services/payments';
-import { appUrl } from '../../web/urls';
 
 const tags = ['Payouts'];
 
@@ -32,17 +29,3 @@ export const getPayoutAccount = authRoute({
   responses: { 200: jsonContent(payoutAccountSchema, 'The payout account.') },
   errors: ['SHIFTER-NOT-FND-ERR'],
 });
-
-/** The payout-account router, mounted by the shifter router. */
-export const payoutAccountRouter = createRouter()
-  .openapi(startPayoutOnboarding, async (c) =>
-    c.json(
-      await payouts.startPayoutOnboarding(serviceCtx(c), {
-        // Back to the account page when onboarding ends or the link expired (the page can ask for a new one).
-        refreshUrl: appUrl(c, '/account'),
-        returnUrl: appUrl(c, '/account'),
-      }),
-      200,
-    ),
-  )
-  .openapi(getPayoutAccount, async (c) => c.json(await payouts.getPayoutAccount(serviceCtx(c), c.req.valid('query')), 200));
