@@ -21,7 +21,7 @@ export const settingsSchema = z.object({
   AUTH_URL: z.string().optional(),
   /**
    * Base64 of 32 random bytes (a Worker secret): the AES-GCM key that encrypts two-factor secrets.
-   * Absent: only with LOCAL_DEFAULT_SECRETS on, the fixed development key (services/two-factor/secret-box.ts).
+   * Absent: only with LOCAL_DEFAULT_SECRETS on, the fixed development key (services/accounts/two-factor/secret-box.ts).
    */
   TWO_FACTOR_ENCRYPTION_KEY: z.string().optional(),
   /**

@@ -8,7 +8,7 @@ import { users } from './users';
  * A shift request. shift_date/shift_in/shift_out are wall-clock values in the business's zone;
  * starts_at/ends_at are the real instants (epoch ms) computed from them once, at write time, so
  * conflicts, expiry and durations compare instants (DST and overnight shifts included).
- * Status values: see src/services/shifts/status.ts.
+ * Status values: see src/services/kernel/shift/status.ts.
  */
 export const shiftRequests = sqliteTable(
   'shift_requests',

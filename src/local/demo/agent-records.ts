@@ -84,7 +84,7 @@ async function seedDemoAgentRecords(ctx: ServiceContext, world: DemoWorld): Prom
         created_at: handoverAt,
       },
     );
-    // The stock sheet as a file on the handover, stored like an upload (files.ts): the object first, then its row.
+    // The stock sheet as a file on the handover, stored like an upload (services/deliverables/files.ts): the object first, then its row.
     const bytes = new TextEncoder().encode(STOCK_SHEET);
     const id = newId('upload');
     const key = `deliverables/${shift.id}/${handover}/${id}.csv`;

@@ -220,7 +220,7 @@ export const TEAMMATES = [
 ];
 
 /**
- * Counter rules: the least a shifter takes for shifts like these (see shifter-records/counter-suggest.ts).
+ * Counter rules: the least a shifter takes for shifts like these (see services/shifts/counter-suggest.ts).
  * Jordan's weekend line-cook floor sits above every line-cook rate the bistro pays, and plans.ts
  * FLOOR_ASK puts such a request in his inbox, so a suggested counter-offer always shows. Oliver's
  * premium applies because Camden Lock Coffee is about 4 km from his place.

@@ -122,7 +122,7 @@ function credentialFor(
     `Expires on: ${row.expires_on ?? 'does not expire'}`,
     'Shiftmarket demo document',
   ]);
-  // The type and extension are sniffed from the bytes, as an upload's are (credentials.ts).
+  // The type and extension are sniffed from the bytes, as an upload's are (services/shifter-records/credentials.ts).
   const type = sniffType(bytes.slice(0, 16))!;
   const key = `credentials/${s.id}/${row.id}/${newId('upload')}.${type.ext}`;
   Object.assign(row, { document_key: key, document_type: type.mime, document_size: bytes.byteLength });

@@ -2,7 +2,7 @@ import { authRoute, jsonBody, jsonContent } from '../../http/openapi';
 import { businessParams, linkBody, linkListSchema, linkParams, pageQuery, partnerLinkSchema } from '../../services/partners';
 
 // A business's consent to partner clients. These live under /v1/business/ but beside the partner
-// routes they govern (docs/decisions.md, "Partner API").
+// routes they govern (docs/decisions/partner-api.md).
 
 const tags = ['Partner clients'];
 

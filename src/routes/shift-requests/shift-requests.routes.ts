@@ -69,7 +69,7 @@ export const listBroadcasts = authRoute({
   tags,
   summary: 'Open broadcasts the caller may claim or manages; optionally ranked by relevance',
   description:
-    'Newest first. With sort_by_relevance and shifter_id, best fit first with relevance_score (0–100) on each row, from role history, pay against the shifter’s usual rate, distance, past shifts with the business and conflicts with accepted shifts (see docs/decisions.md).',
+    'Newest first. With sort_by_relevance and shifter_id, best fit first with relevance_score (0–100) on each row, from role history, pay against the shifter’s usual rate, distance, past shifts with the business and conflicts with accepted shifts (see docs/decisions/shift-requests.md).',
   request: { body: jsonBody(listBroadcastsBody) },
   responses: { 200: jsonContent(shiftListSchema, 'A page of open broadcasts.') },
 });

@@ -20,7 +20,7 @@ import {
 } from './schemas';
 import { runTool, TOOL_SPECS, type ToolScope } from './tools';
 
-/** The reply stored when no language model is configured (README, docs/decisions.md). */
+/** The reply stored when no language model is configured (README, docs/decisions/language-models-and-assistant.md). */
 export const COPILOT_NOT_CONFIGURED =
   'The business copilot is not configured yet, so it cannot answer. Your message has been saved; an operator can turn the copilot on by configuring a language model.';
 /** The reply stored when the model failed (error status, timeout, unreadable answer). */

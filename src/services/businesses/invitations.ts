@@ -9,6 +9,7 @@ import { toIso } from '../../lib/time';
 import { accessBusiness, TEAMMATE_STATUS } from '../access';
 import { enforceRateLimit, type Notice, prepareWrite, requirePerson, type ServiceContext } from '../kernel';
 import { draftEmail } from '../mail';
+import { businessRecipients } from '../notifications';
 import {
   type InvitationList,
   type InvitationStatus,
@@ -317,7 +318,7 @@ export async function acceptInvitation(ctx: ServiceContext, invitationId: string
     notify: [
       {
         kind: 'teammate_joined',
-        userIds: [business.user_id],
+        userIds: await businessRecipients(ctx, business.id, 'teammate_joined'),
         title: `${me?.name ?? email} joined ${business.name}`,
         body: `${me?.name ?? email} accepted your invitation and is now a teammate of ${business.name}.`,
         data: { business_id: business.id },

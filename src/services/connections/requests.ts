@@ -17,9 +17,9 @@ import { type ConnectionRow, connectionAsStored, type LoadedConnection, loadConn
  *                       └─ send from the other side = accept (a mutual request)
  *   any ──remove (either side)──▶ removed ──send──▶ pending
  *
- * Every change is one guarded write (services/guarded-write.ts): a new pair is an INSERT (the unique
+ * Every change is one guarded write (services/kernel/guarded-write.ts): a new pair is an INSERT (the unique
  * pair index refuses a second); a transition is an UPDATE under the status and version the caller
- * read, marked by its audit row (services/marked-write.ts). Audit row and notification are in the
+ * read, marked by its audit row (services/kernel/marked-write.ts). Audit row and notification are in the
  * same batch and exist only if the change took effect. A retry of a request whose change already
  * committed (Idempotency-Key) answers from the connection it wrote.
  */
@@ -44,7 +44,7 @@ export async function connectionSides(ctx: ServiceContext, c: LoadedConnection):
 
 /**
  * A guarded move of `row` to a new state: applies only if nobody changed the row since it was read
- * (its status and version). The transition's audit row marks the write (services/marked-write.ts),
+ * (its status and version). The transition's audit row marks the write (services/kernel/marked-write.ts),
  * so a concurrent change that lost leaves no audit row and no notification behind.
  */
 async function transition(

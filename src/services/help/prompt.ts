@@ -46,7 +46,7 @@ export function buildPrompt(question: string, articles: GroundingArticle[], hist
 
 /**
  * The fixed reply when there is no language model (none configured, or the call failed): the articles
- * the search found, by title and path, and how to reach a person. Spelled out in docs/decisions.md.
+ * the search found, by title and path, and how to reach a person. Spelled out in docs/decisions/help-center.md.
  */
 export function fallbackReply(articles: CitedArticle[]): string {
   const person =

@@ -5,8 +5,7 @@ import { invoices, shiftRequests } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { isWorked, type ServiceContext, shiftPayMinor, workedShiftSql } from '../kernel';
-
-export type InvoiceRow = typeof invoices.$inferSelect;
+import type { InvoiceRow } from './row';
 
 /** The fields of a shift an invoice is priced from. */
 export interface InvoicedShift {

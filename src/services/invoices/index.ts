@@ -1,4 +1,5 @@
 export * from './create';
 export * from './csv';
 export * from './list';
+export * from './row';
 export * from './schemas';

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { ID_MAX_LENGTH } from '../../lib/ids';
 import { INVOICE_STATUSES } from '../../db/schema/invoices';
+import { pagingQuery } from '../kernel';
 
 /** The export bound of spec 8: one page (and one CSV) holds at most this many rows. */
 export const INVOICE_LIST_MAX = 5000;
@@ -14,14 +15,7 @@ export const listInvoicesQuery = z.object({
     .enum(['all', ...INVOICE_STATUSES])
     .default('all')
     .openapi({ description: 'all (default), pending, paid or failed.' }),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(INVOICE_LIST_MAX)
-    .default(INVOICE_LIST_DEFAULT)
-    .openapi({ description: `Rows per page, 1–${INVOICE_LIST_MAX} (default ${INVOICE_LIST_DEFAULT}).` }),
-  cursor: z.string().max(200).optional().openapi({ description: 'next_cursor from the previous page.' }),
+  ...pagingQuery({ max: INVOICE_LIST_MAX, default: INVOICE_LIST_DEFAULT }),
 });
 export type ListInvoicesQuery = z.infer<typeof listInvoicesQuery>;
 

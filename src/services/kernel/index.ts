@@ -7,6 +7,7 @@ export * from './events/queue-batches';
 export * from './events/retry';
 export * from './guarded-write';
 export * from './marked-write';
+export * from './paging';
 export * from './payment-gateway';
 export * from './rate-limit';
 export * from './secret-box';

@@ -62,17 +62,18 @@ export async function appendAs(
   let notify: SyncPlan['notify'] = null;
   if (!opts.automated) {
     const self = ctx.actor.kind === 'user' || ctx.actor.kind === 'agent' ? ctx.actor.userId : null;
+    const kind = pendingCap !== null ? MESSAGE_NOTICE_KINDS.request : MESSAGE_NOTICE_KINDS.received;
     const [people, names] = await Promise.all([
-      Promise.all(others.filter((p) => !p.is_automated).map((p) => peopleOf(ctx, { kind: p.party_kind, id: p.party_id }))),
+      Promise.all(others.filter((p) => !p.is_automated).map((p) => peopleOf(ctx, { kind: p.party_kind, id: p.party_id }, kind))),
       partyNames(ctx, [sender]),
     ]);
     const userIds = [...new Set(people.flat())].filter((u) => u !== self);
     const from = names.get(`${sender.kind}:${sender.id}`);
     if (userIds.length) {
       notify =
-        pendingCap !== null
-          ? { kind: MESSAGE_NOTICE_KINDS.request, userIds, title: from ? `Message request from ${from}` : 'New message request' }
-          : { kind: MESSAGE_NOTICE_KINDS.received, userIds, title: from ? `New message from ${from}` : 'New message' };
+        kind === MESSAGE_NOTICE_KINDS.request
+          ? { kind, userIds, title: from ? `Message request from ${from}` : 'New message request' }
+          : { kind, userIds, title: from ? `New message from ${from}` : 'New message' };
     }
   }
 

@@ -137,11 +137,14 @@ export async function partyNames(ctx: ServiceContext, parties: AnyParty[]): Prom
   return out;
 }
 
-/** The people who hear about a party's messages: a business's owner and active teammates, a shifter's or person's own account. */
-export async function peopleOf(ctx: ServiceContext, p: AnyParty): Promise<string[]> {
+/**
+ * The people who hear about a party's messages: a business's recipients of the notification `notice`
+ * (the catalog decides between the owner alone and the whole team), a shifter's or person's own account.
+ */
+export async function peopleOf(ctx: ServiceContext, p: AnyParty, notice: string): Promise<string[]> {
   switch (p.kind) {
     case 'business':
-      return businessRecipients(ctx, p.id);
+      return businessRecipients(ctx, p.id, notice);
     case 'shifter': {
       const [s] = await ctx.db.select({ userId: shifters.user_id }).from(shifters).where(eq(shifters.id, p.id)).limit(1);
       return s ? [s.userId] : [];

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { CONVERSATION_KINDS, PARTICIPANT_KINDS } from '../../db/schema/messaging';
 import { ID_MAX_LENGTH } from '../../lib/ids';
-import { DEFAULT_LIMIT, MAX_LIMIT } from '../../lib/pagination';
+import { pagingQuery } from '../kernel';
 
 // The messaging domain's request and response schemas: the route contracts import them, the services
 // take z.infer of the request schemas and build z.infer of the response schemas.
@@ -83,16 +83,7 @@ const asQuery = {
     .openapi({ description: `With as_kind. ${asDescription}` }),
 };
 
-const pageQuery = {
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_LIMIT)
-    .default(DEFAULT_LIMIT)
-    .openapi({ description: `Rows per page, 1–${MAX_LIMIT} (default ${DEFAULT_LIMIT}).` }),
-  cursor: z.string().max(300).optional().openapi({ description: 'next_cursor from the previous page.' }),
-};
+const pageQuery = pagingQuery({ cursorMax: 300 });
 
 export const inboxQuery = z.object({
   tab: z.enum(INBOX_TABS).default('all').openapi({

@@ -1,10 +1,10 @@
 /**
  * The catalog of every notification the service sends: one entry per kind, with its group, default
  * channels, urgency, audience and the text each channel carries. Producers name a kind in their
- * guarded write's `notify`; the consumer looks it up here, and businessRecipients (services/access)
+ * guarded write's `notify`; the consumer looks it up here, and businessRecipients (recipients.ts)
  * reads `audience` from here, so who hears of a business's event is decided in this one table.
  *
- * Pure data: this module imports nothing of the services, so the access layer can read it.
+ * Pure data: this module imports nothing of the services, so any of them can read it.
  */
 
 /** in_app is always on (the notifications list); the others follow the user's preferences. */

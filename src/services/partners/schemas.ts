@@ -2,8 +2,8 @@ import { z } from '@hono/zod-openapi';
 import { PARTNER_CLIENT_STATUSES, PARTNER_SCOPES, PARTNER_TIERS } from '../../db/schema/partners';
 import { flag01 } from '../../lib/flags';
 import { ID_MAX_LENGTH } from '../../lib/ids';
-import { DEFAULT_LIMIT, MAX_LIMIT } from '../../lib/pagination';
 import { dateSchema, sendRequestInput } from '../shifts';
+import { pagingQuery } from '../kernel';
 
 // The partner domain's request and response schemas: client registration and credentials, business
 // links (consent), the OAuth token exchange and the partner-facing reads and writes.
@@ -172,16 +172,7 @@ export type OAuthErrorBody = z.infer<typeof oauthErrorSchema>;
 
 // ---- The partner-facing surface (partner credentials) ----
 
-const pageParams = {
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_LIMIT)
-    .default(DEFAULT_LIMIT)
-    .openapi({ description: `Rows per page, 1–${MAX_LIMIT} (default ${DEFAULT_LIMIT}).` }),
-  cursor: z.string().max(200).optional().openapi({ description: 'next_cursor from the previous page.' }),
-};
+const pageParams = pagingQuery();
 export const pageQuery = z.object(pageParams);
 export type PageQuery = z.infer<typeof pageQuery>;
 

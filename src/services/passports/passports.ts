@@ -79,7 +79,7 @@ export async function revokePassport(ctx: ServiceContext, id: string): Promise<P
   const old = await ownPassport(ctx, actor.userId, id);
   if (old.revoked_at !== null) throw new AppError('PASSPORT-REVOKED-ERR');
   const now = ctx.now();
-  // The audit row is the marker (marked-write.ts): of two concurrent revokes only one applies and audits.
+  // The audit row is the marker (kernel/marked-write.ts): of two concurrent revokes only one applies and audits.
   const applied = await markedWrite(
     ctx,
     { type: 'ai_passport', id },

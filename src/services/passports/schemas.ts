@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { MAX_LIMIT } from '../../lib/pagination';
+import { pagingLimit } from '../kernel';
 
 // AI passports: which agent, model and operator act for an account (issue 14).
 
@@ -24,7 +24,7 @@ export const listPassportsQuery = z.object({
     .optional()
     .transform((v) => v === '1' || v === 'true')
     .openapi({ description: 'Also list revoked passports (default: active ones only).' }),
-  limit: z.coerce.number().int().min(1).max(MAX_LIMIT).default(50),
+  limit: pagingLimit({ default: 50, limitDescription: null }),
 });
 export type ListPassportsQuery = z.infer<typeof listPassportsQuery>;
 

@@ -15,7 +15,7 @@ import {
   SHIFT_STATUS,
   shiftPayMinor,
 } from '../kernel';
-import { invoiceFor, type InvoiceRow } from '../invoices';
+import { chargedAmount, invoiceFor, type InvoiceRow, loadInvoice } from '../invoices';
 import { defaultCardOf } from './cards';
 import { paymentGateway } from './processor';
 import type { ChargeResult, ChargeTrigger, FreshClientSecret, StuckInvoice } from './schemas';
@@ -45,19 +45,6 @@ export const authenticatePath = (invoiceId: string) => `/finance/web/authenticat
 
 const invoiceOpApplied = (invoiceId: string, op: string): SQL =>
   sql`EXISTS (SELECT 1 FROM ${invoices} WHERE ${invoices.id} = ${invoiceId} AND ${invoices.last_op_id} = ${op})`;
-
-async function loadInvoice(ctx: ServiceContext, invoiceId: string): Promise<InvoiceRow | null> {
-  const [row] = await ctx.db.select().from(invoices).where(eq(invoices.id, invoiceId)).limit(1);
-  return row ?? null;
-}
-
-/** The amount and currency the invoice is charged in: the conversion when it settles in another currency. */
-export function chargedIn(inv: InvoiceRow): { amount: number; currency: string } {
-  if (inv.conversion_currency && inv.conversion_amount_minor !== null) {
-    return { amount: inv.conversion_amount_minor, currency: inv.conversion_currency.toLowerCase() };
-  }
-  return { amount: inv.amount_minor, currency: inv.currency.toLowerCase() };
-}
 
 /** Owner or admin of the invoice's business; a system job only for the automatic charge. Strangers: 404. */
 async function authorize(ctx: ServiceContext, inv: InvoiceRow, trigger: ChargeTrigger): Promise<void> {
@@ -270,7 +257,7 @@ export async function chargeInvoice(
     const settled = await reconcileOpenIntent(ctx, inv);
     if (settled) return settled;
   }
-  const charged = chargedIn(inv);
+  const charged = chargedAmount(inv);
   if (charged.amount > ctx.settings.PAYMENT_MAX_CHARGE_MINOR) {
     throw new AppError('PAYMENT-CAP-ERR', undefined, { amount_minor: charged.amount, max_minor: ctx.settings.PAYMENT_MAX_CHARGE_MINOR });
   }
@@ -291,7 +278,8 @@ export async function chargeInvoice(
       customerId: card.customerId,
       paymentMethodId: card.paymentMethodId,
       amount: charged.amount,
-      currency: charged.currency,
+      // The processor takes ISO currency codes in lowercase.
+      currency: charged.currency.toLowerCase(),
       idempotencyKey: `charge:${inv.id}:${claim.attempt}`,
       metadata: { invoice_id: inv.id, business_id: inv.business_id, shift_request_id: inv.shift_request_id, trigger: opts.trigger },
       transferGroup: inv.id,
@@ -439,7 +427,7 @@ export async function stuckInvoices(ctx: ServiceContext): Promise<StuckInvoice[]
     .orderBy(desc(invoices.requires_action_at), desc(invoices.id))
     .limit(STUCK_INVOICES_MAX);
   return rows.map(({ inv }) => {
-    const c = chargedIn(inv);
+    const c = chargedAmount(inv);
     return {
       invoice_id: inv.id,
       business_id: inv.business_id,

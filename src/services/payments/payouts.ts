@@ -13,7 +13,7 @@ import {
   type TransferResult,
   workedShiftSql,
 } from '../kernel';
-import type { InvoiceRow } from '../invoices';
+import { chargedAmount, type InvoiceRow, loadInvoice } from '../invoices';
 import { paymentGateway } from './processor';
 import type { PayoutAccountQuery, PayoutAccountView, PayoutOnboardingView } from './refund-schemas';
 
@@ -28,22 +28,9 @@ import type { PayoutAccountQuery, PayoutAccountView, PayoutOnboardingView } from
 export const invoiceOpApplied = (invoiceId: string, op: string): SQL =>
   sql`EXISTS (SELECT 1 FROM ${invoices} WHERE ${invoices.id} = ${invoiceId} AND ${invoices.last_op_id} = ${op})`;
 
-/** What the business was charged for an invoice: the conversion when it settled in another currency. */
-export function chargedAmount(inv: InvoiceRow): { amount: number; currency: string } {
-  if (inv.conversion_currency && inv.conversion_amount_minor !== null) {
-    return { amount: inv.conversion_amount_minor, currency: inv.conversion_currency };
-  }
-  return { amount: inv.amount_minor, currency: inv.currency };
-}
-
 /** The shifter's share of a charged amount: the amount less the platform fee (bps, rounded half-up). */
 export function shifterShare(chargedMinor: number, feeBps: number): number {
   return chargedMinor - roundRatio(chargedMinor * feeBps, 10_000);
-}
-
-async function loadInvoice(ctx: ServiceContext, invoiceId: string): Promise<InvoiceRow | null> {
-  const [row] = await ctx.db.select().from(invoices).where(eq(invoices.id, invoiceId)).limit(1);
-  return row ?? null;
 }
 
 /** True (in SQL) when the invoice's shift is worked (the one predicate): only then is the shifter's share earned. */

@@ -17,10 +17,10 @@ import {
   type ServiceContext,
   SHIFT_STATUS,
 } from '../kernel';
-import type { InvoiceRow } from '../invoices';
+import { chargedAmount, type InvoiceRow, loadInvoice } from '../invoices';
 import { partnerEvent } from '../webhooks';
 import { paymentGateway } from './processor';
-import { chargedAmount, DEDUCTED_FROM_TRANSFER, invoiceOpApplied, issueReversal } from './payouts';
+import { DEDUCTED_FROM_TRANSFER, invoiceOpApplied, issueReversal } from './payouts';
 import type { RefundInput, RefundResult } from './refund-schemas';
 import { businessRecipients } from '../notifications';
 
@@ -36,11 +36,6 @@ import { businessRecipients } from '../notifications';
 type RefundRow = typeof refunds.$inferSelect;
 
 const REFUND_KIND = 'refund_issued';
-
-async function loadInvoice(ctx: ServiceContext, invoiceId: string): Promise<InvoiceRow | null> {
-  const [row] = await ctx.db.select().from(invoices).where(eq(invoices.id, invoiceId)).limit(1);
-  return row ?? null;
-}
 
 async function loadRefund(ctx: ServiceContext, refundId: string): Promise<RefundRow | null> {
   const [row] = await ctx.db.select().from(refunds).where(eq(refunds.id, refundId)).limit(1);

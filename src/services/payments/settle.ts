@@ -5,7 +5,7 @@ import { fromMinor } from '../../lib/money';
 import { toIso } from '../../lib/time';
 import { businessRecipients } from '../notifications';
 import { prepareWrite, type ServiceContext, SHIFT_STATUS, workedShiftSql, type WriteResult } from '../kernel';
-import type { InvoiceRow } from '../invoices';
+import { type InvoiceRow, loadInvoice } from '../invoices';
 import { partnerEvent } from '../webhooks';
 import { transferShifterShare } from './payouts';
 
@@ -17,11 +17,6 @@ export interface SettleResult {
   /** The invoice changed (false: it was already in that state, or paid, which is final). */
   applied: boolean;
   invoice: InvoiceRow | null;
-}
-
-async function loadInvoice(ctx: ServiceContext, invoiceId: string): Promise<InvoiceRow | null> {
-  const [row] = await ctx.db.select().from(invoices).where(eq(invoices.id, invoiceId)).limit(1);
-  return row ?? null;
 }
 
 function moneyText(minor: number, currency: string): string {

@@ -1,11 +1,11 @@
 import { z } from '@hono/zod-openapi';
 import { and, eq, isNull } from 'drizzle-orm';
 import Stripe from 'stripe';
-import { invoices, paymentEvents } from '../../db/schema';
+import { paymentEvents } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { errorFields } from '../../lib/log';
 import type { ServiceContext } from '../kernel';
-import type { InvoiceRow } from '../invoices';
+import { chargedAmount, type InvoiceRow, loadInvoice } from '../invoices';
 import { handleAccountUpdated } from './payouts';
 import { handleRefundUpdated } from './refunds';
 import { markInvoiceFailed, markInvoicePaid } from './settle';
@@ -64,22 +64,14 @@ export async function verifyStripeEvent(ctx: ServiceContext, rawBody: string, he
   }
 }
 
-/** The amount and currency an invoice is charged in: the conversion when it settles in another currency. */
-function chargedIn(inv: InvoiceRow): { amount: number; currency: string } {
-  if (inv.conversion_currency && inv.conversion_amount_minor !== null) {
-    return { amount: inv.conversion_amount_minor, currency: inv.conversion_currency };
-  }
-  return { amount: inv.amount_minor, currency: inv.currency };
-}
-
 /** The invoice a payment intent pays, or why it does not match one (logged by the caller). */
 async function invoiceOfIntent(ctx: ServiceContext, pi: Stripe.PaymentIntent): Promise<{ invoice: InvoiceRow } | { reason: string }> {
   const invoiceId = pi.metadata?.invoice_id;
   if (!invoiceId || invoiceId.length > 64) return { reason: 'no invoice_id in the metadata' };
-  const [inv] = await ctx.db.select().from(invoices).where(eq(invoices.id, invoiceId)).limit(1);
+  const inv = await loadInvoice(ctx, invoiceId);
   if (!inv) return { reason: 'unknown invoice' };
   if (inv.payment_intent_id && inv.payment_intent_id !== pi.id) return { reason: 'another payment intent is on the invoice' };
-  const want = chargedIn(inv);
+  const want = chargedAmount(inv);
   if (pi.amount !== want.amount || pi.currency.toLowerCase() !== want.currency.toLowerCase()) {
     return { reason: 'amount or currency differs from the invoice' };
   }

@@ -24,7 +24,7 @@ import { loadReview, type ReviewRow, reviewOpApplied, reviewView } from './view'
  * - The reviewing party is the caller's own shifter profile, or a business the caller owns or is an
  *   active teammate of (services/access); anyone else is refused (403 for someone else's shifter
  *   profile, 404 for a business the caller has no standing in, as every business route answers).
- * - The two parties must share a worked shift (the one "worked" predicate, shifts/status.ts); with
+ * - The two parties must share a worked shift (the one "worked" predicate, kernel/shift/status.ts); with
  *   `shift_request_id`, that shift must be a worked shift between exactly these two parties. Both
  *   refusals are 422 REVIEW-NOT-WORKED-ERR, the same for a shift id that does not exist, so shift
  *   ids cannot be probed through it.
@@ -156,10 +156,12 @@ async function alreadyPinned(ctx: ServiceContext, by: Party, pin: string): Promi
 
 async function receivedNotice(ctx: ServiceContext, by: Party, on: Party, rating: number): Promise<Notice | null> {
   const actor = requirePerson(ctx);
-  const userIds = (await partyRecipients(ctx, on.kind, on.id)).filter((u) => u !== actor.userId);
+  const kind = 'review.received';
+  // The writer, should they also act for the reviewed side, need not hear of their own review.
+  const userIds = (await partyRecipients(ctx, on.kind, on.id, kind)).filter((u) => u !== actor.userId);
   if (!userIds.length) return null;
   return {
-    kind: 'review.received',
+    kind,
     userIds,
     title: `${by.name} reviewed ${on.kind === 'business' ? on.name : 'you'}: ${rating} of 5`,
     body: 'Read it and respond on your profile.',

@@ -62,9 +62,12 @@ export async function adminOverReview(ctx: ServiceContext, reviewerUserId: strin
   return (await adminOverUser(ctx, actor, reviewerUserId)) && (await adminOverUser(ctx, actor, reviewee.ownerUserId));
 }
 
-/** The users who hear about a party's reviews: the shifter, or the business's owner and active teammates. */
-export async function partyRecipients(ctx: ServiceContext, kind: PartyKind, id: string): Promise<string[]> {
-  if (kind === 'business') return businessRecipients(ctx, id);
+/**
+ * The users who hear about a party's reviews: the shifter, or the business's recipients of the
+ * notification `notice` (the catalog decides between the owner alone and the whole team).
+ */
+export async function partyRecipients(ctx: ServiceContext, kind: PartyKind, id: string, notice: string): Promise<string[]> {
+  if (kind === 'business') return businessRecipients(ctx, id, notice);
   const [s] = await ctx.db.select({ owner: shifters.user_id }).from(shifters).where(eq(shifters.id, id)).limit(1);
   return s ? [s.owner] : [];
 }

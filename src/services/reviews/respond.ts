@@ -23,7 +23,8 @@ export async function noticeTo(
   n: Omit<Notice, 'userIds'>,
 ): Promise<Notice | null> {
   const actor = requirePerson(ctx);
-  const userIds = (await partyRecipients(ctx, party.kind, party.id)).filter((u) => u !== actor.userId);
+  // The caller need not hear of their own action, should they act for that side too.
+  const userIds = (await partyRecipients(ctx, party.kind, party.id, n.kind)).filter((u) => u !== actor.userId);
   return userIds.length ? { ...n, userIds } : null;
 }
 

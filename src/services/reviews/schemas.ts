@@ -1,12 +1,11 @@
 import { z } from '@hono/zod-openapi';
 import { DISPUTE_STATUSES, PARTY_KINDS } from '../../db/schema';
 import { ID_MAX_LENGTH } from '../../lib/ids';
-import { DEFAULT_LIMIT, MAX_LIMIT } from '../../lib/pagination';
 
 // The reviews domain's request and response schemas: the route contracts import them, the services
 // take z.infer of the request schemas and build z.infer of the response schemas.
 
-import type { PartyKind } from '../kernel';
+import { type PartyKind, pagingQuery } from '../kernel';
 
 export type { PartyKind };
 export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];
@@ -65,14 +64,7 @@ export const listReviewsQuery = z.object({
   review_on_id: partyId.optional().openapi({ description: 'Reviews of this party (with review_on).' }),
   review_by: partyKindSchema.optional(),
   review_by_id: partyId.optional().openapi({ description: 'Reviews written by this party (with review_by).' }),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_LIMIT)
-    .default(DEFAULT_LIMIT)
-    .openapi({ description: `Rows per page, 1–${MAX_LIMIT} (default ${DEFAULT_LIMIT}).` }),
-  cursor: z.string().max(200).optional().openapi({ description: 'next_cursor from the previous page.' }),
+  ...pagingQuery(),
 });
 export type ListReviewsQuery = z.infer<typeof listReviewsQuery>;
 

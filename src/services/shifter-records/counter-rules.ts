@@ -24,9 +24,9 @@ import { nextVersion, rowAsRead, rowExists, underCap, UPDATE_ATTEMPTS } from './
 /**
  * Counter rules (spec 2.6): the owning shifter or an admin manages them (spec 4.5's default); the
  * suggestion for an incoming request is the shifter's own. How a rule matches and what it suggests:
- * counter-suggest.ts.
+ * services/shifts/counter-suggest.ts.
  *
- * Every change is one guarded write (services/guarded-write.ts) with its audit row; a retried create
+ * Every change is one guarded write (services/kernel/guarded-write.ts) with its audit row; a retried create
  * whose first attempt committed (Idempotency-Key) answers with the rule it wrote.
  */
 export const MAX_RULES_PER_SHIFTER = 50;

@@ -25,7 +25,7 @@ import { nextVersion, rowAsRead, rowExists, underCap, UPDATE_ATTEMPTS } from './
  * rows with is_visible, and a hidden row, its document included, is 404 to them. Documents live in
  * R2 under credentials/<shifter_id>/<credential_id>/<upl_id>.<ext> (docs/storage.md).
  *
- * Every change is one guarded write (services/guarded-write.ts) with its audit row; a retry of a
+ * Every change is one guarded write (services/kernel/guarded-write.ts) with its audit row; a retry of a
  * create or an upload whose change already committed (Idempotency-Key) answers from the credential
  * it wrote instead of writing again.
  */

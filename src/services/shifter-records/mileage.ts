@@ -20,7 +20,7 @@ import { nextVersion, rowAsRead, UPDATE_ATTEMPTS } from './versioned';
  * The operator rate is in US cents per mile, so every amount here is in USD whatever the shifter's
  * own currency.
  *
- * Every change is one guarded write (services/guarded-write.ts) with its audit row; a retried create
+ * Every change is one guarded write (services/kernel/guarded-write.ts) with its audit row; a retried create
  * whose first attempt committed (Idempotency-Key) answers with the entry it wrote.
  */
 export const MILEAGE_CURRENCY = 'USD';

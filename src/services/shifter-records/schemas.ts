@@ -1,10 +1,10 @@
 import { z } from '@hono/zod-openapi';
 import { AppError } from '../../lib/errors';
 import { ID_MAX_LENGTH } from '../../lib/ids';
-import { DEFAULT_LIMIT, MAX_LIMIT } from '../../lib/pagination';
 import { fileField } from '../../lib/uploads';
 import { currencySchema, dateSchema, rateSchema, timeSchema } from '../shifts';
 import { daysOfWeekSchema } from '../templates';
+import { pagingQuery } from '../kernel';
 
 // The shifter-records domain's request and response schemas (mileage, counter rules, credentials):
 // the route contracts import them, the services take z.infer of the request schemas and build
@@ -50,8 +50,7 @@ export type UpdateMileageInput = z.infer<typeof updateMileageInput>;
 
 export const listMileageQuery = z.object({
   year: z.coerce.number().int().min(2000).max(2100).optional().openapi({ description: "Default: the current year in the shifter's zone." }),
-  limit: z.coerce.number().int().min(1).max(MAX_LIMIT).default(DEFAULT_LIMIT),
-  cursor: z.string().max(300).optional(),
+  ...pagingQuery({ cursorMax: 300, limitDescription: null, cursorDescription: null }),
 });
 export type ListMileageQuery = z.infer<typeof listMileageQuery>;
 

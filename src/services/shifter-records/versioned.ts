@@ -5,7 +5,7 @@ import { existsIn, type ServiceContext } from '../kernel';
 /*
  * Conditions for writing a shifter's records as guarded writes. Creates are inserts (plain, or under
  * the per-shifter cap) and are recognised by the new row. Updates, deletes and document swaps go
- * through markedWrite (services/marked-write.ts) under a precondition on the row as it was read: an
+ * through markedWrite (services/kernel/marked-write.ts) under a precondition on the row as it was read: an
  * update on its version (`updated_at`, which every update moves forward by at least 1 ms), so of two
  * concurrent updates of one row the second reads again and re-applies its fields on top.
  */

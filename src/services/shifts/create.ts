@@ -61,7 +61,7 @@ export async function buildShiftRow(
     if (!s.accept_shift_req) throw new AppError('SHIFTER-PAUSED-ERR');
   }
   const now = ctx.now();
-  // A partner client posts as no person: the write's audit row names the client (docs/decisions.md, "Partner API").
+  // A partner client posts as no person: the write's audit row names the client (docs/decisions/partner-api.md).
   const createdBy = ctx.actor.kind === 'partner' ? null : requirePerson(ctx).userId;
   return {
     id: newId('shiftRequest'),

@@ -18,7 +18,7 @@ const DAY = 86_400_000;
  * length (D1 binds at most 100 parameters).
  *
  * The expressions follow relevanceScore operation for operation (the same floating-point operations
- * in the same order, so the same rounding); test/relevance-sql.test.ts holds them to it.
+ * in the same order, so the same rounding); test/shifts/relevance-sql.test.ts holds them to it.
  */
 
 export interface Place {

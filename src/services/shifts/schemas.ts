@@ -169,7 +169,7 @@ export type ClockPhotoParams = z.infer<typeof clockPhotoParams>;
 
 const STATUS_LEGEND = SHIFT_STATUS_NAMES.map((name) => `${SHIFT_STATUS[name]} ${name}`).join(', ');
 
-/** request_status and its name as closed sets, from the one table in status.ts. */
+/** request_status and its name as closed sets, from the one table in kernel/shift/status.ts. */
 export const requestStatusSchema = z.enum(SHIFT_STATUS).openapi({ description: `${STATUS_LEGEND}.` });
 const statusNameSchema = z.enum(SHIFT_STATUS_NAMES).openapi({ description: 'The name of request_status.' });
 

@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { ID_MAX_LENGTH } from '../../lib/ids';
 import { SUBSCRIBABLE_EVENT_TYPES } from './payloads';
 import { MAX_WEBHOOK_URL_LENGTH } from './url-policy';
+import { pagingCursor, pagingLimit } from '../kernel';
 
 // The partner webhook routes' request and response schemas: the route contracts import them, the
 // services take and return their inferred types.
@@ -108,9 +109,9 @@ export type WebhookDeliveryView = z.infer<typeof webhookDeliverySchema>;
 
 export const MAX_DELIVERIES_PAGE = 100;
 export const listDeliveriesQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(MAX_DELIVERIES_PAGE).default(20).openapi({ description: 'At most 100; default 20.' }),
+  limit: pagingLimit({ max: MAX_DELIVERIES_PAGE, default: 20, limitDescription: 'At most 100; default 20.' }),
   status: z.enum(['pending', 'sending', 'succeeded', 'failed']).optional(),
-  cursor: z.string().max(200).optional().openapi({ description: 'next_cursor of the previous page.' }),
+  cursor: pagingCursor({ cursorDescription: 'next_cursor of the previous page.' }),
 });
 export type ListDeliveriesQuery = z.infer<typeof listDeliveriesQuery>;
 

@@ -4,7 +4,7 @@ import { secretBox } from '../kernel';
 
 /**
  * Signing secrets: `whsec_` and 40 base62 characters (about 238 bits). They must be readable to sign,
- * so they are sealed (services/secret-box.ts) under WEBHOOK_SECRET_ENCRYPTION_KEY, bound to their
+ * so they are sealed (services/kernel/secret-box.ts) under WEBHOOK_SECRET_ENCRYPTION_KEY, bound to their
  * endpoint's id, never hashed. Shown to the partner once, at creation and rotation.
  */
 

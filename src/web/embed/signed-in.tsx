@@ -23,7 +23,7 @@ import { renderFrame } from './render';
  * and a button that opens a Shiftmarket page in a new window (the iframe's sandbox lets that window
  * escape it): a first-party page, where the person's own session works, or the sign-in page takes them
  * there. The action (asking to connect) is a CSRF-protected form on that page, as on every page.
- * docs/decisions.md "Widgets" weighs this against a partner-minted token.
+ * docs/decisions/widgets.md weighs this against a partner-minted token.
  */
 export const signedInPages = new Hono<AppEnv>();
 const SLUG = /^[a-z0-9][a-z0-9-]{0,79}$/;

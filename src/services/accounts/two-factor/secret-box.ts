@@ -2,7 +2,7 @@ import type { Settings } from '../../../env';
 import { secretBox } from '../../kernel';
 
 /**
- * Two-factor secrets at rest, sealed by the shared secret box (services/secret-box.ts: AES-256-GCM,
+ * Two-factor secrets at rest, sealed by the shared secret box (services/kernel/secret-box.ts: AES-256-GCM,
  * `v1.<iv>.<ciphertext>`), the key from the Worker secret TWO_FACTOR_ENCRYPTION_KEY (base64 of 32
  * bytes). The user id is bound as additional data (`two_factor:<user id>`): a ciphertext copied onto
  * another account does not decrypt.
