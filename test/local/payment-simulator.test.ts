@@ -79,6 +79,9 @@ const simEvents = async (objectId: string) => {
   return rows.filter((r) => (JSON.parse(r.payload) as { data: { object: { id: string } } }).data.object.id === objectId);
 };
 const invoiceRow = async (id: string) => (await db().select().from(invoices).where(eq(invoices.id, id)))[0]!;
+/** The intent on the invoice, as the service's charge records it: the webhook settles only an intent so recorded. */
+const recordOnInvoice = async (invoiceId: string, paymentIntentId: string) =>
+  db().update(invoices).set({ payment_intent_id: paymentIntentId }).where(eq(invoices.id, invoiceId));
 
 async function gatewayError(p: Promise<unknown>): Promise<AppError> {
   const err = await p.then(
@@ -225,6 +228,7 @@ describe('payment simulator: 3DS and signed events to the webhook handler', () =
     const card = await savedCard(ctx, biz.businessId!, { card_number: '4000002760003184' });
     const pi = await gw.chargeOffSession(chargeInput(card.customerId, card.paymentMethodId!, invoice));
     expect(pi.status).toBe('requires_action');
+    await recordOnInvoice(invoice.id, pi.id);
     await settle();
     expect((await invoiceRow(invoice.id)).status).toBe('pending');
 
@@ -253,6 +257,7 @@ describe('payment simulator: 3DS and signed events to the webhook handler', () =
     const { ctx, gw, settle } = simCtx(biz, 'immediate');
     const card = await savedCard(ctx, biz.businessId!, { test_token: 'pm_card_authenticationRequired' });
     const pi = await gw.chargeOffSession(chargeInput(card.customerId, card.paymentMethodId!, invoice));
+    await recordOnInvoice(invoice.id, pi.id);
     const failed = await simulatorAuthenticate(ctx, pi.id, pi.client_secret, 'fail');
     expect(failed).toMatchObject({
       status: 'requires_payment_method',
@@ -276,6 +281,7 @@ describe('payment simulator: 3DS and signed events to the webhook handler', () =
       const { ctx, gw } = simCtx(biz, 'held');
       const card = await savedCard(ctx, biz.businessId!, { card_number: '4000002760003184' });
       const pi = await gw.chargeOffSession(chargeInput(card.customerId, card.paymentMethodId!, invoice));
+      await recordOnInvoice(invoice.id, pi.id);
       await simulatorAuthenticate(ctx, pi.id, pi.client_secret, 'succeed');
       // Held: nothing reached the handler yet.
       expect((await simEvents(pi.id)).every((e) => e.delivered_at === null)).toBe(true);
@@ -342,6 +348,7 @@ describe('payment simulator: 3DS and signed events to the webhook handler', () =
     const broken = simCtx(biz, 'held', { LOCAL_DEFAULT_SECRETS: false, STRIPE_WEBHOOK_SECRET: undefined });
     const card = await savedCard(broken.ctx, biz.businessId!, { test_token: 'pm_card_visa' });
     const pi = await broken.gw.chargeOffSession(chargeInput(card.customerId, card.paymentMethodId!, invoice));
+    await recordOnInvoice(invoice.id, pi.id);
     const first = await deliverSimulatorEvents(broken.ctx);
     expect(first.delivered).toBe(0);
     expect(first.failed).toBeGreaterThanOrEqual(2);
@@ -365,6 +372,7 @@ describe('payment simulator: 3DS and signed events to the webhook handler', () =
     const { ctx, gw } = simCtx(biz, 'held');
     const card = await savedCard(ctx, biz.businessId!, { test_token: 'pm_card_visa' });
     const pi = await gw.chargeOffSession(chargeInput(card.customerId, card.paymentMethodId!, invoice));
+    await recordOnInvoice(invoice.id, pi.id);
     expect((await invoiceRow(invoice.id)).status).toBe('pending');
     // Other jobs of the same cron may fail in this test world; this job's work is what is checked.
     await runCron(CRON.frequent).catch(() => undefined);

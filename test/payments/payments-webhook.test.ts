@@ -23,12 +23,13 @@ type Inv = Awaited<ReturnType<typeof workedInvoice>>['invoice'];
 function intentEvent(
   type: string,
   inv: Pick<Inv, 'id' | 'amount_minor' | 'currency'>,
-  over: { id?: string; pi?: string; amount?: number; currency?: string; invoiceId?: string } = {},
+  over: { id?: string; pi?: string; amount?: number; currency?: string; invoiceId?: string; account?: string } = {},
 ) {
   return {
     id: over.id ?? `evt_${crypto.randomUUID().replaceAll('-', '')}`,
     object: 'event',
     type,
+    ...(over.account ? { account: over.account } : {}),
     api_version: '2025-01-01',
     created: Math.floor(Date.now() / 1000),
     livemode: false,
@@ -61,15 +62,21 @@ async function deliver(event: unknown, opts: { secret?: string; timestamp?: numb
 }
 
 const invoiceRow = async (id: string) => (await db().select().from(invoices).where(eq(invoices.id, id)))[0]!;
+
+/** The intent a charge of the invoice made, recorded on it as charge.ts does before acting on the answer. */
+async function recordIntent(inv: Pick<Inv, 'id'>, pi = `pi_${inv.id}`) {
+  await db().update(invoices).set({ payment_intent_id: pi }).where(eq(invoices.id, inv.id));
+  return pi;
+}
 const shiftStatus = async (id: string) =>
   (await db().select({ s: shiftRequests.request_status }).from(shiftRequests).where(eq(shiftRequests.id, id)))[0]!.s;
 const paidNotices = (shiftId: string) => outboxFor(shiftId, { topic: 'notifications', kind: 'invoice_paid' });
 const paidEvents = async (shiftId: string) =>
   (await outboxFor(shiftId, { topic: 'webhooks' })).filter((r) => r.body.type === 'invoice.paid');
 
-async function expectUnchanged(inv: Inv, shiftId: string) {
+async function expectUnchanged(inv: Inv, shiftId: string, recorded: string | null = null) {
   const row = await invoiceRow(inv.id);
-  expect(row).toMatchObject({ status: 'pending', paid_at: null, payment_intent_id: null, last_op_id: null });
+  expect(row).toMatchObject({ status: 'pending', paid_at: null, failed_at: null, payment_intent_id: recorded, last_op_id: null });
   expect(await shiftStatus(shiftId)).toBe(SHIFT_STATUS.accepted);
   expect(await paidNotices(shiftId)).toHaveLength(0);
   expect(await paidEvents(shiftId)).toHaveLength(0);
@@ -78,6 +85,7 @@ async function expectUnchanged(inv: Inv, shiftId: string) {
 describe('Stripe webhook: signatures', () => {
   it('a valid signature is processed; forged (wrong secret), changed body, stale (> 300 s) or missing header is 400 STRIPE-SIGNATURE-ERR and changes nothing', async () => {
     const { shift, invoice } = await workedInvoice();
+    const pi = await recordIntent(invoice);
     const event = intentEvent('payment_intent.succeeded', invoice);
 
     expectError(await deliver(event, { secret: 'whsec_not_the_endpoint_secret' }), 400, 'STRIPE-SIGNATURE-ERR');
@@ -89,7 +97,7 @@ describe('Stripe webhook: signatures', () => {
       400,
       'STRIPE-SIGNATURE-ERR',
     );
-    await expectUnchanged(invoice, shift.id);
+    await expectUnchanged(invoice, shift.id, pi);
     expect(await db().select().from(paymentEvents).where(eq(paymentEvents.id, event.id))).toHaveLength(0);
 
     // Within the tolerance (290 s old) the same event is accepted.
@@ -97,6 +105,71 @@ describe('Stripe webhook: signatures', () => {
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
     expect(ok.body).toEqual({ received: true, event_id: event.id, outcome: 'applied' });
     expect((await invoiceRow(invoice.id)).status).toBe('paid');
+  });
+});
+
+describe('Stripe webhook: signatures dated ahead', () => {
+  it('a signature dated more than 300 s in the future is 400 STRIPE-SIGNATURE-ERR like a stale one, records nothing; 290 s ahead (clock skew) is accepted', async () => {
+    const { shift, invoice } = await workedInvoice();
+    const pi = await recordIntent(invoice);
+    const event = intentEvent('payment_intent.succeeded', invoice);
+    const now = Math.floor(Date.now() / 1000);
+    for (const ahead of [301, 3600, 10 * 365 * 86_400]) {
+      expectError(await deliver(event, { timestamp: now + ahead }), 400, 'STRIPE-SIGNATURE-ERR');
+    }
+    await expectUnchanged(invoice, shift.id, pi);
+    expect(await db().select().from(paymentEvents).where(eq(paymentEvents.id, event.id))).toHaveLength(0);
+    const ok = await deliver(event, { timestamp: now + 290 });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(ok.body.outcome).toBe('applied');
+  });
+});
+
+describe('Stripe webhook: intents this service did not make', () => {
+  const loggedOutcome = async (eventId: string) =>
+    (await db().select().from(paymentEvents).where(eq(paymentEvents.id, eventId)))[0]?.outcome;
+
+  it('a made-up intent naming a pending, never-charged invoice with its exact amount and currency is acknowledged (200 mismatch) and pays nothing', async () => {
+    const { shift, invoice } = await workedInvoice();
+    const event = intentEvent('payment_intent.succeeded', invoice, { pi: 'pi_madeUpByAnAttacker0001' });
+    const res = await deliver(event);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toEqual({ received: true, event_id: event.id, outcome: 'mismatch' });
+    await expectUnchanged(invoice, shift.id);
+    expect(await loggedOutcome(event.id)).toBe('mismatch');
+    // A charge later made by this service records its own intent; the foreign one still pays nothing.
+    await recordIntent(invoice, 'pi_madeByTheService0001');
+    expect((await deliver(intentEvent('payment_intent.succeeded', invoice, { pi: 'pi_madeUpByAnAttacker0002' }))).body.outcome).toBe(
+      'mismatch',
+    );
+    await expectUnchanged(invoice, shift.id, 'pi_madeByTheService0001');
+  });
+
+  it('an event from a connected account (account set) is acknowledged (200 ignored) and changes nothing, even naming the recorded intent', async () => {
+    const { shift, invoice } = await workedInvoice();
+    const made = intentEvent('payment_intent.succeeded', invoice, { pi: 'pi_onAConnectedAccount01', account: 'acct_1ConnectedShifter0' });
+    const res = await deliver(made);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.outcome).toBe('ignored');
+    await expectUnchanged(invoice, shift.id);
+
+    const pi = await recordIntent(invoice);
+    const same = intentEvent('payment_intent.succeeded', invoice, { account: 'acct_1ConnectedShifter0' });
+    expect((await deliver(same)).body.outcome).toBe('ignored');
+    const failed = intentEvent('payment_intent.payment_failed', invoice, { account: 'acct_1ConnectedShifter0' });
+    expect((await deliver(failed)).body.outcome).toBe('ignored');
+    await expectUnchanged(invoice, shift.id, pi);
+    expect(await loggedOutcome(same.id)).toBe('ignored');
+  });
+
+  it('a foreign payment_intent.payment_failed stamps neither its id nor a failure time and notifies no one', async () => {
+    const { shift, invoice } = await workedInvoice();
+    const res = await deliver(intentEvent('payment_intent.payment_failed', invoice, { pi: 'pi_madeUpByAnAttacker0003' }));
+    expect(res.status).toBe(200);
+    expect(res.body.outcome).toBe('mismatch');
+    await expectUnchanged(invoice, shift.id);
+    expect(await outboxFor(shift.id, { topic: 'notifications', kind: 'payment_failed' })).toHaveLength(0);
+    expect(await auditFor(invoice.id, 'invoice.payment_failed')).toHaveLength(0);
   });
 });
 
@@ -120,6 +193,7 @@ async function deliverWithEnv(event: unknown, secret: string, vars: Record<strin
 describe('Stripe webhook: the endpoint secret', () => {
   it('STRIPE_WEBHOOK_SECRET is used when set (the development secret then fails); unset without LOCAL_DEFAULT_SECRETS every event is refused', async () => {
     const { shift, invoice } = await workedInvoice();
+    const pi = await recordIntent(invoice);
     const mine = 'whsec_operator_configured_secret_for_this_test';
     const withSecret = { STRIPE_WEBHOOK_SECRET: mine };
     const event = intentEvent('payment_intent.succeeded', invoice);
@@ -128,7 +202,7 @@ describe('Stripe webhook: the endpoint secret', () => {
     expect(dev.body.error.code).toBe('STRIPE-SIGNATURE-ERR');
     const unset = await deliverWithEnv(event, STRIPE_DEVELOPMENT_WEBHOOK_SECRET, { LOCAL_DEFAULT_SECRETS: 'false' });
     expect(unset.status).toBe(500);
-    await expectUnchanged(invoice, shift.id);
+    await expectUnchanged(invoice, shift.id, pi);
     const ok = await deliverWithEnv(event, mine, withSecret);
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
     expect(ok.body.outcome).toBe('applied');
@@ -141,6 +215,7 @@ describe('Stripe webhook: settlement', () => {
     const mate = await makeUser();
     await addTeammate(biz.businessId!, mate.userId);
     const askedAt = Date.now() - HOUR;
+    await recordIntent(invoice);
     await db().update(invoices).set({ requires_action: true, requires_action_at: askedAt }).where(eq(invoices.id, invoice.id));
 
     const event = intentEvent('payment_intent.succeeded', invoice);
@@ -175,6 +250,7 @@ describe('Stripe webhook: settlement', () => {
 
   it('the same event delivered twice, then 10 times at once, changes the invoice once and notifies once', async () => {
     const { shift, invoice } = await workedInvoice();
+    await recordIntent(invoice);
     const event = intentEvent('payment_intent.succeeded', invoice);
     expect((await deliver(event)).body.outcome).toBe('applied');
     const paidAt = (await invoiceRow(invoice.id)).paid_at;
@@ -185,6 +261,7 @@ describe('Stripe webhook: settlement', () => {
     expect(await paidNotices(shift.id)).toHaveLength(1);
 
     const other = await workedInvoice();
+    await recordIntent(other.invoice);
     const burst = intentEvent('payment_intent.succeeded', other.invoice);
     const results = await Promise.all(Array.from({ length: 10 }, () => deliver(burst)));
     for (const r of results) expect(r.status, JSON.stringify(r.body)).toBe(200);
@@ -198,6 +275,7 @@ describe('Stripe webhook: settlement', () => {
 
   it('a failure after the success changes nothing: the invoice stays paid', async () => {
     const { shift, invoice } = await workedInvoice();
+    await recordIntent(invoice);
     expect((await deliver(intentEvent('payment_intent.succeeded', invoice))).body.outcome).toBe('applied');
     const before = await invoiceRow(invoice.id);
     const late = await deliver(intentEvent('payment_intent.payment_failed', invoice));
@@ -210,6 +288,7 @@ describe('Stripe webhook: settlement', () => {
 
   it('payment_intent.payment_failed leaves the invoice pending with requires_action cleared and notifies the owner; a success after it pays', async () => {
     const { biz, shift, invoice } = await workedInvoice();
+    await recordIntent(invoice);
     await db()
       .update(invoices)
       .set({ requires_action: true, requires_action_at: Date.now() - HOUR })
@@ -236,6 +315,7 @@ describe('Stripe webhook: settlement', () => {
 
   it('an unknown invoice, another amount, another currency or another payment intent is answered 200 and changes nothing', async () => {
     const { shift, invoice } = await workedInvoice();
+    const pi = await recordIntent(invoice);
     const cases = [
       intentEvent('payment_intent.succeeded', invoice, { invoiceId: 'in_doesnotexist000000' }),
       intentEvent('payment_intent.succeeded', invoice, { amount: invoice.amount_minor - 1 }),
@@ -246,7 +326,7 @@ describe('Stripe webhook: settlement', () => {
       expect(r.status, JSON.stringify(r.body)).toBe(200);
       expect(r.body.outcome).toBe('mismatch');
     }
-    await expectUnchanged(invoice, shift.id);
+    await expectUnchanged(invoice, shift.id, pi);
 
     await db().update(invoices).set({ payment_intent_id: 'pi_the_real_one' }).where(eq(invoices.id, invoice.id));
     const r = await deliver(intentEvent('payment_intent.succeeded', invoice, { pi: 'pi_someone_else' }));
@@ -290,6 +370,7 @@ describe('settlement services', () => {
     expect(await auditFor(invoice.id, 'invoice.paid')).toHaveLength(1);
 
     const other = await workedInvoice();
+    await recordIntent(other.invoice);
     const answers = await Promise.all(Array.from({ length: 10 }, () => deliver(intentEvent('payment_intent.succeeded', other.invoice))));
     expect(answers.map((a) => a.body.outcome).sort()).toEqual(['applied', ...Array(9).fill('unchanged')]);
     expect(await paidNotices(other.shift.id)).toHaveLength(1);

@@ -29,7 +29,8 @@ export const stripeWebhookAnswerSchema = z
     outcome: z.enum(STRIPE_EVENT_OUTCOMES).openapi({
       description:
         'applied: the invoice changed; unchanged: it already was so (or is paid, which is final); duplicate: this event was processed before; ' +
-        'ignored: a type we do not handle; mismatch: the payment intent does not match an invoice (logged, not retried).',
+        'ignored: a type we do not handle, or an event of a connected account other than account.updated (logged); mismatch: the payment intent is not the one ' +
+        'this service made for the invoice it names, or differs from it in amount or currency (logged, not retried). Nothing changes unless applied.',
     }),
   })
   .openapi('StripeWebhookAnswer');
@@ -45,12 +46,30 @@ function webhookSecret(ctx: ServiceContext): string {
   throw new AppError('INTERNAL-ERR', 'The Stripe webhook is not configured.');
 }
 
-/** The event, once its signature is verified on the raw body (tolerance 300 s on ctx.now()); else 400. */
+/**
+ * The signing time of a Stripe-Signature header (`t=…`), read as the Stripe library reads it (the
+ * last `t` element), or null.
+ */
+function signedAtSeconds(header: string): number | null {
+  let t: number | null = null;
+  for (const item of header.split(',')) {
+    const [k, v] = item.split('=');
+    if (k === 't') t = Number.parseInt(v ?? '', 10);
+  }
+  return t !== null && Number.isFinite(t) ? t : null;
+}
+
+/**
+ * The event, once its signature is verified on the raw body; else 400. Its signing time must lie
+ * within the tolerance (300 s) of ctx.now() on either side: the library refuses only old ones, and a
+ * signature dated ahead would otherwise stay replayable until that date plus the tolerance.
+ */
 export async function verifyStripeEvent(ctx: ServiceContext, rawBody: string, header: string | undefined): Promise<Stripe.Event> {
   const secret = webhookSecret(ctx);
   if (!header) throw new AppError('STRIPE-SIGNATURE-ERR', 'The Stripe-Signature header is missing.');
+  let event: Stripe.Event;
   try {
-    return await Stripe.webhooks.constructEventAsync(
+    event = await Stripe.webhooks.constructEventAsync(
       rawBody,
       header,
       secret,
@@ -62,15 +81,29 @@ export async function verifyStripeEvent(ctx: ServiceContext, rawBody: string, he
     ctx.log.warn('Stripe event refused: bad signature', errorFields(err));
     throw new AppError('STRIPE-SIGNATURE-ERR');
   }
+  const signedAt = signedAtSeconds(header);
+  if (signedAt === null || signedAt - Math.floor(ctx.now() / 1000) > STRIPE_SIGNATURE_TOLERANCE_SECONDS) {
+    ctx.log.warn('Stripe event refused: signing time missing or in the future', { event_id: event.id, signed_at: signedAt });
+    throw new AppError('STRIPE-SIGNATURE-ERR');
+  }
+  return event;
 }
 
-/** The invoice a payment intent pays, or why it does not match one (logged by the caller). */
+/**
+ * The invoice a payment intent pays, or why it does not match one (logged by the caller). Only the
+ * intent this service made for that invoice counts: the one its charge recorded on the invoice
+ * (charge.ts stamps the intent's id before acting on the processor's answer). The metadata alone
+ * proves nothing: anyone who can have an event signed (a connected account, a dashboard user) can
+ * name an invoice there. An event that beats the stamp loses nothing: the charge applies the
+ * processor's answer itself, and a later event of that intent finds it recorded.
+ */
 async function invoiceOfIntent(ctx: ServiceContext, pi: Stripe.PaymentIntent): Promise<{ invoice: InvoiceRow } | { reason: string }> {
   const invoiceId = pi.metadata?.invoice_id;
   if (!invoiceId || invoiceId.length > 64) return { reason: 'no invoice_id in the metadata' };
   const inv = await loadInvoice(ctx, invoiceId);
   if (!inv) return { reason: 'unknown invoice' };
-  if (inv.payment_intent_id && inv.payment_intent_id !== pi.id) return { reason: 'another payment intent is on the invoice' };
+  if (inv.payment_intent_id === null) return { reason: 'no payment intent of ours is on the invoice' };
+  if (inv.payment_intent_id !== pi.id) return { reason: 'another payment intent is on the invoice' };
   const want = chargedAmount(inv);
   if (pi.amount !== want.amount || pi.currency.toLowerCase() !== want.currency.toLowerCase()) {
     return { reason: 'amount or currency differs from the invoice' };
@@ -89,6 +122,16 @@ function latestChargeId(pi: Stripe.PaymentIntent): string | null {
 async function handle(ctx: ServiceContext, event: Stripe.Event): Promise<{ outcome: StripeEventOutcome; invoiceId: string | null }> {
   // A shifter's connected account changed (onboarding finished, payouts on or off): payouts.ts.
   if (event.type === 'account.updated') return { outcome: await handleAccountUpdated(ctx, event.data.object), invoiceId: null };
+  // Payments and refunds are the platform's own: an event from a connected account (`account` set)
+  // is about that account's money, never an invoice or refund of ours, whatever its metadata says.
+  if (event.account) {
+    ctx.log.warn('Stripe event of a connected account: ignored', {
+      event_id: event.id,
+      event_type: event.type,
+      account: event.account.slice(0, 64),
+    });
+    return { outcome: 'ignored', invoiceId: null };
+  }
   // A refund's later state (pending → succeeded, or failed): refunds.ts.
   if (event.type === 'refund.updated' || event.type === 'refund.failed' || event.type === 'charge.refund.updated') {
     return { outcome: await handleRefundUpdated(ctx, event.data.object), invoiceId: null };
