@@ -1,4 +1,4 @@
-import { getTableColumns, type SQL, sql } from 'drizzle-orm';
+import { getTableColumns, is, SQL, sql } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Db } from './client';
 import { shiftRequests } from './schema';
@@ -7,7 +7,8 @@ import { shiftRequests } from './schema';
  * `INSERT INTO t (…all columns) SELECT … WHERE <condition>`: an insert that, inside a db.batch,
  * happens only if an earlier statement of the same batch took effect. Built on drizzle's
  * insert-select so it batches like any other statement; `values` is keyed by column name, and
- * missing columns take their declared default (else NULL).
+ * missing columns take their declared default (else NULL). A value may be SQL (a scalar subquery),
+ * computed by the same statement, so a choice made from the table's rows cannot race another writer.
  */
 export function insertWhere<T extends SQLiteTable>(db: Db, table: T, values: Record<string, unknown>, condition: SQL) {
   // Our tables have no generated columns, so every column takes part in the insert.
@@ -16,6 +17,7 @@ export function insertWhere<T extends SQLiteTable>(db: Db, table: T, values: Rec
     cols.map((c) => {
       let v = values[c.name];
       if (v === undefined) v = c.default ?? null;
+      if (is(v, SQL)) return sql`(${v})`;
       return v === null ? sql`NULL` : sql`${c.mapToDriverValue(v)}`;
     }),
     sql`, `,

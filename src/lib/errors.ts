@@ -84,7 +84,10 @@ export const ERROR_CODES = {
     status: 409,
     description: 'The delivery is still being attempted; redeliver it once it has succeeded or failed.',
   },
-  'REVIEW-EXISTS-ERR': { status: 409, description: 'This party has already reviewed the pinned shift.' },
+  'REVIEW-EXISTS-ERR': {
+    status: 409,
+    description: 'This party has already reviewed that worked shift (one review per worked shift with the other party, pinned or not).',
+  },
   'REVIEW-RESPONDED-ERR': { status: 409, description: 'The review already has a response; it is given once.' },
   'REVIEW-DISPUTED-ERR': { status: 409, description: 'The review has been disputed already; it is disputed once.' },
   'REVIEW-DISPUTE-STATE-ERR': { status: 409, description: 'The review has no pending dispute to resolve.' },

@@ -195,9 +195,11 @@ describe('creating a review', () => {
     expect(refused.message).toMatch(/no worked shift/);
     expectError(await create(owner.key, { review_on: 'shifter', review_on_id: shifter, rating: 2 }), 422, 'REVIEW-NOT-WORKED-ERR');
 
-    // A completed (settled, status 5) shift counts as worked; unpinned reviews are not limited to one.
+    // A completed (settled, status 5) shift counts as worked; one unpinned review per worked shift.
     await workedShift(business, shifter, 6, { status: 5 });
     await created(create(sh.key, body));
+    expectError(await create(sh.key, { ...body, rating: 3 }), 409, 'REVIEW-EXISTS-ERR');
+    await workedShift(business, shifter, 8);
     await created(create(sh.key, { ...body, rating: 3 }));
     expect(await db().select().from(reviews).where(eq(reviews.review_on_id, business))).toHaveLength(2);
   });
@@ -230,9 +232,11 @@ describe('creating a review', () => {
     // The business side is another reviewing party: its own pinned review of the same shift is fine, once.
     await created(businessReviews(p, p.owner));
     expectError(await businessReviews(p, p.teammate), 409, 'REVIEW-EXISTS-ERR');
-    // Another worked shift can be pinned, and rows without a pin keep working.
+    // Another worked shift can be pinned, and a review without a pin takes a third one.
     const second = await workedShift(p.business, p.shifter, 8);
     await created(shifterReviews(p, 3, second));
+    expectError(await shifterReviews(p, 3, null), 409, 'REVIEW-EXISTS-ERR');
+    await workedShift(p.business, p.shifter, 10);
     await created(shifterReviews(p, 3, null));
   });
 
@@ -245,6 +249,83 @@ describe('creating a review', () => {
     const rows = await db().select().from(reviews).where(eq(reviews.review_on_id, p.business));
     expect(rows.map((r) => r.id)).toEqual([won[0]!.body.id]);
     expect(await auditsFor(won[0]!.body.id)).toEqual(['review.create']);
+  });
+
+  it('stops a review bomb: one worked shift buys one review, pinned or not (15 one-star attempts keep one)', async () => {
+    const p = await pair();
+    // The business has earned a 3.00 average from two other shifters.
+    for (const rating of [2, 4]) {
+      const other = await makeUser({ shifter: true });
+      await connect(p.business, other.shifterId!);
+      await workedShift(p.business, other.shifterId!);
+      await created(create(other.key, { review_on: 'business', review_on_id: p.business, rating }));
+    }
+    expect((await avg(p.owner.key, 'business', p.business)).body).toMatchObject({ average: 3, count: 2 });
+
+    const bombs: ApiResult[] = [];
+    for (let i = 0; i < 15; i++) bombs.push(await shifterReviews(p, 1, null, `Bomb ${i}`));
+    expect(bombs.filter((r) => r.status === 201)).toHaveLength(1);
+    for (const r of bombs.slice(1)) expectError(r, 409, 'REVIEW-EXISTS-ERR');
+    // The pinned route is closed too: the one worked shift is spent.
+    expectError(await shifterReviews(p, 1, p.shift), 409, 'REVIEW-EXISTS-ERR');
+    expect((await avg(p.owner.key, 'business', p.business)).body).toMatchObject({ average: 2.33, count: 3 });
+    // The kept review is tied to the worked shift it counts against, though it names no shift.
+    const [kept] = await db()
+      .select()
+      .from(reviews)
+      .where(and(eq(reviews.review_on_id, p.business), eq(reviews.review_by_id, p.shifter)));
+    expect(kept).toMatchObject({ shift_request_id: null, counted_shift_id: p.shift });
+    // The business side is another reviewing party with its own slot on the same shift.
+    await created(businessReviews(p, p.owner, 5, null));
+  });
+
+  it('lets exactly as many of 10 concurrent unpinned reviews through as the pair has worked shifts, each on its own shift', async () => {
+    const p = await pair();
+    const more = [await workedShift(p.business, p.shifter, 5), await workedShift(p.business, p.shifter, 7)];
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => shifterReviews(p, 1 + (i % 5), null, `Attempt ${i}`)));
+    expect(answers.filter((r) => r.status === 201)).toHaveLength(3);
+    for (const r of answers.filter((x) => x.status !== 201)) expectError(r, 409, 'REVIEW-EXISTS-ERR');
+    const rows = await db().select().from(reviews).where(eq(reviews.review_on_id, p.business));
+    expect(rows.map((r) => r.counted_shift_id).sort()).toEqual([p.shift, ...more].sort());
+    // Every slot is taken: a pinned review of any of the three is refused as well.
+    for (const s of [p.shift, ...more]) expectError(await shifterReviews(p, 5, s), 409, 'REVIEW-EXISTS-ERR');
+  });
+
+  it('counts a pinned review against its shift, and an unpinned one against a shift not yet reviewed', async () => {
+    const p = await pair();
+    const second = await workedShift(p.business, p.shifter, 9);
+    // Unpinned first: it takes the latest worked shift (p.shift, 3 days ago), leaving the older one to pin.
+    const a = await created(shifterReviews(p, 4, null));
+    expectError(await shifterReviews(p, 4, p.shift), 409, 'REVIEW-EXISTS-ERR');
+    const b = await created(shifterReviews(p, 4, second));
+    expectError(await shifterReviews(p, 4, null), 409, 'REVIEW-EXISTS-ERR');
+    const rows = await db().select().from(reviews).where(eq(reviews.review_on_id, p.business));
+    expect(Object.fromEntries(rows.map((r) => [r.id, r.counted_shift_id]))).toEqual({ [a.id]: p.shift, [b.id]: second });
+  });
+
+  it('ties older reviews to worked shifts in the migration, and counts the ones beyond them', async () => {
+    const p = await pair();
+    const by = { kind: 'shifter' as const, id: p.shifter, userId: p.shifterUser.userId };
+    const on = { kind: 'business' as const, id: p.business };
+    // Three reviews written before the rule, on one worked shift: none counted against it.
+    const legacy = [
+      await insertReview(on, by, 1, Date.now() - 3000),
+      await insertReview(on, by, 1, Date.now() - 2000),
+      await insertReview(on, by, 1, Date.now() - 1000),
+    ];
+    const migration = env.MIGRATIONS.find((m) => m.queries.some((q) => q.includes('reviews_one_per_worked_shift')));
+    for (const q of migration!.queries.filter((x) => /^\s*(--[^\n]*\n\s*)*UPDATE `reviews`/.test(x))) await env.DB.prepare(q).run();
+    const rows = await db().select().from(reviews).where(eq(reviews.review_on_id, p.business));
+    expect(
+      rows
+        .filter((r) => legacy.includes(r.id))
+        .map((r) => r.counted_shift_id)
+        .sort(),
+    ).toEqual([null, null, p.shift].sort());
+    // The shift is spent, and so is any new one until the older excess is covered.
+    expectError(await shifterReviews(p, 5, null), 409, 'REVIEW-EXISTS-ERR');
+    await workedShift(p.business, p.shifter, 6);
+    expectError(await shifterReviews(p, 5, null), 409, 'REVIEW-EXISTS-ERR');
   });
 
   it('answers the unique index refusing a concurrent duplicate with the same 409 REVIEW-EXISTS-ERR', async () => {
@@ -268,15 +349,18 @@ describe('creating a review', () => {
     expect(await auditsFor(rows[0]!.id)).toEqual([]);
   });
 
-  it('is backed by the partial unique index: a duplicate pinned row is refused by D1 itself, an unpinned one is not', async () => {
+  it('is backed by unique indexes: D1 itself refuses a second row of one party pinned to, or counted against, one shift', async () => {
     const p = await pair();
     const by = { kind: 'shifter' as const, id: p.shifter, userId: p.shifterUser.userId };
     const on = { kind: 'business' as const, id: p.business };
-    await insertReview(on, by, 4, Date.now(), { shift_request_id: p.shift });
+    await insertReview(on, by, 4, Date.now(), { shift_request_id: p.shift, counted_shift_id: p.shift });
     const dup = await insertReview(on, by, 2, Date.now(), { shift_request_id: p.shift }).catch((e: unknown) => e);
     expect(isUniqueViolation(dup)).toBe(true);
-    await insertReview(on, by, 2, Date.now());
-    await insertReview(on, by, 2, Date.now());
+    const counted = await insertReview(on, by, 2, Date.now(), { counted_shift_id: p.shift }).catch((e: unknown) => e);
+    expect(isUniqueViolation(counted)).toBe(true);
+    // The other side counts its own reviews.
+    const back = { kind: 'business' as const, id: p.business, userId: p.owner.userId };
+    await insertReview({ kind: 'shifter', id: p.shifter }, back, 2, Date.now(), { counted_shift_id: p.shift });
   });
 
   it('refuses callers who are not the reviewing party (403 for a shifter profile, 404 for a business)', async () => {
@@ -631,6 +715,7 @@ describe('disputing and resolving', () => {
   it('gives admins the queue: pending oldest first, or every disputed review; nobody else', async () => {
     const p = await pair();
     const admin = await makeUser({ admin: true });
+    await Promise.all([workedShift(p.business, p.shifter, 5), workedShift(p.business, p.shifter, 7)]);
     const a = await created(shifterReviews(p, 1, null));
     const b = await created(shifterReviews(p, 2, null));
     const c = await created(shifterReviews(p, 3, null));
@@ -850,6 +935,7 @@ describe('profile ratings', () => {
     const businessProfile = async () => (await call('GET', '/v1/business/of_user', { key: p.owner.key })).body.data[0].ratings;
     expect(await shifterProfile()).toEqual({ average: null, count: 0 });
     expect(await businessProfile()).toEqual({ average: null, count: 0 });
+    await workedShift(p.business, p.shifter, 6);
     await created(businessReviews(p, p.owner, 5));
     await created(create(p.owner.key, { review_on: 'shifter', review_on_id: p.shifter, rating: 4 }));
     await created(shifterReviews(p, 2));
@@ -886,6 +972,8 @@ describe('demo reviews', () => {
     const upheld = rows.filter((r) => r.dispute_status === 'upheld');
     expect(upheld).toHaveLength(1);
     expect(rows.filter((r) => r.shift_request_id === null)).toHaveLength(1);
+    // Every demo review counts against a worked shift, as one written through the API does.
+    expect(rows.filter((r) => r.counted_shift_id === null)).toEqual([]);
     for (const r of rows.filter((x) => x.shift_request_id !== null)) {
       // Pinned to a worked shift between exactly these two parties, written after it ended.
       expect([2, 5]).toContain(r.request_status);

@@ -10,9 +10,11 @@ export const DISPUTE_STATUSES = ['pending', 'upheld', 'rejected'] as const;
 /**
  * A party's review of the other party of a shift between them (spec 2.9). `review_by`/`review_by_id`
  * is the reviewing party, `review_on`/`review_on_id` the reviewed one. New reviews may pin one worked
- * shift (`shift_request_id`); older rows have it null. A reviewer pins a shift at most once (the
- * partial unique index backs the service's check against concurrent writes). A review whose dispute
- * was upheld is left out of every list and aggregate.
+ * shift (`shift_request_id`); older rows have it null. Every review counts against one worked shift of
+ * the pair (`counted_shift_id`: the pinned one, or one the service chose for an unpinned review), and a
+ * reviewing party has at most one review per worked shift: the unique index
+ * `reviews_one_per_worked_shift` refuses a second, whatever wins a race (docs/decisions/reviews.md).
+ * A review whose dispute was upheld is left out of every list and aggregate.
  */
 export const reviews = sqliteTable(
   'reviews',
@@ -27,6 +29,8 @@ export const reviews = sqliteTable(
     review_on: text('review_on', { enum: PARTY_KINDS }).notNull(),
     review_on_id: text('review_on_id').notNull(),
     shift_request_id: text('shift_request_id').references(() => shiftRequests.id, { onDelete: 'set null' }),
+    /** The worked shift this review counts against (null only on rows older than the rule that had no shift left). */
+    counted_shift_id: text('counted_shift_id').references(() => shiftRequests.id, { onDelete: 'set null' }),
     rating: integer('rating').notNull(), // 1–5
     review_text: text('review_text'),
     response_text: text('response_text'),
@@ -46,5 +50,8 @@ export const reviews = sqliteTable(
     uniqueIndex('reviews_one_per_pinned_shift')
       .on(t.shift_request_id, t.review_by, t.review_by_id)
       .where(sql`shift_request_id IS NOT NULL`),
+    uniqueIndex('reviews_one_per_worked_shift')
+      .on(t.review_by, t.review_by_id, t.counted_shift_id)
+      .where(sql`counted_shift_id IS NOT NULL`),
   ],
 );

@@ -126,6 +126,7 @@ export async function seedDemoReviews(ctx: ServiceContext, world: DemoWorld): Pr
       review_on: 'business',
       review_on_id: businessId,
       shift_request_id: shift.id,
+      counted_shift_id: shift.id,
       rating: plan.ofBusiness.rating,
       review_text: plan.ofBusiness.text,
       response_text: plan.ofBusiness.response ?? null,
@@ -147,6 +148,8 @@ export async function seedDemoReviews(ctx: ServiceContext, world: DemoWorld): Pr
       review_on: 'shifter',
       review_on_id: shifterId,
       shift_request_id: plan.ofShifter.unpinned ? null : shift.id,
+      // Pinned or not, a review counts against the worked shift it is about (one per party and shift).
+      counted_shift_id: shift.id,
       rating: plan.ofShifter.rating,
       review_text: plan.ofShifter.text,
       response_text: plan.ofShifter.response ?? null,

@@ -28,7 +28,7 @@ export const createReview = authRoute({
   tags,
   summary: 'Review the other party of a worked shift between you (optionally pinned to that shift)',
   description:
-    "The reviewing party is the caller's shifter profile, or a business the caller owns or is an active teammate of. The two parties must share a worked shift; a pinned shift must be a worked shift between exactly these two parties, and a party pins a shift once.",
+    "The reviewing party is the caller's shifter profile, or a business the caller owns or is an active teammate of. The two parties must share a worked shift; a pinned shift must be a worked shift between exactly these two parties. A party writes at most one review per worked shift with the other party, pinned or not: an unpinned review counts against the latest worked shift it has not reviewed yet, and with none left the answer is 409 REVIEW-EXISTS-ERR.",
   request: { body: jsonBody(createReviewInput) },
   responses: { 201: one('The review.') },
   errors: ['SHIFTER-NOT-FND-ERR', 'BUSINESS-NOT-FND-ERR', 'REVIEW-EXISTS-ERR', 'REVIEW-NOT-WORKED-ERR'],

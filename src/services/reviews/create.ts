@@ -1,4 +1,4 @@
-import { and, eq, exists, type SQL } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { isUniqueViolation } from '../../db/client';
 import { insertWhere } from '../../db/conditional';
 import { businesses, reviews, shiftRequests } from '../../db/schema';
@@ -28,10 +28,14 @@ import { loadReview, type ReviewRow, reviewOpApplied, reviewView } from './view'
  *   `shift_request_id`, that shift must be a worked shift between exactly these two parties. Both
  *   refusals are 422 REVIEW-NOT-WORKED-ERR, the same for a shift id that does not exist, so shift
  *   ids cannot be probed through it.
- * - A reviewing party pins a shift at most once: the service refuses a second (409
- *   REVIEW-EXISTS-ERR), and the partial unique index `reviews_one_per_pinned_shift` refuses the
- *   second of two concurrent attempts, answered the same. Reviews without a pin are not limited.
- * - One guarded write: the insert (conditional on the worked shift), its audit row and the
+ * - One review per reviewing party and worked shift, pinned or not (docs/decisions/reviews.md): every
+ *   review counts against one worked shift of the pair (`counted_shift_id`): a pinned review against
+ *   its pin, an unpinned one against the latest worked shift this party has not reviewed yet. So a
+ *   party leaves at most as many reviews of the other as they have worked shifts together. The shift is
+ *   chosen inside the insert itself (one statement, which D1 runs alone), so concurrent attempts take
+ *   distinct shifts and the rest are refused; the unique index `reviews_one_per_worked_shift` backs it.
+ *   No shift left: 409 REVIEW-EXISTS-ERR.
+ * - One guarded write: the insert (conditional on a free worked shift), its audit row and the
  *   reviewed party's notification; a retry after the commit answers with the review it wrote.
  */
 export async function createReview(ctx: ServiceContext, input: CreateReviewInput): Promise<ReviewView> {
@@ -53,10 +57,8 @@ export async function createReview(ctx: ServiceContext, input: CreateReviewInput
 
   const pair = byKind === 'shifter' ? { shifterId: by.id, businessId: on.id } : { shifterId: on.id, businessId: by.id };
   const pin = input.shift_request_id || null;
-  const worked = workedBetween(ctx, pair, pin);
-  const [found] = await ctx.db.select({ one: shiftRequests.id }).from(shiftRequests).where(worked.where).limit(1);
-  if (!found) throw notWorked(pin);
-  if (pin && (await alreadyPinned(ctx, by, pin))) throw exists_();
+  const slot = reviewSlot(by, on, pair, pin);
+  await refuseWithoutSlot(ctx, slot, pin);
 
   const now = ctx.now();
   const id = newId('review');
@@ -69,6 +71,7 @@ export async function createReview(ctx: ServiceContext, input: CreateReviewInput
     review_on: on.kind,
     review_on_id: on.id,
     shift_request_id: pin,
+    counted_shift_id: null, // chosen by the insert (slot.shift)
     rating: input.rating,
     review_text: input.review_text || null,
     response_text: null,
@@ -85,23 +88,31 @@ export async function createReview(ctx: ServiceContext, input: CreateReviewInput
   let r: Awaited<ReturnType<typeof w.commit>>;
   try {
     r = await w.commit({
-      guard: insertWhere(ctx.db, reviews, row, worked.exists),
+      guard: insertWhere(ctx.db, reviews, { ...row, counted_shift_id: slot.shift }, slot.free),
       audit: { action: 'review.create', data: { review_by: by.kind, review_on: on.kind, rating: row.rating, pinned: pin !== null } },
       notify: [await receivedNotice(ctx, by, on, row.rating)],
     });
   } catch (err) {
-    // A concurrent review of the same pinned shift by the same party committed first.
+    // A concurrent review by the same party took the same worked shift first.
     if (isUniqueViolation(err)) throw exists_();
     throw err;
   }
-  if (!r.applied) throw notWorked(pin);
+  if (!r.applied) {
+    // Taken meanwhile by a concurrent review of this party (or the shift stopped counting as worked).
+    await refuseWithoutSlot(ctx, slot, pin);
+    throw exists_();
+  }
   await purgeWidgetCache(ctx, on.kind, on.id);
   const stored = await loadReview(ctx, r.subject.id);
   if (!stored) throw new Error(`review ${r.subject.id} missing after its write`);
   return reviewView(stored, true);
 }
 
-const exists_ = () => new AppError('REVIEW-EXISTS-ERR', 'This party has already reviewed the pinned shift.');
+const exists_ = () =>
+  new AppError(
+    'REVIEW-EXISTS-ERR',
+    'This party has already reviewed that worked shift: one review per worked shift with the reviewed party, pinned or not.',
+  );
 const notWorked = (pin: string | null) =>
   new AppError(
     'REVIEW-NOT-WORKED-ERR',
@@ -137,21 +148,32 @@ async function reviewingParty(ctx: ServiceContext, kind: PartyKind, id: string |
   return { kind, id: b.id, name: b.name, ownerUserId: b.user_id, timezone: b.timezone };
 }
 
-/** A worked shift between the pair (the pinned one, when given), as a WHERE and as an EXISTS for the guard. */
-function workedBetween(ctx: ServiceContext, pair: { shifterId: string; businessId: string }, pin: string | null) {
-  const conds: SQL[] = [eq(shiftRequests.business_id, pair.businessId), eq(shiftRequests.shifter_id, pair.shifterId), workedShiftSql()];
-  if (pin) conds.push(eq(shiftRequests.id, pin));
-  const where = and(...conds)!;
-  return { where, exists: exists(ctx.db.select({ one: shiftRequests.id }).from(shiftRequests).where(where)) };
+/**
+ * Where a new review would count: `shift`, a scalar subquery naming the latest worked shift between
+ * the pair (the pinned one, when given) that this reviewing party has not counted a review against;
+ * `free`, the insert's condition: such a shift exists, and the party's reviews of the other number
+ * fewer than their worked shifts (older rows without a counted shift count too). `worked` finds any
+ * worked shift (the pinned one), to tell "never worked together" from "every shift reviewed".
+ */
+function reviewSlot(by: Party, on: Party, pair: { shifterId: string; businessId: string }, pin: string | null) {
+  const sr = shiftRequests;
+  const conds: SQL[] = [eq(sr.business_id, pair.businessId), eq(sr.shifter_id, pair.shifterId), workedShiftSql()];
+  if (pin) conds.push(eq(sr.id, pin));
+  const worked = and(...conds)!;
+  const byParty = and(eq(reviews.review_by, by.kind), eq(reviews.review_by_id, by.id))!;
+  const shift = sql`SELECT ${sr.id} FROM ${sr} WHERE ${worked} AND NOT EXISTS (SELECT 1 FROM ${reviews} WHERE ${byParty} AND ${reviews.counted_shift_id} = ${sr.id}) ORDER BY ${sr.starts_at} DESC, ${sr.id} DESC LIMIT 1`;
+  const pairWorked = and(eq(sr.business_id, pair.businessId), eq(sr.shifter_id, pair.shifterId), workedShiftSql())!;
+  const written = sql`(SELECT COUNT(*) FROM ${reviews} WHERE ${byParty} AND ${reviews.review_on} = ${on.kind} AND ${reviews.review_on_id} = ${on.id})`;
+  const earned = sql`(SELECT COUNT(*) FROM ${sr} WHERE ${pairWorked})`;
+  return { worked, shift, free: sql`(${shift}) IS NOT NULL AND ${written} < ${earned}` };
 }
 
-async function alreadyPinned(ctx: ServiceContext, by: Party, pin: string): Promise<boolean> {
-  const [r] = await ctx.db
-    .select({ id: reviews.id })
-    .from(reviews)
-    .where(and(eq(reviews.shift_request_id, pin), eq(reviews.review_by, by.kind), eq(reviews.review_by_id, by.id)))
-    .limit(1);
-  return !!r;
+/** Refuses, with the reason, when the review has no worked shift to count against. */
+async function refuseWithoutSlot(ctx: ServiceContext, slot: ReturnType<typeof reviewSlot>, pin: string | null) {
+  const [found] = await ctx.db.select({ one: shiftRequests.id }).from(shiftRequests).where(slot.worked).limit(1);
+  if (!found) throw notWorked(pin);
+  const [free] = await ctx.db.all<{ free: number }>(sql`SELECT ${slot.free} AS free`);
+  if (!free?.free) throw exists_();
 }
 
 async function receivedNotice(ctx: ServiceContext, by: Party, on: Party, rating: number): Promise<Notice | null> {

@@ -53,7 +53,7 @@ export const createReviewInput = z
       .openapi({ description: `At most ${REVIEW_TEXT_MAX} characters.` }),
     shift_request_id: partyId.nullish().openapi({
       description:
-        'Optional pin: a worked shift between exactly these two parties. A reviewing party pins a shift at most once (REVIEW-EXISTS-ERR).',
+        'Optional pin: a worked shift between exactly these two parties. A reviewing party reviews each worked shift at most once, pinned or not (REVIEW-EXISTS-ERR); without a pin the review counts against the latest worked shift it has not reviewed yet.',
     }),
   })
   .openapi('CreateReview');
