@@ -15,6 +15,7 @@ import type { PersonActor, ServiceContext } from '../services/kernel';
 import { writeAudit } from './audit';
 import { confirmWritesFor } from '../services/agents';
 import { CONFIRM_FIELD, confirmField, decideConfirmation, toolError } from './confirmation';
+import { forToolClients, listedInputOnly } from './json-schema';
 import { TOOL_PREFIX, type ToolDefinition, type ToolScope } from './tool';
 
 /**
@@ -78,7 +79,8 @@ function errorResult(err: unknown, log: Logger, tool: string): { result: CallToo
   }
   if (err instanceof z.ZodError) {
     const message = err.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ');
-    return { result: toolError('VALIDATION-ERR', message.slice(0, 500)), status: 'VALIDATION-ERR' };
+    const issues = err.issues.slice(0, 20).map((i) => ({ field: i.path.join('.') || 'input', message: i.message }));
+    return { result: toolError('VALIDATION-ERR', message.slice(0, 500), { issues }), status: 'VALIDATION-ERR' };
   }
   log.error('mcp tool failed', { tool, ...errorFields(err) });
   return { result: toolError('INTERNAL-ERR', 'Unexpected error. The request id identifies it in the logs.'), status: 'INTERNAL-ERR' };
@@ -122,28 +124,44 @@ async function takePendingOutput(rs: McpRequestScope, state: unknown, tool: stri
   return saved;
 }
 
-/** Registers one definition on the request's server through the wrapper. */
+/** A definition's input as the wrapper checks it: write tools gain `confirm` (built once per definition). */
+const inputs = new WeakMap<ToolDefinition, z.ZodObject>();
+function inputOf(def: ToolDefinition): z.ZodObject {
+  let schema = inputs.get(def);
+  if (!schema) {
+    schema = def.scope === 'write' ? def.input.extend({ [CONFIRM_FIELD]: confirmField }) : def.input;
+    inputs.set(def, schema);
+  }
+  return schema;
+}
+
+/**
+ * Registers one definition on the request's server through the wrapper. The SDK lists the input
+ * schema but passes the arguments through as sent: the wrapper checks them itself, so a refusal is a
+ * tool error `VALIDATION-ERR` with its audit row, like every other refusal.
+ */
 export function registerTool(mcp: McpServer, def: ToolDefinition, rs: McpRequestScope): void {
   const name = toolName(def);
   const confirms = def.scope === 'write';
-  const inputSchema = confirms ? def.input.extend({ [CONFIRM_FIELD]: confirmField }) : def.input;
+  const inputSchema = inputOf(def);
   mcp.registerTool(
     name,
     {
       title: def.title,
       description: def.description,
-      inputSchema,
-      outputSchema: def.output,
+      inputSchema: listedInputOnly(inputSchema),
+      outputSchema: forToolClients(def.output),
       annotations: { title: def.title, ...def.annotations },
       _meta: { 'shiftmarket/scope': def.scope },
     },
     async (rawArgs: Record<string, unknown>, sctx: ServerContext): Promise<CallToolResult | InputRequiredResult> => {
       const started = Date.now();
-      const { [CONFIRM_FIELD]: confirm, ...rest } = rawArgs;
-      const args = confirms ? rest : rawArgs;
       const ctx = serviceContext(rs);
       let status = 'ok';
       try {
+        const parsed = inputSchema.parse(rawArgs) as Record<string, unknown>;
+        const { [CONFIRM_FIELD]: confirm, ...rest } = parsed;
+        const args = confirms ? rest : parsed;
         if (confirms) {
           const outcome = await decideConfirmation({
             confirm: confirm === true ? true : undefined,

@@ -43,11 +43,24 @@ const shiftId = id('The shift request id (sr_…), as list_my_shifts, search_shi
 const slug = (what: string) => z.string().min(1).max(120).describe(what);
 const statusValue = z.number().int().min(1).max(7);
 const roleSide = z.enum(['shifter', 'business']);
+const shiftRoleId = (what: string) =>
+  z.number().int().positive().describe(`${what} An id from shift_roles in me's answer (e.g. 1 Server, 2 Bartender, 3 Line Cook).`);
+const dateFrom = dateSchema.optional().describe('Earliest shift date to keep, YYYY-MM-DD (the business wall-clock date).');
+const dateTo = dateSchema.optional().describe('Latest shift date to keep, YYYY-MM-DD (the business wall-clock date).');
+const pageLimit = (max: number, fallback: number) =>
+  z.number().int().min(1).max(max).default(fallback).describe(`Rows per page, 1–${max} (default ${fallback}).`);
+const cursorField = z.string().max(200).optional().describe('next_cursor from the previous page; leave out for the first page.');
 
 /** A tool acting on one shift: the shift row as the REST API answers it. */
 const shiftOutput = z.object({ shift_request: shiftRequestSchema });
 
 // ── read ────────────────────────────────────────────────────────────────────────────────────────
+
+export const shiftRoleSchema = z.object({
+  id: z.number().int().describe('Pass it as shiftrole_id.'),
+  slug: z.string(),
+  label: z.string(),
+});
 
 export const profileRowSchema = z.object({
   field: z.string(),
@@ -59,7 +72,7 @@ export const meSpec = spec({
   name: 'me',
   title: 'Who am I',
   description:
-    "The signed-in user's identity: account details, role (shifter, business, both or none), a profile completeness score (0–100) with each profile row and whether it is filled, the shifter profile and the businesses they own. Call this first to learn which side (shifter or business) the user acts on and which ids to pass to the other tools.",
+    "The signed-in user's identity: account details, role (shifter, business, both or none), a profile completeness score (0–100) with each profile row and whether it is filled, the shifter profile, the businesses they own, and the roles a shift can be posted for (shift_roles: the shiftrole_id values). Call this first to learn which side (shifter or business) the user acts on and which ids to pass to the other tools.",
   scope: 'read',
   input: z.object({}),
   output: z.object({
@@ -69,6 +82,10 @@ export const meSpec = spec({
     profile_rows: z.array(profileRowSchema).max(20),
     shifter: shifterSchema.nullable(),
     businesses: z.array(businessSchema).max(200),
+    shift_roles: z
+      .array(shiftRoleSchema)
+      .max(100)
+      .describe('Every role a shift can be posted for (post_shift, search_shifts take its id).'),
   }),
   annotations: READ,
 });
@@ -82,10 +99,10 @@ export const listMyShiftsSpec = spec({
   input: z.object({
     role: roleSide.optional().describe('Only one side: shifter or business. Default both.'),
     status: z.array(statusValue).min(1).max(7).optional().describe('request_status values to keep.'),
-    date_from: dateSchema.optional(),
-    date_to: dateSchema.optional(),
-    limit: z.number().int().min(1).max(100).default(25),
-    cursor: z.string().max(200).optional().describe('next_cursor from the previous page.'),
+    date_from: dateFrom,
+    date_to: dateTo,
+    limit: pageLimit(100, 25),
+    cursor: cursorField,
   }),
   output: shiftListSchema,
   annotations: READ,
@@ -110,13 +127,16 @@ export const searchShiftsSpec = spec({
   scope: 'read',
   input: z.object({
     min_rate: z.number().positive().max(10_000).optional().describe('Minimum hourly rate, in the shift currency.'),
-    shiftrole_id: z.number().int().positive().optional(),
-    date_from: dateSchema.optional(),
-    date_to: dateSchema.optional(),
+    shiftrole_id: shiftRoleId('Only shifts for this role.').optional(),
+    date_from: dateFrom,
+    date_to: dateTo,
     business_id: id('Only this business (biz_…).').optional(),
-    sort_by_relevance: z.boolean().default(false),
-    limit: z.number().int().min(1).max(100).default(25),
-    cursor: z.string().max(200).optional(),
+    sort_by_relevance: z
+      .boolean()
+      .default(false)
+      .describe('true: best fit first, each with relevance_score 0–100 (default false: soonest first).'),
+    limit: pageLimit(100, 25),
+    cursor: cursorField,
   }),
   output: shiftListSchema,
   annotations: READ,
@@ -180,7 +200,7 @@ export const listConnectionsSpec = spec({
   scope: 'read',
   input: z.object({
     role: roleSide.optional().describe('Only one side. Default both.'),
-    limit: z.number().int().min(1).max(200).default(50),
+    limit: pageLimit(200, 50),
   }),
   output: z.object({ counterparties: z.array(counterpartySchema).max(400) }),
   annotations: READ,
@@ -193,8 +213,8 @@ export const myEarningsSpec = spec({
     "The shifter's gross earnings for a month (default this month, in their own zone): gross, projected end of month, typical rate and hours, goal progress, by_business (top businesses this year) and a 12-month trend. Gross is hours × rate of worked shifts, before fees.",
   scope: 'read',
   input: z.object({
-    year: z.number().int().min(2000).max(2100).optional(),
-    month: z.number().int().min(1).max(12).optional(),
+    year: z.number().int().min(2000).max(2100).optional().describe('The year (default this year, in the shifter zone).'),
+    month: z.number().int().min(1).max(12).optional().describe('The month, 1–12 (default this month).'),
   }),
   output: earningsSchema,
   annotations: READ,
@@ -226,16 +246,19 @@ export const postShiftSpec = spec({
   scope: 'write',
   input: z.object({
     business_id: id("The business (biz_…); default the user's default business.").optional(),
-    shift_date: dateSchema,
-    shift_in: timeSchema,
-    shift_out: timeSchema,
-    shiftrole_id: z.number().int().positive(),
-    hourly_rate: rateSchema,
-    currency: currencySchema.optional().describe("Default the business's currency."),
+    shift_date: dateSchema.describe("The day the shift starts, YYYY-MM-DD (the business's wall clock)."),
+    shift_in: timeSchema.describe('Start time, HH:MM (24-hour).'),
+    shift_out: timeSchema.describe('End time, HH:MM (24-hour); earlier than shift_in means the next day.'),
+    shiftrole_id: shiftRoleId('The role the shift is for.'),
+    hourly_rate: rateSchema.describe('Pay per hour, in the currency (at most as many decimals as it has).'),
+    currency: currencySchema.optional().describe("ISO 4217 code; default the business's currency."),
     shifter_id: id('The targeted shifter (shf_…); leave out for a broadcast.').optional(),
-    is_broadcast: z.boolean().default(false),
-    is_flexible: z.boolean().default(false),
-    note: z.string().max(1000).optional(),
+    is_broadcast: z
+      .boolean()
+      .default(false)
+      .describe('true: offer it to every connected shifter, first claim wins (leave shifter_id out).'),
+    is_flexible: z.boolean().default(false).describe('true: the shift is marked as having flexible times (shown with the request).'),
+    note: z.string().max(1000).optional().describe('A note the shifter sees with the request.'),
   }),
   output: shiftOutput,
   annotations: WRITE,
@@ -254,7 +277,7 @@ export const claimShiftSpec = spec({
 
 const position = {
   lat: z.number().min(-90).max(90).optional().describe("The shifter's latitude (with lon), checked against the business geofence."),
-  lon: z.number().min(-180).max(180).optional(),
+  lon: z.number().min(-180).max(180).optional().describe("The shifter's longitude (with lat)."),
 };
 
 export const clockInSpec = spec({
@@ -292,7 +315,7 @@ export const cancelShiftSpec = spec({
   input: z.object({
     shift_request_id: shiftId,
     as: roleSide.optional().describe('Needed only when the user is both parties of the shift.'),
-    reason: z.string().max(500).optional(),
+    reason: z.string().max(500).optional().describe('Why, shown to the other party.'),
   }),
   output: cancelledShiftSchema,
   annotations: { ...WRITE, destructiveHint: true },
@@ -306,8 +329,8 @@ export const updateMyProfileSpec = spec({
   description: `Changes the user's own profile. Only these fields are accepted: ${PROFILE_FIELDS.join(', ')} (phone null or "" removes it). Any other field sent is not changed and comes back in ignored_fields. Returns the account as me shows it.`,
   scope: 'write',
   input: z.looseObject({
-    display_name: z.string().min(1).max(100).optional(),
-    phone: z.string().max(32).nullable().optional(),
+    display_name: z.string().min(1).max(100).optional().describe('The name others see.'),
+    phone: z.string().max(32).nullable().optional().describe('Phone number, international form (+…); null or "" removes it.'),
   }),
   output: z.object({
     user: userDetailsSchema,
@@ -336,7 +359,11 @@ export const createCounterOfferSpec = spec({
   description:
     'Proposes another hourly rate for a pending shift request targeted to the user as shifter (before accepting it). The business is notified and may answer with a changed request at that rate. Broadcasts are not negotiable (NOT-NEGOTIABLE); other states are refused. A new offer replaces the last one on the same shift.',
   scope: 'write',
-  input: z.object({ shift_request_id: shiftId, hourly_rate: rateSchema, note: z.string().max(500).optional() }),
+  input: z.object({
+    shift_request_id: shiftId,
+    hourly_rate: rateSchema.describe('The hourly rate you propose instead, in the shift currency.'),
+    note: z.string().max(500).optional().describe('A note the business sees with the offer.'),
+  }),
   output: z.object({ counter_offer: counterOfferSchema }),
   annotations: { ...WRITE, idempotentHint: true },
 });

@@ -1,4 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/server';
+import { forToolClients } from '../../../src/mcp/json-schema';
 import { answerError, type ToolContext } from './tools/kit';
 import { ALL_LOCAL_TOOLS } from './tools';
 
@@ -16,8 +17,8 @@ export function createServer(ctx: ToolContext): McpServer {
       {
         title: tool.title,
         description: tool.description,
-        inputSchema: tool.input,
-        ...(tool.output ? { outputSchema: tool.output } : {}),
+        inputSchema: forToolClients(tool.input),
+        ...(tool.output ? { outputSchema: forToolClients(tool.output) } : {}),
         annotations: tool.annotations,
       },
       // The SDK types the callback per input schema; the local tools' answers are plain CallToolResults.

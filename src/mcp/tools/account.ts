@@ -11,6 +11,7 @@ import {
   type UserDetails,
 } from '../../services/accounts';
 import type { ServiceContext } from '../../services/kernel';
+import { listShiftRoles } from '../../services/shifts';
 import { defineTool } from '../tool';
 import { meSpec, PROFILE_FIELDS, type profileRowSchema, updateMyProfileSpec } from '../tool-specs';
 
@@ -59,11 +60,16 @@ async function ownShifterView(ctx: ServiceContext): Promise<ShifterView | null> 
 export const me = defineTool({
   ...meSpec,
   async run(ctx) {
-    const [user, shifter, { data: businesses }] = await Promise.all([getUserDetails(ctx), ownShifterView(ctx), getBusinessesOfUser(ctx)]);
+    const [user, shifter, { data: businesses }, shiftRoles] = await Promise.all([
+      getUserDetails(ctx),
+      ownShifterView(ctx),
+      getBusinessesOfUser(ctx),
+      listShiftRoles(ctx),
+    ]);
     const rows = profileRows(user, shifter, businesses.find((b) => b.is_default) ?? businesses[0] ?? null);
     const role: 'both' | 'shifter' | 'business' | 'none' =
       shifter && businesses.length ? 'both' : shifter ? 'shifter' : businesses.length ? 'business' : 'none';
-    return { user, role, profile_completeness: completeness(rows), profile_rows: rows, shifter, businesses };
+    return { user, role, profile_completeness: completeness(rows), profile_rows: rows, shifter, businesses, shift_roles: shiftRoles };
   },
   summarize: (r) => `${r.user.display_name} (${r.role}); profile ${r.profile_completeness}% complete.`,
 });

@@ -16,7 +16,7 @@ import {
 
 /** Registration with email verification, adding accounts by key, and choosing among them. */
 
-const email = z.string().trim().toLowerCase().email().max(254);
+const email = z.string().trim().toLowerCase().email().max(254).describe('The email address of the account.');
 const password = z
   .string()
   .min(10)
@@ -81,22 +81,22 @@ function registerTool(kind: 'business' | 'shifter'): LocalTool {
     email,
     password,
     display_name: z.string().trim().min(1).max(100).describe('Your name.'),
-    phone: z.string().trim().max(32).optional(),
+    phone: z.string().trim().max(32).optional().describe('Phone number, international form (+…).'),
   };
   const input =
     kind === 'business'
       ? z.object({
           ...base,
-          business_name: z.string().trim().min(1).max(120),
+          business_name: z.string().trim().min(1).max(120).describe("The business's name as shifters see it."),
           timezone,
-          address: z.string().trim().max(300).optional(),
+          address: z.string().trim().max(300).optional().describe("The business's street address."),
           currency: z.string().length(3).optional().describe('ISO 4217, e.g. USD.'),
         })
       : z.object({
           ...base,
-          headline: z.string().trim().max(140).optional(),
+          headline: z.string().trim().max(140).optional().describe('One line about the shifter, shown on their profile.'),
           timezone: timezone.optional(),
-          currency: z.string().length(3).optional(),
+          currency: z.string().length(3).optional().describe('ISO 4217, e.g. USD: the currency of their earnings.'),
         });
   return defineLocalTool({
     name: `register_${kind}`,
@@ -141,7 +141,8 @@ export const ACCOUNT_TOOLS: LocalTool[] = [
       code: z
         .string()
         .trim()
-        .regex(/^\d{6}$/, 'the 6-digit code from the email'),
+        .regex(/^\d{6}$/, 'the 6-digit code from the email')
+        .describe('The 6-digit code from the email.'),
       password: z.string().min(1).max(200).optional().describe('Only if this tool server restarted since register_*.'),
     }),
     annotations: WRITES,
@@ -168,7 +169,8 @@ export const ACCOUNT_TOOLS: LocalTool[] = [
       api_key: z
         .string()
         .trim()
-        .regex(/^smk_[0-9A-Za-z]{20,200}$/, 'a personal API key: smk_ followed by letters and digits'),
+        .regex(/^smk_[0-9A-Za-z]{20,200}$/, 'a personal API key: smk_ followed by letters and digits')
+        .describe('The personal API key (smk_…) from Account → API key.'),
     }),
     annotations: LOCAL_ONLY,
     async run(ctx, { api_key }) {
@@ -246,8 +248,8 @@ export const ACCOUNT_TOOLS: LocalTool[] = [
     description:
       "Sends a connection request: as a business (business_id of yours, and the shifter_id to invite), or as a shifter (business_id only). Only connected shifters receive and claim the business's shifts. The other side accepts with answer_connection.",
     input: z.object({
-      business_id: z.string().min(1).max(64),
-      shifter_id: z.string().min(1).max(64).optional().describe('When you send as the business.'),
+      business_id: z.string().min(1).max(64).describe('The business (biz_…): yours when you send as the business.'),
+      shifter_id: z.string().min(1).max(64).optional().describe('The shifter to invite (shf_…), when you send as the business.'),
     }),
     annotations: WRITES,
     async run(ctx, args) {
@@ -260,7 +262,10 @@ export const ACCOUNT_TOOLS: LocalTool[] = [
     name: 'answer_connection',
     title: 'Accept or decline a connection request',
     description: 'Accepts or declines a connection request sent to you (its id, con_…).',
-    input: z.object({ connection_id: z.string().min(1).max(64), accept: z.boolean() }),
+    input: z.object({
+      connection_id: z.string().min(1).max(64).describe('The connection request (con_…).'),
+      accept: z.boolean().describe('true accepts, false declines.'),
+    }),
     annotations: WRITES,
     async run(ctx, { connection_id, accept }) {
       const a = activeAccount(ctx);

@@ -97,10 +97,10 @@ export const RECORD_TOOLS: LocalTool[] = [
     description:
       'Records, on the active account, which AI agent, model and operator (the person or company answerable for it) act for it, e.g. agent "Claude Desktop", model "claude-sonnet-4", operator "Dana Ortiz". Shown to nobody but the account; show_passport lists them.',
     input: z.object({
-      agent_name: z.string().trim().min(1).max(100),
-      model: z.string().trim().min(1).max(100),
-      operator: z.string().trim().min(1).max(200),
-      purpose: z.string().trim().max(500).optional(),
+      agent_name: z.string().trim().min(1).max(100).describe('The agent acting for the account, e.g. "Claude Desktop".'),
+      model: z.string().trim().min(1).max(100).describe('The model behind it, e.g. "claude-sonnet-4".'),
+      operator: z.string().trim().min(1).max(200).describe('The person or company answerable for the agent.'),
+      purpose: z.string().trim().max(500).optional().describe('What the agent does for the account.'),
     }),
     annotations: WRITES,
     async run(ctx, args) {
@@ -114,7 +114,7 @@ export const RECORD_TOOLS: LocalTool[] = [
     title: 'Show AI passports',
     description:
       "The active account's AI passports, newest first: which agents, models and operators act for it (revoked ones too with include_revoked).",
-    input: z.object({ include_revoked: z.boolean().default(false) }),
+    input: z.object({ include_revoked: z.boolean().default(false).describe('true: list revoked passports too.') }),
     annotations: READ_ONLY,
     async run(ctx, { include_revoked }) {
       const a = activeAccount(ctx);
@@ -133,12 +133,18 @@ export const RECORD_TOOLS: LocalTool[] = [
     title: 'Record a shift deliverable',
     description: `Records what was delivered for a shift: a note and/or links (http or https, up to 10), and local files attached to it (paths on this computer, up to ${DELIVERABLE_MAX_FILES}, each at most 8 MB: PDF, images, zip archives or UTF-8 text/CSV; the service tells the type from the content). The shift's shifter records once the shift is worked (clocked out); the business's owner or active teammates once it has its shifter. A note or a link is needed. Each file is answered on its own: attached, or not with the reason (a missing file, or the service's message for a refused upload).`,
     input: z.object({
-      shift_request_id: z.string().min(1).max(64),
-      note: z.string().trim().max(4000).optional(),
+      shift_request_id: z.string().min(1).max(64).describe('The shift (sr_…).'),
+      note: z.string().trim().max(4000).optional().describe('What was delivered, in words.'),
       links: z
-        .array(z.object({ url: z.string().trim().url().max(2048), label: z.string().trim().max(200).optional() }))
+        .array(
+          z.object({
+            url: z.string().trim().url().max(2048).describe('An http or https address.'),
+            label: z.string().trim().max(200).optional().describe('What the link is.'),
+          }),
+        )
         .max(10)
-        .default([]),
+        .default([])
+        .describe('Links to what was delivered (up to 10).'),
       files: z
         .array(z.string().trim().min(1).max(4096))
         .max(DELIVERABLE_MAX_FILES)
@@ -175,7 +181,7 @@ export const RECORD_TOOLS: LocalTool[] = [
     title: 'List shift deliverables',
     description:
       "What was delivered for a shift, oldest first, as recorded by its parties: notes, links and attached files (name, type, size and the download address). Only the shift's parties may read them.",
-    input: z.object({ shift_request_id: z.string().min(1).max(64) }),
+    input: z.object({ shift_request_id: z.string().min(1).max(64).describe('The shift (sr_…).') }),
     annotations: READ_ONLY,
     async run(ctx, { shift_request_id }) {
       const a = activeAccount(ctx);
@@ -198,7 +204,13 @@ export const RECORD_TOOLS: LocalTool[] = [
     name: 'bulk_post_shifts',
     title: 'Post many shifts from rows',
     description: `Posts up to ${BULK_MAX_ROWS} shifts from rows (each row: the fields of post_shift), ${BULK_CONCURRENCY} requests at a time. Every row is answered on its own: posted with its shift id, or failed with the server's error code and message. Rows do not depend on each other; a failed row can be fixed and sent again alone.`,
-    input: z.object({ rows: z.array(postShiftSpec.input).min(1).max(BULK_MAX_ROWS) }),
+    input: z.object({
+      rows: z
+        .array(postShiftSpec.input)
+        .min(1)
+        .max(BULK_MAX_ROWS)
+        .describe(`The shifts to post, 1–${BULK_MAX_ROWS} rows, each with the fields of post_shift.`),
+    }),
     annotations: WRITES,
     async run(ctx, { rows }) {
       const a = activeAccount(ctx);

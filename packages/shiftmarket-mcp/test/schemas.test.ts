@@ -1,0 +1,33 @@
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
+import { describe, expect, it } from 'vitest';
+import { lintListedTools } from '../../../test/helpers/schema-lint';
+import { createServer } from '../src/server';
+import { SessionStore } from '../src/sessions';
+import type { ToolContext } from '../src/tools/kit';
+
+/*
+ * The stdio tool server's list as a client reads it: every input property described and every schema
+ * passing the MCP Inspector's strict portability checks with no finding (the same rules as the remote
+ * server's list, test/mcp/mcp-tool-schemas.test.ts). No service is needed to list the tools.
+ */
+describe('listed tool schemas', () => {
+  it('pass the strict checks, with every input property described', async () => {
+    const ctx: ToolContext = {
+      api: { baseUrl: 'http://stand-in', call: async () => ({}) as never },
+      store: new SessionStore('/nonexistent', { kind: 'none' }),
+      pending: new Map(),
+      remote: async () => ({ content: [] }),
+    };
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const server = createServer(ctx);
+    await server.connect(serverSide);
+    const client = new Client({ name: 'schema-check', version: '1.0.0' });
+    await client.connect(clientSide);
+    const { tools } = await client.listTools();
+    expect(tools).toHaveLength(32);
+    expect(lintListedTools(tools)).toEqual([]);
+    expect(tools.filter((t) => t.outputSchema).length).toBeGreaterThan(0);
+    await client.close();
+    await server.close();
+  });
+});
