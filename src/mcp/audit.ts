@@ -9,16 +9,25 @@ import { errorFields, type Logger } from '../lib/log';
  * the latency. Writing it never fails the call it describes: a failed write is logged and dropped.
  */
 
-/** A key naming a secret: its value is replaced, however deep it sits (case-insensitive, any part of the key). */
-const SECRET_KEY =
-  /pass(word|phrase)?|token|secret|(^|_|-)key$|api_?key|card|cvc|cvv|pan$|(^|_)code$|otp|pin$|authorization|cookie|iban|account_number/i;
+/**
+ * A key naming a secret: its value is replaced, however deep it sits (case-insensitive). Any key
+ * containing one of these words: password, token, secret, key, card, session, refresh and the rest;
+ * or one with `ssn`, `pan`, `pin` or `code` as a word of its own (snake, kebab or camel case).
+ */
+const SECRET_PART = /pass(word|phrase)?|token|secret|key|card|cvc|cvv|otp|authorization|cookie|iban|account_?number|session|refresh/i;
+const SECRET_WORD = new Set(['ssn', 'pan', 'pin', 'code']);
 
 export const REDACTED = '[redacted]';
 const MAX_DEPTH = 8;
 const MAX_ARGUMENTS_CHARS = 8_000;
 
 export function isSecretKey(key: string): boolean {
-  return SECRET_KEY.test(key);
+  if (SECRET_PART.test(key)) return true;
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/);
+  return words.some((w) => SECRET_WORD.has(w));
 }
 
 /** A copy of `value` with every value under a secret-looking key replaced by "[redacted]". */

@@ -426,6 +426,36 @@ describe('audit', () => {
     expect(note.arguments).not.toContain('4242');
   });
 
+  it('a call refused by input validation answers VALIDATION-ERR and writes its audit row, on both revisions', async () => {
+    const u = await makeUser();
+    const token = (await oauthTokens(u.email)).accessToken;
+    const before = notesSaved;
+    const tooLong = 'x'.repeat(101);
+    for (const client of [await connectLegacy(token), await connectModern(token)]) {
+      const res = (await client.callTool({
+        name: 'shiftmarket.test_save_note',
+        arguments: { note: tooLong, password: 'hunter2-secret', confirm: true },
+      })) as ToolResult;
+      expect(res.isError).toBe(true);
+      expect(res.structuredContent?.error?.code).toBe('VALIDATION-ERR');
+      expect(res.structuredContent?.error?.details?.issues?.[0]?.field).toBe('note');
+      expect(res.content?.[0]?.text).toMatch(/^VALIDATION-ERR: note: /);
+      const wrongType = (await client.callTool({ name: 'shiftmarket.test_whoami', arguments: { echo: 42 } })) as ToolResult;
+      expect(wrongType.structuredContent?.error?.code).toBe('VALIDATION-ERR');
+      await client.close();
+    }
+    expect(notesSaved).toBe(before);
+    const rows = await auditRows(u.userId);
+    expect(rows.map((r) => `${r.tool_name} ${r.status}`).sort()).toEqual([
+      'shiftmarket.test_save_note VALIDATION-ERR',
+      'shiftmarket.test_save_note VALIDATION-ERR',
+      'shiftmarket.test_whoami VALIDATION-ERR',
+      'shiftmarket.test_whoami VALIDATION-ERR',
+    ]);
+    const note = rows.find((r) => r.tool_name === 'shiftmarket.test_save_note')!;
+    expect(JSON.parse(note.arguments)).toEqual({ note: tooLong, password: REDACTED, confirm: true });
+  });
+
   it('redacts by key name, case-insensitive and nested in arrays', () => {
     expect(
       redactArguments({
@@ -446,6 +476,29 @@ describe('audit', () => {
       verification_code: REDACTED,
       shift_id: 'sr_1',
     });
+  });
+
+  it('redacts sessions, refresh values, social security numbers and any key containing token, secret, password or key', () => {
+    const secrets = {
+      session_id: 'a',
+      sessionId: 'b',
+      refresh: 'c',
+      ssn: 'd',
+      userSSN: 'e',
+      ssn_last4: 'f',
+      access_token_hint: 'g',
+      tokens: ['h'],
+      my_secret_value: 'i',
+      newPassword: 'j',
+      idempotency_key: 'k',
+      keys: 'l',
+      signing_key_id: 'm',
+    };
+    const kept = { shift_request_id: 'sr_1', classname: 'n', note: 'o', lesson: 'p', business_id: 'biz_1' };
+    const out = redactArguments({ ...secrets, ...kept, nested: [{ ...secrets }] }) as Record<string, unknown>;
+    for (const k of Object.keys(secrets)) expect(out[k], k).toBe(REDACTED);
+    expect(out).toMatchObject(kept);
+    expect(JSON.stringify(out)).not.toMatch(/"[a-m]"/);
   });
 
   it('a failed audit write never fails the call', async () => {
