@@ -132,8 +132,10 @@ function mintKey() {
  * Generates every row and writes the SQL files under `dir`. Returns the manifest the benchmarks
  * need (keys, ids, expected counts) and the list of SQL files in load order.
  */
-export function generate(dir, { now = Date.now(), uncontendedClaims = 200, contendedRounds = 20, warmupClaims = 10 } = {}) {
+export function generate(dir, { now = Date.now(), uncontendedClaims = 200, contendedRounds = 20, warmupClaims = 10, sizes = {} } = {}) {
   mkdirSync(dir, { recursive: true });
+  /** SIZES, or smaller ones for the smoke run (`npm run bench:smoke`). */
+  const S = { ...SIZES, ...sizes };
   const r = rng(20261117);
   let seq = 0;
   const id = (prefix) => {
@@ -277,7 +279,7 @@ export function generate(dir, { now = Date.now(), uncontendedClaims = 200, conte
   // --- the bench shifter and the market it sees -------------------------------------------------
   const me = shifter('relevance', CITIES.newYork, { withKey: true });
   const market = [];
-  for (let i = 0; i < SIZES.marketBusinesses; i++) {
+  for (let i = 0; i < S.marketBusinesses; i++) {
     const city = cityList[i % cityList.length];
     const biz = business(`market-${i}`, city);
     connect(biz.b, me.s);
@@ -286,7 +288,7 @@ export function generate(dir, { now = Date.now(), uncontendedClaims = 200, conte
   // History: two shifts a day over 120 days at the market businesses, mostly in a few roles.
   const myRoles = [1, 1, 1, 2, 2, 3, 6];
   let historyRows = 0;
-  for (let d = SIZES.historyDays; d >= 1; d--) {
+  for (let d = S.historyDays; d >= 1; d--) {
     for (const startMin of [480, 1080]) {
       if (!r.chance(0.55)) continue;
       const biz = market[r.int(0, 11)]; // a dozen regular businesses, so familiarity varies
@@ -352,7 +354,7 @@ export function generate(dir, { now = Date.now(), uncontendedClaims = 200, conte
     });
   }
   // The open broadcasts.
-  for (let i = 0; i < SIZES.openBroadcasts; i++) {
+  for (let i = 0; i < S.openBroadcasts; i++) {
     const biz = market[i % market.length];
     const date = addDays(todayIn(biz.b.timezone, now), r.int(1, 28));
     const startMin = r.pick(STARTS);
@@ -361,14 +363,14 @@ export function generate(dir, { now = Date.now(), uncontendedClaims = 200, conte
   }
   manifest.keys.relevance = me.key;
   manifest.ids.relevanceShifter = me.s.id;
-  manifest.counts.openBroadcasts = SIZES.openBroadcasts;
+  manifest.counts.openBroadcasts = S.openBroadcasts;
   manifest.counts.relevanceHistory = historyRows;
   manifest.counts.relevanceRules = counterRules.length;
 
   // --- claims: one business, its crew, and broadcasts that never overlap for one claimer ----------
   const claimsBiz = business('claims', CITIES.newYork);
   const claimers = [];
-  for (let i = 0; i <= SIZES.contenders; i++) {
+  for (let i = 0; i <= S.contenders; i++) {
     const c = shifter(`claimer-${i}`, CITIES.newYork, { withKey: true });
     connect(claimsBiz.b, c.s);
     claimers.push(c);
@@ -394,15 +396,15 @@ export function generate(dir, { now = Date.now(), uncontendedClaims = 200, conte
   };
 
   // --- insights: 100,000 worked shifts over 120 days, one big business in New York ----------------
-  const pool = Array.from({ length: SIZES.workerPool }, (_, i) => shifter(`pool-${i}`, cityList[i % cityList.length]).s);
+  const pool = Array.from({ length: S.workerPool }, (_, i) => shifter(`pool-${i}`, cityList[i % cityList.length]).s);
   const big = business('big-ny', CITIES.newYork, { withKey: true });
   const others = [];
   const spread = [CITIES.newYork, CITIES.losAngeles, CITIES.chicago, CITIES.london];
-  for (let i = 0; i < SIZES.insightBusinesses - 1; i++) others.push(business(`insights-${i}`, spread[i % spread.length]));
+  for (let i = 0; i < S.insightBusinesses - 1; i++) others.push(business(`insights-${i}`, spread[i % spread.length]));
   const rowsByCity = new Map();
-  for (let i = 0; i < SIZES.insightRows; i++) {
-    const biz = r.chance(SIZES.bigBusinessShare) ? big : r.pick(others);
-    let d = r.int(1, SIZES.historyDays);
+  for (let i = 0; i < S.insightRows; i++) {
+    const biz = r.chance(S.bigBusinessShare) ? big : r.pick(others);
+    let d = r.int(1, S.historyDays);
     const startMin = r.pick(STARTS);
     const shiftIn = hhmm(startMin);
     const shiftOut = hhmm(startMin + 60 * r.int(4, 10));
@@ -425,7 +427,7 @@ export function generate(dir, { now = Date.now(), uncontendedClaims = 200, conte
   manifest.ids.bigBusiness = big.b.id;
   manifest.ids.bigCity = CITIES.newYork.id;
   manifest.week = todayIn(big.b.timezone, now);
-  manifest.counts.insightRows = SIZES.insightRows;
+  manifest.counts.insightRows = S.insightRows;
   manifest.counts.insightRowsByCity = Object.fromEntries(rowsByCity);
 
   out.add('users', users);

@@ -40,21 +40,18 @@ export function applyMigrations({ quiet = false } = {}) {
   });
 }
 
-/** Starts `wrangler dev` with DEMO_MODE and LOCAL_MAILBOX on and the given seed token. */
+/**
+ * The settings `npm run dev` turns on over wrangler.toml's (besides a fresh DEMO_SEED_TOKEN): demo data;
+ * LOCAL_MAILBOX, emails stay readable in email_outbox and are printed in the log (codes included);
+ * LOCAL_DEFAULT_SECRETS, absent secrets fall back to their published development values.
+ * `npm run lint:openapi` lints the document served with them too.
+ */
+export const DEV_VARS = { DEMO_MODE: 'true', LOCAL_MAILBOX: 'true', LOCAL_DEFAULT_SECRETS: 'true' };
+
+/** Starts `wrangler dev` with DEV_VARS and the given seed token. */
 export function startWrangler({ port, token, extraArgs = [], ip, quiet = false }) {
-  // LOCAL_MAILBOX: emails stay readable in email_outbox and are printed in the log (codes included).
-  const args = [
-    'dev',
-    '--var',
-    'DEMO_MODE:true',
-    '--var',
-    'LOCAL_MAILBOX:true',
-    '--var',
-    'LOCAL_DEFAULT_SECRETS:true',
-    '--var',
-    `DEMO_SEED_TOKEN:${token}`,
-    ...extraArgs,
-  ];
+  const vars = { ...DEV_VARS, DEMO_SEED_TOKEN: token };
+  const args = ['dev', ...Object.entries(vars).flatMap(([k, v]) => ['--var', `${k}:${v}`]), ...extraArgs];
   if (!hasFlag(extraArgs, '--port')) args.push('--port', String(port));
   if (ip && !hasFlag(extraArgs, '--ip')) args.push('--ip', ip);
   return spawn(WRANGLER, args, {
@@ -113,8 +110,30 @@ export async function callSeed(port, token, { force = false, timeoutMs = 120_000
   return { status: res.status, body };
 }
 
-/** The demo accounts as a table, then a curl line to try a key. */
-export function printAccounts(result, port) {
+/**
+ * A demo shifter for the README's relevance example, which needs a shifter's key and that shifter's id:
+ * { email, api_key, shifter_id } (the id from GET /v1/shifter/of_user), or null.
+ */
+export async function relevanceShifter(port, accounts = []) {
+  const s = accounts.find((a) => a.role === 'shifter');
+  if (!s) return null;
+  try {
+    const res = await fetch(`http://127.0.0.1:${port}/v1/shifter/of_user`, {
+      headers: { Authorization: `Bearer ${s.api_key}` },
+      signal: AbortSignal.timeout(10_000),
+    });
+    const body = await res.json();
+    return res.ok && typeof body?.id === 'string' ? { email: s.email, api_key: s.api_key, shifter_id: body.id } : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The demo accounts as a table, then curl lines to try a key: a business owner's, and (given
+ * `shifter`, see relevanceShifter) a shifter's for open broadcasts sorted by relevance.
+ */
+export function printAccounts(result, port, shifter = null) {
   const accounts = result.accounts ?? [];
   const head = { role: 'ROLE', email: 'EMAIL', password: 'PASSWORD', api_key: 'API KEY' };
   const rows = [head, ...accounts];
@@ -138,6 +157,13 @@ export function printAccounts(result, port) {
     out.push('', `  Try it (${sample.email}):`);
     out.push(`  curl -s http://127.0.0.1:${port}/v1/user/details -H "Authorization: Bearer ${sample.api_key}"`);
     out.push(`  or sign in on the pages: http://localhost:${port}/login (${sample.email}, password ${sample.password})`);
+  }
+  if (shifter) {
+    out.push('', `  Open broadcasts sorted by relevance need a shifter's key and that shifter's id (${shifter.email}):`);
+    out.push(
+      `  curl -s -X POST http://127.0.0.1:${port}/v1/shift_request/list_of_broadcast_requests -H "Authorization: Bearer ${shifter.api_key}" \\`,
+    );
+    out.push(`    -H "Content-Type: application/json" -d '{"sort_by_relevance": true, "shifter_id": "${shifter.shifter_id}"}'`);
   }
   out.push('');
   console.log(out.join('\n'));
@@ -196,7 +222,7 @@ async function main() {
     if (status !== 200) {
       console.error(`[dev] demo seeding failed (HTTP ${status}): ${typeof body === 'string' ? body : JSON.stringify(body)}`);
     } else if (body.seeded) {
-      printAccounts(body, port);
+      printAccounts(body, port, await relevanceShifter(port, body.accounts));
     } else {
       console.log(`\n  Demo data already exists in the local database (it is seeded only when the database is empty).`);
       console.log(`  To wipe and re-seed it and get fresh demo keys: npm run seed\n`);

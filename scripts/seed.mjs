@@ -10,6 +10,7 @@ import {
   newSeedToken,
   PORT_FILE,
   printAccounts,
+  relevanceShifter,
   startWrangler,
   TOKEN_FILE,
   waitUntilUp,
@@ -42,7 +43,7 @@ async function viaRunningDevServer() {
   const res = await callSeed(port, token, { force: true });
   // 404: whatever answers there was not started by this checkout's `npm run dev` (stale token).
   if (res.status === 404) return null;
-  return { ...res, port };
+  return { ...res, port, shifter: await relevanceShifter(port, res.body?.accounts) };
 }
 
 async function viaTemporaryServer() {
@@ -69,7 +70,9 @@ async function viaTemporaryServer() {
   }
   try {
     await waitUntilUp(port, child);
-    return { ...(await callSeed(port, token, { force: true })), port, temporary: true };
+    const res = await callSeed(port, token, { force: true });
+    // Asked while the server is up; the id stays valid after it stops.
+    return { ...res, port, temporary: true, shifter: await relevanceShifter(port, res.body?.accounts) };
   } catch (err) {
     console.error(output.split('\n').slice(-30).join('\n'));
     throw err;
@@ -84,7 +87,7 @@ async function main() {
     console.error(`[seed] seeding failed (HTTP ${res.status}): ${typeof res.body === 'string' ? res.body : JSON.stringify(res.body)}`);
     process.exit(1);
   }
-  printAccounts(res.body, res.temporary ? DEFAULT_PORT : res.port);
+  printAccounts(res.body, res.temporary ? DEFAULT_PORT : res.port, res.shifter);
   if (res.temporary)
     console.log('  (Seeded through a temporary server, now stopped. Start the API with `npm run dev`; the keys above stay valid.)\n');
 }
