@@ -10,8 +10,11 @@ import { clockOut as clockOutAt } from '../../src/services/shifts/clock';
 import { shiftPayMinor } from '../../src/services/kernel/shift/pay';
 import { workedShiftSql } from '../../src/services/kernel/shift/status';
 import { call, expectError } from '../helpers/api';
+import { CARD, chargeCall, workedInvoice as chargeableInvoice, saveCard } from '../helpers/charges';
 import { contextAt, nextDstChangeFromNow } from '../helpers/clock';
 import { addTeammate, db, makeUser } from '../helpers/factory';
+import { workedInvoice, workedShiftInvoice } from '../helpers/invoices';
+import { payInvoice, testCtx } from '../helpers/refund-world';
 import { HOUR, insertShift, MINUTE, makePair, NY } from '../helpers/shifts';
 
 const invoicesOf = (shiftId: string) => db().select().from(invoices).where(eq(invoices.shift_request_id, shiftId));
@@ -165,6 +168,9 @@ describe('GET /v1/invoices/list and /v1/invoices/export.csv', () => {
       paid_at: null,
       requires_action: false,
       requires_action_at: null,
+      failed_at: null,
+      refunded_amount: 0,
+      refund_status: 'none',
     });
     const ids: string[] = [];
     let cursor: string | null = null;
@@ -231,6 +237,71 @@ describe('GET /v1/invoices/list and /v1/invoices/export.csv', () => {
       expect(JSON.stringify(res.body)).not.toContain('accin');
       expectError(await call(sh.key, { business_id: biz.businessId! }), 404, 'BUSINESS-NOT-FND-ERR');
     }
+  });
+});
+
+const rowsById = async (key: string, businessId: string, status = 'all') => {
+  const res = await list(key, { business_id: businessId, status });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return new Map<string, Record<string, unknown>>(res.body.data.map((r: { invoice_id: string }) => [r.invoice_id, r]));
+};
+
+describe('the invoice list: refunds and failed charges', () => {
+  it('a fully refunded invoice lists as paid with refunded_amount equal to its amount (refund_status full), a partly refunded one partial, an unrefunded one none', async () => {
+    const w = await workedInvoice();
+    const partly = await workedShiftInvoice(w.biz, w.sh, { hoursAgo: 12 });
+    const kept = await workedShiftInvoice(w.biz, w.sh, { hoursAgo: 18 });
+    const { ctx, settle } = testCtx(w.biz);
+    for (const inv of [w.invoice, partly.invoice, kept.invoice]) await payInvoice(ctx, inv.id);
+    await settle();
+    const full = await call('POST', `/v1/finance/refund/${w.invoice.id}`, { key: w.biz.key, body: {} });
+    expect(full.status, JSON.stringify(full.body)).toBe(201);
+    const part = await call('POST', `/v1/finance/refund/${partly.invoice.id}`, { key: w.biz.key, body: { amount: 30 } });
+    expect(part.status, JSON.stringify(part.body)).toBe(201);
+
+    const rows = await rowsById(w.biz.key, w.biz.businessId!);
+    expect(rows.get(w.invoice.id)).toMatchObject({ status: 'paid', amount: 80, refunded_amount: 80, refund_status: 'full' });
+    expect(rows.get(partly.invoice.id)).toMatchObject({ status: 'paid', amount: 80, refunded_amount: 30, refund_status: 'partial' });
+    expect(rows.get(kept.invoice.id)).toMatchObject({ status: 'paid', refunded_amount: 0, refund_status: 'none' });
+    // Refunded invoices stay under paid; the CSV keeps exactly the spec 2.10 columns.
+    expect([...(await rowsById(w.biz.key, w.biz.businessId!, 'paid')).keys()].sort()).toEqual(
+      [w.invoice.id, partly.invoice.id, kept.invoice.id].sort(),
+    );
+    const [header] = parse((await exportCsv(w.biz.key, { business_id: w.biz.businessId! })).body as string) as string[][];
+    expect(header).toEqual([...INVOICE_COLUMNS]);
+  });
+
+  it('the failed filter lists the invoices whose last charge failed (status pending, failed_at set, also under pending), not a never-charged one, nor one paid after a retry', async () => {
+    const d = await chargeableInvoice({ card: CARD.declined });
+    const untouched = await workedShiftInvoice(d.biz, d.sh, { hoursAgo: 12 });
+    const declined = await chargeCall(d.biz, d.invoice.id);
+    expect(declined.body.status, JSON.stringify(declined.body)).toBe('failed');
+
+    const failed = await rowsById(d.biz.key, d.biz.businessId!, 'failed');
+    expect([...failed.keys()]).toEqual([d.invoice.id]);
+    expect(failed.get(d.invoice.id)).toMatchObject({ status: 'pending', paid_at: null, requires_action: false });
+    expect(failed.get(d.invoice.id)!.failed_at).toMatch(/Z$/);
+    expect([...(await rowsById(d.biz.key, d.biz.businessId!, 'pending')).keys()].sort()).toEqual(
+      [d.invoice.id, untouched.invoice.id].sort(),
+    );
+
+    // Charged again on a good card: paid, and no longer a failed one.
+    const card = await saveCard(d.biz, d.biz.businessId!, CARD.visa);
+    await call('POST', `/v1/business/${d.biz.businessId}/payment_methods/${card.payment_method_id}/default`, { key: d.biz.key });
+    expect((await chargeCall(d.biz, d.invoice.id)).body.status).toBe('succeeded');
+    expect((await rowsById(d.biz.key, d.biz.businessId!, 'failed')).size).toBe(0);
+    expect((await rowsById(d.biz.key, d.biz.businessId!, 'paid')).get(d.invoice.id)).toMatchObject({ status: 'paid' });
+  });
+
+  it('an invoice waiting for authentication (3D Secure) is pending, not failed', async () => {
+    const t = await chargeableInvoice({ card: CARD.threeDs });
+    expect((await chargeCall(t.biz, t.invoice.id)).body.status).toBe('requires_action');
+    expect((await rowsById(t.biz.key, t.biz.businessId!, 'failed')).size).toBe(0);
+    expect((await rowsById(t.biz.key, t.biz.businessId!, 'pending')).get(t.invoice.id)).toMatchObject({
+      status: 'pending',
+      requires_action: true,
+      failed_at: null,
+    });
   });
 });
 

@@ -11,7 +11,9 @@ export const listInvoices = authRoute({
   tags,
   summary: "A business's invoices, newest first, filtered by status (up to 5,000 rows a page)",
   description:
-    'One invoice per worked shift (hours × rate in the shift’s currency). Only the business owner or an admin; an active teammate gets 403, anyone else 404.',
+    'One invoice per worked shift (hours × rate in the shift’s currency). Only the business owner or an admin; an active teammate gets 403, anyone else 404. ' +
+    'A row’s status is pending or paid: a failed charge leaves it pending with failed_at set (the failed filter lists those), and a refund leaves it paid ' +
+    'with refunded_amount and refund_status (none, partial, full) telling how much went back.',
   request: { query: listInvoicesQuery },
   responses: { 200: jsonContent(invoiceListSchema, 'A page of invoice rows (spec 2.10 columns).') },
   errors: ['BUSINESS-NOT-FND-ERR', 'FORBIDDEN-ERR'],

@@ -1,11 +1,47 @@
-import { and, desc, eq, lt, or, type SQL } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, isNull, lt, or, type SQL } from 'drizzle-orm';
 import { invoices, shiftRequests, shifters } from '../../db/schema';
 import { fromMinor } from '../../lib/money';
 import { decodeCursor, encodeCursor, isKeysetCursor } from '../../lib/pagination';
 import { toIso } from '../../lib/time';
 import { accessBusiness } from '../access';
 import type { ServiceContext } from '../kernel';
+import { chargedAmount, type InvoiceRow } from './row';
 import type { InvoiceList, InvoiceRowView, ListInvoicesQuery } from './schemas';
+
+/**
+ * The rows a status filter selects. A failed charge leaves the invoice pending (the spec shows no other
+ * status), so `failed` means: pending, its last attempt failed (`failed_at`, cleared when a new attempt
+ * makes a new payment intent), and nothing pending since (no authentication asked, no attempt in flight).
+ * A stored `failed` status (never written today) would count too.
+ */
+function statusFilter(status: ListInvoicesQuery['status']): SQL | undefined {
+  switch (status) {
+    case 'all':
+      return undefined;
+    case 'failed':
+      return or(
+        eq(invoices.status, 'failed'),
+        and(
+          eq(invoices.status, 'pending'),
+          isNotNull(invoices.failed_at),
+          eq(invoices.requires_action, false),
+          isNull(invoices.charging_since),
+        ),
+      );
+    default:
+      return eq(invoices.status, status);
+  }
+}
+
+/** What of the charge was refunded, in the charged currency, and how much of it that is. */
+function refundFields(inv: InvoiceRow): Pick<InvoiceRowView, 'refunded_amount' | 'refund_status'> {
+  const charged = chargedAmount(inv);
+  const refunded = inv.refunded_minor;
+  return {
+    refunded_amount: fromMinor(refunded, charged.currency),
+    refund_status: refunded <= 0 ? 'none' : refunded >= charged.amount ? 'full' : 'partial',
+  };
+}
 
 /**
  * A business's invoices, newest first, keyset-paginated on (created_at, id). Money is the owner's
@@ -15,7 +51,8 @@ import type { InvoiceList, InvoiceRowView, ListInvoicesQuery } from './schemas';
 export async function listInvoices(ctx: ServiceContext, q: ListInvoicesQuery): Promise<InvoiceList> {
   const { business } = await accessBusiness(ctx, q.business_id, ['owner', 'admin']);
   const conds: SQL[] = [eq(invoices.business_id, business.id)];
-  if (q.status !== 'all') conds.push(eq(invoices.status, q.status));
+  const byStatus = statusFilter(q.status);
+  if (byStatus) conds.push(byStatus);
   if (q.cursor) {
     const [createdAt, id] = decodeCursor(q.cursor, isKeysetCursor);
     conds.push(or(lt(invoices.created_at, createdAt), and(eq(invoices.created_at, createdAt), lt(invoices.id, id)))!);
@@ -53,10 +90,12 @@ export async function listInvoices(ctx: ServiceContext, q: ListInvoicesQuery): P
             ? fromMinor(r.inv.conversion_amount_minor, r.inv.conversion_currency)
             : null,
         conversion_currency: r.inv.conversion_currency,
-        status: r.inv.status,
+        status: r.inv.status === 'paid' ? 'paid' : 'pending',
         paid_at: r.inv.paid_at === null ? null : toIso(r.inv.paid_at),
         requires_action: r.inv.requires_action,
         requires_action_at: r.inv.requires_action_at === null ? null : toIso(r.inv.requires_action_at),
+        failed_at: r.inv.failed_at === null ? null : toIso(r.inv.failed_at),
+        ...refundFields(r.inv),
       }),
     ),
     next_cursor: rows.length > q.limit && last ? encodeCursor([last.inv.created_at, last.inv.id]) : null,
