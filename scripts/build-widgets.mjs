@@ -7,6 +7,7 @@
 // Prints each script's size and gzipped size. Runs on `npm install`/`npm ci` (postinstall), before
 // `npm run dev`, `npm test` and `npm run test:browser`, and on demand (`npm run widgets:build`;
 // `npm run widgets:build -- --check` also proves two builds identical).
+// The web application's assets (web-client/) are built here too: scripts/build-web.mjs.
 // A v2 goes in widgets/v2/ with its own names.ts and is built beside v1 without touching it.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+import { buildWeb } from './build-web.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SRC = join(ROOT, 'widgets');
@@ -101,4 +103,7 @@ async function checkStable() {
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   if (process.argv.includes('--check')) await checkStable();
   await buildWidgets({ quiet: process.argv.includes('--quiet') });
+  // The web application's client assets are built with the widgets, so every script that builds
+  // one (install, dev, tests, type checks) builds both.
+  await buildWeb({ quiet: process.argv.includes('--quiet') });
 }

@@ -1,14 +1,16 @@
 import { Hono } from 'hono';
+import { WEB_ENTRIES, WEB_FILES } from '../../generated/web/assets';
 import type { AppEnv } from '../http/app-types';
 import { CLIENT_SCRIPT } from './client-script';
 import { FINANCE_SCRIPT } from './finance-script';
-import { STYLES } from './styles';
 
 /**
- * The pages' stylesheet and script, served by the Worker itself (no asset from another host) at
+ * The pages' stylesheet and scripts, served by the Worker itself (no asset from another host) at
  * paths that carry a hash of their content, so they can be cached for a year: a changed file gets a
- * new path. The hash is FNV-1a (32 bit) over the UTF-16 code units, computed once at module load; it
- * names a version, it does not protect anything.
+ * new path. The stylesheet and the islands are built from web-client/ (scripts/build-web.mjs, which
+ * names them by a SHA-256 of their content); the two small page scripts below are named here by
+ * FNV-1a (32 bit) over the UTF-16 code units, computed once at module load: it names a version, it
+ * does not protect anything.
  */
 export function fnv1a(text: string): string {
   let hash = 0x811c9dc5;
@@ -19,15 +21,14 @@ export function fnv1a(text: string): string {
   return (hash >>> 0).toString(16).padStart(8, '0');
 }
 
-const CSS_FILE = `app.${fnv1a(STYLES)}.css`;
 const JS_FILE = `app.${fnv1a(CLIENT_SCRIPT)}.js`;
 const FINANCE_JS_FILE = `finance.${fnv1a(FINANCE_SCRIPT)}.js`;
 
 /** The hashed addresses the layout links to. */
-export const assetPaths = { css: `/assets/${CSS_FILE}`, js: `/assets/${JS_FILE}`, financeJs: `/assets/${FINANCE_JS_FILE}` } as const;
+export const assetPaths = { css: WEB_ENTRIES.css, js: `/assets/${JS_FILE}`, financeJs: `/assets/${FINANCE_JS_FILE}` } as const;
 
 const FILES: Record<string, { body: string; type: string }> = {
-  [CSS_FILE]: { body: STYLES, type: 'text/css; charset=utf-8' },
+  ...WEB_FILES,
   [JS_FILE]: { body: CLIENT_SCRIPT, type: 'text/javascript; charset=utf-8' },
   [FINANCE_JS_FILE]: { body: FINANCE_SCRIPT, type: 'text/javascript; charset=utf-8' },
 };

@@ -150,3 +150,155 @@ export function PostButtonForm({ action, csrfToken, label, variant = 'secondary'
     </form>
   );
 }
+
+/** The ids a field's hint and error get, and its aria-describedby (so both are read with it). */
+function describedBy(id: string, hint: string | undefined, error: string | undefined) {
+  const hintId = hint ? `${id}-hint` : undefined;
+  const errorId = error ? `${id}-error` : undefined;
+  return { hintId, errorId, describedBy: [hintId, errorId].filter(Boolean).join(' ') || undefined };
+}
+
+function FieldNotes({
+  hint,
+  error,
+  hintId,
+  errorId,
+}: {
+  hint?: Child;
+  error?: string | undefined;
+  hintId?: string | undefined;
+  errorId?: string | undefined;
+}) {
+  return (
+    <>
+      {hint ? (
+        <p class="hint" id={hintId}>
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p class="field-error" id={errorId}>
+          {error}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+export interface InputFieldProps {
+  label: string;
+  name: string;
+  type: 'date' | 'time' | 'number' | 'text' | 'email' | 'search';
+  value?: string | undefined;
+  required?: boolean | undefined;
+  /** For time and number inputs: e.g. 900 (seconds) for a 15-minute step. */
+  step?: number | undefined;
+  min?: string | undefined;
+  max?: string | undefined;
+  inputMode?: InputMode | undefined;
+  maxLength?: number | undefined;
+  hint?: Child;
+  error?: string | undefined;
+  autofocus?: boolean | undefined;
+  id?: string | undefined;
+  wide?: boolean | undefined;
+}
+
+/** A labelled input of any type, with its hint and error tied to it like TextField's. */
+export function InputField(p: InputFieldProps) {
+  const id = p.id ?? `field-${p.name}`;
+  const d = describedBy(id, p.hint ? 'y' : undefined, p.error);
+  return (
+    <div class={p.wide ? 'field field-wide' : 'field'}>
+      <label for={id}>{p.label}</label>
+      <input
+        id={id}
+        name={p.name}
+        type={p.type}
+        value={p.value}
+        required={p.required}
+        step={p.step}
+        min={p.min}
+        max={p.max}
+        inputmode={p.inputMode}
+        maxlength={p.maxLength}
+        autofocus={p.autofocus}
+        aria-describedby={d.describedBy}
+        aria-invalid={p.error ? 'true' : undefined}
+      />
+      <FieldNotes hint={p.hint} error={p.error} hintId={d.hintId} errorId={d.errorId} />
+    </div>
+  );
+}
+
+export interface SelectFieldProps {
+  label: string;
+  name: string;
+  options: readonly { value: string; label: string }[];
+  value?: string | undefined;
+  required?: boolean | undefined;
+  hint?: Child;
+  error?: string | undefined;
+  autofocus?: boolean | undefined;
+  id?: string | undefined;
+  wide?: boolean | undefined;
+}
+
+export function SelectField(p: SelectFieldProps) {
+  const id = p.id ?? `field-${p.name}`;
+  const d = describedBy(id, p.hint ? 'y' : undefined, p.error);
+  return (
+    <div class={p.wide ? 'field field-wide' : 'field'}>
+      <label for={id}>{p.label}</label>
+      <select
+        id={id}
+        name={p.name}
+        required={p.required}
+        autofocus={p.autofocus}
+        aria-describedby={d.describedBy}
+        aria-invalid={p.error ? 'true' : undefined}
+      >
+        {p.options.map((o) => (
+          <option value={o.value} selected={o.value === p.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+      <FieldNotes hint={p.hint} error={p.error} hintId={d.hintId} errorId={d.errorId} />
+    </div>
+  );
+}
+
+export function TextareaField(p: {
+  label: string;
+  name: string;
+  value?: string | undefined;
+  maxLength?: number;
+  hint?: Child;
+  error?: string | undefined;
+  rows?: number;
+}) {
+  const id = `field-${p.name}`;
+  const d = describedBy(id, p.hint ? 'y' : undefined, p.error);
+  return (
+    <div class="field field-wide">
+      <label for={id}>{p.label}</label>
+      <textarea
+        id={id}
+        name={p.name}
+        rows={p.rows ?? 3}
+        maxlength={p.maxLength}
+        aria-describedby={d.describedBy}
+        aria-invalid={p.error ? 'true' : undefined}
+      >
+        {p.value ?? ''}
+      </textarea>
+      <FieldNotes hint={p.hint} error={p.error} hintId={d.hintId} errorId={d.errorId} />
+    </div>
+  );
+}
+
+/** The hidden idempotency key of a form that writes (http/middleware/idempotency.ts `formIdempotency`). */
+export function IdempotencyField({ value }: { value?: string | undefined }) {
+  return <input type="hidden" name="_idem" value={value ?? crypto.randomUUID()} />;
+}

@@ -12,6 +12,9 @@ import type { AppEnv } from '../http/app-types';
  */
 export type AppCookie = 'session' | 'csrf' | 'device';
 
+/** Header accepted in place of the form field, for scripted calls from our own pages (and, with it, the API). */
+export const CSRF_HEADER = 'X-CSRF-Token';
+
 const BASE_NAMES: Record<AppCookie, string> = { session: 'sm_session', csrf: 'sm_csrf', device: 'sm_device' };
 
 /** True when the request reached the Worker over HTTPS (always so behind Cloudflare in production). */

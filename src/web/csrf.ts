@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../http/app-types';
 import { timingSafeEqualStr, toBase64Url } from '../lib/crypto';
-import { readAppCookie, setAppCookie } from './cookies';
+import { CSRF_HEADER, readAppCookie, setAppCookie } from './cookies';
 import { renderError } from './render';
 import { appOrigin, authOrigin, requestOrigin } from './urls';
 
@@ -17,8 +17,7 @@ import { appOrigin, authOrigin, requestOrigin } from './urls';
 export { CSRF_FIELD } from './components';
 import { CSRF_FIELD } from './components';
 
-/** Header accepted in place of the form field, for scripted calls from our own pages. */
-export const CSRF_HEADER = 'X-CSRF-Token';
+export { CSRF_HEADER } from './cookies';
 
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

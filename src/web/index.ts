@@ -3,6 +3,7 @@ import type { AppEnv } from '../http/app-types';
 import { assetsRouter } from './assets';
 import { csrf } from './csrf';
 import { accountPages } from './pages/account';
+import { dashboardPages } from './pages/dashboard';
 import { financePages } from './pages/finance';
 import { loginPages } from './pages/login';
 import { agentSettingsPage, oauthPages } from './pages/oauth';
@@ -22,7 +23,17 @@ const onAppOrigin: MiddlewareHandler<AppEnv> = async (c, next) => {
 };
 
 /** The paths of the pages; only these run the page middleware (the JSON API never does). */
-const PAGE_PATHS = ['/login', '/login/*', '/logout', '/account', '/account/*', '/finance/web/*', '/mcp-confirm/*'];
+const PAGE_PATHS = [
+  '/login',
+  '/login/*',
+  '/logout',
+  '/account',
+  '/account/*',
+  '/dashboard',
+  '/dashboard/*',
+  '/finance/web/*',
+  '/mcp-confirm/*',
+];
 
 /**
  * The server-rendered pages ({app_url}): sign-in with its two-factor step, sign-out, and the account
@@ -40,5 +51,6 @@ webRouter.route('/', oauthPages);
 webRouter.route('/', agentSettingsPage);
 webRouter.route('/', mcpConfirmPages);
 webRouter.route('/account', accountPages);
+webRouter.route('/dashboard', dashboardPages);
 webRouter.all('/account/*', (c) => renderError(c, 404, 'Page not found', 'There is no such page.'));
 webRouter.route('/finance/web', financePages);

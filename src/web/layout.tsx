@@ -28,13 +28,23 @@ export interface LayoutProps {
   children?: Child;
 }
 
+export interface DocumentProps {
+  title: string;
+  /** Further scripts of this page, after the layout's own, in order (deferred). */
+  scripts?: readonly string[] | undefined;
+  /** Further stylesheets of this page (an island's own, e.g. the calendar's). */
+  styles?: readonly string[] | undefined;
+  /** Printed as `<meta name="csrf-token">` for the page's scripts (they send it as X-CSRF-Token). */
+  csrfToken?: string | undefined;
+  bodyClass?: string | undefined;
+  children?: Child;
+}
+
 /**
- * The one page shell: document head (charset, viewport, both color schemes, the hashed stylesheet
- * and script), a skip link, the header with the product name and, when signed in, the account
- * navigation and a Sign out form (a POST with the CSRF field, so a link elsewhere cannot sign anyone
- * out), then `<main id="main">` with the page.
+ * The document every page shares: head (charset, viewport, both color schemes, the hashed stylesheet
+ * and scripts, never an inline one), then a skip link and the page's body.
  */
-export function Layout({ title, user, csrfToken, current, scripts, children }: LayoutProps) {
+export function Document({ title, scripts, styles, csrfToken, bodyClass, children }: DocumentProps) {
   return (
     <>
       {raw('<!doctype html>')}
@@ -44,55 +54,78 @@ export function Layout({ title, user, csrfToken, current, scripts, children }: L
           <meta name="viewport" content="width=device-width, initial-scale=1" />
           <meta name="color-scheme" content="light dark" />
           <meta name="robots" content="noindex" />
+          {csrfToken ? <meta name="csrf-token" content={csrfToken} /> : null}
           <title>{`${title} · Shiftmarket`}</title>
           <link rel="stylesheet" href={assetPaths.css} />
+          {styles?.map((href) => (
+            <link rel="stylesheet" href={href} />
+          ))}
           <script src={assetPaths.js} defer />
           {scripts?.map((src) => (
             <script src={src} defer />
           ))}
         </head>
-        <body>
+        <body class={bodyClass}>
           <a class="skip-link" href="#main">
             Skip to main content
           </a>
-          <header class="site-header">
-            <div class="site-header-inner">
-              <a class="brand" href={user ? '/account' : '/login'}>
-                Shiftmarket
-              </a>
-              {user ? (
-                <p class="signed-in">
-                  Signed in as <strong>{user.displayName || user.email}</strong>
-                </p>
-              ) : null}
-              {user ? (
-                <nav class="site-nav" aria-label="Account">
-                  <ul>
-                    {ACCOUNT_NAV.map((item) => (
-                      <li>
-                        <a href={item.href} aria-current={item.href === current ? 'page' : undefined}>
-                          {item.label}
-                        </a>
-                      </li>
-                    ))}
-                    <li>
-                      <form method="post" action="/logout" class="inline-form">
-                        <CsrfField token={csrfToken ?? ''} />
-                        <button type="submit" class="button-link">
-                          Sign out
-                        </button>
-                      </form>
-                    </li>
-                  </ul>
-                </nav>
-              ) : null}
-            </div>
-          </header>
-          <main id="main" tabindex={-1}>
-            {children}
-          </main>
+          {children}
         </body>
       </html>
     </>
+  );
+}
+
+/** The sign-out button: a POST with the CSRF field, so a link elsewhere cannot sign anyone out. */
+export function SignOutForm({ csrfToken }: { csrfToken: string }) {
+  return (
+    <form method="post" action="/logout" class="inline-form">
+      <CsrfField token={csrfToken} />
+      <button type="submit" class="button-link">
+        Sign out
+      </button>
+    </form>
+  );
+}
+
+/**
+ * The shell of the account and sign-in pages: the header with the product name and, when signed in,
+ * the account navigation and Sign out, then `<main id="main">` with the page.
+ */
+export function Layout({ title, user, csrfToken, current, scripts, children }: LayoutProps) {
+  return (
+    <Document title={title} scripts={scripts} csrfToken={user ? csrfToken : undefined}>
+      <header class="site-header">
+        <div class="site-header-inner">
+          <a class="brand" href={user ? '/dashboard' : '/login'}>
+            Shiftmarket
+          </a>
+          {user ? (
+            <p class="signed-in">
+              Signed in as <strong>{user.displayName || user.email}</strong>
+            </p>
+          ) : null}
+          {user ? (
+            <nav class="site-nav" aria-label="Account">
+              <ul>
+                {ACCOUNT_NAV.map((item) => (
+                  <li>
+                    <a href={item.href} aria-current={item.href === current ? 'page' : undefined}>
+                      {item.label}
+                    </a>
+                  </li>
+                ))}
+                <li>
+                  <SignOutForm csrfToken={csrfToken ?? ''} />
+                </li>
+              </ul>
+            </nav>
+          ) : null}
+        </div>
+      </header>
+      <main id="main" tabindex={-1}>
+        {children}
+      </main>
+    </Document>
   );
 }

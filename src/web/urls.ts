@@ -73,7 +73,7 @@ const PROBE_ORIGIN = 'https://next.invalid';
  * `//host`), and values over 512 characters. The value is also resolved against a probe origin and
  * must stay on it.
  */
-export function safeNextPath(raw: string | undefined, fallback = '/account'): string {
+export function safeNextPath(raw: string | undefined, fallback = '/dashboard'): string {
   if (typeof raw !== 'string' || raw.length === 0 || raw.length > MAX_NEXT_LENGTH) return fallback;
   if (raw[0] !== '/' || raw[1] === '/' || raw.includes('\\')) return fallback;
   for (let i = 0; i < raw.length; i++) {

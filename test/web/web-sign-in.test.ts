@@ -78,7 +78,7 @@ describe('web sign-in', () => {
     await b.signIn(u.email, TEST_PASSWORD);
     const first = b.session!;
     // The sign-in form is posted again from this browser (GET /login now redirects to the account).
-    expect((await b.get('/login')).location).toBe('/account');
+    expect((await b.get('/login')).location).toBe('/dashboard');
     await b.post('/login', { email: u.email, password: TEST_PASSWORD });
     const second = b.session!;
     expect(second).not.toBe(first);
@@ -91,7 +91,7 @@ describe('web sign-in', () => {
     for (const next of ['https://evil.example/', '//evil.example/x', '/\\evil.example', 'javascript:alert(1)']) {
       const b = browser();
       const res = await b.signIn(u.email, TEST_PASSWORD, next);
-      expect(res.location, next).toBe('/account');
+      expect(res.location, next).toBe('/dashboard');
     }
   });
 
@@ -239,7 +239,7 @@ describe('web sign-in with two-factor', () => {
     // Next sign-in: no challenge, and a new device token with the expiry rolled forward.
     await b.post('/logout');
     const again = await b.signIn(u.email, TEST_PASSWORD);
-    expect(again.location).toBe('/account');
+    expect(again.location).toBe('/dashboard');
     const cookie2 = b.deviceCookie()!;
     expect(cookie2).not.toBe(cookie1);
     expect(cookie2.split('.')[0]).toBe(cookie1.split('.')[0]);

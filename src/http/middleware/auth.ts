@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app-types';
+import { timingSafeEqualStr } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
 import {
   looksLikeApiKey,
@@ -12,6 +13,8 @@ import {
   useIsStale,
 } from '../../services/accounts';
 import { consumeRateLimit, enforceRateLimit, rateLimitError, rateLimitHeaders } from '../../services/kernel';
+import { CSRF_HEADER, readAppCookie } from '../../web/cookies';
+import { requestOrigin } from '../../web/urls';
 import { carriesPartnerAuth, resolvePartnerAuth } from './partner-auth';
 
 /**
@@ -26,10 +29,16 @@ export const resolveAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
   // Partner credentials (x-api-key, smpt_ tokens) and the OAuth token route under /v1/partner/.
   if (carriesPartnerAuth(c)) return resolvePartnerAuth(c, next);
   const header = c.req.header('Authorization');
-  if (header === undefined) return next();
-  const match = /^Bearer ([^\s]+)$/.exec(header.trim());
-  if (!match?.[1]) throw new AppError('AUTH-REQ-ERR', 'Authorization header must be "Bearer <API_KEY>".');
-  const token = match[1];
+  let token: string;
+  if (header !== undefined) {
+    const match = /^Bearer ([^\s]+)$/.exec(header.trim());
+    if (!match?.[1]) throw new AppError('AUTH-REQ-ERR', 'Authorization header must be "Bearer <API_KEY>".');
+    token = match[1];
+  } else {
+    const fromPage = pageSessionToken(c);
+    if (fromPage === null) return next();
+    token = fromPage;
+  }
   const db = c.get('db');
   const now = Date.now();
   const settings = c.get('settings');
@@ -63,6 +72,30 @@ export const resolveAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
   for (const [k, v] of Object.entries(rateLimitHeaders(limit))) c.res.headers.set(k, v);
 };
+
+/**
+ * The web application's own scripts call the API with the page's cookie session instead of a Bearer
+ * token, and only so: the cookie counts when the request also carries the page's CSRF token in
+ * `X-CSRF-Token` (equal to the CSRF cookie, which no other site can read) and comes from this origin
+ * (`Origin`, and `Sec-Fetch-Site` when the browser sends it). A request without that header never
+ * reads the cookie, so a form or link on another site cannot act with it; CORS does not allow the
+ * header from other origins. Returns the session token, or null when the request does not ask for
+ * the cookie.
+ */
+function pageSessionToken(c: Context<AppEnv>): string | null {
+  const sent = c.req.header(CSRF_HEADER);
+  if (sent === undefined) return null;
+  const expected = readAppCookie(c, 'csrf');
+  const origin = c.req.header('Origin');
+  const site = c.req.header('Sec-Fetch-Site');
+  const sameOrigin = (origin === undefined || origin === requestOrigin(c)) && (site === undefined || site === 'same-origin');
+  if (!sameOrigin || !expected || !timingSafeEqualStr(sent, expected)) {
+    throw new AppError('FORBIDDEN-ERR', 'The page token is missing or wrong: reload the page and try again.');
+  }
+  const session = readAppCookie(c, 'session');
+  if (!session) throw new AppError('AUTH-REQ-ERR', 'You are signed out: sign in again.');
+  return session;
+}
 
 /** Route guard: the caller must be signed in. */
 export const requireAuth: MiddlewareHandler<AppEnv> = async (c, next) => {

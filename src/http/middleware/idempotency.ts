@@ -63,15 +63,43 @@ async function fingerprint(c: Context<AppEnv>): Promise<string> {
  * - Same key with another method, path, query or body: 409 `IDEMPOTENCY-MISMATCH-ERR`; an attempt
  *   still running: 409 `IDEMPOTENCY-IN-PROGRESS-ERR` with `Retry-After: 1`.
  */
-export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const key = c.req.header('Idempotency-Key');
+export const idempotency: MiddlewareHandler<AppEnv> = (c, next) =>
+  withIdempotency(c, next, c.req.header('Idempotency-Key'), () => fingerprint(c));
+
+/** The hidden field a page form carries its idempotency key in (forms cannot send headers). */
+export const IDEMPOTENCY_FIELD = '_idem';
+
+/**
+ * The same for the web application's forms that write: the key comes from the form's hidden
+ * `_idem` field (a fresh one printed into each form), and a form sent twice (a double click, a
+ * reload after a lost answer) changes nothing the second time: it is answered with the first
+ * answer's redirect. Re-shown forms (a refused input) are never stored, so a corrected form goes
+ * through with the same key.
+ */
+export const formIdempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (c.req.method !== 'POST') return next();
+  const body = await c.req.parseBody();
+  const key = body[IDEMPOTENCY_FIELD];
+  return withIdempotency(c, next, typeof key === 'string' ? key : undefined, async () => {
+    // The parsed fields, sorted: re-encoding a form gives new bytes (a new multipart boundary).
+    const fields = Object.entries(body)
+      .map(([k, v]) => [k, typeof v === 'string' ? v : `file:${v.name}:${v.size}`])
+      .sort(([a], [b]) => (a! < b! ? -1 : a! > b! ? 1 : 0));
+    return sha256Hex(new TextEncoder().encode(`${c.req.method} ${c.req.path}\n${JSON.stringify(fields)}`));
+  });
+};
+
+/** Content type under which a stored redirect keeps its Location (a page form's answer). */
+const REDIRECT_TYPE = 'application/x-redirect';
+
+async function withIdempotency(c: Context<AppEnv>, next: () => Promise<void>, key: string | undefined, hash: () => Promise<string>) {
   if (c.req.method !== 'POST' || key === undefined) return next();
   const scope = scopeOf(c.get('actor'));
   if (scope === null) return next();
   if (!KEY_PATTERN.test(key)) {
     throw new AppError('VALIDATION-ERR', 'Idempotency-Key must be 1-255 printable ASCII characters.');
   }
-  const requestHash = await fingerprint(c);
+  const requestHash = await hash();
   const db = c.get('db');
   const now = Date.now();
   const where = and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.idem_key, key));
@@ -101,6 +129,12 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
     throw new AppError('IDEMPOTENCY-MISMATCH-ERR', 'This Idempotency-Key was already used with a different request.');
   }
   if (row?.state === 'done' && row.status_code !== null) {
+    if (row.response_content_type === REDIRECT_TYPE) {
+      return new Response(null, {
+        status: row.status_code,
+        headers: { Location: row.response_body ?? '/', 'Idempotent-Replayed': 'true' },
+      });
+    }
     return new Response(row.response_body, {
       status: row.status_code,
       headers: { 'Content-Type': row.response_content_type ?? 'application/json', 'Idempotent-Replayed': 'true' },
@@ -114,7 +148,7 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
     await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.id, row.id), eq(idempotencyKeys.state, 'processing')));
   }
   throw new AppError('IDEMPOTENCY-IN-PROGRESS-ERR', undefined, undefined, { 'Retry-After': '1' });
-};
+}
 
 /**
  * Claims a `committed` record for this retry when no attempt is running on it (the last one answered
@@ -166,13 +200,14 @@ async function runAttempt(c: Context<AppEnv>, next: () => Promise<void>, scope: 
       ]);
       return;
     }
+    const location = res.status >= 300 && res.status < 400 ? res.headers.get('Location') : null;
     await db
       .update(idempotencyKeys)
       .set({
         state: 'done',
         status_code: res.status,
-        response_body: await res.clone().text(),
-        response_content_type: res.headers.get('Content-Type'),
+        response_body: location ?? (await res.clone().text()),
+        response_content_type: location ? REDIRECT_TYPE : res.headers.get('Content-Type'),
         attempt_started_at: null,
       })
       .where(and(mine, inArray(idempotencyKeys.state, ['processing', 'committed'])));

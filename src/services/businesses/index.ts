@@ -1,3 +1,4 @@
+export * from './acting';
 export * from './invitations';
 export * from './schemas';
 export * from './settings';

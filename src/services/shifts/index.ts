@@ -13,5 +13,6 @@ export * from './get';
 export * from './list';
 export * from './load';
 export * from './no-show';
+export * from './roles';
 export * from './schemas';
 export * from './view';

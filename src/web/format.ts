@@ -1,0 +1,26 @@
+/** How the pages write money, dates and shift times: one place, so every page says them alike. */
+
+/** "$1,234.50", "€12.00": an amount in its currency (en-US grouping; the code when unknown). */
+export function formatMoney(amount: number, currency: string): string {
+  try {
+    return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(amount);
+  } catch {
+    return `${amount.toFixed(2)} ${currency}`;
+  }
+}
+
+/** "Thu 26 Nov": a wall-clock date (YYYY-MM-DD) in words, read as the date it names (no zone shift). */
+export function formatDate(date: string): string {
+  const d = new Date(`${date}T12:00:00Z`);
+  return new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' }).format(d);
+}
+
+/** "09:00–17:00", with "(next day)" when the shift ends after midnight. */
+export function shiftHours(shiftIn: string, shiftOut: string): string {
+  return `${shiftIn}–${shiftOut}${shiftOut <= shiftIn ? ' (next day)' : ''}`;
+}
+
+/** An instant (ISO 8601) as the wall-clock time in a zone: "09:04". */
+export function timeIn(iso: string, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hour12: false, timeZone }).format(new Date(iso));
+}

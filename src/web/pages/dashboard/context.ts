@@ -1,0 +1,44 @@
+import type { Context } from 'hono';
+import type { AppEnv, WebUser } from '../../../http/app-types';
+import { serviceCtx } from '../../../http/create-app';
+import { getUserDetails } from '../../../services/accounts';
+import { type ActingBusiness, listActingBusinesses } from '../../../services/businesses';
+
+/**
+ * Who is looking and for which business: what every page of /dashboard starts from. The business is
+ * the one named by `?business_id=` when the person acts for it, else their default business, else the
+ * first they act for. A business they do not act for is never chosen from the address (it would be a
+ * 404 from the services anyway): the page falls back to their own.
+ */
+export interface DashboardBase {
+  user: WebUser;
+  csrfToken: string;
+  businesses: ActingBusiness[];
+  /** The business the page is about; null for a person without one (shifter side or new account). */
+  business: ActingBusiness | null;
+  shifterId: string | null;
+  isAdmin: boolean;
+}
+
+export async function dashboardBase(c: Context<AppEnv>): Promise<DashboardBase> {
+  const user = c.get('webUser');
+  if (!user) throw new Error('dashboard page reached without a signed-in user');
+  const ctx = serviceCtx(c);
+  const [businesses, details] = await Promise.all([listActingBusinesses(ctx), getUserDetails(ctx)]);
+  const asked = c.req.query('business_id');
+  const business =
+    businesses.find((b) => b.id === asked) ?? businesses.find((b) => b.id === details.default_business_id) ?? businesses[0] ?? null;
+  return { user, csrfToken: c.get('csrfToken'), businesses, business, shifterId: details.shifter_id, isAdmin: details.is_admin };
+}
+
+/** A /dashboard address for the current business: `dashboardHref(base, '/dashboard/schedule', { date })`. */
+export function dashboardHref(base: Pick<DashboardBase, 'business'>, path: string, query: Record<string, string | undefined> = {}): string {
+  const params = new URLSearchParams();
+  if (base.business) params.set('business_id', base.business.id);
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') params.set(k, v);
+  const qs = params.toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
+/** Pay figures (labor costs, invoices, each shifter's pay) are for the owner (and admins) only. */
+export const seesPay = (base: DashboardBase): boolean => base.business?.role === 'owner' || base.isAdmin;

@@ -1,0 +1,18 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../../../http/app-types';
+import { formIdempotency } from '../../../http/middleware/idempotency';
+import { requireWebUser } from '../../session';
+import { renderHome } from './home';
+import { postShift, renderPostShift } from './post-shift';
+
+/**
+ * The web application for people who run a venue ({app_url}/dashboard): signed-in pages only, every
+ * one calling the same services as the API with the person as the actor. Forms that write carry an
+ * idempotency key (formIdempotency), so a form sent twice acts once.
+ */
+export const dashboardPages = new Hono<AppEnv>();
+dashboardPages.use('*', requireWebUser);
+dashboardPages.post('*', formIdempotency);
+dashboardPages.get('/', renderHome);
+dashboardPages.get('/shifts/new', renderPostShift);
+dashboardPages.post('/shifts/new', postShift);
