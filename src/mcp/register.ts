@@ -45,6 +45,8 @@ export interface McpRequestScope {
   /** `modern` for 2026-07-28 requests, `legacy` for 2025-era ones. */
   era: 'legacy' | 'modern';
   caller: McpCaller;
+  /** The origin the request reached. */
+  origin: string;
 }
 
 export function toolName(def: Pick<ToolDefinition, 'name'>): string {
@@ -189,6 +191,7 @@ export function registerTool(mcp: McpServer, def: ToolDefinition, rs: McpRequest
         let urlRequest: { url: string; message: string } | null = null;
         const output = await def.run(ctx, args, {
           tokenId: rs.caller.tokenId,
+          requestOrigin: rs.origin,
           clientSupportsUrlElicitation: urlMode,
           elicitUrl: async ({ url, message }) => {
             if (!urlMode) return false;

@@ -156,6 +156,7 @@ export const mcpApiHandler = {
       requestId,
       waitUntil: (p) => ctx.waitUntil(p),
       caller,
+      origin: new URL(request.url).origin,
     };
     const authInfo: AuthInfo = {
       token: auth?.token ?? '',

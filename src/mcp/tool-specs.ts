@@ -242,7 +242,7 @@ export const postShiftSpec = spec({
   name: 'post_shift',
   title: 'Post a shift',
   description:
-    "Posts one shift for a business the user owns: targeted to one connected shifter (shifter_id), or broadcast to the business's crew (is_broadcast true, first claim wins). Dates and times are the business's wall clock; shift_out earlier than shift_in ends the next day. Returns the created shift request.",
+    "Posts one shift for a business the user owns: targeted to one connected shifter (shifter_id), or broadcast to the business's crew (is_broadcast true, first claim wins). Dates and times are the business's wall clock; shift_out earlier than shift_in ends the next day. A shift whose pay (hours × rate) is over the cap on payments an agent may ask for is refused (PAYMENT-CAP-ERR). Returns the created shift request.",
   scope: 'write',
   input: z.object({
     business_id: id("The business (biz_…); default the user's default business.").optional(),
@@ -374,7 +374,7 @@ export const confirmPaymentForShiftSpec = spec({
   name: 'confirm_payment_for_shift',
   title: 'Pre-pay a shift (asks the user to confirm)',
   description:
-    'Starts the pre-payment of a claimed or accepted shift of a business the user owns. Nothing is charged by this call: it returns a one-time confirm_url (valid 5 minutes, single use) that the user must open, signed in, and confirm; the link is also sent to them by email and, when their account has a phone, by SMS. Give the link to the user and do not open it yourself. Amounts over the operator caps are refused (PAYMENT-CAP-ERR).',
+    'Starts the pre-payment of a claimed or accepted shift of a business the user owns. Nothing is charged by this call: it returns a one-time confirm_url (valid 5 minutes, single use) that the user must open, signed in, and confirm; the link is also sent to them by email and, when their account has a phone, by SMS. Give the link to the user and do not open it yourself. Amounts over the operator caps are refused (PAYMENT-CAP-ERR); a shift paid already is refused (INVOICE-PAID-ERR).',
   scope: 'payment',
   input: z.object({ shift_request_id: shiftId }),
   output: z.object({

@@ -21,6 +21,8 @@ export interface ToolAnnotations {
 export interface ToolRunExtras {
   /** The access token's id (or the personal key's credential id). */
   tokenId: string;
+  /** The origin the request reached (links the tool sends follow it unless APP_URL names the site). */
+  requestOrigin: string;
   /** True when the client declared URL-mode elicitation. */
   clientSupportsUrlElicitation: boolean;
   /** Ask the client to open a URL (URL-mode elicitation); resolves false when declined or unsupported. */

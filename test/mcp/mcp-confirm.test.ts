@@ -13,6 +13,7 @@ import { CARD, saveCard } from '../helpers/charges';
 import { contextAt } from '../helpers/clock';
 import { addTeammate, db, makeUser, TEST_PASSWORD, type TestUser } from '../helpers/factory';
 import { consumeNotifications, DAY, insertShift, MINUTE, makePair, outboxFor, readShift } from '../helpers/shifts';
+import { connectModern } from '../helpers/mcp';
 import { WebClient } from '../helpers/web';
 
 const confirmTool = ALL_TOOLS.find((t) => t.name === 'confirm_payment_for_shift')!;
@@ -28,7 +29,12 @@ function agentCtx(user: TestUser, opts: { at?: number; settings?: Partial<Settin
   };
 }
 
-const noElicitation: ToolRunExtras = { tokenId: 'tok_1', clientSupportsUrlElicitation: false, elicitUrl: async () => false };
+const noElicitation: ToolRunExtras = {
+  tokenId: 'tok_1',
+  requestOrigin: 'https://mcp.test',
+  clientSupportsUrlElicitation: false,
+  elicitUrl: async () => false,
+};
 
 async function confirmPayment(user: TestUser, shiftId: string, opts: Parameters<typeof agentCtx>[1] & { extras?: ToolRunExtras } = {}) {
   const out = await confirmTool.run(
@@ -102,6 +108,7 @@ describe('confirm_payment_for_shift', () => {
       at: now,
       extras: {
         tokenId: 'tok_1',
+        requestOrigin: 'https://mcp.test',
         clientSupportsUrlElicitation: true,
         elicitUrl: async (x) => {
           asked.push(x);
@@ -153,6 +160,48 @@ describe('confirm_payment_for_shift', () => {
     expect(await confirmPayment(biz, shift.id, { settings: { AGENT_PAYMENT_MAX_MINOR: 8000 } })).toMatchObject({ amount: 80 });
   });
 
+  it('refuses a shift that is paid already (INVOICE-PAID-ERR) instead of issuing a link that could only say "Paid"', async () => {
+    const { biz, shift } = await claimedShift();
+    const r = await confirmPayment(biz, shift.id);
+    const owner = await signedIn(biz);
+    await owner.get(pathOf(r.confirm_url));
+    expect((await owner.post(pathOf(r.confirm_url))).html).toContain('Paid: $80.00');
+    const [inv] = await db().select().from(invoices).where(eq(invoices.shift_request_id, shift.id));
+    expect(inv!.status).toBe('paid');
+    const err = await confirmPayment(biz, shift.id).then(
+      () => null,
+      (e: unknown) => e as AppError,
+    );
+    expect(err?.code).toBe('INVOICE-PAID-ERR');
+    expect(err?.details).toEqual({ invoice_id: inv!.id });
+    expect(await db().select().from(mcpConfirmTokens).where(eq(mcpConfirmTokens.shift_request_id, shift.id))).toHaveLength(1);
+  });
+
+  it('builds the link on the origin the agent reached when APP_URL is unset: in the result, the URL elicitation and the email', async () => {
+    const { biz, shift } = await claimedShift({ card: false });
+    const opened: string[] = [];
+    // The endpoint as a client reaches it (https://mcp.test/v1/mcp/), with the wrangler.toml settings: APP_URL and AUTH_URL empty.
+    const client = await connectModern(biz.key, {
+      openUrl: (url) => {
+        opened.push(url);
+        return 'accept';
+      },
+    });
+    const res = (await client.callTool({ name: 'shiftmarket.confirm_payment_for_shift', arguments: { shift_request_id: shift.id } })) as {
+      structuredContent?: { confirm_url?: string };
+    };
+    await client.close();
+    const url = res.structuredContent?.confirm_url ?? '';
+    expect(url).toMatch(/^https:\/\/mcp\.test\/mcp-confirm\/[A-Za-z0-9_-]{43}$/);
+    expect(opened).toEqual([url]);
+    const [notice] = await outboxFor(shift.id, { topic: 'notifications', kind: 'agent_payment_confirmation' });
+    expect(notice!.body.body).toContain(url);
+    await consumeNotifications([notice!.body]);
+    const mails = await db().select().from(emailOutbox).where(eq(emailOutbox.to_address, biz.email));
+    expect(mails.some((m) => m.text_body.includes(url))).toBe(true);
+    expect(mails.some((m) => m.text_body.includes('localhost:8787'))).toBe(false);
+  });
+
   it('sends the link by SMS and by email (urgent, to the owner only)', async () => {
     const { biz, shift } = await claimedShift({ card: false });
     const mate = await makeUser();
@@ -187,6 +236,7 @@ describe('confirm_payment_for_shift', () => {
       settings: twilio,
       extras: {
         tokenId: 'tok_1',
+        requestOrigin: 'https://mcp.test',
         clientSupportsUrlElicitation: true,
         elicitUrl: async () => {
           throw new Error('client went away');

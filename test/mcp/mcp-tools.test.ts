@@ -1,10 +1,11 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { auditLog, businesses, counterOffers, shifters, users } from '../../src/db/schema';
+import { auditLog, businesses, counterOffers, shiftRequests, shifters, users } from '../../src/db/schema';
 import { TOOL_PREFIX, type ToolDefinition, type ToolRunExtras } from '../../src/mcp/tool';
 import { TOOL_SPECS } from '../../src/mcp/tool-specs';
 import { ALL_TOOLS } from '../../src/mcp/tools';
 import { AppError } from '../../src/lib/errors';
+import { call } from '../helpers/api';
 import { contextAt } from '../helpers/clock';
 import { connectLegacy, connectModern, oauthTokens } from '../helpers/mcp';
 import { addTeammate, connect, db, makeUser, type TestUser } from '../helpers/factory';
@@ -28,7 +29,12 @@ function agentCtx(user: Pick<TestUser, 'userId' | 'keyId'>, at: number = Date.no
   };
 }
 
-const extras: ToolRunExtras = { tokenId: 'tok_test', clientSupportsUrlElicitation: false, elicitUrl: async () => false };
+const extras: ToolRunExtras = {
+  tokenId: 'tok_test',
+  requestOrigin: 'https://mcp.test',
+  clientSupportsUrlElicitation: false,
+  elicitUrl: async () => false,
+};
 
 async function run<T = any>(name: string, user: TestUser, args: Record<string, unknown> = {}, at?: number): Promise<T> {
   const t = tool(name);
@@ -247,6 +253,21 @@ describe('write tools', () => {
     await refused('post_shift', mate, { ...body, is_broadcast: true }, 'MCP-TEAMMATE-ERR');
     await refused('post_shift', stranger, { ...body, business_id: biz.businessId, is_broadcast: true }, 'BUSINESS-NOT-FND-ERR');
     await refused('post_shift', sh, { ...body, is_broadcast: true }, 'FORBIDDEN-ERR');
+  });
+
+  it('post_shift: a shift whose pay is over the agent payment cap is refused when posted, before anything is written', async () => {
+    const { biz, sh } = await makePair();
+    // 8 h × $300 = $2,400: over AGENT_PAYMENT_MAX_MINOR (200000), which confirm_payment_for_shift would refuse to ask for.
+    const big = shiftBody({ hourly_rate: 300, is_broadcast: true });
+    const err = await refused('post_shift', biz, big, 'PAYMENT-CAP-ERR');
+    expect(err.details).toMatchObject({ amount: 2400, cap: 2000, currency: 'USD' });
+    await refused('post_shift', biz, { ...shiftBody({ hourly_rate: 250.01 }), shifter_id: sh.shifterId }, 'PAYMENT-CAP-ERR');
+    expect(await db().select().from(shiftRequests).where(eq(shiftRequests.business_id, biz.businessId!))).toHaveLength(0);
+    // At the cap it posts; the person's own API key is not an agent and is not held to it.
+    const atCap = await run('post_shift', biz, shiftBody({ hourly_rate: 250, is_broadcast: true }));
+    expect(atCap.shift_request).toMatchObject({ hourly_rate: 250, is_broadcast: 1 });
+    const own = await call('POST', '/v1/shift_request/send_request', { key: biz.key, body: big });
+    expect(own.status).toBe(201);
   });
 
   it('claim_shift: 50 concurrent claims of one broadcast give exactly one winner', async () => {

@@ -33,7 +33,7 @@ export const mySpend = defineTool({
 export const confirmPaymentForShift = defineTool({
   ...confirmPaymentForShiftSpec,
   async run(ctx, args, extras) {
-    const issued = await issueConfirmation(ctx, args.shift_request_id, extras.tokenId);
+    const issued = await issueConfirmation(ctx, args.shift_request_id, extras.tokenId, extras.requestOrigin);
     let offered = false;
     if (extras.clientSupportsUrlElicitation) {
       try {

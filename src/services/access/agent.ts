@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { businesses, teammates } from '../../db/schema';
 import { AppError } from '../../lib/errors';
+import { fromMinor } from '../../lib/money';
 import { type LoadedShift, loadShift, type PersonActor, requirePerson, type ServiceContext, type Side } from '../kernel';
 import { type BusinessRow, standingToward, TEAMMATE_STATUS } from './business';
 import { shifterIdOf } from './shifter';
@@ -17,6 +18,22 @@ export const teammateRefused = () =>
     'MCP-TEAMMATE-ERR',
     'Agent tools act only for a business you own or as your own shifter profile; acting as a teammate of this business is not available yet.',
   );
+
+/**
+ * The most an agent may commit a business to in one shift (spec 4.9 rule 6): the pay it may ask the
+ * owner to confirm (AGENT_PAYMENT_MAX_MINOR), and never more than one charge may be
+ * (PAYMENT_MAX_CHARGE_MINOR). Checked when an agent posts a shift and when it asks for the payment,
+ * so a shift an agent posted can always be paid through it. In the shift's currency's minor units.
+ */
+export function assertAgentPayWithinCap(ctx: ServiceContext, amountMinor: number, currency: string): void {
+  const cap = Math.min(ctx.settings.AGENT_PAYMENT_MAX_MINOR, ctx.settings.PAYMENT_MAX_CHARGE_MINOR);
+  if (amountMinor <= cap) return;
+  throw new AppError('PAYMENT-CAP-ERR', 'The amount is over the cap on payments an agent may ask for.', {
+    amount: fromMinor(amountMinor, currency),
+    cap: fromMinor(cap, currency),
+    currency,
+  });
+}
 
 /** The shift and the sides the caller is on: the business owner, its shifter, or both. */
 export async function shiftForParty(ctx: ServiceContext, id: string): Promise<{ s: LoadedShift; sides: Side[]; actor: PersonActor }> {

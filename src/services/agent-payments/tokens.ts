@@ -1,12 +1,12 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
-import { mcpConfirmTokens, users } from '../../db/schema';
+import { invoices, mcpConfirmTokens, users } from '../../db/schema';
 import { toBase64Url, sha256Hex } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { errorFields } from '../../lib/log';
 import { fromMinor } from '../../lib/money';
 import { toIso } from '../../lib/time';
-import { standingToward } from '../access';
+import { assertAgentPayWithinCap, standingToward } from '../access';
 import {
   appLinkOrigin,
   changedRows,
@@ -50,15 +50,18 @@ export function formatAmount(amount: number, currency: string): string {
 /**
  * The business owner asks to pre-pay a claimed or accepted shift (tool confirm_payment_for_shift).
  * Checks: the caller owns the shift's business (a teammate gets MCP-TEAMMATE-ERR, anyone else 404),
- * the shift is accepted with a shifter and not worked or started, and the amount (scheduled hours ×
- * rate) is within AGENT_PAYMENT_MAX_MINOR and PAYMENT_MAX_CHARGE_MINOR. Writes a token row (only
- * its sha-256) with its audit row and the owner's urgent notification (in-app, email, push) in one
- * batch, then texts the link to the owner's phone. Nothing is charged here.
+ * the shift is accepted with a shifter and not worked or started, it is not paid already
+ * (INVOICE-PAID-ERR: a link would only say "Paid"), and the amount (scheduled hours × rate) is within
+ * the agent cap (access: assertAgentPayWithinCap). Writes a token row (only its sha-256) with its
+ * audit row and the owner's urgent notification (in-app, email, push) in one batch, then texts the
+ * link to the owner's phone. Nothing is charged here. The link is on {app_url} by the one link rule
+ * (kernel/app-links.ts), `requestOrigin` being the origin the agent reached.
  */
 export async function issueConfirmation(
   ctx: ServiceContext,
   shiftRequestId: string,
   requestedBy: string | null,
+  requestOrigin?: string,
 ): Promise<IssuedConfirmation> {
   const actor = requirePerson(ctx);
   const s = await loadShift(ctx, shiftRequestId);
@@ -73,20 +76,20 @@ export async function issueConfirmation(
   if (row.shifter_id === null) throw new AppError('SHFT-STATE-ERR', 'Nobody has claimed the shift yet.');
   if (row.is_noshow) throw new AppError('SHFT-STATE-ERR', 'The shift is marked as a no-show.');
   if (row.shift_end_at !== null) throw new AppError('SHFT-WORKED-ERR', 'The shift has been worked: its invoice is charged as usual.');
+  const [invoice] = await ctx.db
+    .select({ id: invoices.id, status: invoices.status })
+    .from(invoices)
+    .where(eq(invoices.shift_request_id, row.id))
+    .limit(1);
+  if (invoice?.status === 'paid')
+    throw new AppError('INVOICE-PAID-ERR', 'This shift is paid already: there is nothing to confirm.', { invoice_id: invoice.id });
   const amountMinor = shiftPayMinor(row);
-  const cap = Math.min(ctx.settings.AGENT_PAYMENT_MAX_MINOR, ctx.settings.PAYMENT_MAX_CHARGE_MINOR);
-  if (amountMinor > cap) {
-    throw new AppError('PAYMENT-CAP-ERR', 'The amount is over the cap on payments an agent may ask for.', {
-      amount: fromMinor(amountMinor, row.currency),
-      cap: fromMinor(cap, row.currency),
-      currency: row.currency,
-    });
-  }
+  assertAgentPayWithinCap(ctx, amountMinor, row.currency);
   const token = toBase64Url(crypto.getRandomValues(new Uint8Array(TOKEN_BYTES)));
   const now = ctx.now();
   const expiresAt = now + CONFIRM_TOKEN_TTL_MS;
   const id = newId('mcpConfirmToken');
-  const url = `${appLinkOrigin(ctx)}${CONFIRM_PATH}${token}`;
+  const url = `${appLinkOrigin(ctx, requestOrigin)}${CONFIRM_PATH}${token}`;
   const amount = fromMinor(amountMinor, row.currency);
   const what = `${formatAmount(amount, row.currency)} for the shift ${shiftWhen(row)} at ${s.business.name}`;
   const body = `An assistant asks to pay ${what}. To confirm, open ${url} within 5 minutes while signed in. If you did not ask for this, ignore it.`;

@@ -4,7 +4,7 @@ import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { toMinorExact } from '../../lib/money';
 import { shiftInstants } from '../../lib/shift-time';
-import { type BusinessRow, crewOf, isCrew, postingBusiness } from '../access';
+import { assertAgentPayWithinCap, type BusinessRow, crewOf, isCrew, postingBusiness } from '../access';
 import {
   committedSubject,
   draftEvent,
@@ -14,6 +14,7 @@ import {
   requirePerson,
   type ServiceContext,
   SHIFT_STATUS,
+  shiftPayMinor,
   type WriteParts,
 } from '../kernel';
 import { shiftEvent } from '../webhooks';
@@ -29,8 +30,9 @@ export type ShiftFields = Omit<SendRequestInput, 'business_id'>;
 
 /**
  * Validates a shift for a business and returns the row to insert: formats, role, rate, currency,
- * the window (positive, at most 24 h, starting in the future) and, for a targeted shift, that the
- * shifter is connected and accepting requests. Shared by send_request, change_request and templates.
+ * the window (positive, at most 24 h, starting in the future), the agent pay cap when an agent posts
+ * it, and, for a targeted shift, that the shifter is connected and accepting requests. Shared by
+ * send_request, change_request and templates.
  */
 export async function buildShiftRow(
   ctx: ServiceContext,
@@ -52,6 +54,9 @@ export async function buildShiftRow(
   const { startsAt, endsAt, minutes } = shiftInstants(f.shift_date, f.shift_in, f.shift_out, business.timezone);
   if (minutes <= 0 || minutes > MAX_SHIFT_MINUTES) throw invalid('shift_out', 'the shift must last between 1 minute and 24 hours');
   if (startsAt <= ctx.now()) throw invalid('shift_date', 'the shift must start in the future');
+  // An agent posts no shift it could not then ask the owner to pay (the same cap as the payment tool).
+  if (ctx.actor.kind === 'agent')
+    assertAgentPayWithinCap(ctx, shiftPayMinor({ starts_at: startsAt, ends_at: endsAt, hourly_rate_minor: rateMinor }), currency);
 
   if (f.shifter_id) {
     const [s] = await ctx.db.select().from(shifters).where(eq(shifters.id, f.shifter_id)).limit(1);
