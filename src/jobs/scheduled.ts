@@ -7,7 +7,7 @@ import { sweepEmailOutbox } from '../services/mail';
 import { sweepNotificationDeliveries } from '../services/notifications';
 import { sweepSimulatorEvents } from '../local/payment-simulator';
 import { sweepAutomaticCharges, sweepMissingTransfers, sweepUnworkedShiftRefunds } from '../services/payments';
-import { expirePendingShifts } from '../services/shifts';
+import { expirePendingShifts, sweepUnusedClockPhotos } from '../services/shifts';
 import { sweepWebhookDeliveries } from '../services/webhooks';
 import { pruneIdempotencyKeys } from './maintenance';
 
@@ -23,6 +23,7 @@ const JOBS: Record<string, Record<string, Job>> = {
     sweep_event_outbox: sweepOutbox,
     sweep_notification_deliveries: sweepNotificationDeliveries,
     expire_pending_shifts: expirePendingShifts,
+    remove_unused_clock_photos: sweepUnusedClockPhotos,
     sweep_webhook_deliveries: sweepWebhookDeliveries,
     deliver_payment_simulator_events: sweepSimulatorEvents,
     charge_worked_invoices: sweepAutomaticCharges,

@@ -120,6 +120,14 @@ export const ERROR_CODES = {
     description: 'The webhook URL is refused: it must be https on a public host (no private, loopback or link-local address).',
   },
   'WEBHOOK-ENDPOINT-LIMIT-ERR': { status: 422, description: 'The partner client has as many webhook endpoints as it may.' },
+  'CLOCK-PHOTO-LIMIT-ERR': {
+    status: 422,
+    description: 'The shift has as many clock photos for this side as it may keep (details.limit); pass one already uploaded as photo_url.',
+  },
+  'DELIVERABLE-LIMIT-ERR': {
+    status: 422,
+    description: 'The shift has as many deliverables from this side as it may keep (details.limit); delete one first.',
+  },
   'REVIEW-NOT-WORKED-ERR': {
     status: 422,
     description: 'The two parties have no worked shift together, or the pinned shift is not a worked shift between them.',

@@ -1,9 +1,14 @@
 import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { shiftRequests } from '../../src/db/schema';
+import { clockPhotos, shiftRequests } from '../../src/db/schema';
 import { haversineMeters } from '../../src/lib/geo';
-import { clockOut as clockOutAt } from '../../src/services/shifts/clock';
+import {
+  CLOCK_PHOTO_UNUSED_HOURS,
+  clockOut as clockOutAt,
+  MAX_CLOCK_PHOTOS_PER_SIDE,
+  sweepUnusedClockPhotos,
+} from '../../src/services/shifts/clock';
 import { isWorked } from '../../src/services/kernel/shift/status';
 import { type ApiResult, call, expectError } from '../helpers/api';
 import { contextAt } from '../helpers/clock';
@@ -23,6 +28,7 @@ import {
   photoForm,
   pngBytes,
   readShift,
+  runCron,
   windowFromNow,
 } from '../helpers/shifts';
 
@@ -351,6 +357,71 @@ describe('clock photos', () => {
     // A real upload for this shift and side passes.
     const mine = ok(await upload(shift.id, sh.key, photoForm(pngBytes())), 201);
     expect(ok(await clockIn(shift.id, sh.key, { photo_url: mine.url })).clock_in_photo_url).toBe(mine.url);
+  });
+
+  it(`keeps at most ${MAX_CLOCK_PHOTOS_PER_SIDE} photos per shift and side, even when 12 arrive at once (422 CLOCK-PHOTO-LIMIT-ERR)`, async () => {
+    const { biz, sh, shift } = await clockCase();
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => upload(shift.id, i % 2 ? sh.key : biz.key, photoForm(pngBytes(), `p${i}.png`))),
+    );
+    expect(answers.filter((r) => r.status === 201)).toHaveLength(MAX_CLOCK_PHOTOS_PER_SIDE);
+    for (const r of answers.filter((x) => x.status !== 201)) {
+      expect(expectError(r, 422, 'CLOCK-PHOTO-LIMIT-ERR').details).toEqual({ limit: MAX_CLOCK_PHOTOS_PER_SIDE, side: 'in' });
+    }
+    // Exactly the kept ones are in R2 and in D1: a refused upload leaves no object behind.
+    const kept = answers.filter((r) => r.status === 201).map((r) => r.body.url.replace('/v1/uploads/', '') as string);
+    expect((await r2Keys(shift.id)).sort()).toEqual(kept.sort());
+    const rows = await db().select().from(clockPhotos).where(eq(clockPhotos.shift_request_id, shift.id));
+    expect(rows.map((r) => r.object_key).sort()).toEqual(kept.sort());
+    // The other side has its own allowance.
+    ok(await upload(shift.id, sh.key, photoForm(pngBytes()), 'out'), 201);
+  });
+
+  it('ties the photo a punch used to the punch, and removes photos no punch used after a day', async () => {
+    const { sh, shift } = await clockCase({ require_clock_photo: true }, ENDING);
+    const [used, spare] = [
+      ok(await upload(shift.id, sh.key, photoForm(pngBytes())), 201),
+      ok(await upload(shift.id, sh.key, photoForm(pngBytes())), 201),
+    ];
+    const before = Date.now();
+    ok(await clockIn(shift.id, sh.key, { photo_url: used.url }));
+    const keyOf = (u: { url: string }) => u.url.replace('/v1/uploads/', '');
+    const row = async (u: { url: string }) =>
+      (
+        await db()
+          .select()
+          .from(clockPhotos)
+          .where(eq(clockPhotos.object_key, keyOf(u)))
+      )[0]!;
+    expect((await row(used)).used_at).toBeGreaterThanOrEqual(before);
+    expect((await row(spare)).used_at).toBeNull();
+
+    // A day later nothing changes; past the delay the cron removes the spare, object first, and keeps the used one.
+    const sweepAt = (ms: number) => sweepUnusedClockPhotos(contextAt(ms, sh));
+    await sweepAt(Date.now() + CLOCK_PHOTO_UNUSED_HOURS * HOUR - MINUTE);
+    expect((await r2Keys(shift.id)).sort()).toEqual([keyOf(used), keyOf(spare)].sort());
+    await db()
+      .update(clockPhotos)
+      .set({ created_at: Date.now() - CLOCK_PHOTO_UNUSED_HOURS * HOUR - MINUTE })
+      .where(eq(clockPhotos.shift_request_id, shift.id));
+    await runCron('*/5 * * * *');
+    expect(await r2Keys(shift.id)).toEqual([keyOf(used)]);
+    expect((await row(spare)).removed_at).not.toBeNull();
+    expect((await row(used)).removed_at).toBeNull();
+    // A removed photo no longer serves; the used one stays however long it waits.
+    expectError(await call('GET', spare.url, { key: sh.key }), 404, 'UPLOAD-NOT-FND-ERR');
+    await sweepAt(Date.now() + 30 * CLOCK_PHOTO_UNUSED_HOURS * HOUR);
+    expect(await r2Keys(shift.id)).toEqual([keyOf(used)]);
+    expect((await call('GET', used.url, { key: sh.key })).status).toBe(200);
+  });
+
+  it('refuses a punch whose photo was removed before it', async () => {
+    const { sh, shift } = await clockCase({ require_clock_photo: true }, ENDING);
+    const up = ok(await upload(shift.id, sh.key, photoForm(pngBytes())), 201);
+    expect(await sweepUnusedClockPhotos(contextAt(Date.now() + CLOCK_PHOTO_UNUSED_HOURS * HOUR + MINUTE, sh))).toBeGreaterThanOrEqual(1);
+    const err = expectError(await clockIn(shift.id, sh.key, { photo_url: up.url }), 400, 'VALIDATION-ERR');
+    expect(err.details).toEqual([{ field: 'photo_url', message: 'unknown photo' }]);
+    expect((await readShift(shift.id))!.shift_start_at).toBeNull();
   });
 
   it('accepts a JPEG and an upload by the business kiosk', async () => {

@@ -1,4 +1,5 @@
-import { type AnySQLiteColumn, index, integer, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { sql } from 'drizzle-orm';
+import { type AnySQLiteColumn, index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { bool, timestamps } from './columns';
 import { businesses, shifters } from './profiles';
 import { currencies, shiftRoles } from './reference';
@@ -75,6 +76,37 @@ export const shiftRequests = sqliteTable(
       t.hourly_rate_minor,
       t.shift_end_at,
     ),
+  ],
+);
+
+/**
+ * A clock photo stored in R2 at `object_key` (clock-photos/<shift_request_id>/<side>/<id>.<ext>,
+ * docs/storage.md). At most MAX_CLOCK_PHOTOS_PER_SIDE rows per shift and side, ever (removed ones
+ * count). `used_at` is the instant of the punch that used it (the shift's clock_in/out_photo_url
+ * names it), set in the punch's own batch; a photo no punch used is removed from R2 by the maintenance
+ * cron after CLOCK_PHOTO_UNUSED_HOURS, and `removed_at` says so (services/shifts/clock.ts).
+ */
+export const clockPhotos = sqliteTable(
+  'clock_photos',
+  {
+    id: text('id').primaryKey(), // upl_…
+    shift_request_id: text('shift_request_id')
+      .notNull()
+      .references(() => shiftRequests.id, { onDelete: 'cascade' }),
+    side: text('side', { enum: ['in', 'out'] }).notNull(),
+    object_key: text('object_key').notNull(),
+    content_type: text('content_type').notNull(),
+    size: integer('size').notNull(),
+    uploaded_by_user_id: text('uploaded_by_user_id'),
+    created_at: integer('created_at').notNull(),
+    used_at: integer('used_at'),
+    removed_at: integer('removed_at'),
+  },
+  (t) => [
+    index('clock_photos_shift_side_idx').on(t.shift_request_id, t.side),
+    uniqueIndex('clock_photos_object_key_idx').on(t.object_key),
+    // The sweep's candidates: photos no punch used and not yet removed, oldest first.
+    index('clock_photos_unused_idx').on(t.created_at).where(sql`used_at IS NULL AND removed_at IS NULL`),
   ],
 );
 

@@ -8,6 +8,7 @@ import {
   changedShiftSchema,
   changeRequestBody,
   CLOCK_PHOTO_MAX_BYTES,
+  CLOCK_PHOTO_UNUSED_HOURS,
   clockBody,
   clockPhotoForm,
   clockPhotoParams,
@@ -18,6 +19,7 @@ import {
   declineBody,
   listBroadcastsBody,
   listRequestsBody,
+  MAX_CLOCK_PHOTOS_PER_SIDE,
   sendRequestInput,
   shiftListSchema,
   shiftRequestSchema,
@@ -189,7 +191,8 @@ export const clockPhoto = authRoute({
   operationId: 'uploadClockPhoto',
   path: '/v1/shift_request/{id}/clock_photo',
   tags,
-  summary: 'Upload a clock photo (multipart field "file"; JPEG, PNG, GIF, WebP or HEIC; at most 8 MB)',
+  summary: `Upload a clock photo (multipart field "file"; JPEG, PNG, GIF, WebP or HEIC; at most 8 MB; at most ${MAX_CLOCK_PHOTOS_PER_SIDE} per shift and side)`,
+  description: `A photo no punch uses within ${CLOCK_PHOTO_UNUSED_HOURS} hours of its upload is removed; the one a clock_in or clock_out used stays with the shift.`,
   request: {
     params: idParam,
     query: clockPhotoQuery,
@@ -199,7 +202,15 @@ export const clockPhoto = authRoute({
   responses: {
     201: jsonContent(clockPhotoSchema, 'Pass url back as photo_url to clock_in/clock_out.'),
   },
-  errors: ['SHFT-NOT-FND-ERR', ...FINAL, 'PAYLOAD-TOO-LARGE-ERR', 'UNSUPPORTED-MEDIA-ERR'],
+  errors: [
+    'SHFT-NOT-FND-ERR',
+    ...FINAL,
+    'CLOCK-PHOTO-LIMIT-ERR',
+    'PAYLOAD-TOO-LARGE-ERR',
+    'UNSUPPORTED-MEDIA-ERR',
+    'IDEMPOTENCY-MISMATCH-ERR',
+    'IDEMPOTENCY-IN-PROGRESS-ERR',
+  ],
 });
 
 export const readClockPhoto = authRoute({

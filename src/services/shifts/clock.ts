@@ -1,14 +1,16 @@
-import { and, eq, gte, isNotNull, isNull, lte } from 'drizzle-orm';
-import { shiftRequests } from '../../db/schema';
+import { and, asc, eq, gte, inArray, isNotNull, isNull, lt, lte, type SQL, sql } from 'drizzle-orm';
+import { insertWhere } from '../../db/conditional';
+import { clockPhotos, shiftRequests } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { haversineMeters } from '../../lib/geo';
 import { newId } from '../../lib/ids';
+import { errorFields } from '../../lib/log';
 import { toIso } from '../../lib/time';
 import { inspectFile } from '../../lib/uploads';
 import { shiftParty } from '../access';
 import { invoiceInsertWhere } from '../invoices';
 import { completeIfPrepaid } from '../payments';
-import { committedSubject, type ServiceContext, SHIFT_STATUS, shiftWhen, stateError } from '../kernel';
+import { committedSubject, prepareWrite, type ServiceContext, SHIFT_STATUS, shiftWhen, stateError } from '../kernel';
 import { shiftEvent } from '../webhooks';
 import { type LoadedShift, loadShift, loadView, viewLoaded } from './load';
 import type { ClockInput, ClockPhotoParams, ClockPhotoUpload, ClockSide, ShiftRequestView } from './schemas';
@@ -16,6 +18,12 @@ import { shiftWrite } from './write';
 import { businessRecipients } from '../notifications';
 
 export const CLOCK_PHOTO_MAX_BYTES = 8 * 1024 * 1024;
+/** Photos stored per shift and side, ever: a retake or two for the one punch, never a flood. */
+export const MAX_CLOCK_PHOTOS_PER_SIDE = 3;
+/** A photo no punch has used is removed from R2 this long after its upload (the maintenance cron). */
+export const CLOCK_PHOTO_UNUSED_HOURS = 24;
+/** Photos the cron removes per run (one R2 delete call takes up to 1,000 keys). */
+const SWEEP_BATCH = 200;
 /** Clock-in opens this long before the scheduled start and closes at the scheduled end. */
 export const CLOCK_IN_EARLY_MINUTES = 60;
 /** The shifter (or a kiosk for them) may clock out from this long before the scheduled end. */
@@ -77,24 +85,57 @@ async function puncher(ctx: ServiceContext, s: LoadedShift, input: ClockInput): 
 const PHOTO_URL = /^\/v1\/uploads\/(clock-photos\/(sr_[0-9A-Za-z]+)\/(in|out)\/upl_[0-9A-Za-z]+\.[a-z]{3,4})$/;
 
 /**
- * A photo_url must name a photo clock_photo stored for this shift and side: the key has the right
- * shape, and the R2 object exists with matching customMetadata (a made-up name under the right prefix,
- * or a real upload of another shift or side, is refused). A missing photo where the business requires
- * one is SHFT-PHOTO-REQ-ERR.
+ * A photo_url must name a photo clock_photo stored for this shift and side and not yet removed: the
+ * key has the right shape, its clock_photos row names this shift and side, and the R2 object exists
+ * (a made-up name under the right prefix, an object planted there, or a real upload of another shift
+ * or side, is refused). A missing photo where the business requires one is SHFT-PHOTO-REQ-ERR.
+ * Returns the photo's row id, for the punch to claim it in its own batch (`photoClaim`).
  */
-async function checkPhoto(ctx: ServiceContext, s: LoadedShift, side: ClockSide, photoUrl: string | undefined) {
+async function checkPhoto(ctx: ServiceContext, s: LoadedShift, side: ClockSide, photoUrl: string | undefined): Promise<string | null> {
   if (photoUrl === undefined) {
     if (s.business.require_clock_photo) throw new AppError('SHFT-PHOTO-REQ-ERR');
-    return;
+    return null;
   }
-  const refuse = () =>
-    new AppError('VALIDATION-ERR', `photo_url must be a URL returned by clock_photo for this shift (side=${side}).`, [
-      { field: 'photo_url', message: 'unknown photo' },
-    ]);
   const m = PHOTO_URL.exec(photoUrl);
-  if (!m || m[2] !== s.row.id || m[3] !== side) throw refuse();
-  const head = await ctx.env.UPLOADS.head(m[1]!);
-  if (!head || head.customMetadata?.shift_request_id !== s.row.id || head.customMetadata?.side !== side) throw refuse();
+  if (!m || m[2] !== s.row.id || m[3] !== side) throw unknownPhoto(side);
+  const cp = clockPhotos;
+  const [row] = await ctx.db
+    .select({ id: cp.id })
+    .from(cp)
+    .where(and(eq(cp.object_key, m[1]!), eq(cp.shift_request_id, s.row.id), eq(cp.side, side), isNull(cp.removed_at)))
+    .limit(1);
+  if (!row || !(await ctx.env.UPLOADS.head(m[1]!))) throw unknownPhoto(side);
+  return row.id;
+}
+
+const unknownPhoto = (side: ClockSide) =>
+  new AppError('VALIDATION-ERR', `photo_url must be a URL returned by clock_photo for this shift (side=${side}).`, [
+    { field: 'photo_url', message: 'unknown photo' },
+  ]);
+
+/**
+ * The punch's hold on its photo: `live` (for the guard: the photo is still there, so the cron cannot
+ * remove it under the punch) and `claim` (a follow-up statement stamping `used_at` once the guard held).
+ */
+function photoClaim(ctx: ServiceContext, photoId: string | null, now: number, applied: SQL) {
+  if (!photoId) return { live: [], claim: [] };
+  const cp = clockPhotos;
+  return {
+    live: [sql`EXISTS (SELECT 1 FROM ${cp} WHERE ${cp.id} = ${photoId} AND ${cp.removed_at} IS NULL)`],
+    claim: [
+      ctx.db
+        .update(cp)
+        .set({ used_at: now })
+        .where(and(eq(cp.id, photoId), isNull(cp.removed_at), applied)),
+    ],
+  };
+}
+
+/** After a refused guard: the photo's removal (by the cron, meanwhile) is the reason to tell. */
+async function photoGone(ctx: ServiceContext, photoId: string | null): Promise<boolean> {
+  if (!photoId) return false;
+  const [row] = await ctx.db.select({ removed: clockPhotos.removed_at }).from(clockPhotos).where(eq(clockPhotos.id, photoId)).limit(1);
+  return !row || row.removed !== null;
 }
 
 /**
@@ -134,10 +175,11 @@ export async function clockIn(ctx: ServiceContext, id: string, input: ClockInput
   if (s.row.is_noshow) throw new AppError('SHFT-STATE-ERR', 'The shift is marked as a no-show.');
   const now = ctx.now();
   if (now < s.row.starts_at - CLOCK_IN_EARLY_MINUTES * MINUTE || now > s.row.ends_at) throw clockInWindowError(s.row);
-  await checkPhoto(ctx, s, 'in', input.photo_url);
+  const photo = await checkPhoto(ctx, s, 'in', input.photo_url);
   const distance = geofence(ctx, s, input, true);
   const override = who.as !== 'manager' && input.im_here === true;
   const w = shiftWrite(ctx, id);
+  const held = photoClaim(ctx, photo, now, w.applied!);
   const r = await w.commit({
     guard: ctx.db
       .update(shiftRequests)
@@ -160,8 +202,10 @@ export async function clockIn(ctx: ServiceContext, id: string, input: ClockInput
           eq(shiftRequests.is_noshow, false),
           lte(shiftRequests.starts_at, now + CLOCK_IN_EARLY_MINUTES * MINUTE),
           gte(shiftRequests.ends_at, now),
+          ...held.live,
         ),
       ),
+    follow: held.claim,
     audit: { action: 'shift.clock_in', data: { distance_m: distance, override, punched_as: who.as, attributed_to: who.attributedTo } },
     notify: [
       {
@@ -179,6 +223,7 @@ export async function clockIn(ctx: ServiceContext, id: string, input: ClockInput
   if (fresh.row.shift_start_at !== null && fresh.row.request_status === SHIFT_STATUS.accepted) return viewLoaded(fresh);
   if (fresh.row.request_status !== SHIFT_STATUS.accepted) throw stateError(fresh.row, 'accepted');
   if (fresh.row.is_noshow) throw new AppError('SHFT-STATE-ERR', 'The shift is marked as a no-show.');
+  if (await photoGone(ctx, photo)) throw unknownPhoto('in');
   throw clockInWindowError(fresh.row);
 }
 
@@ -200,10 +245,11 @@ export async function clockOut(ctx: ServiceContext, id: string, input: ClockInpu
   const now = ctx.now();
   const earliest = clockOutOpensAt(s.row, who);
   if (now < earliest) throw clockOutWindowError(s.row, who);
-  await checkPhoto(ctx, s, 'out', input.photo_url);
+  const photo = await checkPhoto(ctx, s, 'out', input.photo_url);
   const distance = geofence(ctx, s, input, false);
   const endedEarly = now < s.row.ends_at;
   const w = shiftWrite(ctx, id);
+  const held = photoClaim(ctx, photo, now, w.applied!);
   const r = await w.commit({
     guard: ctx.db
       .update(shiftRequests)
@@ -226,11 +272,12 @@ export async function clockOut(ctx: ServiceContext, id: string, input: ClockInpu
           eq(shiftRequests.is_noshow, false),
           lte(shiftRequests.shift_start_at, now - MIN_CLOCKED_MINUTES * MINUTE),
           ...(who.as === 'manager' ? [] : [lte(shiftRequests.ends_at, now + CLOCK_OUT_GRACE_MINUTES * MINUTE)]),
+          ...held.live,
         ),
       ),
     // The shift is worked from here: its invoice is written in the same batch, only if the guard held;
     // a shift pre-paid already (its invoice paid) completes (2 → 5) in the same batch.
-    follow: [invoiceInsertWhere(ctx.db, s.row, now, w.applied!), completeIfPrepaid(ctx.db, id, now, w.applied!)],
+    follow: [invoiceInsertWhere(ctx.db, s.row, now, w.applied!), completeIfPrepaid(ctx.db, id, now, w.applied!), ...held.claim],
     audit: {
       action: 'shift.clock_out',
       data: { distance_m: distance, punched_as: who.as, attributed_to: who.attributedTo, ended_early: endedEarly },
@@ -242,6 +289,7 @@ export async function clockOut(ctx: ServiceContext, id: string, input: ClockInpu
   if (fresh.row.shift_end_at !== null && fresh.row.request_status !== SHIFT_STATUS.cancelled) return viewLoaded(fresh);
   if (fresh.row.request_status !== SHIFT_STATUS.accepted) throw stateError(fresh.row, 'accepted');
   if (fresh.row.shift_start_at === null) throw new AppError('SHFT-STATE-ERR', 'Clock in before clocking out.');
+  if (await photoGone(ctx, photo)) throw unknownPhoto('out');
   throw clockOutWindowError(fresh.row, who);
 }
 
@@ -259,22 +307,164 @@ function clockOutWindowError(row: LoadedShift['row'], who: Puncher) {
   return new AppError('SHFT-CLOCK-WINDOW-ERR', message, { opens_at: toIso(clockOutOpensAt(row, who)) });
 }
 
-/** Stores a clock photo in R2 (images only, sniffed; at most 8 MB) and returns its URL. */
+/**
+ * Stores a clock photo in R2 (images only, sniffed; at most 8 MB) and returns its URL. At most
+ * MAX_CLOCK_PHOTOS_PER_SIDE per shift and side: the object is stored first, then its row, guarded in
+ * SQL on that count (so concurrent uploads cannot pass it together); when the row is not written the
+ * object is deleted, so no object is left that no row references.
+ */
 export async function uploadClockPhoto(ctx: ServiceContext, id: string, side: ClockSide, upload: File): Promise<ClockPhotoUpload> {
   const s = await loadShift(ctx, id);
   await puncher(ctx, s, {});
+  const done = committedSubject(ctx, 'clock_photo');
+  if (done) return photoView(await onePhoto(ctx, done));
   if (s.row.request_status !== SHIFT_STATUS.accepted) throw stateError(s.row, 'accepted');
   const file = await inspectFile(upload, {
     maxBytes: CLOCK_PHOTO_MAX_BYTES,
     accept: (t) => t.mime.startsWith('image/'),
     what: 'clock photo',
   });
-  const key = `${clockPhotoPrefix(id, side)}${newId('upload')}.${file.type.ext}`;
+  if ((await photosOf(ctx, id, side)) >= MAX_CLOCK_PHOTOS_PER_SIDE) throw tooManyPhotos(side);
+  const photoId = newId('upload');
+  const key = `${clockPhotoPrefix(id, side)}${photoId}.${file.type.ext}`;
+  const uploadedBy = ctx.actor.kind === 'user' ? ctx.actor.userId : null;
   await ctx.env.UPLOADS.put(key, file.bytes, {
     httpMetadata: { contentType: file.type.mime },
-    customMetadata: { shift_request_id: id, side, uploaded_by: ctx.actor.kind === 'user' ? ctx.actor.userId : 'unknown' },
+    customMetadata: { shift_request_id: id, side, uploaded_by: uploadedBy ?? 'unknown' },
   });
-  return { url: `/v1/uploads/${key}`, content_type: file.type.mime, size: file.bytes.byteLength };
+  const row: PhotoRow = {
+    id: photoId,
+    shift_request_id: id,
+    side,
+    object_key: key,
+    content_type: file.type.mime,
+    size: file.bytes.byteLength,
+    uploaded_by_user_id: uploadedBy,
+    created_at: ctx.now(),
+    used_at: null,
+    removed_at: null,
+  };
+  const cp = clockPhotos;
+  const count = sql`(SELECT COUNT(*) FROM ${cp} WHERE ${cp.shift_request_id} = ${id} AND ${cp.side} = ${side})`;
+  let applied: boolean;
+  try {
+    const r = await prepareWrite(
+      ctx,
+      { type: 'clock_photo', id: photoId },
+      () => sql`EXISTS (SELECT 1 FROM ${cp} WHERE ${cp.id} = ${photoId})`,
+    ).commit({
+      guard: insertWhere(ctx.db, cp, row, sql`${count} < ${MAX_CLOCK_PHOTOS_PER_SIDE}`),
+      audit: { action: 'shift.clock_photo', data: { shift_request_id: id, side, type: row.content_type, size: row.size } },
+    });
+    applied = r.applied;
+  } catch (err) {
+    const stored = await photoStored(ctx, photoId);
+    if (stored === false) await removePhotoObjects(ctx, [key]);
+    if (!stored) throw err;
+    applied = true; // the write committed; only its answer was lost
+  }
+  if (!applied) {
+    await removePhotoObjects(ctx, [key]);
+    throw tooManyPhotos(side);
+  }
+  return photoView(row);
+}
+
+type PhotoRow = typeof clockPhotos.$inferSelect;
+const photoView = (r: PhotoRow): ClockPhotoUpload => ({ url: `/v1/uploads/${r.object_key}`, content_type: r.content_type, size: r.size });
+
+const photosOf = (ctx: ServiceContext, id: string, side: ClockSide) =>
+  ctx.db.$count(clockPhotos, and(eq(clockPhotos.shift_request_id, id), eq(clockPhotos.side, side)));
+
+const tooManyPhotos = (side: ClockSide) =>
+  new AppError(
+    'CLOCK-PHOTO-LIMIT-ERR',
+    `A shift keeps at most ${MAX_CLOCK_PHOTOS_PER_SIDE} clock photos per side; use one already uploaded as photo_url.`,
+    { limit: MAX_CLOCK_PHOTOS_PER_SIDE, side },
+  );
+
+async function onePhoto(ctx: ServiceContext, photoId: string): Promise<PhotoRow> {
+  const [row] = await ctx.db.select().from(clockPhotos).where(eq(clockPhotos.id, photoId)).limit(1);
+  if (!row) throw new Error(`clock photo ${photoId} is committed but not found`);
+  return row;
+}
+
+/** After the row write failed with an error: whether it committed all the same; null when even that read fails. */
+async function photoStored(ctx: ServiceContext, photoId: string): Promise<boolean | null> {
+  try {
+    const [row] = await ctx.db.select({ id: clockPhotos.id }).from(clockPhotos).where(eq(clockPhotos.id, photoId)).limit(1);
+    return row !== undefined;
+  } catch (err) {
+    ctx.log.error('clock photo: cannot tell whether the row was written', { photo_id: photoId, ...errorFields(err) });
+    return null;
+  }
+}
+
+/** Deletes stored objects; a failure only leaves unreferenced objects behind, so it is logged, not raised. */
+async function removePhotoObjects(ctx: ServiceContext, keys: string[]): Promise<boolean> {
+  try {
+    await ctx.env.UPLOADS.delete(keys);
+    return true;
+  } catch (err) {
+    ctx.log.error('clock photo delete failed', { keys: keys.join(' '), ...errorFields(err) });
+    return false;
+  }
+}
+
+/**
+ * The maintenance cron (src/jobs): removes from R2 the clock photos no punch used within
+ * CLOCK_PHOTO_UNUSED_HOURS of their upload (retakes, abandoned punches), SWEEP_BATCH a run, oldest
+ * first. Each row is marked removed before its object goes, and only while no punch has used it, so a
+ * punch and the sweep cannot both win (the punch's guard needs the photo unremoved); when the delete
+ * fails, the marks are lifted for the next run. Used photos stay with their shift. Returns how many.
+ */
+export async function sweepUnusedClockPhotos(ctx: ServiceContext): Promise<number> {
+  const cp = clockPhotos;
+  const before = ctx.now() - CLOCK_PHOTO_UNUSED_HOURS * 3_600_000;
+  const due = await ctx.db
+    .select({ id: cp.id })
+    .from(cp)
+    .where(and(isNull(cp.used_at), isNull(cp.removed_at), lt(cp.created_at, before)))
+    .orderBy(asc(cp.created_at))
+    .limit(SWEEP_BATCH);
+  if (!due.length) return 0;
+  const now = ctx.now();
+  const marked = await ctx.db
+    .update(cp)
+    .set({ removed_at: now })
+    .where(
+      and(
+        inArray(
+          cp.id,
+          due.map((d) => d.id),
+        ),
+        isNull(cp.used_at),
+        isNull(cp.removed_at),
+      ),
+    )
+    .returning({ id: cp.id, key: cp.object_key });
+  if (!marked.length) return 0;
+  if (
+    !(await removePhotoObjects(
+      ctx,
+      marked.map((m) => m.key),
+    ))
+  ) {
+    await ctx.db
+      .update(cp)
+      .set({ removed_at: null })
+      .where(
+        and(
+          inArray(
+            cp.id,
+            marked.map((m) => m.id),
+          ),
+          eq(cp.removed_at, now),
+        ),
+      );
+    throw new Error(`clock photo sweep: ${marked.length} objects could not be deleted; the next run retries`);
+  }
+  return marked.length;
 }
 
 /**
