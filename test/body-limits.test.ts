@@ -118,6 +118,64 @@ async function credentialCase() {
 
 const r2Keys = async (prefix: string) => (await env.UPLOADS.list({ prefix })).objects.map((o) => o.key);
 
+/**
+ * A GET or HEAD carrying a body, as the runtime's HTTP server delivers one from the network. The Fetch
+ * API refuses to build such a request, so a POST with the body stands in for it, seen by the app
+ * through a proxy that reports the method; everything else (URL, headers, body) is the real request's.
+ */
+async function bodied(method: 'GET' | 'HEAD', path: string, body: string, opts: { key?: string; headers?: Record<string, string> } = {}) {
+  const headers = new Headers(opts.headers);
+  if (opts.key) headers.set('Authorization', `Bearer ${opts.key}`);
+  const real = new Request(new URL(path, BASE), { method: 'POST', headers, body });
+  const req = new Proxy(real, {
+    get(target, prop) {
+      if (prop === 'method') return method;
+      const v = Reflect.get(target, prop, target);
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  });
+  const ctx = createExecutionContext();
+  const raw = await worker.fetch(req, env as AppBindings, ctx);
+  await waitOnExecutionContext(ctx);
+  const text = await raw.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    /* an HTML page */
+  }
+  return { status: raw.status, headers: raw.headers, body: parsed, raw } as ApiResult;
+}
+
+describe('GET and HEAD with a body', () => {
+  it('is 400 VALIDATION-ERR in the envelope (not a 500) on a public API route, a signed-in API route, the OpenAPI document and a page', async () => {
+    const u = await makeUser();
+    const cases: Array<[string, string | undefined]> = [
+      ['/v1/help/articles', undefined],
+      ['/v1/user/details', u.key],
+      ['/v1/openapi.json', undefined],
+      ['/login', undefined],
+    ];
+    for (const [path, key] of cases) {
+      const get = await bodied('GET', path, '{"filter":"x"}', { key, headers: json });
+      expect(expectError(get, 400, 'VALIDATION-ERR').message, path).toBe(
+        'A GET request takes no body: send its input in the query string.',
+      );
+      const head = await bodied('HEAD', path, 'x'.repeat(10), { key });
+      expect(head.status, path).toBe(400);
+      expect(head.body, path).toBeNull();
+    }
+  });
+
+  it('an empty body (Content-Length: 0) is no body: the route answers as usual', async () => {
+    const u = await makeUser();
+    const empty = { 'Content-Length': '0' };
+    const res = await bodied('GET', '/v1/user/details', '', { key: u.key, headers: empty });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect((await bodied('GET', '/login', '', { headers: empty })).status).toBe(200);
+  });
+});
+
 describe('JSON bodies: BODY_LIMIT_BYTES (64 KB)', () => {
   it('a body over the limit is 413 PAYLOAD-TOO-LARGE-ERR in the error envelope, and nothing runs', async () => {
     const u = await makeUser();

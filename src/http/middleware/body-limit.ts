@@ -45,9 +45,17 @@ function uploadCap(c: Parameters<MiddlewareHandler<AppEnv>>[0]): UploadCap | und
  * without reading, and otherwise the header is dropped so hono's bodyLimit counts the bytes as they
  * arrive and stops reading at the cap (a chunked body has no length; a lying one is caught the same
  * way). The body is held in memory only up to the cap, so a refused upload never reaches a handler or R2.
+ * A GET or HEAD with a body is 400 `VALIDATION-ERR` on every route, API and page alike.
  */
 export const limitBody: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (!c.req.raw.body) return next();
+  // A GET or HEAD has no body in HTTP's semantics, and the Fetch API cannot rebuild a request that
+  // carries one (below), though the runtime delivers it: refused in the envelope rather than dropped
+  // unseen, so a client that put its input there learns it. An empty one (Content-Length: 0) passes.
+  if (c.req.method === 'GET' || c.req.method === 'HEAD') {
+    if (c.req.header('Content-Length') === '0') return next();
+    throw new AppError('VALIDATION-ERR', `A ${c.req.method} request takes no body: send its input in the query string.`);
+  }
   const cap = uploadCap(c);
   const max = cap?.maxBodyBytes ?? c.get('settings').BODY_LIMIT_BYTES;
   const message = cap?.message ?? `The request body must be at most ${Math.floor(max / 1024)} KB.`;
