@@ -1,7 +1,8 @@
 // Helpers for the browser tests: headless Debian Chromium driven by playwright-core, with every
 // request to a host other than the Worker's origin aborted and recorded, so a page that still
 // reaches for a CDN fails the test on any machine, online or not.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -156,4 +157,30 @@ export async function tabUntil(page, matches, max = 8) {
     if (await page.evaluate(matches)) return presses;
   }
   return null;
+}
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * axe-core on the page as it stands (WCAG 2.1 A and AA rules): throws with every violation, its rule,
+ * impact and the elements it found, so a page with one is a failed test. `label` names the page and
+ * state in the message (e.g. "bulk posting, dark, 360 px").
+ */
+export async function assertAccessible(page, label) {
+  const loaded = await page.evaluate(() => typeof window.axe !== 'undefined');
+  if (!loaded) await page.addScriptTag({ content: AXE_SOURCE });
+  const violations = await page.evaluate(async () => {
+    const result = await window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')),
+    }));
+  });
+  if (violations.length) {
+    throw new Error(
+      `axe: ${violations.length} accessibility violation(s) on ${label}:\n${violations.map((v) => `- ${v.id} (${v.impact}): ${v.help} at ${v.nodes.join(', ')}`).join('\n')}`,
+    );
+  }
 }
