@@ -7,7 +7,8 @@ import { appOrigin, authOrigin, requestOrigin } from './urls';
 
 /**
  * The page policy: nothing but this origin's stylesheet, script and images (data: for the QR code),
- * no inline script or style, no framing, no <base>. Forms may post here and to {app_url} and
+ * no inline script or style, no framing, no <base>; the pages' scripts may call this origin's API
+ * (connect-src) and nothing else. Forms may post here and to {app_url} and
  * {auth_url} (form-action also governs the redirect after a post, so a sign-in on {auth_url} may
  * send the browser on to {app_url}).
  */
@@ -19,6 +20,7 @@ export function pageCsp(c: Context<AppEnv>): string {
     "style-src 'self'",
     "script-src 'self'",
     "img-src 'self' data:",
+    "connect-src 'self'",
     `form-action ${["'self'", ...formTargets].join(' ')}`,
     "frame-ancestors 'none'",
     "base-uri 'none'",

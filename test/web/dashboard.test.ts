@@ -36,11 +36,12 @@ describe('the API with the page session (the web application’s scripts)', () =
     expect(ok.status).toBe(200);
     expect(JSON.parse(ok.html).id).toBe(owner.userId);
     // A wrong token, another origin or a cross-site fetch: refused in the envelope.
-    for (const headers of [
+    const refused: Record<string, string>[] = [
       { 'X-CSRF-Token': 'x'.repeat(43) },
       { 'X-CSRF-Token': csrfOf(b), Origin: 'https://evil.example' },
       { 'X-CSRF-Token': csrfOf(b), 'Sec-Fetch-Site': 'cross-site' },
-    ]) {
+    ];
+    for (const headers of refused) {
       const res = await asPage(headers);
       expect(res.status, JSON.stringify(headers)).toBe(403);
       expect(JSON.parse(res.html).error.code).toBe('FORBIDDEN-ERR');

@@ -366,7 +366,7 @@ describe('rendering', () => {
   it('pages carry the page CSP, no-store, HTML type and a same-origin referrer policy', async () => {
     const res = await request(`${HTTPS}/p/form`);
     expect(res.headers.get('Content-Security-Policy')).toBe(
-      "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+      "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
     );
     expect(res.headers.get('Cache-Control')).toBe('no-store');
     expect(res.headers.get('Content-Type')).toBe('text/html; charset=utf-8');

@@ -2,8 +2,11 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../../../http/app-types';
 import { formIdempotency } from '../../../http/middleware/idempotency';
 import { requireWebUser } from '../../session';
+import { renderBulk } from './bulk';
 import { renderHome } from './home';
 import { postShift, renderPostShift } from './post-shift';
+import { renderSchedule } from './schedule';
+import { postShiftChange, renderShiftChange } from './shift-change';
 
 /**
  * The web application for people who run a venue ({app_url}/dashboard): signed-in pages only, every
@@ -16,3 +19,7 @@ dashboardPages.post('*', formIdempotency);
 dashboardPages.get('/', renderHome);
 dashboardPages.get('/shifts/new', renderPostShift);
 dashboardPages.post('/shifts/new', postShift);
+dashboardPages.get('/schedule', renderSchedule);
+dashboardPages.get('/shifts/:id/change', renderShiftChange);
+dashboardPages.post('/shifts/:id/change', postShiftChange);
+dashboardPages.get('/bulk', renderBulk);

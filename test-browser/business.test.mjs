@@ -1,0 +1,145 @@
+// The business web application in a real browser, as the demo owner: the day at a glance, posting
+// one shift, and bulk posting 12 rows of which 2 are refused by the service, fixed and sent again
+// alone. Every page is checked with axe-core in light and dark, at 1280 and 360 px; screenshots of
+// each step go to the artifacts folder as business-<n>-<step>.png. Run through `npm run test:browser`.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { artifactsDir, assertAccessible, assertNoForeignCode, launchBrowser, openOffline, withEvidence } from './offline.mjs';
+
+const ORIGIN = process.env.DOCS_BASE_URL ? new URL(process.env.DOCS_BASE_URL).origin : undefined;
+if (!ORIGIN) throw new Error('DOCS_BASE_URL is not set: run `npm run test:browser`');
+const ACCOUNTS = JSON.parse(process.env.BROWSER_ACCOUNTS || '[]');
+const owner = ACCOUNTS.find((a) => a.email.startsWith('owner@'));
+const skip = !owner && 'BROWSER_ACCOUNTS lists no demo owner: run `npm run test:browser`';
+
+let browser;
+before(async () => {
+  if (!skip) browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+});
+
+let shot = 0;
+async function screenshot(page, step) {
+  shot += 1;
+  await page.screenshot({ path: join(artifactsDir(), `business-${String(shot).padStart(2, '0')}-${step}.png`), fullPage: true });
+}
+
+async function signIn(page) {
+  await page.goto(`${ORIGIN}/login`);
+  await page.fill('input[name=email]', owner.email);
+  await page.fill('input[name=password]', owner.password);
+  await Promise.all([page.waitForURL((u) => u.pathname === '/dashboard'), page.press('input[name=password]', 'Enter')]);
+}
+
+/** A date `days` from today as YYYY-MM-DD (UTC; far enough ahead that the business's zone agrees). */
+const ahead = (days) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+/** The shifts of the business on a date, read through the API with the page's session (as the page's scripts do). */
+function shiftsOn(page, date) {
+  return page.evaluate(async (d) => {
+    const token = document.querySelector('meta[name="csrf-token"]').content;
+    const res = await fetch('/v1/shift_request/list_of_requests', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': token },
+      body: JSON.stringify({ as: 'business', date_from: d, date_to: d, limit: 200 }),
+    });
+    return (await res.json()).data;
+  }, date);
+}
+
+describe('business web application', { skip }, () => {
+  for (const [scheme, width] of [
+    ['light', 1280],
+    ['dark', 360],
+  ]) {
+    test(`today and post a shift are usable and axe-clean (${scheme}, ${width} px)`, async () => {
+      const session = await openOffline(browser, ORIGIN, { colorScheme: scheme });
+      const { page } = session;
+      await page.setViewportSize({ width, height: 900 });
+      try {
+        await withEvidence(session, `business-${scheme}-pages`, async () => {
+          await signIn(page);
+          await page.getByRole('heading', { name: 'Today', exact: true }).waitFor();
+          await assertAccessible(page, `today, ${scheme}, ${width} px`);
+          await screenshot(page, `today-${scheme}-${width}`);
+          const scrolls = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+          assert.equal(scrolls, false, 'the dashboard scrolls sideways');
+
+          await page.goto(`${ORIGIN}/dashboard/shifts/new?date=${ahead(6)}&in=10:00&out=15:30`);
+          await page.locator('form[data-island-ready]').waitFor();
+          await assertAccessible(page, `post a shift, ${scheme}, ${width} px`);
+          await screenshot(page, `post-${scheme}-${width}`);
+          assertNoForeignCode(session);
+        });
+      } finally {
+        await session.context.close();
+      }
+    });
+  }
+
+  test('posts a broadcast with the keyboard, and bulk-posts 12 rows: 2 refused, fixed and sent again alone', async () => {
+    const session = await openOffline(browser, ORIGIN, { colorScheme: 'light' });
+    const { page } = session;
+    try {
+      await withEvidence(session, 'business-bulk', async () => {
+        await signIn(page);
+        const date = ahead(9);
+        const before = (await shiftsOn(page, date)).length;
+
+        // One broadcast from the form, filled and sent from the keyboard.
+        await page.goto(`${ORIGIN}/dashboard/shifts/new?date=${date}&in=06:00&out=10:00`);
+        await page.locator('form[data-island-ready]').waitFor();
+        await page.focus('#field-shiftrole_id');
+        await page.keyboard.press('ArrowDown');
+        await page.focus('#field-hourly_rate');
+        await page.keyboard.type('19.25');
+        await page.keyboard.press('Enter');
+        await page.waitForURL((u) => u.searchParams.get('notice') === 'posted');
+        await page.getByText('The shift was posted.').waitFor();
+        await screenshot(page, 'posted-one');
+        assert.equal((await shiftsOn(page, date)).length, before + 1);
+
+        // Twelve rows; two dated in the past pass the browser's checks and are refused by the service.
+        await page.goto(`${ORIGIN}/dashboard/bulk`);
+        await page.locator('[data-island="bulk"][data-island-ready]').waitFor();
+        await assertAccessible(page, 'bulk posting, empty');
+        const run = Math.random().toString(36).slice(2, 8);
+        const lines = [];
+        for (let i = 0; i < 12; i++) {
+          const day = i === 3 || i === 8 ? '2020-01-0' + (i === 3 ? '6' : '7') : date;
+          const hour = String(7 + i).padStart(2, '0');
+          lines.push(`${day}, ${hour}:00, ${hour}:30, Server, 18.50, broadcast, Bulk ${run} row ${i + 1}`);
+        }
+        await page.fill('#bulk-text', lines.join('\n'));
+        await page.getByRole('button', { name: 'Check rows' }).click();
+        await page.getByText('12 row(s) read, all ready to send.').waitFor();
+        await page.getByRole('button', { name: 'Send 12 row(s)' }).click();
+        await page.getByText('10 posted, 2 refused').waitFor({ timeout: 30_000 });
+        await screenshot(page, 'bulk-refused');
+        const refused = page.locator('tr[data-state="failed"]');
+        assert.equal(await refused.count(), 2);
+        assert.match(await refused.first().innerText(), /the shift must start in the future/);
+        await assertAccessible(page, 'bulk posting, two rows refused');
+
+        // Fix the two dates; only those two are sent again.
+        for (const n of [4, 9]) {
+          await page.fill(`#row-${n}-date`, date);
+          await page.locator(`#row-${n}-date`).dispatchEvent('change');
+        }
+        await page.getByRole('button', { name: 'Send the 2 row(s) not posted yet' }).click();
+        await page.getByText('12 shift(s) posted.').waitFor({ timeout: 30_000 });
+        await screenshot(page, 'bulk-all-posted');
+        const after = await shiftsOn(page, date);
+        const notes = after.map((s) => s.note).filter((n) => n?.startsWith(`Bulk ${run} row `));
+        assert.equal(notes.length, 12, 'each row posted exactly once');
+        assert.equal(new Set(notes).size, 12);
+        assertNoForeignCode(session);
+      });
+    } finally {
+      await session.context.close();
+    }
+  });
+});
