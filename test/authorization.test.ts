@@ -1385,6 +1385,18 @@ const TABLE: Record<string, Entry> = {
       }),
     ],
   },
+  deleteShiftDeliverable: {
+    access: 'resource',
+    cases: [
+      {
+        // Only its author deletes it: the business side (the other party here) reads it but is turned away too.
+        target: "the crew member's deliverable on the worked shift",
+        side: 'shifter',
+        req: (w) => ({ params: { id: w.shifts.worked, deliverable_id: w.agentRecords.deliverable } }),
+        reread: (w) => ({ as: (x) => x.owner, method: 'GET', path: `/v1/shift_request/${w.shifts.worked}/deliverables` }),
+      },
+    ],
+  },
   uploadShiftDeliverableFile: {
     access: 'resource',
     cases: [

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { env, exports } from 'cloudflare:workers';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { auditLog, shiftDeliverableFiles, shiftDeliverables, shiftRequests } from '../../src/db/schema';
+import { MAX_DELIVERABLES_PER_SIDE } from '../../src/services/deliverables/deliverables';
 import { attachmentDisposition, cleanFileName, MAX_FILES_PER_DELIVERABLE } from '../../src/services/deliverables/files';
 import { BASE, call, expectError } from '../helpers/api';
 import { addTeammate, db, makeUser } from '../helpers/factory';
@@ -112,6 +113,72 @@ describe('shift deliverables', () => {
     expect(stored).toEqual([]);
     const audits = await db().select().from(auditLog).where(eq(auditLog.action, 'shift_deliverable.record'));
     expect(audits.filter((a) => a.data?.includes(worked.id))).toEqual([]);
+  });
+});
+
+describe('bounds and deletion', () => {
+  it(`keeps at most ${MAX_DELIVERABLES_PER_SIDE} deliverables per shift and side, also when 14 arrive at once (422 DELIVERABLE-LIMIT-ERR)`, async () => {
+    const { biz, sh, worked } = await workedWorld();
+    const answers = await Promise.all(
+      Array.from({ length: 14 }, (_, i) => call('POST', path(worked.id), { key: sh.key, body: { note: `Flood ${i}` } })),
+    );
+    expect(answers.filter((r) => r.status === 201)).toHaveLength(MAX_DELIVERABLES_PER_SIDE);
+    for (const r of answers.filter((x) => x.status !== 201)) {
+      expect(expectError(r, 422, 'DELIVERABLE-LIMIT-ERR').details).toEqual({ limit: MAX_DELIVERABLES_PER_SIDE, side: 'shifter' });
+    }
+    const rows = await db().select().from(shiftDeliverables).where(eq(shiftDeliverables.shift_request_id, worked.id));
+    expect(rows).toHaveLength(MAX_DELIVERABLES_PER_SIDE);
+    // One side's flood does not take the other side's allowance.
+    expect((await call('POST', path(worked.id), { key: biz.key, body: { note: 'Received.' } })).status).toBe(201);
+  });
+
+  it('lets its author delete a deliverable with its files (rows and R2 objects), and nobody else', async () => {
+    const { biz, sh, worked } = await workedWorld();
+    const mine = await call('POST', path(worked.id), { key: sh.key, body: { note: 'Wrong shift, sorry.' } });
+    const theirs = await call('POST', path(worked.id), { key: biz.key, body: { note: 'Keep this one.' } });
+    const url = filesPath(worked.id, mine.body.id);
+    for (const name of ['a.png', 'b.png']) expect((await call('POST', url, { key: sh.key, body: form(PNG, name) })).status).toBe(201);
+    const prefix = `deliverables/${worked.id}/${mine.body.id}/`;
+    expect(await r2Keys(prefix)).toHaveLength(2);
+
+    const del = (who: { key: string }, id = mine.body.id as string) => call('DELETE', `${path(worked.id)}/${id}`, { key: who.key });
+    const [stranger, suspended, admin, mate] = await Promise.all([
+      makeUser({ shifter: true, business: true }),
+      makeUser(),
+      makeUser({ admin: true }),
+      makeUser(),
+    ]);
+    await addTeammate(biz.businessId!, suspended.userId, 0);
+    await addTeammate(biz.businessId!, mate.userId, 1);
+    for (const who of [stranger, suspended]) expectError(await del(who), 404, 'SHFT-NOT-FND-ERR');
+    // The other party, a teammate and an admin see it but did not write it.
+    for (const who of [biz, mate, admin]) expectError(await del(who), 403, 'FORBIDDEN-ERR');
+    expectError(await del(sh, theirs.body.id), 403, 'FORBIDDEN-ERR');
+    expect(await r2Keys(prefix)).toHaveLength(2);
+
+    const ok = await del(sh);
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(ok.body).toEqual({ id: mine.body.id, deleted: true });
+    const list = await call('GET', path(worked.id), { key: biz.key });
+    expect(list.body.data.map((d: { id: string }) => d.id)).toEqual([theirs.body.id]);
+    expect(await fileRows(mine.body.id)).toEqual([]);
+    expect(await r2Keys(prefix)).toEqual([]);
+    const audits = await db().select().from(auditLog).where(eq(auditLog.subject_id, mine.body.id));
+    expect(audits.map((a) => a.action)).toContain('shift_deliverable.delete');
+    // Gone: a second delete and its files are not found.
+    expectError(await del(sh), 404, 'SHFT-NOT-FND-ERR');
+    expectError(await call('POST', url, { key: sh.key, body: form(PNG, 'late.png') }), 404, 'SHFT-NOT-FND-ERR');
+    expect(await r2Keys(prefix)).toEqual([]);
+  });
+
+  it('a deletion frees its place under the cap', async () => {
+    const { sh, worked } = await workedWorld();
+    const made = [];
+    for (let i = 0; i < MAX_DELIVERABLES_PER_SIDE; i++)
+      made.push(await call('POST', path(worked.id), { key: sh.key, body: { note: `N${i}` } }));
+    expectError(await call('POST', path(worked.id), { key: sh.key, body: { note: 'One more' } }), 422, 'DELIVERABLE-LIMIT-ERR');
+    expect((await call('DELETE', `${path(worked.id)}/${made[0]!.body.id}`, { key: sh.key })).status).toBe(200);
+    expect((await call('POST', path(worked.id), { key: sh.key, body: { note: 'One more' } })).status).toBe(201);
   });
 });
 
@@ -446,5 +513,10 @@ describe('deliverable files', () => {
     expect(codes(up, '413')).toContain('PAYLOAD-TOO-LARGE-ERR');
     expect(codes(up, '415')).toContain('UNSUPPORTED-MEDIA-ERR');
     expect(codes(get, '404')).toEqual(expect.arrayContaining(['SHFT-NOT-FND-ERR', 'UPLOAD-NOT-FND-ERR']));
+    const del = doc.paths['/v1/shift_request/{id}/deliverables/{deliverable_id}'].delete;
+    expect(del.operationId).toBe('deleteShiftDeliverable');
+    expect(codes(del, '404')).toContain('SHFT-NOT-FND-ERR');
+    expect(codes(del, '403')).toContain('FORBIDDEN-ERR');
+    expect(codes(doc.paths['/v1/shift_request/{id}/deliverables'].post, '422')).toContain('DELIVERABLE-LIMIT-ERR');
   });
 });

@@ -3,10 +3,12 @@ import { authRoute, idParam, jsonBody, jsonContent, pathParam } from '../../http
 import { uploadGuard } from '../../lib/uploads';
 import {
   DELIVERABLE_FILE_MAX_BYTES,
+  deliverableDeletedSchema,
   deliverableFileForm,
   deliverableFileSchema,
   deliverableListSchema,
   deliverableSchema,
+  MAX_DELIVERABLES_PER_SIDE,
   MAX_FILES_PER_DELIVERABLE,
   recordDeliverableInput,
 } from '../../services/deliverables';
@@ -21,8 +23,9 @@ export const recordShiftDeliverable = authRoute({
   summary:
     "Record what was delivered for a shift: a note and links (the shifter once it is worked, or the business's owner or active teammates)",
   request: { params: idParam, body: jsonBody(recordDeliverableInput) },
+  description: `At most ${MAX_DELIVERABLES_PER_SIDE} per shift from each side (its shifter; its business's people together); beyond that 422 DELIVERABLE-LIMIT-ERR until one is deleted.`,
   responses: { 201: jsonContent(deliverableSchema, 'The deliverable.') },
-  errors: ['SHFT-NOT-FND-ERR', 'SHFT-STATE-ERR'],
+  errors: ['SHFT-NOT-FND-ERR', 'SHFT-STATE-ERR', 'DELIVERABLE-LIMIT-ERR', 'IDEMPOTENCY-MISMATCH-ERR', 'IDEMPOTENCY-IN-PROGRESS-ERR'],
 });
 
 export const listShiftDeliverables = authRoute({
@@ -37,6 +40,20 @@ export const listShiftDeliverables = authRoute({
 });
 
 const deliverableParam = z.object({ id: pathParam('id'), deliverable_id: pathParam('deliverable_id') });
+
+export const deleteShiftDeliverable = authRoute({
+  method: 'delete',
+  operationId: 'deleteShiftDeliverable',
+  path: '/v1/shift_request/{id}/deliverables/{deliverable_id}',
+  tags,
+  summary: 'Delete a deliverable and its files (its author only, while a party of the shift)',
+  description:
+    'The deliverable, its files and their stored objects are removed, and its place under the per-side cap is free again. ' +
+    'The other party, teammates and admins, who may read it, get 403; anyone else, and a deliverable already deleted, 404.',
+  request: { params: deliverableParam },
+  responses: { 200: jsonContent(deliverableDeletedSchema, 'Deleted.') },
+  errors: ['SHFT-NOT-FND-ERR'],
+});
 const fileParam = deliverableParam.extend({ file_id: pathParam('file_id') });
 const binary = { schema: z.any().openapi({ type: 'string', format: 'binary' }) };
 

@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { insertWhere } from '../../db/conditional';
-import { shiftDeliverableFiles, shiftRequests } from '../../db/schema';
+import { shiftDeliverableFiles, shiftDeliverables, shiftRequests } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { errorFields } from '../../lib/log';
@@ -169,7 +169,9 @@ export async function uploadDeliverableFile(
     created_at: ctx.now(),
   };
   const sr = shiftRequests;
-  const condition = sql`EXISTS (SELECT 1 FROM ${sr} WHERE ${sr.id} = ${s.row.id} AND ${state}) AND ${countOf(dlv.id)} < ${MAX_FILES_PER_DELIVERABLE}`;
+  // The deliverable must still exist: its author may delete it while the file arrives.
+  const sd = shiftDeliverables;
+  const condition = sql`EXISTS (SELECT 1 FROM ${sr} WHERE ${sr.id} = ${s.row.id} AND ${state}) AND EXISTS (SELECT 1 FROM ${sd} WHERE ${sd.id} = ${dlv.id}) AND ${countOf(dlv.id)} < ${MAX_FILES_PER_DELIVERABLE}`;
   let applied: boolean;
   try {
     const r = await prepareWrite(
@@ -192,6 +194,7 @@ export async function uploadDeliverableFile(
   }
   if (!applied) {
     await removeObject(ctx, key);
+    await oneDeliverable(ctx, s.row.id, dlv.id); // deleted meanwhile: SHFT-NOT-FND-ERR
     if ((await filesIn(ctx, dlv.id)) >= MAX_FILES_PER_DELIVERABLE) throw tooMany();
     throw new AppError('SHFT-STATE-ERR', 'The shift changed meanwhile; it no longer takes deliverables.');
   }

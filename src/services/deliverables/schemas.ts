@@ -64,3 +64,6 @@ export const deliverableListSchema = z
   .object({ shift_request_id: z.string(), data: z.array(deliverableSchema) })
   .openapi('ShiftDeliverableList');
 export type DeliverableList = z.infer<typeof deliverableListSchema>;
+
+export const deliverableDeletedSchema = z.object({ id: z.string(), deleted: z.literal(true) }).openapi('ShiftDeliverableDeleted');
+export type DeliverableDeleted = z.infer<typeof deliverableDeletedSchema>;
