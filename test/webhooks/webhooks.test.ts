@@ -713,6 +713,54 @@ describe('SSRF', () => {
     expect((await partnerCall(partner, 'GET', '/v1/partner/webhooks/endpoints')).body.endpoints).toHaveLength(0);
   });
 
+  it('an IPv6 literal is judged by the IPv4 it carries: IPv4-compatible, mapped, translated, NAT64, 6to4 and Teredo forms of internal addresses are refused', async () => {
+    const partner = await makePartner();
+    const production = { LOCAL_DEFAULT_SECRETS: 'false', WEBHOOK_SECRET_ENCRYPTION_KEY: btoa('k'.repeat(32)) };
+    // The reason names the IPv4 inside, as the IPv4 rule would judge it.
+    const internal: Array<[string, string]> = [
+      ['https://[::169.254.169.254]/latest/meta-data', 'linkLocal address (169.254.169.254 inside'],
+      ['https://[::7f00:1]/in', 'loopback address (127.0.0.1 inside'],
+      ['https://[::10.0.0.1]/in', 'private address (10.0.0.1 inside'],
+      ['https://[::ffff:127.0.0.1]/in', 'loopback address (127.0.0.1 inside'],
+      ['https://[::ffff:a9fe:a9fe]/in', 'linkLocal address (169.254.169.254 inside'],
+      ['https://[::ffff:0:7f00:1]/in', 'loopback address (127.0.0.1 inside'],
+      ['https://[64:ff9b::169.254.169.254]/in', 'linkLocal address (169.254.169.254 inside'],
+      ['https://[64:ff9b:1::a00:1]/in', 'private address (10.0.0.1 inside'],
+      ['https://[2002:a9fe:a9fe::1]/in', 'linkLocal address (169.254.169.254 inside'],
+      ['https://[2002:c0a8:101::1]/in', 'private address (192.168.1.1 inside'],
+      ['https://[2001:0:a00:1::]/in', 'private address (10.0.0.1 inside'], // Teredo: its server
+      ['https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/in', 'loopback address (127.0.0.1 inside'], // Teredo: its client, inverted
+    ];
+    for (const [url, reason] of internal) {
+      const verdict = checkWebhookUrl(url, { allowLoopback: false });
+      expect(verdict.ok, url).toBe(false);
+      expect(verdict.ok ? '' : verdict.reason, url).toContain(reason);
+    }
+    for (const url of ['https://[::169.254.169.254]/latest/meta-data', 'https://[::7f00:1]/in', 'https://[2002:a9fe:a9fe::1]/in']) {
+      const res = await partnerCall(
+        partner,
+        'POST',
+        '/v1/partner/webhooks/endpoints',
+        { url, event_types: ['broadcast.created'] },
+        production,
+      );
+      expect(res.status, url).toBe(422);
+      expect(res.body.error.code, url).toBe('WEBHOOK-URL-ERR');
+    }
+    // A public IPv4 inside an IPv6 literal is refused too (no partner needs a transition form); plain IPv6 passes.
+    for (const url of [
+      'https://[::8.8.8.8]/in',
+      'https://[::ffff:8.8.8.8]/in',
+      'https://[64:ff9b::808:808]/in',
+      'https://[2002:808:808::1]/in',
+    ]) {
+      expect(checkWebhookUrl(url, { allowLoopback: false }).ok, url).toBe(false);
+    }
+    expect(checkWebhookUrl('https://[2606:4700:4700::1111]/in', { allowLoopback: false }).ok).toBe(true);
+    // Development lets loopback through, but not loopback spelled inside IPv6.
+    expect(checkWebhookUrl('https://[::ffff:127.0.0.1]/in', { allowLoopback: true }).ok).toBe(false);
+  });
+
   it('loopback is refused unless LOCAL_DEFAULT_SECRETS is on (local development)', async () => {
     const partner = await makePartner();
     const production = { LOCAL_DEFAULT_SECRETS: 'false', WEBHOOK_SECRET_ENCRYPTION_KEY: btoa('k'.repeat(32)) };
