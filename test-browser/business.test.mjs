@@ -72,6 +72,13 @@ describe('business web application', { skip }, () => {
           await page.locator('form[data-island-ready]').waitFor();
           await assertAccessible(page, `post a shift, ${scheme}, ${width} px`);
           await screenshot(page, `post-${scheme}-${width}`);
+
+          await page.goto(`${ORIGIN}/dashboard/assistant`);
+          await page.fill('#field-message', 'Who can cover Friday night?');
+          await Promise.all([page.waitForURL((u) => u.pathname === '/dashboard/assistant'), page.click('form#ask button[type=submit]')]);
+          await page.getByText('Who can cover Friday night?').first().waitFor();
+          await assertAccessible(page, `assistant, ${scheme}, ${width} px`);
+          await screenshot(page, `assistant-${scheme}-${width}`);
           assertNoForeignCode(session);
         });
       } finally {

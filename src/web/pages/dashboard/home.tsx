@@ -243,6 +243,12 @@ function NoBusinessView({ base }: { base: DashboardBase }) {
 }
 
 export async function renderHome(c: Context<AppEnv>): Promise<Response> {
+  // The assistant's and the API docs' link to the prefilled form: /dashboard?openShift=1&date&in&out&business_id.
+  if (c.req.query('openShift') === '1') {
+    const q = new URL(c.req.url).searchParams;
+    q.delete('openShift');
+    return c.redirect(`/dashboard/shifts/new?${q.toString()}`, 303);
+  }
   const base = await dashboardBase(c);
   const data = await loadHome(c, base);
   if (!data) return renderPage(c, <NoBusinessView base={base} />);

@@ -14,6 +14,7 @@ export const BUSINESS_NAV = [
   { path: '/dashboard/board', label: 'Clock board' },
   { path: '/dashboard/money', label: 'Money' },
   { path: '/dashboard/settings', label: 'Settings' },
+  { path: '/dashboard/assistant', label: 'Assistant' },
 ] as const;
 
 export interface AppShellProps {
