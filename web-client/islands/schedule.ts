@@ -53,8 +53,8 @@ interface Props {
   currency: string;
   view: 'week' | 'day' | 'list';
   date: string;
-  from: string;
-  to: string;
+  /** The Monday of the week `shifts` holds (Monday to Sunday, and the Sunday before's overnight shifts). */
+  week: string;
   shifts: ScheduleShift[];
   labor: LaborWeek | null;
   seesPay: boolean;
@@ -152,7 +152,7 @@ function mount(root: HTMLElement, props: Props) {
 
   // ---- Data: the shown week's shifts, and the labor card that follows them ----
   let weekShifts: ScheduleShift[] = props.shifts;
-  let weekStart = mondayOfDate(props.from);
+  let weekStart = props.week;
   let labor: LaborWeek | null = props.labor;
   let initial = true;
 
@@ -236,7 +236,7 @@ function mount(root: HTMLElement, props: Props) {
 
   const events = async (info: EventSourceFuncInfo): Promise<EventInput[]> => {
     const monday = mondayOfDate(info.startStr.slice(0, 10));
-    if (initial && monday === mondayOfDate(props.from)) {
+    if (initial && monday === props.week) {
       initial = false;
       weekStart = monday;
       renderLabor();

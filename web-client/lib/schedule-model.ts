@@ -17,13 +17,13 @@ export interface ScheduleShift {
   role: string | null;
   shifter_id: string | null;
   shifter_name: string | null;
-  is_broadcast: 0 | 1;
+  is_broadcast: number;
   status: string;
   hourly_rate: number;
   currency: string;
   shift_start_at: string | null;
   shift_end_at: string | null;
-  is_noshow: 0 | 1;
+  is_noshow: number;
 }
 
 /** The statuses the schedule shows: superseded requests have a pending child, declined ones no one to show. */
