@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
+import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   outboxEvents,
@@ -12,7 +13,6 @@ import {
   webhookEndpoints,
 } from '../../src/db/schema';
 import { newId } from '../../src/lib/ids';
-import { QUEUES } from '../../src/queues/consumer';
 import type { ServiceContext } from '../../src/services/kernel/context';
 import { mintCredential } from '../../src/services/partners/credentials';
 import { systemContext } from '../../src/services/kernel/system-context';
@@ -24,7 +24,7 @@ import { sweepWebhookDeliveries } from '../../src/services/webhooks/sweep';
 import { checkWebhookUrl } from '../../src/services/webhooks/url-policy';
 import { db, makeUser, type TestUser } from '../helpers/factory';
 import { failNextBatch } from '../helpers/failures';
-import { deliver, message } from '../helpers/queues';
+import { captureQueues, consume, type Received, receivers } from '../helpers/webhooks';
 import { callWithEnv, makeCrewMember } from '../helpers/shifts';
 import { type ApiResult, call } from '../helpers/api';
 
@@ -117,64 +117,6 @@ async function createEndpoint(p: Partner, eventTypes: string[] = ALL_TYPES, url 
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   expect(res.headers.get('Cache-Control')).toContain('no-store');
   return res.body as { id: string; secret: string };
-}
-
-// ---- the queue, driven by hand ----
-
-interface Sent {
-  body: any;
-  delaySeconds: number | undefined;
-}
-
-/** Captures what is sent to both queues instead of letting the local queue run it in the background. */
-function captureQueues() {
-  const webhooks: Sent[] = [];
-  const notifications: Sent[] = [];
-  const into = (list: Sent[]) =>
-    (async (msgs: Iterable<MessageSendRequest>) => {
-      for (const m of msgs) list.push({ body: m.body, delaySeconds: m.delaySeconds });
-    }) as unknown as Queue['sendBatch'];
-  vi.spyOn(env.WEBHOOKS_QUEUE, 'send').mockImplementation((async (body: unknown, opts?: QueueSendOptions) => {
-    webhooks.push({ body, delaySeconds: opts?.delaySeconds });
-  }) as unknown as Queue['send']);
-  vi.spyOn(env.WEBHOOKS_QUEUE, 'sendBatch').mockImplementation(into(webhooks));
-  vi.spyOn(env.NOTIFICATIONS_QUEUE, 'sendBatch').mockImplementation(into(notifications));
-  return {
-    webhooks,
-    notifications,
-    /** Takes (and forgets) what was sent to the webhooks queue so far. */
-    take: () => webhooks.splice(0),
-  };
-}
-
-/** Hands messages to the webhooks consumer as one batch. */
-async function consume(sent: Sent[]) {
-  return deliver(
-    QUEUES.webhooks,
-    sent.map((s) => message(s.body)),
-  );
-}
-
-interface Received {
-  url: string;
-  headers: Headers;
-  body: string;
-}
-
-/** The receivers: only https://receiver… URLs answer (through `answer`); anything else fails. */
-function receivers(answer: (req: Request, n: number) => Response | Promise<Response> = () => new Response('ok')) {
-  const seen: Received[] = [];
-  const unexpected: string[] = [];
-  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
-    const req = new Request(input as RequestInfo, init);
-    if (!new URL(req.url).hostname.startsWith('receiver')) {
-      unexpected.push(`${req.method} ${req.url}`);
-      throw new Error(`unexpected outbound request to ${req.url}`);
-    }
-    seen.push({ url: req.url, headers: new Headers(req.headers), body: await req.clone().text() });
-    return answer(req, seen.length);
-  });
-  return { seen, unexpected };
 }
 
 /** Moves Date (and so every ctx.now()) to `ms`; timers stay real. */
@@ -947,8 +889,105 @@ describe('partner routes', () => {
   });
 });
 
+describe('Standard Webhooks', () => {
+  /** The standardwebhooks package's verifier, as a partner would run it: the parsed event, or it throws. */
+  const standardVerify = (secret: string, got: Received) => new Webhook(secret).verify(got.body, Object.fromEntries(got.headers));
+
+  /** The headers of one Standard Webhooks attempt agree with the Shiftmarket ones; `signatures` v1 entries. */
+  function expectStandardHeaders(got: Received, signatures = 1) {
+    const t = /^t=(\d+),/.exec(got.headers.get('Shiftmarket-Signature') ?? '')?.[1];
+    expect(got.headers.get('webhook-id')).toBe(got.headers.get('Shiftmarket-Event-Id'));
+    expect(got.headers.get('webhook-timestamp')).toBe(t);
+    const list = got.headers.get('webhook-signature')!.split(' ');
+    expect(list).toHaveLength(signatures);
+    for (const sig of list) expect(sig).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
+  }
+
+  it('the verifier accepts the first delivery, each retry and a manual redelivery; webhook-id stays the event id', async () => {
+    const { biz, partner, endpoint, queues } = await stage();
+    const other = await makePartner();
+    const otherEndpoint = await createEndpoint(other, ALL_TYPES, 'https://receiver-other.example.com/in');
+    const http = receivers((_req, n) => (n <= 2 ? new Response('boom', { status: 500 }) : new Response('ok')));
+    let now = Date.now();
+    setNow(now);
+    const { event, deliveries } = await fanOut(queues, biz.businessId!);
+    let pending = deliveries;
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      await consume(pending);
+      expect(http.seen).toHaveLength(attempt);
+      const got = http.seen[attempt - 1]!;
+      expectStandardHeaders(got);
+      expect(got.headers.get('webhook-id')).toBe(event.id);
+      expect(standardVerify(endpoint.secret, got)).toEqual(JSON.parse(got.body));
+      // Not with another endpoint's secret, not for a changed body.
+      expect(() => standardVerify(otherEndpoint.secret, got)).toThrow(WebhookVerificationError);
+      expect(() =>
+        new Webhook(endpoint.secret).verify(got.body.replace('broadcast', 'Broadcast'), Object.fromEntries(got.headers)),
+      ).toThrow(WebhookVerificationError);
+      const [row] = await deliveriesOf(endpoint.id);
+      pending = queues.take();
+      if (attempt < 3) {
+        now = row!.next_attempt_at;
+        setNow(now);
+      } else expect(row).toMatchObject({ status: 'succeeded', attempts: 3 });
+    }
+    // Each attempt is signed anew at its own time: the timestamps move, the id does not.
+    expect(new Set(http.seen.map((r) => r.headers.get('webhook-timestamp'))).size).toBe(3);
+
+    const [row] = await deliveriesOf(endpoint.id);
+    const again = await partnerCall(partner, 'POST', `/v1/partner/webhooks/endpoints/${endpoint.id}/deliveries/${row!.id}/redeliver`);
+    expect(again.status).toBe(202);
+    await consume(queues.take());
+    expect(http.seen).toHaveLength(4);
+    const redelivered = http.seen[3]!;
+    expectStandardHeaders(redelivered);
+    expect(redelivered.headers.get('webhook-id')).toBe(event.id);
+    expect(standardVerify(endpoint.secret, redelivered)).toEqual(JSON.parse(redelivered.body));
+    // Five minutes stale is refused by the verifier, as the standard says.
+    setNow(now + 6 * 60_000);
+    expect(() => standardVerify(endpoint.secret, redelivered)).toThrow(WebhookVerificationError);
+    expect(http.unexpected).toEqual([]);
+  });
+
+  it('during a rotation’s grace period both secrets sign, as a space-separated list, each verifying with its own secret', async () => {
+    const { partner, endpoint, queues } = await stage();
+    const http = receivers();
+    const rotated = await partnerCall(partner, 'POST', `/v1/partner/webhooks/endpoints/${endpoint.id}/rotate_secret`, {
+      previous_secret_valid_for_seconds: 3600,
+    });
+    expect(rotated.status).toBe(200);
+    const newSecret = rotated.body.secret as string;
+    await partnerCall(partner, 'POST', `/v1/partner/webhooks/endpoints/${endpoint.id}/test`);
+    await consume(queues.take());
+    const got = http.seen[0]!;
+    expectStandardHeaders(got, 2);
+    const list = got.headers.get('webhook-signature')!.split(' ');
+    // Each entry alone: the first is the new secret's, the second the old one's.
+    const only = (sig: string) => ({ ...got, headers: new Headers({ ...Object.fromEntries(got.headers), 'webhook-signature': sig }) });
+    expect(standardVerify(newSecret, only(list[0]!))).toEqual(JSON.parse(got.body));
+    expect(standardVerify(endpoint.secret, only(list[1]!))).toEqual(JSON.parse(got.body));
+    expect(() => standardVerify(endpoint.secret, only(list[0]!))).toThrow(WebhookVerificationError);
+    expect(() => standardVerify(newSecret, only(list[1]!))).toThrow(WebhookVerificationError);
+    // The whole list verifies with either secret.
+    expect(standardVerify(newSecret, got)).toEqual(JSON.parse(got.body));
+    expect(standardVerify(endpoint.secret, got)).toEqual(JSON.parse(got.body));
+
+    // After the grace period only the new secret signs.
+    await db()
+      .update(webhookEndpoints)
+      .set({ previous_secret_expires_at: Date.now() - 1 })
+      .where(eq(webhookEndpoints.id, endpoint.id));
+    await partnerCall(partner, 'POST', `/v1/partner/webhooks/endpoints/${endpoint.id}/test`);
+    await consume(queues.take());
+    const after = http.seen[1]!;
+    expectStandardHeaders(after, 1);
+    expect(standardVerify(newSecret, after)).toEqual(JSON.parse(after.body));
+    expect(() => standardVerify(endpoint.secret, after)).toThrow(WebhookVerificationError);
+  });
+});
+
 describe('the OpenAPI document', () => {
-  it('lists every event type under webhooks, with the three headers and its body schema', async () => {
+  it('lists every event type under webhooks, with its headers (Shiftmarket and Standard Webhooks) and its body schema', async () => {
     const doc = (await call('GET', '/v1/openapi.json')).body;
     expect(Object.keys(doc.webhooks).sort()).toEqual([...WEBHOOK_EVENT_TYPES].sort());
     for (const type of [
@@ -968,6 +1007,9 @@ describe('the OpenAPI document', () => {
         'header:Shiftmarket-Event-Id',
         'header:Shiftmarket-Event-Type',
         'header:Shiftmarket-Signature',
+        'header:webhook-id',
+        'header:webhook-signature',
+        'header:webhook-timestamp',
       ]);
       const schema = op.requestBody.content['application/json'].schema;
       expect(schema.required).toEqual(expect.arrayContaining(['id', 'type', 'created_at', 'business_id', 'data']));

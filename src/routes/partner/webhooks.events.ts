@@ -17,6 +17,19 @@ const headers = z.object({
     .max(64)
     .openapi({ description: 'The event id (also `id` in the body): the same on every retry; de-duplicate on it.' }),
   'Shiftmarket-Event-Type': z.string().max(64).openapi({ description: 'The event type (also `type` in the body).' }),
+  'webhook-id': z
+    .string()
+    .max(64)
+    .openapi({ description: 'Standard Webhooks: the event id, as Shiftmarket-Event-Id (the same on every retry and redelivery).' }),
+  'webhook-timestamp': z
+    .string()
+    .max(20)
+    .openapi({ example: '1764000000', description: 'Standard Webhooks: the unix seconds of this attempt (the same as `t` above).' }),
+  'webhook-signature': z.string().max(400).openapi({
+    example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
+    description:
+      'Standard Webhooks: `v1,<base64>`, the HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the endpoint secret as the standard reads `whsec_<base64>` (the decoded bytes after the prefix). During a secret rotation a second `v1,…` follows after a space. Any Standard Webhooks library verifies it with the endpoint secret.',
+  }),
 });
 
 const DELIVERY_NOTE = `Delivered at least once: answer 2xx within ${DELIVERY_TIMEOUT_MS / 1000} s to acknowledge. Anything else (or no answer) is retried up to ${MAX_ATTEMPTS} times over about three days (at once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, with jitter); a 429 or 503 with Retry-After waits at least that long; 410 Gone disables the endpoint; redirects are not followed.`;

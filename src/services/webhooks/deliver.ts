@@ -8,7 +8,16 @@ import { changedRows, draftEvent, publishOutbox, type ServiceContext } from '../
 import type { WebhookDeliverMessage } from './messages';
 import { DELIVERY_LEASE_MS, DELIVERY_TIMEOUT_MS, MAX_QUEUE_DELAY_SECONDS, parseRetryAfter, retryDelayMs } from './schedule';
 import { openSigningSecret } from './secrets';
-import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, signatureHeader } from './signature';
+import {
+  EVENT_ID_HEADER,
+  EVENT_TYPE_HEADER,
+  SIGNATURE_HEADER,
+  STANDARD_ID_HEADER,
+  STANDARD_SIGNATURE_HEADER,
+  STANDARD_TIMESTAMP_HEADER,
+  signatureHeader,
+  standardSignatureHeader,
+} from './signature';
 import { checkWebhookUrl } from './url-policy';
 
 /**
@@ -138,6 +147,10 @@ async function send(ctx: ServiceContext, loaded: Loaded, startedAt: number): Pro
         [EVENT_ID_HEADER]: event.id,
         [EVENT_TYPE_HEADER]: event.type,
         [SIGNATURE_HEADER]: await signatureHeader(secrets, timestamp, event.payload),
+        // Standard Webhooks, for receivers using its libraries: the id is the event's, stable across retries.
+        [STANDARD_ID_HEADER]: event.id,
+        [STANDARD_TIMESTAMP_HEADER]: String(timestamp),
+        [STANDARD_SIGNATURE_HEADER]: await standardSignatureHeader(secrets, event.id, timestamp, event.payload),
       },
       body: event.payload,
       redirect: 'manual',
