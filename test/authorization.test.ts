@@ -1250,6 +1250,29 @@ const TABLE: Record<string, Entry> = {
       },
     ],
   },
+  updatePartnerLink: {
+    access: 'resource',
+    cases: [
+      {
+        target: "the business's partner link (granting every scope)",
+        side: 'business',
+        req: (w) => ({
+          params: { business_id: w.business, client_id: w.partners.linked.clientId },
+          body: { scopes: ['shifts:read', 'shifts:write', 'shifters:read', 'webhooks:manage'] },
+        }),
+        reread: partnerLinksOf,
+      },
+      {
+        target: "the business's partner link under the caller's own business",
+        side: 'business',
+        req: (w, c) =>
+          c.businessId && c.businessId !== w.business
+            ? { params: { business_id: c.businessId, client_id: w.partners.linked.clientId }, body: { scopes: ['shifts:read'] } }
+            : null,
+        reread: partnerLinksOf,
+      },
+    ],
+  },
   unlinkPartnerClient: {
     access: 'resource',
     cases: [

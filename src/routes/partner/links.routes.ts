@@ -1,5 +1,13 @@
 import { authRoute, jsonBody, jsonContent } from '../../http/openapi';
-import { businessParams, linkBody, linkListSchema, linkParams, pageQuery, partnerLinkSchema } from '../../services/partners';
+import {
+  businessParams,
+  linkBody,
+  linkListSchema,
+  linkParams,
+  pageQuery,
+  partnerLinkSchema,
+  updateLinkBody,
+} from '../../services/partners';
 
 // A business's consent to partner clients. These live under /v1/business/ but beside the partner
 // routes they govern (docs/decisions/partner-api.md).
@@ -26,6 +34,19 @@ export const list = authRoute({
   request: { params: businessParams, query: pageQuery },
   responses: { 200: jsonContent(linkListSchema, 'A page of links, oldest first.') },
   errors: ['BUSINESS-NOT-FND-ERR'],
+});
+
+export const update = authRoute({
+  method: 'patch',
+  operationId: 'updatePartnerLink',
+  path: '/v1/business/{business_id}/partners/{client_id}',
+  tags,
+  summary: 'Change the scopes a partner client is granted for the business (owner or admin)',
+  description:
+    'Replaces the granted scopes with `scopes`, each one the client has (else 400 VALIDATION-ERR). Takes effect with the partner’s next request; its webhook endpoints receive the business’s events only while the link grants `webhooks:manage` and `shifts:read`.',
+  request: { params: linkParams, body: jsonBody(updateLinkBody) },
+  responses: { 200: jsonContent(partnerLinkSchema, 'The link, as it is now.') },
+  errors: ['BUSINESS-NOT-FND-ERR', 'PARTNER-LINK-NOT-FND-ERR', 'CONFLICT-ERR'],
 });
 
 export const unlink = authRoute({

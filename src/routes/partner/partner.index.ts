@@ -16,6 +16,7 @@ import {
   rotateClientCredential,
   unlinkPartnerClient,
   updateClient,
+  updatePartnerLink,
 } from '../../services/partners';
 import * as clients from './clients.routes';
 import * as links from './links.routes';
@@ -91,6 +92,10 @@ export const partnerRouter = base
   .openapi(links.list, async (c) =>
     c.json(await listPartnerLinks(serviceCtx(c), c.req.valid('param').business_id, c.req.valid('query')), 200),
   )
+  .openapi(links.update, async (c) => {
+    const { business_id, client_id } = c.req.valid('param');
+    return c.json(await updatePartnerLink(serviceCtx(c), business_id, client_id, c.req.valid('json')), 200);
+  })
   .openapi(links.unlink, async (c) => {
     const { business_id, client_id } = c.req.valid('param');
     return c.json(await unlinkPartnerClient(serviceCtx(c), business_id, client_id), 200);

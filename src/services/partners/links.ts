@@ -1,18 +1,20 @@
 import { and, asc, eq, gt, type SQL } from 'drizzle-orm';
 import { isUniqueViolation } from '../../db/client';
 import { partnerBusinessLinks, partnerClients } from '../../db/schema';
+import type { PartnerScope } from '../../db/schema/partners';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { decodeCursor, encodeCursor } from '../../lib/pagination';
 import { toIso } from '../../lib/time';
 import { accessBusiness } from '../access';
 import { committedSubject, existsIn, markedWrite, prepareWrite, type ServiceContext } from '../kernel';
-import type { LinkInput, LinkList, PageQuery, PartnerLinkView } from './schemas';
+import type { LinkInput, LinkList, PageQuery, PartnerLinkView, UpdateLinkInput } from './schemas';
 
 /**
  * A business's consent to a partner client (spec 4.10): its owner (or an admin) links the client,
  * granting it some of the client's scopes for this business only; teammates may see the links.
- * Unlinking deletes the link, so the partner's next request for the business is refused.
+ * Changing a link's scopes replaces what it grants (within the client's scopes); unlinking deletes the
+ * link. Either way the partner's next request for the business sees the change.
  */
 
 const linkColumns = {
@@ -49,6 +51,15 @@ async function readLink(ctx: ServiceContext, where: SQL): Promise<LinkRead | nul
   return r ?? null;
 }
 
+/** Refuses scopes the client itself does not have: a business grants only from what the client holds. */
+function assertWithinClient(scopes: readonly PartnerScope[], clientScopes: readonly PartnerScope[]): void {
+  const beyond = scopes.filter((s) => !clientScopes.includes(s));
+  if (beyond.length) {
+    const message = `the client does not have ${beyond.join(', ')}`;
+    throw new AppError('VALIDATION-ERR', `scopes: ${message}`, [{ field: 'scopes', message }]);
+  }
+}
+
 /** Links a partner client to the business (owner or admin). Already linked: 409 PARTNER-LINK-EXISTS-ERR. */
 export async function linkPartnerClient(ctx: ServiceContext, businessId: string, input: LinkInput): Promise<PartnerLinkView> {
   const { business, actor } = await accessBusiness(ctx, businessId, ['owner', 'admin']);
@@ -59,11 +70,7 @@ export async function linkPartnerClient(ctx: ServiceContext, businessId: string,
   const [client] = await ctx.db.select().from(partnerClients).where(eq(partnerClients.id, input.client_id)).limit(1);
   if (client?.status !== 'active') throw new AppError('PARTNER-CLIENT-NOT-FND-ERR');
   const scopes = input.scopes ?? client.scopes;
-  const beyond = scopes.filter((s) => !client.scopes.includes(s));
-  if (beyond.length) {
-    const message = `the client does not have ${beyond.join(', ')}`;
-    throw new AppError('VALIDATION-ERR', `scopes: ${message}`, [{ field: 'scopes', message }]);
-  }
+  assertWithinClient(scopes, client.scopes);
   const id = newId('partnerLink');
   try {
     await prepareWrite(ctx, { type: 'partner_link', id }).commit({
@@ -104,6 +111,53 @@ export async function listPartnerLinks(ctx: ServiceContext, businessId: string, 
   const page = rows.slice(0, q.limit);
   const last = page.at(-1);
   return { data: page.map(linkView), next_cursor: rows.length > q.limit && last ? encodeCursor(last.link.id) : null };
+}
+
+/**
+ * Replaces the scopes a link grants (owner or admin; teammates only see links). The new scopes must
+ * be the client's own. Written only if the link still grants what was read, so two owners changing
+ * it at once cannot interleave: the later one is a 409 and tries again on what is there now.
+ */
+export async function updatePartnerLink(
+  ctx: ServiceContext,
+  businessId: string,
+  clientId: string,
+  input: UpdateLinkInput,
+): Promise<PartnerLinkView> {
+  const { business } = await accessBusiness(ctx, businessId, ['owner', 'admin']);
+  const pair = and(eq(partnerBusinessLinks.business_id, business.id), eq(partnerBusinessLinks.client_id, clientId))!;
+  const read = await readLink(ctx, pair);
+  if (!read) throw new AppError('PARTNER-LINK-NOT-FND-ERR');
+  const [client] = await ctx.db
+    .select({ scopes: partnerClients.scopes })
+    .from(partnerClients)
+    .where(eq(partnerClients.id, clientId))
+    .limit(1);
+  assertWithinClient(input.scopes, client?.scopes ?? []);
+  const id = read.link.id;
+  const applied = await markedWrite(
+    ctx,
+    { type: 'partner_link', id },
+    {
+      precondition: existsIn(
+        partnerBusinessLinks,
+        and(eq(partnerBusinessLinks.id, id), eq(partnerBusinessLinks.scopes, read.link.scopes))!,
+      ),
+      change: (ok) =>
+        ctx.db
+          .update(partnerBusinessLinks)
+          .set({ scopes: input.scopes })
+          .where(and(eq(partnerBusinessLinks.id, id), ok)),
+      audit: {
+        action: 'partner_link.update',
+        data: { business_id: business.id, client_id: clientId, scopes: input.scopes, previous_scopes: read.link.scopes },
+      },
+    },
+  );
+  const now = await readLink(ctx, eq(partnerBusinessLinks.id, id));
+  if (!now) throw new AppError('PARTNER-LINK-NOT-FND-ERR');
+  if (!applied) throw new AppError('CONFLICT-ERR', 'The link changed at the same moment; read it again and retry.');
+  return linkView(now);
 }
 
 /** Unlinks a partner client (owner or admin): its access to the business ends with this answer. */

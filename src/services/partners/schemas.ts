@@ -121,6 +121,16 @@ export const linkBody = z
   .openapi('LinkPartnerClient');
 export type LinkInput = z.infer<typeof linkBody>;
 
+export const updateLinkBody = z
+  .object({
+    scopes: scopeList.openapi({
+      description:
+        'The scopes granted to this client for this business from now on, replacing the granted ones; each must be one of the client’s. A removed scope stops working with the partner’s next request.',
+    }),
+  })
+  .openapi('UpdatePartnerLink');
+export type UpdateLinkInput = z.infer<typeof updateLinkBody>;
+
 export const partnerLinkSchema = z
   .object({
     business_id: z.string(),
