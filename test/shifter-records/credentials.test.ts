@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { auditLog, credentials } from '../../src/db/schema';
 import { chunk } from '../../src/lib/chunk';
+import { attachmentDisposition, storedFileHeaders } from '../../src/lib/downloads';
 import { newId } from '../../src/lib/ids';
 import { MAX_CREDENTIALS_PER_SHIFTER } from '../../src/services/shifter-records/credentials';
 import { BASE, call, expectError } from '../helpers/api';
@@ -157,8 +158,8 @@ describe('credentials', () => {
       const got = await getFile(up.body.document_url, key);
       expect(got.status).toBe(200);
       expect(got.headers.get('Content-Type')).toBe('application/pdf');
-      expect(got.headers.get('Content-Disposition')).toBe(`inline; filename="credential-${cred.id}.pdf"`);
-      expect(got.headers.get('Cache-Control')).toBe('private, max-age=300');
+      expect(got.headers.get('Content-Disposition')).toBe(attachmentDisposition(`credential-${cred.id}.pdf`));
+      expect(got.headers.get('Cache-Control')).toBe('private, no-store');
       expect(got.headers.get('X-Content-Type-Options')).toBe('nosniff');
       expect(new Uint8Array(await got.arrayBuffer())).toEqual(PDF);
     }
@@ -180,7 +181,7 @@ describe('credentials', () => {
     expectError(await call('GET', up.body.document_url, { key: biz.key }), 404, 'CREDENTIAL-NOT-FND-ERR');
     const asAdmin = await getFile(up.body.document_url, admin.key);
     expect(asAdmin.headers.get('Content-Type')).toBe('image/png');
-    expect(asAdmin.headers.get('Content-Disposition')).toBe(`inline; filename="credential-${cred.id}.png"`);
+    expect(asAdmin.headers.get('Content-Disposition')).toBe(attachmentDisposition(`credential-${cred.id}.png`));
     expect(new Uint8Array(await asAdmin.arrayBuffer())).toEqual(PNG);
     expectError(await call('GET', up.body.document_url, {}), 401, 'AUTH-REQ-ERR');
 
@@ -188,6 +189,27 @@ describe('credentials', () => {
     expect((await call('DELETE', `${path}/${cred.id}`, { key: s.key })).status).toBe(200);
     expect(await r2Keys(prefix)).toEqual([]);
     expectError(await call('GET', up.body.document_url, { key: s.key }), 404, 'CREDENTIAL-NOT-FND-ERR');
+  });
+
+  it('a document is never rendered as a page of ours: an attachment, sandboxed by its Content-Security-Policy, nosniff, not stored, with its length', async () => {
+    const s = await makeUser({ shifter: true });
+    const path = base(s.shifterId!);
+    const cred = (await call('POST', path, { key: s.key, body: { label: 'Certificate' } })).body;
+    // A PDF may carry script; served inline on our origin without a sandbox it would run as us.
+    const scripted = new TextEncoder().encode('%PDF-1.7\n1 0 obj << /OpenAction << /S /JavaScript /JS (app.alert(1)) >> >> endobj\n');
+    const up = await call('POST', `${path}/${cred.id}/document`, { key: s.key, body: form(scripted, 'cert.pdf', 'application/pdf') });
+    expect(up.status, JSON.stringify(up.body)).toBe(201);
+    const got = await getFile(up.body.document_url, s.key);
+    expect(got.status).toBe(200);
+    expect(got.headers.get('Content-Security-Policy')).toBe("default-src 'none'; sandbox");
+    expect(got.headers.get('Content-Disposition')).toMatch(/^attachment; /);
+    expect(got.headers.get('X-Content-Type-Options')).toBe('nosniff');
+    expect(got.headers.get('Cache-Control')).toBe('private, no-store');
+    expect(got.headers.get('Content-Length')).toBe(String(scripted.byteLength));
+    // The same headers as a deliverable file's download: one helper writes both.
+    const served = storedFileHeaders({ content_type: 'application/pdf', filename: `credential-${cred.id}.pdf`, size: scripted.byteLength });
+    for (const [name, value] of Object.entries(served)) expect(got.headers.get(name), name).toBe(value);
+    expect(new Uint8Array(await got.arrayBuffer())).toEqual(scripted);
   });
 
   it('removes just the document on request', async () => {

@@ -1,4 +1,5 @@
 import { createRouter, serviceCtx } from '../../http/create-app';
+import { storedFileHeaders } from '../../lib/downloads';
 import {
   deleteDeliverable,
   listDeliverables,
@@ -24,12 +25,5 @@ export const deliverablesRouter = createRouter()
   .openapi(routes.getShiftDeliverableFile, async (c) => {
     const p = c.req.valid('param');
     const f = await readDeliverableFile(serviceCtx(c), p.id, p.deliverable_id, p.file_id);
-    return c.body(f.body, 200, {
-      'Content-Type': f.content_type,
-      'Content-Length': String(f.size),
-      'Content-Disposition': f.disposition,
-      'Cache-Control': 'private, no-store',
-      'X-Content-Type-Options': 'nosniff',
-      'Content-Security-Policy': "default-src 'none'; sandbox",
-    });
+    return c.body(f.body, 200, storedFileHeaders(f));
   });

@@ -102,11 +102,12 @@ export const readDocument = authRoute({
   operationId: 'getCredentialDocument',
   path: '/v1/shifter/{id}/credentials/{credential_id}/document',
   tags,
-  summary: 'The document (to those who may see the credential)',
+  summary: 'Download the document, as an attachment with its sniffed type (to those who may see the credential)',
   request: { params: credentialParam },
   responses: {
     200: {
-      description: 'The file, with its sniffed type.',
+      description:
+        "The file (Content-Disposition: attachment; X-Content-Type-Options: nosniff; Content-Security-Policy: default-src 'none'; sandbox; Cache-Control: private, no-store), as deliverable files are served.",
       content: {
         'application/pdf': { schema: z.any().openapi({ type: 'string', format: 'binary' }) },
         'image/*': { schema: z.any().openapi({ type: 'string', format: 'binary' }) },

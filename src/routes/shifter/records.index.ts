@@ -1,4 +1,5 @@
 import { createRouter, serviceCtx } from '../../http/create-app';
+import { storedFileHeaders } from '../../lib/downloads';
 import * as rules from '../../services/shifter-records';
 import * as creds from '../../services/shifter-records';
 import * as mileage from '../../services/shifter-records';
@@ -76,12 +77,7 @@ export const shifterRecordsRouter = createRouter()
   .openapi(cd.readDocument, async (c) => {
     const p = c.req.valid('param');
     const doc = await creds.readCredentialDocument(serviceCtx(c), p.id, p.credential_id);
-    return c.body(doc.body, 200, {
-      'Content-Type': doc.content_type,
-      'Content-Disposition': `inline; filename="${doc.filename}"`,
-      'Cache-Control': 'private, max-age=300',
-      'X-Content-Type-Options': 'nosniff',
-    });
+    return c.body(doc.body, 200, storedFileHeaders(doc));
   })
   .openapi(cd.deleteDocument, async (c) => {
     const p = c.req.valid('param');

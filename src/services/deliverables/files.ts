@@ -70,13 +70,6 @@ export function cleanFileName(raw: string, type: SniffedType): string {
   return `${[...stem].slice(0, FILE_NAME_MAX - ext.length - 1).join('')}.${ext}`;
 }
 
-/** `Content-Disposition: attachment` with an ASCII fallback and the exact name in RFC 5987 form. */
-export function attachmentDisposition(name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\;]/g, '_');
-  const exact = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${exact}`;
-}
-
 async function inspect(upload: File) {
   if (upload.size === 0) throw new AppError('VALIDATION-ERR', 'The file is empty.', [{ field: 'file', message: 'empty' }]);
   if (upload.size > DELIVERABLE_FILE_MAX_BYTES) {
@@ -201,11 +194,11 @@ export async function uploadDeliverableFile(
   return deliverableFileView(row);
 }
 
-/** A stored file as served: its bytes, its sniffed type and the name it is offered under. */
+/** A stored file as served (the route gives it storedFileHeaders): its bytes, sniffed type, name and size. */
 export interface DeliverableFileDownload {
   body: ReadableStream;
   content_type: string;
-  disposition: string;
+  filename: string;
   size: number;
 }
 
@@ -223,7 +216,7 @@ export async function readDeliverableFile(
   return {
     body: obj.body,
     content_type: row.content_type.startsWith('text/') ? `${row.content_type}; charset=utf-8` : row.content_type,
-    disposition: attachmentDisposition(row.name),
+    filename: row.name,
     size: row.size,
   };
 }

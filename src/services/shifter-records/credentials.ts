@@ -347,11 +347,12 @@ export async function deleteCredentialDocument(ctx: ServiceContext, shifterId: s
   return credentialView({ ...old, document_key: null, document_type: null, document_size: null, updated_at: version }, today(ctx, a));
 }
 
-/** A stored document as served: its bytes, stored type and the file name it is offered under. */
+/** A stored document as served (the route gives it storedFileHeaders): its bytes, stored type, name and size. */
 export interface CredentialDocument {
   body: ReadableStream;
   content_type: string;
   filename: string;
+  size: number;
 }
 
 /** GET /v1/shifter/{id}/credentials/{credential_id}/document: for those who may see the row. */
@@ -366,5 +367,6 @@ export async function readCredentialDocument(ctx: ServiceContext, shifterId: str
     body: obj.body,
     content_type: obj.httpMetadata?.contentType ?? 'application/octet-stream',
     filename: `credential-${row.id}.${ext}`,
+    size: obj.size,
   };
 }
