@@ -1,6 +1,8 @@
 import type { AppBindings } from '../env';
 import { errorFields } from '../lib/log';
 import { pruneAuthCodes } from '../services/accounts';
+import { expireUnusedClients } from '../services/agents';
+import { grantHelpers } from '../mcp/oauth';
 import { resetDemoData } from '../local/demo';
 import { sweepOutbox, systemContext } from '../services/kernel';
 import { sweepEmailOutbox } from '../services/mail';
@@ -29,6 +31,7 @@ const JOBS: Record<string, Record<string, Job>> = {
     charge_worked_invoices: sweepAutomaticCharges,
     sweep_missing_transfers: sweepMissingTransfers,
     refund_unworked_prepaid_shifts: sweepUnworkedShiftRefunds,
+    expire_unused_agent_clients: (ctx) => expireUnusedClients(ctx, grantHelpers(ctx.env)),
   },
   [CRON.nightly]: {
     reset_demo_data: async (ctx) => (ctx.settings.DEMO_MODE ? resetDemoData(ctx) : 'skipped: DEMO_MODE off'),

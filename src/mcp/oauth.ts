@@ -14,7 +14,9 @@ import { type AppBindings, getSettings, type Settings } from '../env';
 import type { AppEnv } from '../http/app-types';
 import { sha256Hex } from '../lib/crypto';
 import { looksLikeApiKey, resolveApiKey } from '../services/accounts';
+import { REFRESH_RECORD_TTL_SECONDS } from '../services/agents';
 import { consumeRateLimit, rateLimitHeaders } from '../services/kernel';
+import { boundRegistration, registrationEndpoint, tokenEndpoint } from './oauth-endpoints';
 import type { McpCaller } from './register';
 import { MCP_ROUTE, mcpApiHandler } from './server';
 import type { ToolScope } from './tool';
@@ -97,11 +99,17 @@ export function providerFor(origin: string, env: AppBindings, app: { fetch: Work
     tokenEndpoint: '/oauth/token',
     clientRegistrationEndpoint: '/oauth/register',
     scopesSupported: [...MCP_SCOPES],
-    requiredScopes: ['read'],
+    // The protected resource advertises every scope (its metadata and the 401's scope=), so a client
+    // asks for all of them and the person chooses on the consent page; a 403 names what is missing.
+    requiredScopes: [...MCP_SCOPES],
     resourceMetadata: { resource, resource_name: 'Shiftmarket agent tools' } as never,
     resolveExternalToken,
     accessTokenTTL: 3600,
-    refreshTokenTTL: 30 * 24 * 3600,
+    refreshTokenTTL: REFRESH_RECORD_TTL_SECONDS,
+    // A registration unused for 90 days expires (each token exchange renews it); one that never got a
+    // token is deleted sooner by the maintenance cron (services/agents: expireUnusedClients).
+    clientRegistrationTTL: 90 * 24 * 3600,
+    clientRegistrationCallback: boundRegistration,
     clientIdMetadataDocumentEnabled: cimdAvailable(),
   });
   if (providers.size > 32) providers.clear();
@@ -261,6 +269,10 @@ export function withOAuth(app: { fetch: WorkerFetch }): (request: Request, env: 
     }
     const provider = providerFor(url.origin, env, app);
     if (!provider) return app.fetch(req, env, ctx);
-    return provider.fetch(req as Parameters<OAuthProvider<AppBindings>['fetch']>[0], envFor(env, provider), ctx);
+    const view = envFor(env, provider);
+    const forward = (r: Request) => provider.fetch(r as Parameters<OAuthProvider<AppBindings>['fetch']>[0], view, ctx);
+    if (req.method === 'POST' && url.pathname === '/oauth/token') return tokenEndpoint(req, env, ctx, grantHelpers(env), forward);
+    if (req.method === 'POST' && url.pathname === '/oauth/register') return registrationEndpoint(req, env, ctx, forward);
+    return forward(req);
   };
 }

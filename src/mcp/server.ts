@@ -4,6 +4,8 @@ import { createMcpHandler } from 'agents/mcp/server';
 import { createDb } from '../db/client';
 import { type AppBindings, getSettings } from '../env';
 import { createLogger } from '../lib/log';
+import { rememberStepUp } from '../services/agents';
+import { systemContext } from '../services/kernel';
 import { writeAudit } from './audit';
 import { resolveCaller, type TokenProps } from './oauth';
 import { type McpCaller, type McpRequestScope, registerTools, toolName } from './register';
@@ -145,6 +147,8 @@ export const mcpApiHandler = {
         at: Date.now(),
       });
       const wanted = [...new Set([...caller.scopes, missing.scope])];
+      // A refresh that cannot bring the scope is then refused, so the client authorizes again (oauth-endpoints.ts).
+      if (ctx.props?.kind === 'oauth') await rememberStepUp(systemContext(env, ctx, 'mcp-step-up'), auth.token, wanted);
       return insufficientScope(auth, wanted, `${missing.tool} needs the ${missing.scope} scope`);
     }
 

@@ -3,6 +3,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { toBase64Url } from '../../src/lib/crypto';
+import { randomIp } from './auth';
 import { TEST_PASSWORD } from './factory';
 import { WebClient } from './web';
 
@@ -17,9 +18,18 @@ export const MCP_ORIGIN = 'https://mcp.test';
 export const MCP_URL = `${MCP_ORIGIN}/v1/mcp/`;
 export const REDIRECT_URI = 'http://127.0.0.1:33418/callback';
 
-/** The Worker as a fetch function (what the SDK transports and the OAuth calls use). */
-export const workerFetch = (input: string | URL | Request, init?: RequestInit): Promise<Response> =>
-  exports.default.fetch(input instanceof Request ? input : new Request(input, init));
+/**
+ * The Worker as a fetch function (what the SDK transports and the OAuth calls use). A request without
+ * CF-Connecting-IP gets an address of its own, as callers spread over the internet would: the OAuth
+ * endpoints count per address, and the tests that check those budgets send theirs.
+ */
+export const workerFetch = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+  const req = input instanceof Request ? input : new Request(input, init);
+  if (req.headers.has('CF-Connecting-IP')) return exports.default.fetch(req);
+  const addressed = new Request(req);
+  addressed.headers.set('CF-Connecting-IP', randomIp());
+  return exports.default.fetch(addressed);
+};
 
 export interface RegisteredClient {
   clientId: string;
@@ -137,13 +147,17 @@ export interface TokenAnswer {
   body: { access_token?: string; refresh_token?: string; scope?: string; error?: string; token_type?: string; expires_in?: number };
 }
 
-export async function tokenRequest(fields: Record<string, string>, origin = MCP_ORIGIN): Promise<TokenAnswer> {
+export async function tokenRequest(
+  fields: Record<string, string>,
+  origin = MCP_ORIGIN,
+  headers: Record<string, string> = {},
+): Promise<TokenAnswer & { headers: Headers }> {
   const res = await workerFetch(`${origin}/oauth/token`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
     body: new URLSearchParams(fields).toString(),
   });
-  return { status: res.status, body: (await res.json()) as TokenAnswer['body'] };
+  return { status: res.status, body: (await res.json()) as TokenAnswer['body'], headers: res.headers };
 }
 
 export function exchangeCode(a: AuthorizedCode, overrides: Record<string, string> = {}): Promise<TokenAnswer> {
@@ -243,7 +257,8 @@ export class ConsentingAuthProvider {
 
   constructor(
     private readonly web: WebClient,
-    private readonly tick?: string[],
+    /** What the person leaves ticked on the consent page (default: what was asked); change it between consents. */
+    public tick?: string[],
   ) {}
 
   get redirectUrl() {
@@ -269,6 +284,11 @@ export class ConsentingAuthProvider {
   }
   saveTokens(tokens: unknown) {
     this.saved = tokens;
+  }
+  /** As real clients do: the SDK drops what the server refused (a refused refresh: the tokens) before it authorizes again. */
+  invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier') {
+    if (scope === 'all' || scope === 'tokens') this.saved = undefined;
+    if (scope === 'all' || scope === 'client') this.info = undefined;
   }
   saveCodeVerifier(v: string) {
     this.verifier = v;

@@ -49,12 +49,14 @@ describe('metadata documents', () => {
     expect(meta.client_id_metadata_document_supported).toBe(true);
   });
 
-  it('publishes the protected resource with the exact resource …/v1/mcp/', async () => {
+  it('publishes the protected resource with the exact resource …/v1/mcp/ and every scope', async () => {
     const res = await workerFetch(`${MCP_ORIGIN}/.well-known/oauth-protected-resource/v1/mcp/`);
     expect(res.status).toBe(200);
     const meta = (await res.json()) as Record<string, unknown>;
     expect(meta.resource).toBe(MCP_URL);
     expect(meta.authorization_servers).toEqual([MCP_ORIGIN]);
+    // All three, so a client asks for them and the person chooses on the consent page (not read alone).
+    expect(meta.scopes_supported).toEqual(['read', 'write', 'payment']);
   });
 
   it('answers 401 with a Bearer challenge naming the resource metadata, with no token or a bad one', async () => {
@@ -64,6 +66,7 @@ describe('metadata documents', () => {
       const challenge = res.headers.get('WWW-Authenticate') ?? '';
       expect(challenge).toMatch(/^Bearer /);
       expect(challenge).toContain(`resource_metadata="${MCP_ORIGIN}/.well-known/oauth-protected-resource/v1/mcp/"`);
+      expect(challenge).toContain('scope="read write payment"');
     }
   });
 
@@ -250,7 +253,7 @@ describe('refresh tokens', () => {
     expect(stale.body.error).toBe('invalid_grant');
   });
 
-  it('can narrow but never widen the scopes', async () => {
+  it('can narrow but never widen the scopes: asking for more is invalid_scope, not a narrower token', async () => {
     const u = await makeUser();
     const s = await oauthTokens(u.email, { tick: ['read', 'write'] });
     const wider = await tokenRequest({
@@ -259,11 +262,13 @@ describe('refresh tokens', () => {
       client_id: s.client.clientId,
       scope: 'read write payment',
     });
-    // The provider keeps a refresh within the grant: payment is not added, whatever is asked.
-    expect(wider.body.scope ?? '').not.toContain('payment');
+    expect(wider.status).toBe(400);
+    expect(wider.body.error).toBe('invalid_scope');
+    expect(wider.body.access_token).toBeUndefined();
+    // Nothing was exchanged: the same refresh token still narrows.
     const narrower = await tokenRequest({
       grant_type: 'refresh_token',
-      refresh_token: wider.body.refresh_token ?? s.refreshToken,
+      refresh_token: s.refreshToken,
       client_id: s.client.clientId,
       scope: 'read',
     });

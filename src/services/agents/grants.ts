@@ -48,6 +48,18 @@ async function ownGrants(oauth: OAuthHelpers, userId: string, cap = Number.POSIT
   return out;
 }
 
+/** One grant of a user as the provider keeps it, or null when it is gone. */
+export async function grantOf(oauth: OAuthHelpers, userId: string, grantId: string): Promise<GrantSummary | null> {
+  let cursor: string | undefined;
+  do {
+    const page = await oauth.listUserGrants(userId, cursor ? { limit: PAGE, cursor } : { limit: PAGE });
+    const found = page.items.find((g) => g.id === grantId && g.userId === userId);
+    if (found) return found;
+    cursor = page.cursor;
+  } while (cursor);
+  return null;
+}
+
 async function clientName(oauth: OAuthHelpers, clientId: string): Promise<string | null> {
   try {
     const client = await oauth.lookupClient(clientId);

@@ -1,2 +1,3 @@
 export * from './grants';
+export * from './oauth-records';
 export * from './settings';
