@@ -700,6 +700,35 @@ describe('crew analytics', () => {
     expect(res.body).toMatchObject({ total_completed_shifts_90d: 4, repeat_rate: 50 });
   });
 
+  it('shows pay to the owner and admins only: an active teammate gets the same analytics with the pay fields null or left out', async () => {
+    const owner = await makeUser({ business: { timezone: 'UTC', currency: 'USD' } });
+    const biz = owner.businessId!;
+    const a = await makeUser({ shifter: true, name: 'Ana' });
+    await connect(biz, a.shifterId!);
+    const base = { businessId: biz, shifterId: a.shifterId, tz: 'UTC', in: '09:00', out: '13:00' };
+    await insertShift({ ...base, date: daysFromToday(-5), rate: 2000 });
+    await insertShift({ ...base, date: daysFromToday(-6), rate: 2500, currency: 'EUR' });
+    const [mate, admin] = await Promise.all([makeUser(), makeUser({ admin: true })]);
+    await addTeammate(biz, mate.userId, 1);
+
+    const read = async (key: string) => {
+      const r = await call('GET', `/v1/business/${biz}/crew/analytics`, { key });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      return r.body;
+    };
+    for (const key of [owner.key, admin.key]) {
+      const body = await read(key);
+      expect(body.pay_included).toBe(true);
+      expect(body.per_shifter[0]).toMatchObject({ total_paid_90d: 80, other_currencies: [{ currency: 'EUR', total: 100 }] });
+    }
+    const seen = await read(mate.key);
+    expect(seen.pay_included).toBe(false);
+    // Schedules, people and counts stay; pay goes.
+    expect(seen.per_shifter[0]).toMatchObject({ shifter_id: a.shifterId, completed_shifts_90d: 2, hours_90d: 8, total_paid_90d: null });
+    expect(seen.per_shifter[0]).not.toHaveProperty('other_currencies');
+    expect(JSON.stringify(seen)).not.toMatch(/"total":/);
+  });
+
   it('gives a crew shift across a DST change its real 9 h and 7 h (injected clock: the window follows now)', async () => {
     const owner = await makeUser({ business: { timezone: NY } });
     const biz = owner.businessId!;

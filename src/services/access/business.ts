@@ -29,6 +29,14 @@ export function businessRole(
   return null;
 }
 
+/**
+ * Who sees pay figures of named shifters (DECISIONS.md "Who sees pay": labor costs, crew analytics'
+ * per-shifter amounts, invoices, the copilot's answers about them): the owner and admins; active
+ * teammates see schedules, people and counts, not other people's pay.
+ */
+export const PAY_VIEWERS: readonly BusinessRole[] = ['owner', 'admin'];
+export const seesPay = (role: BusinessRole): boolean => PAY_VIEWERS.includes(role);
+
 /** Whether the business's owner is a demo account; asked only for the demo cast's admin. */
 const ownerIsDemo = (ctx: ServiceContext, actor: PersonActor, ownerUserId: string) =>
   actor.demoAdmin ? userIsDemo(ctx, ownerUserId) : Promise.resolve(false);

@@ -92,7 +92,7 @@ const TOOLS: Record<string, Tool<z.ZodType>> = {
   }),
   crew: tool({
     description:
-      "This business's crew over the last 90 days: per shifter (id, name, completed shifts, hours, pay, no-shows, cancellations, reliability 0–100, last worked), repeat rate, accept rate.",
+      "This business's crew over the last 90 days: per shifter (id, name, completed shifts, hours, pay, no-shows, cancellations, reliability 0–100, last worked), repeat rate, accept rate. Pay is null (pay_included false) when the user is a teammate: pay is for the owner and admins.",
     input: z.strictObject({}),
     async run({ ctx, business }) {
       const c = await crewAnalytics(ctx, business.id);

@@ -2,7 +2,7 @@ import { and, eq, gte, lte } from 'drizzle-orm';
 import { requestAuthorizations, shiftRequests, shifters } from '../../db/schema';
 import { fromMinor, percentOf, roundRatio } from '../../lib/money';
 import { toIso } from '../../lib/time';
-import { accessBusiness } from '../access';
+import { accessBusiness, seesPay } from '../access';
 import { hours, isWorked, scheduledMinutes, type ServiceContext, shiftPayMinor } from '../kernel';
 import type { CrewAnalytics, CrewMember } from './schemas';
 
@@ -21,10 +21,13 @@ export function reliabilityScore(worked: number, noShows: number, cancels: numbe
  * GET /v1/business/{business_id}/crew/analytics (owner, active teammate or admin). Counts and hours
  * cover every worked shift; `total_paid_90d` is the pay of those in the business's currency, and pay
  * in any other currency is listed apart per shifter (`other_currencies`), never added to it or dropped.
+ * Pay is the owner's and admins' to see (access `seesPay`): an active teammate gets the same figures
+ * with `total_paid_90d` null, `other_currencies` left out and `pay_included: false`.
  * Percentages are rounded half-up at their last shown digit on the exact ratio.
  */
 export async function crewAnalytics(ctx: ServiceContext, businessId: string): Promise<CrewAnalytics> {
-  const { business } = await accessBusiness(ctx, businessId);
+  const { business, role } = await accessBusiness(ctx, businessId);
+  const pay = seesPay(role);
   const to = ctx.now();
   const from = to - CREW_WINDOW_DAYS * 86_400_000;
   const [crew, rows] = await Promise.all([
@@ -83,12 +86,12 @@ export async function crewAnalytics(ctx: ServiceContext, businessId: string): Pr
         accept_shift_req: c.accept,
         completed_shifts_90d: s.worked,
         hours_90d: hours(s.minutes),
-        total_paid_90d: fromMinor(s.paidMinor, business.currency),
+        total_paid_90d: pay ? fromMinor(s.paidMinor, business.currency) : null,
         no_shows_90d: s.noShows,
         cancellations_90d: s.cancels,
         reliability_score: reliabilityScore(s.worked, s.noShows, s.cancels),
         last_worked_at: s.lastWorked ? toIso(s.lastWorked) : null,
-        ...(others.length ? { other_currencies: others } : {}),
+        ...(pay && others.length ? { other_currencies: others } : {}),
       };
     })
     .sort((a, b) => b.completed_shifts_90d - a.completed_shifts_90d || a.shifter_name.localeCompare(b.shifter_name));
@@ -98,6 +101,7 @@ export async function crewAnalytics(ctx: ServiceContext, businessId: string): Pr
     business_id: business.id,
     currency: business.currency,
     window_days: CREW_WINDOW_DAYS,
+    pay_included: pay,
     crew_size: size,
     total_completed_shifts_90d: perShifter.reduce((a, p) => a + p.completed_shifts_90d, 0),
     repeat_rate: size === 0 ? null : percentOf(perShifter.filter((p) => p.completed_shifts_90d > 1).length, size, 1),

@@ -2,7 +2,7 @@ import { and, eq, gte, lt } from 'drizzle-orm';
 import { shiftRequests, shiftRoles, shifters } from '../../db/schema';
 import { fromMinor, percentOf } from '../../lib/money';
 import { addDays, mondayOf, startOfDay, todayIn } from '../../lib/shift-time';
-import { accessBusiness } from '../access';
+import { accessBusiness, PAY_VIEWERS } from '../access';
 import { hours, scheduledMinutes, type ServiceContext, shiftPayMinor, workedShiftSql } from '../kernel';
 import type { LaborByRole, LaborByShifter, LaborCosts, LaborCostsQuery, LaborWeek, OtherCurrencyTotal } from './schemas';
 
@@ -59,7 +59,7 @@ const withOthers = <Row extends { other_currencies?: OtherCurrencyTotal[] | unde
  */
 export async function laborCosts(ctx: ServiceContext, businessId: string, query: LaborCostsQuery = {}): Promise<LaborCosts> {
   const { week } = query;
-  const { business } = await accessBusiness(ctx, businessId, ['owner', 'admin']);
+  const { business } = await accessBusiness(ctx, businessId, [...PAY_VIEWERS]);
   const tz = business.timezone;
   const cur = business.currency;
   const thisMonday = mondayOf(week ?? todayIn(tz, ctx.now()));

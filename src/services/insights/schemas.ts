@@ -83,14 +83,17 @@ const crewMemberSchema = z.object({
   accept_shift_req: z.boolean(),
   completed_shifts_90d: z.number(),
   hours_90d: z.number(),
-  total_paid_90d: money.openapi({ description: "Pay of the worked shifts in the business's currency." }),
+  total_paid_90d: money.nullable().openapi({
+    description:
+      "Pay of the worked shifts in the business's currency; null for an active teammate (pay is the owner's and admins' to see).",
+  }),
   no_shows_90d: z.number(),
   cancellations_90d: z.number(),
   reliability_score: z.number().nullable(),
   last_worked_at: z.string().nullable(),
   other_currencies: otherCurrencies.optional().openapi({
     description:
-      'Present only when the shifter worked shifts paid in another currency: pay per currency (completed_shifts_90d and hours_90d count every worked shift).',
+      'Present only when the shifter worked shifts paid in another currency and the caller sees pay (not for an active teammate): pay per currency (completed_shifts_90d and hours_90d count every worked shift).',
   }),
 });
 export type CrewMember = z.infer<typeof crewMemberSchema>;
@@ -100,6 +103,10 @@ export const crewAnalyticsSchema = z
     business_id: z.string(),
     currency: z.string(),
     window_days: z.number(),
+    pay_included: z.boolean().openapi({
+      description:
+        'Whether the pay fields are filled: true for the owner and admins; false for an active teammate, whose answer has total_paid_90d null and no other_currencies.',
+    }),
     crew_size: z.number(),
     total_completed_shifts_90d: z.number(),
     repeat_rate: z.number().nullable(),
