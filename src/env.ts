@@ -117,6 +117,26 @@ export const settingsSchema = z.object({
   OPENAI_BASE_URL: z.union([z.literal(''), z.url({ protocol: /^https?$/ })]).optional(),
   /** How long one model call may take before it is abandoned. */
   AI_TIMEOUT_MS: intString(30_000, 1000),
+  /** The business copilot's budget, per business: messages per hour (each may make several model calls)… */
+  ASSISTANT_MESSAGES_PER_HOUR: intString(60, 1),
+  /** …and model tokens (prompt and completion together) per day. */
+  ASSISTANT_TOKENS_PER_DAY: intString(500_000, 1),
+  /**
+   * Hosts the copilot's open_url action may link to with a full https URL, comma- or space-separated
+   * (exact host names, e.g. `help.example.com`); empty (the default): in-app paths only. Entries that
+   * are not host names are ignored, so a typo never widens the list.
+   */
+  ASSISTANT_LINK_HOSTS: z
+    .string()
+    .max(2000)
+    .default('')
+    .catch('')
+    .transform((v) =>
+      v
+        .split(/[\s,]+/)
+        .map((h) => h.trim().toLowerCase())
+        .filter((h) => /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/.test(h)),
+    ),
   /** Widgets: how long the edge cache keeps a public widget's data (services/widgets/cache.ts). */
   WIDGET_CACHE_TTL_SECONDS: intString(60, 1),
   /**

@@ -16,25 +16,60 @@ interface WindowState {
  */
 export class RateLimiter extends DurableObject<Env> {
   hit(limit: number, windowSeconds: number, nowMs: number = Date.now()): RateLimitResult {
+    const { granted, ...r } = this.take(limit, windowSeconds, 1, 1, nowMs);
+    return r;
+  }
+
+  /**
+   * Takes up to `want` units, and at least `atLeast`, of a budget of `limit` per window (a hit is
+   * want = atLeast = 1; a reservation of model tokens asks for an answer's ceiling and settles the
+   * rest with `adjust` once the answer is known). Refused when fewer than `atLeast` remain.
+   */
+  take(
+    limit: number,
+    windowSeconds: number,
+    want: number,
+    atLeast: number,
+    nowMs: number = Date.now(),
+  ): RateLimitResult & { granted: number } {
     const windowMs = windowSeconds * 1000;
     const start = Math.floor(nowMs / windowMs) * windowMs;
-    const stored = this.ctx.storage.kv.get<WindowState>('w');
-    let state: WindowState;
-    if (!stored || stored.start < start - windowMs) state = { start, count: 0, prevCount: 0 };
-    else if (stored.start < start) state = { start, count: 0, prevCount: stored.count };
-    else state = stored;
+    const state = this.windowAt(start, windowMs);
 
     const overlap = 1 - (nowMs - start) / windowMs;
     const used = Math.floor(state.prevCount * overlap) + state.count;
     const reset = Math.ceil((start + windowMs) / 1000);
-    if (used >= limit) {
+    const granted = Math.min(want, limit - used);
+    if (granted < Math.max(1, atLeast)) {
       // Earliest moment enough weight of the previous window has slid out, or the window ends.
       const retryAfter = Math.max(1, reset - Math.floor(nowMs / 1000));
-      return { allowed: false, limit, remaining: 0, reset, retryAfter, windowStart: start };
+      return { allowed: false, limit, remaining: Math.max(0, limit - used), reset, retryAfter, windowStart: start, granted: 0 };
     }
-    state.count += 1;
+    state.count += granted;
     this.ctx.storage.kv.put('w', state);
-    return { allowed: true, limit, remaining: Math.max(0, limit - used - 1), reset, retryAfter: 0, windowStart: start };
+    return { allowed: true, limit, remaining: Math.max(0, limit - used - granted), reset, retryAfter: 0, windowStart: start, granted };
+  }
+
+  /**
+   * Changes by `delta` units what was counted in the window starting at `windowStart`: negative gives
+   * back the unused part of a reservation (never below zero), positive adds what was spent beyond it.
+   * A window already slid out of reach is left alone.
+   */
+  adjust(windowSeconds: number, windowStart: number, delta: number): void {
+    const windowMs = windowSeconds * 1000;
+    const stored = this.ctx.storage.kv.get<WindowState>('w');
+    if (!stored || delta === 0) return;
+    if (stored.start === windowStart) stored.count = Math.max(0, stored.count + delta);
+    else if (stored.start === windowStart + windowMs) stored.prevCount = Math.max(0, stored.prevCount + delta);
+    else return;
+    this.ctx.storage.kv.put('w', stored);
+  }
+
+  private windowAt(start: number, windowMs: number): WindowState {
+    const stored = this.ctx.storage.kv.get<WindowState>('w');
+    if (!stored || stored.start < start - windowMs) return { start, count: 0, prevCount: 0 };
+    if (stored.start < start) return { start, count: 0, prevCount: stored.count };
+    return stored;
   }
 
   /**

@@ -38,7 +38,11 @@ export const proposalParameters = {
     date: { type: 'string', description: 'open_shift_form: the shift date, YYYY-MM-DD, today or later.' },
     in: { type: 'string', description: "open_shift_form: start time HH:MM in the business's zone." },
     out: { type: 'string', description: 'open_shift_form: end time HH:MM (earlier than in: ends the next day).' },
-    url: { type: 'string', description: 'open_url: a path of the app starting with / (e.g. /dashboard), or a full https:// URL.' },
+    url: {
+      type: 'string',
+      description:
+        'open_url: a path of the app starting with / (e.g. /dashboard), or a full https:// URL on a host the instructions allow.',
+    },
   },
   required: ['type'],
   additionalProperties: false,
@@ -51,11 +55,14 @@ const refuse = (message: string): never => {
 const APP_BASE = 'https://app.invalid';
 
 /**
- * A link the app may follow: a relative path stays in the app; a full https URL opens in a new tab.
+ * A link the app may follow: a relative path stays in the app; a full https URL opens in a new tab,
+ * only on a host the operator listed (ASSISTANT_LINK_HOSTS, exact names; none by default), since the
+ * model's words can be steered by text other parties wrote (names, notes) and a button is trusted.
  * Everything else is refused: other schemes (javascript:, data:, http:), protocol-relative `//host`,
- * backslashes and control characters (which browsers read as slashes or drop), credentials in the URL.
+ * backslashes and control characters (which browsers read as slashes or drop), credentials in the URL,
+ * any host not listed (a subdomain of a listed host included), an explicit port.
  */
-export function classifyUrl(raw: string): { url: string; target: 'in_app' | 'new_tab' } | null {
+export function classifyUrl(raw: string, allowedHosts: readonly string[]): { url: string; target: 'in_app' | 'new_tab' } | null {
   const url = raw.trim();
   if (!url || url.length > URL_MAX || /[\s\\\p{Cc}]/u.test(url)) return null;
   if (url.startsWith('/')) {
@@ -70,7 +77,7 @@ export function classifyUrl(raw: string): { url: string; target: 'in_app' | 'new
   } catch {
     return null;
   }
-  if (u.protocol !== 'https:' || u.username || u.password || !u.hostname.includes('.')) return null;
+  if (u.protocol !== 'https:' || u.username || u.password || u.port || !allowedHosts.includes(u.hostname)) return null;
   return { url: u.href, target: 'new_tab' };
 }
 
@@ -128,8 +135,15 @@ export async function acceptProposal(
       };
     }
     case 'open_url': {
-      const link = classifyUrl(p.url);
-      if (!link) return refuse('Only a path of the app starting with / or a full https:// URL can be opened.');
+      const hosts = ctx.settings.ASSISTANT_LINK_HOSTS;
+      const link = classifyUrl(p.url, hosts);
+      if (!link) {
+        return refuse(
+          hosts.length
+            ? `Only a path of the app starting with /, or a full https:// URL on ${hosts.join(', ')}, can be opened.`
+            : 'Only a path of the app starting with / can be opened.',
+        );
+      }
       return { action: { type: 'open_url', label: p.label ?? 'Open', url: link.url, target: link.target } };
     }
   }

@@ -6,7 +6,18 @@ import { errorFields } from '../../lib/log';
 import { toIso } from '../../lib/time';
 import { accessBusiness, type BusinessRole, type BusinessRow } from '../access';
 import { type ChatMessage, type LanguageModel, LanguageModelError, languageModelFor } from '../ai';
-import { committedSubject, prepareWrite, type ServiceContext } from '../kernel';
+import {
+  committedSubject,
+  enforceRateLimit,
+  prepareWrite,
+  type RateLimitResult,
+  rateLimitError,
+  releaseRateLimit,
+  type Reservation,
+  reserveBudget,
+  type ServiceContext,
+  settleBudget,
+} from '../kernel';
 import { INVITE_EVENT, type Invite } from './actions';
 import { systemPrompt } from './prompt';
 import {
@@ -26,6 +37,19 @@ export const COPILOT_NOT_CONFIGURED =
 /** The reply stored when the model failed (error status, timeout, unreadable answer). */
 export const COPILOT_UNAVAILABLE =
   'Sorry, the copilot could not answer just now: the language model did not respond. Your message has been saved; please try again in a moment.';
+
+/** The reply stored when an answer used up its share of the day's token budget before it was done. */
+export const COPILOT_OVER_BUDGET =
+  'I stopped before finishing: this question needed more of the language model than one answer may use. Please ask about one thing at a time.';
+
+/**
+ * Tokens one answer may use at most (its reservation from the business's daily budget), and the least
+ * worth starting one with: an answer stops calling the model once it has used its reservation.
+ */
+export const ANSWER_TOKEN_CEILING = 24_000;
+export const ANSWER_TOKEN_FLOOR = 2_000;
+const HOUR_S = 3600;
+const DAY_S = 86_400;
 
 /** Tool rounds per answer; one more model call without tools follows if the model still asks for tools. */
 export const MAX_TOOL_ROUNDS = 4;
@@ -116,6 +140,7 @@ async function converse(
   business: BusinessRow,
   role: BusinessRole,
   message: string,
+  allowance: number,
 ): Promise<Reply> {
   const scope: ToolScope = { ctx, business, actions: [], invites: [] };
   const messages: ChatMessage[] = [
@@ -127,6 +152,10 @@ async function converse(
   let modelName = model.model;
   try {
     for (let round = 0; ; round++) {
+      if (round > 0 && usage.prompt_tokens + usage.completion_tokens >= allowance) {
+        ctx.log.warn('business assistant: the answer used its token reservation; stopping', { business_id: business.id, allowance });
+        return { content: COPILOT_OVER_BUDGET, actions: [], invites: [], model: modelName, ...usage };
+      }
       const last = round >= MAX_TOOL_ROUNDS;
       const res = await model.chat({ messages, tools: last ? undefined : TOOL_SPECS, maxTokens: MAX_REPLY_TOKENS, temperature: 0.2 });
       usage.prompt_tokens += res.usage.prompt_tokens;
@@ -176,10 +205,62 @@ export interface SendOptions {
 }
 
 /**
- * POST /v1/ai/chat/business/{business_id} (owner, active teammate, admin). The model answers first
- * (tools read the business with the caller's own access); then the user's message and the reply are
- * written in one batch with the copilot:invite-shifter events of the proposed invitations, so a
- * message is never stored without its reply, and a failed model still stores both (the reply says so).
+ * The copilot's budget per business (docs/decisions/language-models-and-assistant.md): a message
+ * counts against ASSISTANT_MESSAGES_PER_HOUR, and with a model an answer reserves up to
+ * ANSWER_TOKEN_CEILING of ASSISTANT_TOKENS_PER_DAY before its first model call (refused when less
+ * than ANSWER_TOKEN_FLOOR is left), settled with the tokens really used. Both are counted by the
+ * rate limiter's Durable Object, one per business and budget, so concurrent messages cannot pass them
+ * together. A refusal is 429 RATE-LIMIT-ERR with Retry-After; a message refused for tokens gives its
+ * message hit back.
+ */
+async function admitMessage(
+  ctx: ServiceContext,
+  businessId: string,
+  withModel: boolean,
+): Promise<{ allowance: number; settle: (spent: number) => Promise<void> }> {
+  const { ASSISTANT_MESSAGES_PER_HOUR, ASSISTANT_TOKENS_PER_DAY } = ctx.settings;
+  const msgSubject = `assistant-messages:${businessId}`;
+  const hit: RateLimitResult = await enforceRateLimit(
+    ctx.env,
+    msgSubject,
+    ASSISTANT_MESSAGES_PER_HOUR,
+    HOUR_S,
+    `This business's copilot takes at most ${ASSISTANT_MESSAGES_PER_HOUR} messages an hour; try again later.`,
+  );
+  if (!withModel) return { allowance: 0, settle: async () => undefined };
+  const tokenSubject = `assistant-tokens:${businessId}`;
+  const want = Math.min(ANSWER_TOKEN_CEILING, ASSISTANT_TOKENS_PER_DAY);
+  const r: Reservation = await reserveBudget(
+    ctx.env,
+    tokenSubject,
+    ASSISTANT_TOKENS_PER_DAY,
+    DAY_S,
+    want,
+    Math.min(ANSWER_TOKEN_FLOOR, want),
+  );
+  if (!r.allowed) {
+    await releaseRateLimit(ctx.env, msgSubject, HOUR_S, hit);
+    throw rateLimitError(r, "This business's copilot has used its language-model budget for today; try again later.");
+  }
+  return {
+    allowance: r.granted,
+    settle: async (spent) => {
+      try {
+        await settleBudget(ctx.env, tokenSubject, DAY_S, r, spent);
+      } catch (err) {
+        // The reservation stands in for the spend: the budget errs on the safe side.
+        ctx.log.error('business assistant: settling the token reservation failed', { business_id: businessId, ...errorFields(err) });
+      }
+    },
+  };
+}
+
+/**
+ * POST /v1/ai/chat/business/{business_id} (owner, active teammate, admin). Admitted by the business's
+ * budget first (admitMessage). The model answers first (tools read the business with the caller's own
+ * access); then the user's message and the reply are written in one batch with the
+ * copilot:invite-shifter events of the proposed invitations, so a message is never stored without its
+ * reply, and a failed model still stores both (the reply says so).
  */
 export async function sendAssistantMessage(
   ctx: ServiceContext,
@@ -193,9 +274,17 @@ export async function sendAssistantMessage(
 
   const receivedAt = ctx.now();
   const model = opts.model !== undefined ? opts.model : languageModelFor(ctx.env, ctx.settings, ctx.log);
-  const reply: Reply = model
-    ? await converse(ctx, model, business, role, input.message)
-    : { content: COPILOT_NOT_CONFIGURED, actions: [], invites: [], model: null, prompt_tokens: 0, completion_tokens: 0 };
+  const budget = await admitMessage(ctx, business.id, model !== null);
+  let reply: Reply;
+  if (model) {
+    let spent = budget.allowance;
+    try {
+      reply = await converse(ctx, model, business, role, input.message, budget.allowance);
+      spent = reply.prompt_tokens + reply.completion_tokens;
+    } finally {
+      await budget.settle(spent);
+    }
+  } else reply = { content: COPILOT_NOT_CONFIGURED, actions: [], invites: [], model: null, prompt_tokens: 0, completion_tokens: 0 };
 
   const user: Row = {
     id: newId('assistantMessage'),

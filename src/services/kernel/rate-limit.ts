@@ -46,6 +46,34 @@ export function rateLimitError(r: RateLimitResult, message: string, withHeaders 
   });
 }
 
+/** A reservation of several units (model tokens) from a budget: how many were granted, to settle later. */
+export interface Reservation extends RateLimitResult {
+  granted: number;
+}
+
+/**
+ * Reserves up to `want` units of a budget (at least `atLeast`, else refused), before spending them:
+ * concurrent callers cannot together take more than the budget holds. Settle with the real spend.
+ */
+export async function reserveBudget(
+  env: AppBindings,
+  subject: string,
+  limit: number,
+  windowSeconds: number,
+  want: number,
+  atLeast: number,
+): Promise<Reservation> {
+  const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(subject));
+  return stub.take(limit, windowSeconds, want, atLeast);
+}
+
+/** Replaces a reservation by what was really spent: gives back the rest, or counts the excess. */
+export async function settleBudget(env: AppBindings, subject: string, windowSeconds: number, r: Reservation, spent: number): Promise<void> {
+  if (!r.allowed || spent === r.granted) return;
+  const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(subject));
+  await stub.adjust(windowSeconds, r.windowStart, spent - r.granted);
+}
+
 /** Counts one hit against a budget and throws the 429 when it is spent. */
 export async function enforceRateLimit(env: AppBindings, subject: string, limit: number, windowSeconds: number, message: string) {
   const r = await consumeRateLimit(env, subject, limit, windowSeconds);
