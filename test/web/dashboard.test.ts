@@ -201,3 +201,23 @@ describe('/dashboard/shifts/new', () => {
     expect(rows[0]!.shifter_id).toBe(sh.shifterId);
   });
 });
+
+describe('/dashboard/shifter', () => {
+  it('shows a shifter their accepted shifts and requests, and sends a person without a shifter profile home', async () => {
+    const { biz, sh } = await makePair();
+    const role = await aRole();
+    const date = dateAhead(6);
+    const sent = await call('POST', '/v1/shift_request/send_request', {
+      key: biz.key,
+      body: { shift_date: date, shift_in: '08:00', shift_out: '12:00', shiftrole_id: role, hourly_rate: 22, shifter_id: sh.shifterId },
+    });
+    expect(sent.status).toBe(201);
+    const b = await signedIn(sh);
+    const page = await b.get('/dashboard/shifter');
+    expect(page.status).toBe(200);
+    expect(page.html).toContain('Waiting for your answer');
+    expect(page.html).toContain('08:00–12:00');
+    const owner = await signedIn(biz);
+    expect((await owner.get('/dashboard/shifter')).location).toBe('/dashboard');
+  });
+});

@@ -6,6 +6,7 @@ import { postAssistant, postInvite, renderAssistant, renderInvite } from './assi
 import { renderBulk } from './bulk';
 import { renderHome } from './home';
 import { postShift, renderPostShift } from './post-shift';
+import { renderShifter } from './shifter';
 import { renderSchedule } from './schedule';
 import { postShiftChange, renderShiftChange } from './shift-change';
 
@@ -24,6 +25,7 @@ dashboardPages.get('/schedule', renderSchedule);
 dashboardPages.get('/shifts/:id/change', renderShiftChange);
 dashboardPages.post('/shifts/:id/change', postShiftChange);
 dashboardPages.get('/bulk', renderBulk);
+dashboardPages.get('/shifter', renderShifter);
 dashboardPages.get('/assistant', renderAssistant);
 dashboardPages.post('/assistant', postAssistant);
 dashboardPages.get('/assistant/invite', renderInvite);
