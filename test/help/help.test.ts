@@ -16,6 +16,7 @@ import { ASK_ARTICLES, ASK_RATE, askHelp, ESCALATED_NOTICE } from '../../src/ser
 import { matchExpression, queryTerms } from '../../src/services/help/fts-query';
 import { fallbackReply } from '../../src/services/help/prompt';
 import { ASSISTANT_PARTY_ID, answerSupportThread, HELP_AUTOMATION_KIND, listMessages } from '../../src/services/messaging';
+import { HELP_ANON_IP_LIMIT } from '../../src/routes/help/help.middleware';
 import { consumeRateLimit } from '../../src/services/kernel/rate-limit';
 import { call, expectError } from '../helpers/api';
 import { contextAt } from '../helpers/clock';
@@ -75,6 +76,25 @@ describe('seeded content', () => {
 });
 
 describe('search', () => {
+  it('limits anonymous searches per client address (429 RATE-LIMIT-ERR with Retry-After); another address and a signed-in caller go on', async () => {
+    const ip = `198.51.100.${1 + Math.floor(Math.random() * 250)}`;
+    const from = (addr: string, key?: string) =>
+      call('POST', '/v1/help/search', { body: { query: 'clock in' }, headers: { 'CF-Connecting-IP': addr }, ...(key ? { key } : {}) });
+    // Most of the address's budget is spent already (as by a scraper); the last searches pass, then none.
+    const { limit, windowSeconds } = HELP_ANON_IP_LIMIT;
+    for (let i = 0; i < limit - 3; i++) await consumeRateLimit(env as AppBindings, `help-ip:${ip}`, limit, windowSeconds);
+    const answers = await Promise.all(Array.from({ length: 8 }, () => from(ip)));
+    expect(answers.filter((r) => r.status === 200)).toHaveLength(3);
+    for (const r of answers.filter((x) => x.status !== 200)) {
+      expectError(r, 429, 'RATE-LIMIT-ERR');
+      expect(Number(r.headers.get('Retry-After'))).toBeGreaterThan(0);
+    }
+    // The other help reads share the address's budget.
+    expectError(await call('GET', '/v1/help/articles', { headers: { 'CF-Connecting-IP': ip } }), 429, 'RATE-LIMIT-ERR');
+    expect((await from('198.51.100.251')).status).toBe(200);
+    expect((await from(ip, (await makeUser()).key)).status).toBe(200);
+  });
+
   it('ranks the article that answers the question first', async () => {
     const cases: Array<[string, string]> = [
       ['idempotency key retry', 'idempotency-keys'],

@@ -1,9 +1,12 @@
-import { exports } from 'cloudflare:workers';
+import { env, exports } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { WIDGET_BUNDLES } from '../../generated/widgets/bundles';
 import { businesses, requestAuthorizations, reviews } from '../../src/db/schema';
+import type { AppBindings } from '../../src/env';
 import { newId } from '../../src/lib/ids';
+import { consumeRateLimit } from '../../src/services/kernel/rate-limit';
+import { WIDGET_FRAME_IP_LIMIT } from '../../src/web/embed/limit';
 import { BASE, call, workerWith, type WorkerFetch } from '../helpers/api';
 import { connect, db, makeUser, TEST_PASSWORD } from '../helpers/factory';
 import { DAY, HOUR, insertShift, postShift } from '../helpers/shifts';
@@ -291,6 +294,33 @@ describe('widget frame pages', () => {
     expect(noRole.text).toContain('No role was chosen');
     const unknownRole = await frame('rate', { kind: 'business', slug: thinSlug, role: 'astronaut' });
     expect(unknownRole.text).toContain('No going rate for this role');
+  });
+});
+
+describe('widget frames per client address', () => {
+  it('limits the frames one address loads (429 page with Retry-After, still a frame); other addresses and the scripts go on', async () => {
+    const owner = await makeUser({ business: true });
+    const slug = await slugOf(owner.businessId!);
+    const ip = `203.0.113.${1 + Math.floor(Math.random() * 250)}`;
+    const from = (addr: string, path = `/embed/v1/frame/profile?${new URLSearchParams({ kind: 'business', slug })}`) =>
+      get(path, { headers: { 'CF-Connecting-IP': addr } });
+    // Most of the address's budget is spent already (as by a scraper walking slugs); the last frames pass, then none.
+    const { limit, windowSeconds } = WIDGET_FRAME_IP_LIMIT;
+    for (let i = 0; i < limit - 3; i++) await consumeRateLimit(env as AppBindings, `widget-ip:${ip}`, limit, windowSeconds);
+    const answers = await Promise.all(Array.from({ length: 8 }, () => from(ip)));
+    expect(answers.filter((a) => a.res.status === 200)).toHaveLength(3);
+    for (const { res, text } of answers.filter((a) => a.res.status !== 200)) {
+      expect(res.status).toBe(429);
+      expect(Number(res.headers.get('Retry-After'))).toBeGreaterThan(0);
+      // A page the frame can show, with the frames' own policy, not a JSON error inside a partner's site.
+      expect(res.headers.get('Content-Type')).toContain('text/html');
+      expect(res.headers.get('Content-Security-Policy')).toContain('frame-ancestors');
+      expect(text).toContain('Too many requests');
+    }
+    // Every frame counts, the signed-in widgets' too; scripts and other addresses are not held back.
+    expect((await from(ip, '/embed/v1/frame/schedule')).res.status).toBe(429);
+    expect((await from(ip, '/embed/v1/profile.js')).res.status).toBe(200);
+    expect((await from('203.0.113.251')).res.status).toBe(200);
   });
 });
 

@@ -6,6 +6,7 @@ import { type PublicWidget, type ServiceContext, widgetCacheKey } from '../../se
 import { cachedWidgetData, exampleSlugs, loadWidgetData } from '../../services/widgets';
 import { requestOrigin } from '../urls';
 import { EmptyState, NOT_FOUND, PublicBody } from './frame';
+import { limitFramesByIp } from './limit';
 import { CSS_FILE, IMMUTABLE, renderFrame, SCRIPT_CACHE_CONTROL, type Version } from './render';
 import { signedInPages } from './signed-in';
 import { FRAME_CSS } from './styles';
@@ -87,6 +88,9 @@ embedRouter.get('/embed/:version/assets/:file', (c) => {
     return c.body(frameScript.body, 200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': IMMUTABLE });
   return c.notFound();
 });
+
+// Every frame page, the public widgets' and connect/schedule's, counts against its client address.
+embedRouter.use('/embed/:version/frame/*', limitFramesByIp);
 
 // connect and schedule first: their frames and first-party pages (signed-in.tsx).
 embedRouter.route('/', signedInPages);

@@ -58,8 +58,15 @@ function hostOrigin(raw: string | undefined): string {
   }
 }
 
-/** Renders a frame page with the frame headers; `status` 404 for an unknown party (still a page). */
-export async function renderFrame(c: Context<AppEnv>, title: string, body: Child, status: 200 | 404 = 200, cacheState?: string) {
+/** Renders a frame page with the frame headers; `status` 404 for an unknown party, 429 when held back (still a page). */
+export async function renderFrame(
+  c: Context<AppEnv>,
+  title: string,
+  body: Child,
+  status: 200 | 404 | 429 = 200,
+  cacheState?: string,
+  extraHeaders: Record<string, string> = {},
+) {
   const theme: Theme = c.req.query('theme') === 'dark' ? 'dark' : 'light';
   const id = c.req.query('id') ?? '';
   const assets = frameAssets('v1');
@@ -87,5 +94,5 @@ export async function renderFrame(c: Context<AppEnv>, title: string, body: Child
     'Referrer-Policy': 'no-referrer',
   };
   if (cacheState) headers['X-Widget-Cache'] = cacheState;
-  return c.html(html, status, headers);
+  return c.html(html, status, { ...headers, ...extraHeaders });
 }
