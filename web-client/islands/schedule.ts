@@ -270,10 +270,12 @@ function mount(root: HTMLElement, props: Props) {
     dialog.replaceChildren(h('h2', { id: 'schedule-dialog-title' }, title), ...body);
     if (!dialog.open) dialog.showModal();
   };
+  /** A shift is a button in the grids; in the list its row holds the button (pending shifts only). */
+  const focusable = (el: HTMLElement | null) => (el?.getAttribute('role') === 'button' ? el : el?.querySelector<HTMLElement>('button'));
   /** Where the focus goes back to: the shift's button as the calendar draws it now (it may be a new one). */
   const focusShift = (id: string) => {
-    const el = calendarEl.querySelector<HTMLElement>(`[data-shift-id="${CSS.escape(id)}"]`);
-    if (el) el.focus();
+    const target = focusable(calendarEl.querySelector<HTMLElement>(`[data-shift-id="${CSS.escape(id)}"]`));
+    if (target) target.focus();
     else calendarEl.querySelector<HTMLElement>('.fc-toolbar button, button')?.focus();
   };
   let focusAfterLoad: string | null = null;
@@ -286,6 +288,9 @@ function mount(root: HTMLElement, props: Props) {
     dialog.returnValue = '';
   });
 
+  const clockFormat = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hour12: false, timeZone: props.timezone });
+  /** An instant as the wall-clock time in the business's zone: "09:04". */
+  const clock = (iso: string) => clockFormat.format(new Date(iso));
   const describe = (s: ScheduleShift) => `${s.role ?? 'Shift'} · ${shiftWho(s)}`;
   const whenText = (date: string, i: string, o: string) => `${dateText(date)}, ${hoursText(i, o)}`;
 
@@ -438,9 +443,7 @@ function mount(root: HTMLElement, props: Props) {
           ...res.data.data.map(
             (c) => `${c.business_name ?? 'Your business'}: ${dateText(c.shift_date)} ${hoursText(c.shift_in, c.shift_out)}`,
           ),
-          ...res.data.busy.map(
-            (b) => `Another business: ${b.starts_at.slice(0, 16).replace('T', ' ')} UTC to ${b.ends_at.slice(11, 16)} UTC`,
-          ),
+          ...res.data.busy.map((b) => `Another business: ${clock(b.starts_at)}–${clock(b.ends_at)}`),
         ];
         if (!lines.length) {
           conflictBox.replaceChildren(h('p', { class: 'hint' }, `No conflict with ${who}'s other shifts.`));
@@ -463,7 +466,7 @@ function mount(root: HTMLElement, props: Props) {
       send.disabled = true;
       error.hidden = true;
       const res = await api<{ superseded: ScheduleShift; shift_request: ScheduleShift }>(
-        'POST',
+        'PUT',
         '/v1/shift_request/change_request',
         { shift_request_id: s.id, shift_date: p.date, shift_in: p.in, shift_out: p.out },
         { idempotencyKey: p.key },
@@ -542,12 +545,14 @@ function mount(root: HTMLElement, props: Props) {
     snapDuration: '00:15',
     scrollTime: '07:00',
     selectable: true,
-    selectMirror: true,
+    // The plain highlight: with selectMirror on, 7.1.0 stops following the pointer after the first quarter hour.
+    selectMirror: false,
     editable: false,
     eventResizableFromStart: false,
     headerToolbar: { start: 'prev,next today', center: 'title', end: 'timeGridWeek,timeGridDay,listWeek' },
     buttons: {
-      today: { text: 'Today' },
+      // The visible word first in its name (WCAG 2.5.3), then what it does.
+      today: { text: 'Today', hint: (_text: string, unit: string) => `Today: this ${unit}` },
       timeGridWeek: { text: 'Week' },
       timeGridDay: { text: 'Day' },
       listWeek: { text: 'List' },
@@ -556,6 +561,9 @@ function mount(root: HTMLElement, props: Props) {
     slotHeaderFormat: { hour: '2-digit', minute: '2-digit', hour12: false },
     dayHeaderFormat: { weekday: 'short', day: 'numeric' },
     noEventsText: 'No shifts this week.',
+    // In the list a row is a list item, not a button: its "Move or resize" button is inside it.
+    views: { listWeek: { eventInteractive: false } },
+    listItemEventBeforeClass: 'schedule-list-dot',
     events,
     eventContent: (arg: EventDisplayInfo) => {
       const s = shiftOf(arg.event);
@@ -568,18 +576,39 @@ function mount(root: HTMLElement, props: Props) {
         h('span', { class: 'shift-event-who' }, shiftWho(s)),
         h('span', { class: 'shift-event-state' }, st.label),
       );
+      const changeable = isChangeable(s, nowMs());
+      if (arg.view.type === 'listWeek') {
+        // The tone as the legend draws it (the list's own dot would be the pale block colour).
+        body.prepend(h('span', { class: `schedule-swatch shift-${st.tone}`, 'aria-hidden': 'true' }));
+        if (!changeable) return { domNodes: [body] };
+        const move = h(
+          'button',
+          { type: 'button', class: 'button-link shift-event-action' },
+          'Move or resize',
+          h('span', { class: 'visually-hidden' }, ` ${describe(s)}, ${whenText(s.shift_date, s.shift_in, s.shift_out)}`),
+        );
+        move.addEventListener('click', (ev) => {
+          // The calendar's own click on the row would open the same dialog a second time.
+          ev.stopPropagation();
+          opener = { id: s.id };
+          openEdit(s);
+        });
+        body.append(move);
+        return { domNodes: [body] };
+      }
+      // The date and what Enter does, for a screen reader: the column header says the date to the eye.
+      body.append(
+        h('span', { class: 'visually-hidden' }, `, ${dateText(s.shift_date)}.${changeable ? ' Press Enter to move or resize.' : ''}`),
+      );
       return { domNodes: [body] };
     },
     eventDidMount: (arg) => {
       if (arg.isMirror) return;
       const s = shiftOf(arg.event);
-      const st = shiftState(s);
       arg.el.dataset.shiftId = s.id;
-      const action = isChangeable(s, nowMs()) ? ' Press Enter to move or resize.' : '';
-      arg.el.setAttribute('aria-label', `${describe(s)}, ${whenText(s.shift_date, s.shift_in, s.shift_out)}, ${st.label}.${action}`);
       if (focusAfterLoad === s.id) {
         focusAfterLoad = null;
-        window.requestAnimationFrame(() => arg.el.focus());
+        window.requestAnimationFrame(() => focusable(arg.el)?.focus());
       }
     },
     eventClick: (info: EventClickInfo) => {
