@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { WEB_ENTRIES, WEB_FILES } from '../../generated/web/assets';
 import type { AppEnv } from '../http/app-types';
 import { CLIENT_SCRIPT } from './client-script';
+import { FAVICON_SVG } from './favicon';
 import { FINANCE_SCRIPT } from './finance-script';
 
 /**
@@ -23,18 +24,29 @@ export function fnv1a(text: string): string {
 
 const JS_FILE = `app.${fnv1a(CLIENT_SCRIPT)}.js`;
 const FINANCE_JS_FILE = `finance.${fnv1a(FINANCE_SCRIPT)}.js`;
+const FAVICON_FILE = `favicon.${fnv1a(FAVICON_SVG)}.svg`;
+const SVG_TYPE = 'image/svg+xml';
 
 /** The hashed addresses the layout links to. */
-export const assetPaths = { css: WEB_ENTRIES.css, js: `/assets/${JS_FILE}`, financeJs: `/assets/${FINANCE_JS_FILE}` } as const;
+export const assetPaths = {
+  css: WEB_ENTRIES.css,
+  js: `/assets/${JS_FILE}`,
+  financeJs: `/assets/${FINANCE_JS_FILE}`,
+  favicon: `/assets/${FAVICON_FILE}`,
+} as const;
 
 const FILES: Record<string, { body: string; type: string }> = {
   ...WEB_FILES,
   [JS_FILE]: { body: CLIENT_SCRIPT, type: 'text/javascript; charset=utf-8' },
   [FINANCE_JS_FILE]: { body: FINANCE_SCRIPT, type: 'text/javascript; charset=utf-8' },
+  [FAVICON_FILE]: { body: FAVICON_SVG, type: SVG_TYPE },
 };
 
-/** `GET /assets/:file` for the current hashed names; anything else is the app's 404. */
+/** `GET /assets/:file` for the current hashed names (anything else is the app's 404), and `/favicon.ico`. */
 export const assetsRouter = new Hono<AppEnv>();
+
+// Asked for by browsers and crawlers that do not read the page's <link rel="icon">: the same SVG, for a day.
+assetsRouter.get('/favicon.ico', (c) => c.body(FAVICON_SVG, 200, { 'Content-Type': SVG_TYPE, 'Cache-Control': 'public, max-age=86400' }));
 
 assetsRouter.get('/assets/:file', (c) => {
   const file = Object.hasOwn(FILES, c.req.param('file')) ? FILES[c.req.param('file')] : undefined;

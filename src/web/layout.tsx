@@ -41,8 +41,8 @@ export interface DocumentProps {
 }
 
 /**
- * The document every page shares: head (charset, viewport, both color schemes, the hashed stylesheet
- * and scripts, never an inline one), then a skip link and the page's body.
+ * The document every page shares: head (charset, viewport, both color schemes, the icon, the hashed
+ * stylesheet and scripts, never an inline one), then a skip link and the page's body.
  */
 export function Document({ title, scripts, styles, csrfToken, bodyClass, children }: DocumentProps) {
   return (
@@ -56,6 +56,7 @@ export function Document({ title, scripts, styles, csrfToken, bodyClass, childre
           <meta name="robots" content="noindex" />
           {csrfToken ? <meta name="csrf-token" content={csrfToken} /> : null}
           <title>{`${title} · Shiftmarket`}</title>
+          <link rel="icon" href={assetPaths.favicon} type="image/svg+xml" />
           <link rel="stylesheet" href={assetPaths.css} />
           {styles?.map((href) => (
             <link rel="stylesheet" href={href} />

@@ -71,7 +71,7 @@ const liveDevices = (userId: string) =>
 
 /** The `session_id` posted by the row marked "This browser" on the sessions page. */
 function ownSessionId(html: string): string {
-  const row = html.split('<tr>').find((r) => r.includes('(This browser)'));
+  const row = html.split('<li class="session-item">').find((r) => r.includes('(This browser)'));
   const id = row && /name="session_id" value="([^"]+)"/.exec(row)?.[1];
   if (!id) throw new Error('no row marked This browser');
   return id;
@@ -252,7 +252,7 @@ describe('API key page', () => {
     expect(page.html).not.toContain(user.key);
     expect(page.html).toContain('stops working at once');
 
-    const shown = await browser.post('/account/api-key/regenerate');
+    const shown = await browser.post('/account/api-key/regenerate', { confirm: 'yes' });
     expect(shown.status).toBe(200);
     expect(shown.headers.get('Cache-Control')).toBe('no-store');
     const key = /<input id="new-api-key" type="text" value="([^"]+)"/.exec(shown.html)?.[1];

@@ -9,6 +9,9 @@ import {
   paymentSimEvents,
   paymentSimObjects,
   refunds,
+  shiftRequests,
+  shiftRoles,
+  shifters,
   users,
 } from '../../src/db/schema';
 import { BUSINESSES, demoEmail, PEOPLE } from '../../src/local/demo/cast';
@@ -134,6 +137,29 @@ describe('/finance/web/authenticate/{invoice_id}', () => {
     expect(script.status).toBe(200);
     expect(script.headers.get('Content-Type')).toContain('javascript');
     expect(script.html).toContain('handleNextAction');
+  });
+
+  it('says what the charge pays for before the bank’s step: the business, the shift and its role, who worked it, the card and the amount', async () => {
+    const { biz, sh, invoice } = await stuckInvoice();
+    const [shift] = await db().select().from(shiftRequests).where(eq(shiftRequests.id, invoice.shift_request_id));
+    const [role] = await db().select().from(shiftRoles).where(eq(shiftRoles.id, shift!.shiftrole_id));
+    const [business] = await db().select().from(businesses).where(eq(businesses.id, biz.businessId!));
+    const [shifter] = await db().select().from(shifters).where(eq(shifters.id, sh.shifterId!));
+    const [card] = await db().select().from(paymentMethods).where(eq(paymentMethods.business_id, biz.businessId!));
+    const page = await (await signedIn(biz)).get(`/finance/web/authenticate/${invoice.id}`);
+    expect(page.status).toBe(200);
+    const text = mainText(page);
+    expect(text).toContain('What you are paying for');
+    expect(text).toContain(`Business ${business!.name}`);
+    expect(text).toContain(`${shift!.shift_date.slice(0, 4)}, ${shift!.shift_in}–${shift!.shift_out}`);
+    expect(text).toContain(`· ${role!.label}`);
+    expect(text).toContain(`(times in ${business!.timezone})`);
+    expect(text).toContain(`Worked by ${shifter!.display_name}`);
+    expect(card!.last4).toBe('3184');
+    expect(text).toMatch(new RegExp(`Card \\w+ ending 3184, expires ${String(card!.exp_month).padStart(2, '0')}/${card!.exp_year}`));
+    expect(text).toContain('Amount $80.00');
+    expect(text).toContain(`Invoice ${invoice.id}`);
+    expect(text).toContain('If any of this is not what you expect, do not confirm.');
   });
 
   it('another user, an active teammate, an unknown invoice and the owner once it is paid all get the same generic 403', async () => {

@@ -92,6 +92,8 @@ export const sessions = sqliteTable(
      * in from before, without keeping the address itself.
      */
     ip_hash: text('ip_hash'),
+    /** The User-Agent the sign-in came with (at most 512 characters), to show the person which device it is. */
+    user_agent: text('user_agent'),
     /**
      * The password verified but the account has two-factor on: the token reaches only the challenge
      * step (web `/login/2fa`, `POST /v1/auth/login/two_factor`) until a code promotes it.

@@ -22,7 +22,7 @@ export const authRouter = createRouter()
   })
   .openapi(routes.resendVerification, async (c) => c.json(await resendVerification(serviceCtx(c), c.req.valid('json')), 202))
   .openapi(routes.login, async (c) => {
-    const { view } = await login(serviceCtx(c), c.req.valid('json'), clientIp(c));
+    const { view } = await login(serviceCtx(c), c.req.valid('json'), clientIp(c), { userAgent: c.req.header('User-Agent') });
     c.header('Cache-Control', 'no-store');
     return c.json(view, 200);
   })

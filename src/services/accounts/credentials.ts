@@ -1,4 +1,5 @@
 import { and, desc, eq, gt, isNull, lt, notInArray, or, type SQL } from 'drizzle-orm';
+import { USER_AGENT_MAX } from './devices';
 import type { Db } from '../../db/client';
 import { admins, apiKeys, sessions, users } from '../../db/schema';
 import { sha256Hex } from '../../lib/crypto';
@@ -69,7 +70,7 @@ export const signInPlace = (userId: string, ip: string) => sha256Hex(`${userId}:
  * A new session token and its row. A pending one (the account has two-factor on) lives `pendingTtlMs`
  * and reaches only the second-factor step until a code promotes it.
  */
-export async function mintSession(userId: string, now: number, ip: string, pendingTtlMs?: number) {
+export async function mintSession(userId: string, now: number, ip: string, pendingTtlMs?: number, userAgent?: string) {
   const token = `${SESSION_PREFIX}${randomBase62(40)}`;
   const row = {
     id: newId('session'),
@@ -79,6 +80,7 @@ export async function mintSession(userId: string, now: number, ip: string, pendi
     expires_at: now + (pendingTtlMs ?? SESSION_TTL_MS),
     last_seen_at: now,
     ip_hash: await signInPlace(userId, ip),
+    user_agent: userAgent?.trim().slice(0, USER_AGENT_MAX) || null,
     pending_two_factor: pendingTtlMs !== undefined,
   };
   return { token, row };
@@ -125,6 +127,17 @@ export function touchSession(db: Db, sessionId: string, now: number) {
     .update(sessions)
     .set({ last_seen_at: now })
     .where(and(eq(sessions.id, sessionId), or(isNull(sessions.last_seen_at), lt(sessions.last_seen_at, now - LAST_USED_GRANULARITY_MS))));
+}
+
+/**
+ * Ends one session of the account inside the batch of a guarded change (`onlyIf`): a browser that
+ * becomes a venue's kiosk is signed out in the same batch that starts the kiosk (services/kiosk).
+ */
+export function endSessionWhere(db: Db, sessionId: string, userId: string, now: number, onlyIf?: SQL) {
+  return db
+    .update(sessions)
+    .set({ revoked_at: now })
+    .where(and(eq(sessions.id, sessionId), eq(sessions.user_id, userId), isNull(sessions.revoked_at), onlyIf));
 }
 
 /**

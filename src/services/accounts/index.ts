@@ -3,6 +3,7 @@ export * from './admins';
 export * from './api-keys';
 export * from './codes';
 export * from './credentials';
+export * from './devices';
 export * from './passwords';
 export * from './profiles';
 export * from './reads';

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, isNull } from 'drizzle-orm';
 import { admins, businesses, cities, shifters, teammates, twoFactor, twoFactorBackupCodes, users } from '../../db/schema';
 import { AppError } from '../../lib/errors';
-import { toIso } from '../../lib/time';
+import { isValidTimeZone, toIso } from '../../lib/time';
 import { fromMinor } from '../../lib/money';
 import { assertSelfOrAdminOf, TEAMMATE_STATUS } from '../access';
 import { type ServiceContext, requirePerson } from '../kernel';
@@ -145,4 +145,26 @@ export async function getBusinessesOfUser(ctx: ServiceContext, input: UserIdQuer
     rows.map((b) => ({ kind: 'business' as const, id: b.id })),
   );
   return { data: rows.map((b) => businessView(b, ratings.get(`business:${b.id}`) ?? NO_RATINGS)) };
+}
+
+/** Where the person's time zone came from: their shifter profile, their default business, or nowhere (UTC). */
+export type TimeZoneSource = 'shifter' | 'business' | 'none';
+
+/**
+ * The zone to show the caller's own times in: the one their shifter profile keeps (set from their
+ * browser when the profile was made, or chosen since), else their default business's; with neither,
+ * UTC, and `source` says so, so a page can name it rather than pass UTC off as local time.
+ */
+export async function personTimeZone(ctx: ServiceContext): Promise<{ timeZone: string; source: TimeZoneSource }> {
+  const actor = requirePerson(ctx);
+  const [shifter] = await ctx.db.select({ tz: shifters.timezone }).from(shifters).where(eq(shifters.user_id, actor.userId)).limit(1);
+  if (shifter?.tz && isValidTimeZone(shifter.tz)) return { timeZone: shifter.tz, source: 'shifter' };
+  const [business] = await ctx.db
+    .select({ tz: businesses.timezone })
+    .from(businesses)
+    .where(eq(businesses.user_id, actor.userId))
+    .orderBy(desc(businesses.is_default), asc(businesses.created_at))
+    .limit(1);
+  if (business?.tz && isValidTimeZone(business.tz)) return { timeZone: business.tz, source: 'business' };
+  return { timeZone: 'UTC', source: 'none' };
 }

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { DEVICE_TYPES } from './devices';
 import { ID_MAX_LENGTH } from '../../lib/ids';
 import { isValidTimeZone } from '../../lib/time';
 import { ratingSchema } from '../reviews';
@@ -262,6 +263,19 @@ export const sessionSchema = z
     last_seen_at: z.string().openapi({ description: 'Last request made with it (to the minute).' }),
     expires_at: z.string(),
     current: z.boolean().openapi({ description: 'True for the session making this request.' }),
+    user_agent: z.string().nullable().openapi({
+      description: 'The User-Agent the sign-in came with (at most 512 characters); null when none was sent or it predates this field.',
+    }),
+    device: z
+      .object({
+        browser: z.string().nullable().openapi({ description: 'The browser and its major version, or a program’s product token.' }),
+        os: z.string().nullable().openapi({ description: 'The operating system’s name (browsers freeze its version, so none is given).' }),
+        type: z.enum(DEVICE_TYPES).nullable(),
+        model: z.string().nullable().openapi({ description: 'The device model when the User-Agent names it (iPhone, iPad…).' }),
+        label: z.string().openapi({ example: 'Computer: Chrome 131 on macOS' }),
+      })
+      .nullable()
+      .openapi({ description: 'What the User-Agent says about the device, parsed; null without one.' }),
   })
   .openapi('Session');
 export type SessionView = z.infer<typeof sessionSchema>;

@@ -8,6 +8,7 @@ import { auditInsert, changedRows, requirePerson, type ServiceContext } from '..
 import { cancelPendingSignIn, completeSecondFactor, PENDING_SESSION_TTL_MS } from './two-factor/challenge';
 import { isEnabled, loadTwoFactor, methodsOf } from './two-factor/state';
 import { type DeviceCookie, useTrustedDevice } from './two-factor/trusted-devices';
+import { describeUserAgent } from './devices';
 import { capSessions, MAX_LIVE_SESSIONS, mintSession, resolvePendingSession, SESSION_TTL_MS, signInPlace } from './credentials';
 import { budget, chargeAttempt, KNOWN_PLACE_MS, LIMITS } from './limits';
 import { NO_ACCOUNT_HASH } from './register';
@@ -53,7 +54,7 @@ export async function login(ctx: ServiceContext, input: LoginInput, ip: string, 
   const device = isEnabled(tf) ? await useTrustedDevice(ctx, user.id, opts.deviceCookie) : null;
   const pending = isEnabled(tf) && device === null;
   const now = ctx.now();
-  const { token, row } = await mintSession(user.id, now, ip, pending ? PENDING_SESSION_TTL_MS : undefined);
+  const { token, row } = await mintSession(user.id, now, ip, pending ? PENDING_SESSION_TTL_MS : undefined, opts.userAgent);
   await runBatch(ctx.db, [
     ctx.db.insert(sessions).values(row),
     // At most MAX_LIVE_SESSIONS full sessions: the oldest beyond them end. A pending sign-in counts
@@ -82,6 +83,8 @@ export async function login(ctx: ServiceContext, input: LoginInput, ip: string, 
 export interface LoginOptions {
   /** The trusted-device cookie the browser sent (web sign-in only). */
   deviceCookie?: string | undefined;
+  /** The request's User-Agent, kept with the session so the person can tell their sessions apart. */
+  userAgent?: string | undefined;
 }
 
 export interface LoginOutcome {
@@ -140,6 +143,8 @@ export function sessionView(s: typeof sessions.$inferSelect, currentId: string |
     last_seen_at: toIso(s.last_seen_at ?? s.created_at),
     expires_at: toIso(s.expires_at),
     current: s.id === currentId,
+    user_agent: s.user_agent,
+    device: describeUserAgent(s.user_agent),
   };
 }
 

@@ -17,6 +17,7 @@ import {
 } from '../kernel';
 import { chargedAmount, invoiceFor, type InvoiceRow, loadInvoice } from '../invoices';
 import { defaultCardOf } from './cards';
+import { describeCharge } from './charge-details';
 import { paymentGateway } from './processor';
 import type { ChargeResult, ChargeTrigger, FreshClientSecret, StuckInvoice } from './schemas';
 import { markInvoiceFailed, markInvoicePaid } from './settle';
@@ -410,6 +411,7 @@ export async function freshClientSecret(ctx: ServiceContext, invoiceId: string):
     status,
     payment_method_id: paymentMethodId,
     next_step: status === 'requires_action' ? 'handle_next_action' : 'confirm_card_payment',
+    charge: await describeCharge(ctx, inv, paymentMethodId),
   };
 }
 

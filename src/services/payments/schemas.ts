@@ -71,6 +71,26 @@ export const paymentMethodListSchema = z
   .openapi('PaymentMethodList');
 export type PaymentMethodList = z.infer<typeof paymentMethodListSchema>;
 
+/** What a charge pays for, shown to its payer before they confirm it (services/payments/charge-details.ts). */
+export const chargeDetailsSchema = z.object({
+  business_name: z.string().nullable(),
+  /** The shifts the invoice bills (one today: an invoice is per worked shift), in the business's zone. */
+  shifts: z.array(
+    z.object({
+      id: z.string().max(ID_MAX_LENGTH),
+      shift_date: z.string(),
+      shift_in: z.string(),
+      shift_out: z.string(),
+      role: z.string().nullable(),
+      timezone: z.string(),
+    }),
+  ),
+  shifter_name: z.string().nullable(),
+  /** The saved card the intent charges; null when it is not one of the business's saved cards. */
+  card: z.object({ brand: z.string(), last4: z.string(), exp_month: z.number().int(), exp_year: z.number().int() }).nullable(),
+});
+export type ChargeDetails = z.infer<typeof chargeDetailsSchema>;
+
 /** What the authentication page needs to run the issuer's step (Stripe.js handleNextAction, or the simulator's page). */
 export const freshClientSecretSchema = z.object({
   invoice_id: z.string().max(ID_MAX_LENGTH),
@@ -91,6 +111,8 @@ export const freshClientSecretSchema = z.object({
   payment_method_id: processorId.nullable(),
   /** The Stripe.js call the page makes, read from the two fields above. */
   next_step: z.enum(['handle_next_action', 'confirm_card_payment']),
+  /** What the charge is for: business, shift, shifter and card, so the payer knows what they confirm. */
+  charge: chargeDetailsSchema,
 });
 export type FreshClientSecret = z.infer<typeof freshClientSecretSchema>;
 

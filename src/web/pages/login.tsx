@@ -89,7 +89,10 @@ export const loginPages = new Hono<AppEnv>()
       else if (previous.kind === 'active') await logout(serviceCtx(c));
       c.set('actor', { kind: 'anonymous' });
 
-      const outcome = await login(serviceCtx(c), parsed.data, clientIp(c), { deviceCookie: readAppCookie(c, 'device') });
+      const outcome = await login(serviceCtx(c), parsed.data, clientIp(c), {
+        deviceCookie: readAppCookie(c, 'device'),
+        userAgent: c.req.header('User-Agent'),
+      });
       rotateCsrfToken(c);
       setSessionCookie(c, outcome.view.session_token, Date.parse(outcome.view.expires_at));
       if (outcome.device) {

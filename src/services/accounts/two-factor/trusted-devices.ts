@@ -29,32 +29,6 @@ export interface TrustedDeviceView {
 
 const mintToken = () => randomBase62(40);
 
-/** A short label from the User-Agent ("Chrome on Linux"), enough to tell devices apart. */
-export function deviceLabel(userAgent: string | undefined): string {
-  const ua = userAgent ?? '';
-  const browser = /Edg\//.test(ua)
-    ? 'Edge'
-    : /Firefox\//.test(ua)
-      ? 'Firefox'
-      : /Chrome\/|Chromium\//.test(ua)
-        ? 'Chrome'
-        : /Safari\//.test(ua)
-          ? 'Safari'
-          : 'A browser';
-  const os = /Android/.test(ua)
-    ? 'Android'
-    : /iPhone|iPad/.test(ua)
-      ? 'iOS'
-      : /Mac OS X/.test(ua)
-        ? 'macOS'
-        : /Windows/.test(ua)
-          ? 'Windows'
-          : /Linux/.test(ua)
-            ? 'Linux'
-            : 'an unknown system';
-  return `${browser} on ${os}`.slice(0, LABEL_MAX);
-}
-
 function parseCookie(value: string | undefined): { id: string; token: string } | null {
   if (!value) return null;
   const m = /^(dev_[0-9A-Za-z]{20})\.([0-9A-Za-z]{40})$/.exec(value);

@@ -6,10 +6,12 @@ import { type ApiKeyInfo, type ApiKeyIssued, getApiKeyInfo, regenerateApiKey } f
 import { Card, CopyField, CsrfField, Notice } from '../../components';
 import { renderPage } from '../../render';
 import { AccountShell, DescribedSubmit, type PageBase, pageBase, When } from './shared';
-import { formProblem } from '../../forms';
+import { formFields, formProblem } from '../../forms';
 
 const TITLE = 'API key';
 const CURRENT = '/account/api-key';
+/** GET: the confirm step; POST: makes the new key. */
+const REGENERATE = '/account/api-key/regenerate';
 
 /** The live key, or null when the account has none (revoked by a reset that failed half-way, say). */
 async function liveKey(c: Context<AppEnv>): Promise<ApiKeyInfo | null> {
@@ -51,20 +53,68 @@ function KeyView({ base, info, error }: { base: PageBase; info: ApiKeyInfo | nul
       </Card>
       <Card title={info ? 'Regenerate the key' : 'Make a key'}>
         {info ? (
-          <p id="regenerate-hint">
-            A new key is made and shown to you once. <strong>The current key stops working at once</strong>: every program using it must be
-            given the new one.
-          </p>
+          <>
+            <p id="regenerate-hint">
+              A new key is made and shown to you once. <strong>The current key stops working at once</strong>: every program using it must
+              be given the new one. You are asked to confirm first.
+            </p>
+            <p>
+              <a class="button button-danger" href={REGENERATE} aria-describedby="regenerate-hint">
+                Regenerate key…
+              </a>
+            </p>
+          </>
         ) : (
-          <p id="regenerate-hint">A new key is made and shown to you once.</p>
+          <>
+            <p id="regenerate-hint">A new key is made and shown to you once.</p>
+            <RegenerateForm csrfToken={base.csrfToken} label="Make a key" variant="primary" />
+          </>
         )}
-        <form method="post" action="/account/api-key/regenerate">
-          <CsrfField token={base.csrfToken} />
-          <DescribedSubmit describedBy="regenerate-hint" variant={info ? 'danger' : 'primary'}>
-            {info ? 'Regenerate key' : 'Make a key'}
-          </DescribedSubmit>
-        </form>
       </Card>
+    </AccountShell>
+  );
+}
+
+/** The form that makes the new key; `confirm=yes` says the person saw what it ends. */
+function RegenerateForm({ csrfToken, label, variant }: { csrfToken: string; label: string; variant: 'primary' | 'danger' }) {
+  return (
+    <form method="post" action={REGENERATE}>
+      <CsrfField token={csrfToken} />
+      <input type="hidden" name="confirm" value="yes" />
+      <DescribedSubmit describedBy="regenerate-hint" variant={variant}>
+        {label}
+      </DescribedSubmit>
+    </form>
+  );
+}
+
+/** The confirm step (a page of its own, so it needs no script): what stops working, then yes or cancel. */
+function ConfirmView({ base, info }: { base: PageBase; info: ApiKeyInfo }) {
+  return (
+    <AccountShell base={base} title="Regenerate your API key?" current={CURRENT}>
+      <Notice kind="error">
+        <p id="regenerate-hint">
+          <strong>Every program using your current key stops working at once</strong>: scripts, integrations and apps that call the API with
+          the key starting <code>{`${info.prefix}…`}</code> are refused until you give them the new key.
+        </p>
+      </Notice>
+      <dl class="details">
+        <dt>Current key</dt>
+        <dd>
+          <code>{`${info.prefix}…`}</code>
+        </dd>
+        <dt>Last used</dt>
+        <dd>
+          <When iso={info.last_used_at} never="Not used yet" />
+        </dd>
+      </dl>
+      <p>The new key is shown once, on the next page. Sessions in browsers are not affected.</p>
+      <div class="actions">
+        <RegenerateForm csrfToken={base.csrfToken} label="Yes, regenerate the key" variant="danger" />
+        <a class="button button-secondary" href={CURRENT}>
+          Cancel: keep the current key
+        </a>
+      </div>
     </AccountShell>
   );
 }
@@ -91,7 +141,17 @@ function NewKeyView({ base, issued }: { base: PageBase; issued: ApiKeyIssued }) 
 
 export const apiKeyPage = new Hono<AppEnv>()
   .get('/api-key', async (c) => renderPage(c, <KeyView base={pageBase(c)} info={await liveKey(c)} />))
+  .get('/api-key/regenerate', async (c) => {
+    const info = await liveKey(c);
+    // Nothing to lose without a key: the main page makes one directly.
+    if (!info) return c.redirect(CURRENT, 303);
+    return renderPage(c, <ConfirmView base={pageBase(c)} info={info} />);
+  })
   .post('/api-key/regenerate', async (c) => {
+    const field = await formFields(c);
+    const info = await liveKey(c);
+    // A live key is replaced only from the confirm step's form: anything else shows that step.
+    if (info && field('confirm', 8) !== 'yes') return renderPage(c, <ConfirmView base={pageBase(c)} info={info} />, 400);
     let issued: ApiKeyIssued;
     try {
       issued = await regenerateApiKey(serviceCtx(c));

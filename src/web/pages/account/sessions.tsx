@@ -3,7 +3,14 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from '../../../http/app-types';
 import { serviceCtx } from '../../../http/create-app';
 import { ID_MAX_LENGTH } from '../../../lib/ids';
-import { listSessions, revokeOtherSessions, revokeSession, type SessionView } from '../../../services/accounts';
+import {
+  listSessions,
+  personTimeZone,
+  revokeOtherSessions,
+  revokeSession,
+  type SessionView,
+  type TimeZoneSource,
+} from '../../../services/accounts';
 import { Card, PostButtonForm } from '../../components';
 import { rotateCsrfToken } from '../../csrf';
 import { formFields, formProblem } from '../../forms';
@@ -21,12 +28,30 @@ const NOTICES = {
 interface SessionsViewProps {
   base: PageBase;
   sessions: SessionView[];
+  zone: { timeZone: string; source: TimeZoneSource };
   notice?: string | undefined;
   error?: string | undefined;
 }
 
-function SessionsView({ base, sessions, notice, error }: SessionsViewProps) {
+/** Which zone the times are in, and why: the person's own zone is named, and UTC is said to be UTC. */
+function ZoneNote({ zone }: { zone: SessionsViewProps['zone'] }) {
+  if (zone.source === 'none')
+    return (
+      <p class="hint">
+        Times are in <strong>UTC</strong>: your account has no time zone yet (a shifter profile or a business gives it one).
+      </p>
+    );
+  const from = zone.source === 'shifter' ? 'your shifter profile’s time zone' : 'your business’s time zone';
+  return (
+    <p class="hint">
+      Times are in <strong>{zone.timeZone}</strong>, {from}.
+    </p>
+  );
+}
+
+function SessionsView({ base, sessions, zone, notice, error }: SessionsViewProps) {
   const others = sessions.filter((s) => !s.current).length;
+  const tz = zone.timeZone;
   return (
     <AccountShell base={base} title="Sessions" current={CURRENT} notice={notice} error={error}>
       <p>
@@ -34,46 +59,43 @@ function SessionsView({ base, sessions, notice, error }: SessionsViewProps) {
         keeps working.
       </p>
       <Card title="Where you are signed in">
-        <table>
-          <caption class="visually-hidden">Your live sessions, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Signed in</th>
-              <th scope="col">Last active</th>
-              <th scope="col">Ends</th>
-              <th scope="col">
-                <span class="visually-hidden">Action</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {sessions.map((s) => (
-              <tr>
-                <td>
+        <ZoneNote zone={zone} />
+        <ul class="list-plain session-list" aria-label="Your live sessions, newest first">
+          {sessions.map((s) => {
+            const device = s.device?.label ?? 'Device not recorded';
+            return (
+              <li class="session-item">
+                <p class="session-device">
                   <ThisBrowser here={s.current}>
-                    <When iso={s.created_at} />
+                    <strong>{device}</strong>
                   </ThisBrowser>
-                </td>
-                <td>
-                  <When iso={s.last_seen_at} />
-                </td>
-                <td>
-                  <When iso={s.expires_at} />
-                </td>
-                <td>
-                  <RowAction
-                    action="/account/sessions/revoke"
-                    csrfToken={base.csrfToken}
-                    field="session_id"
-                    value={s.id}
-                    label={s.current ? 'Sign out' : 'Revoke'}
-                    context={s.current ? 'this browser' : `the session signed in ${formatInstant(s.created_at)}`}
-                  />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </p>
+                <dl class="session-times">
+                  <dt>Signed in</dt>
+                  <dd>
+                    <When iso={s.created_at} timeZone={tz} />
+                  </dd>
+                  <dt>Last active</dt>
+                  <dd>
+                    <When iso={s.last_seen_at} timeZone={tz} />
+                  </dd>
+                  <dt>Ends</dt>
+                  <dd>
+                    <When iso={s.expires_at} timeZone={tz} />
+                  </dd>
+                </dl>
+                <RowAction
+                  action="/account/sessions/revoke"
+                  csrfToken={base.csrfToken}
+                  field="session_id"
+                  value={s.id}
+                  label={s.current ? 'Sign out' : 'Revoke'}
+                  context={s.current ? 'this browser' : `${device}, signed in ${formatInstant(s.created_at, tz)}`}
+                />
+              </li>
+            );
+          })}
+        </ul>
       </Card>
       <Card title="Sign out everywhere else">
         <p>
@@ -89,9 +111,14 @@ function SessionsView({ base, sessions, notice, error }: SessionsViewProps) {
   );
 }
 
-async function render(c: Context<AppEnv>, props: Omit<SessionsViewProps, 'base' | 'sessions'> = {}, status: ContentfulStatusCode = 200) {
-  const { data } = await listSessions(serviceCtx(c));
-  return renderPage(c, <SessionsView base={pageBase(c)} sessions={data} {...props} />, status);
+async function render(
+  c: Context<AppEnv>,
+  props: Omit<SessionsViewProps, 'base' | 'sessions' | 'zone'> = {},
+  status: ContentfulStatusCode = 200,
+) {
+  const ctx = serviceCtx(c);
+  const [{ data }, zone] = await Promise.all([listSessions(ctx), personTimeZone(ctx)]);
+  return renderPage(c, <SessionsView base={pageBase(c)} sessions={data} zone={zone} {...props} />, status);
 }
 
 export const sessionsPage = new Hono<AppEnv>()

@@ -51,14 +51,30 @@ export function noticeFrom<T extends Record<string, string>>(c: Context<AppEnv>,
   return key !== undefined && Object.hasOwn(table, key) ? table[key] : undefined;
 }
 
-const DATE_TIME = new Intl.DateTimeFormat('en-GB', {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-  timeZone: 'UTC',
-});
+const formats = new Map<string, { dateTime: Intl.DateTimeFormat; zone: Intl.DateTimeFormat }>();
+function formatsFor(timeZone: string) {
+  let f = formats.get(timeZone);
+  if (!f) {
+    f = {
+      dateTime: new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone }),
+      // en-US names the zone as people say it ("EST"), or by its offset ("GMT+1") where it has no common abbreviation.
+      zone: new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'short' }),
+    };
+    formats.set(timeZone, f);
+  }
+  return f;
+}
 
-/** An instant from a service view (ISO 8601) in words, in UTC: "20 Nov 2026, 14:03 UTC". */
-export const formatInstant = (iso: string) => `${DATE_TIME.format(new Date(iso))} UTC`;
+/**
+ * An instant from a service view (ISO 8601) in words, in `timeZone` (UTC unless given), always with
+ * the zone named: "20 Nov 2026, 14:03 UTC", "20 Nov 2026, 09:03 EST".
+ */
+export function formatInstant(iso: string, timeZone = 'UTC'): string {
+  const f = formatsFor(timeZone);
+  const d = new Date(iso);
+  const zone = timeZone === 'UTC' ? 'UTC' : (f.zone.formatToParts(d).find((p) => p.type === 'timeZoneName')?.value ?? timeZone);
+  return `${f.dateTime.format(d)} ${zone}`;
+}
 
 /** A row's first cell followed by "(This browser)" when the row is the one this browser uses. */
 export function ThisBrowser({ here, children }: { here: boolean; children: Child }) {
@@ -75,10 +91,10 @@ export function ThisBrowser({ here, children }: { here: boolean; children: Child
   );
 }
 
-/** An instant shown with formatInstant and a machine-readable `datetime`. */
-export function When({ iso, never = 'Never' }: { iso: string | null; never?: string }) {
+/** An instant shown with formatInstant (in `timeZone`, UTC unless given) and a machine-readable `datetime`. */
+export function When({ iso, never = 'Never', timeZone }: { iso: string | null; never?: string; timeZone?: string | undefined }) {
   if (!iso) return <>{never}</>;
-  return <time datetime={iso}>{formatInstant(iso)}</time>;
+  return <time datetime={iso}>{formatInstant(iso, timeZone)}</time>;
 }
 
 /**

@@ -2,9 +2,10 @@ import { type Context, Hono } from 'hono';
 import type { AppEnv } from '../../../http/app-types';
 import { serviceCtx } from '../../../http/create-app';
 import { AppError } from '../../../lib/errors';
-import { freshClientSecret, type FreshClientSecret } from '../../../services/payments';
+import { type ChargeDetails, freshClientSecret, type FreshClientSecret } from '../../../services/payments';
 import { assetPaths } from '../../assets';
 import { Card, Notice } from '../../components';
+import { formatDate, shiftHours } from '../../format';
 import { Layout } from '../../layout';
 import { pageCsp, renderPage } from '../../render';
 import { requireWebUser } from '../../session';
@@ -35,6 +36,50 @@ const REFUSED = new Set([
 ]);
 export const isRefusal = (err: unknown): err is AppError => err instanceof AppError && REFUSED.has(err.code);
 
+/** "Visa ending 4242, expires 12/2030". */
+function cardWords(card: NonNullable<ChargeDetails['card']>): string {
+  const brand = card.brand ? card.brand.charAt(0).toUpperCase() + card.brand.slice(1) : 'Card';
+  return `${brand} ending ${card.last4}, expires ${String(card.exp_month).padStart(2, '0')}/${card.exp_year}`;
+}
+
+/** Who is charged, for which shift(s) worked by whom, on which card, and how much: what the payer checks. */
+function ChargeSummary({ invoice, charge }: { invoice: OwnedInvoice; charge: ChargeDetails }) {
+  return (
+    <dl class="details charge-summary">
+      <dt>Business</dt>
+      <dd>{charge.business_name ?? 'Your business'}</dd>
+      <dt>{charge.shifts.length === 1 ? 'Shift' : 'Shifts'}</dt>
+      <dd>
+        {charge.shifts.length ? (
+          <ul class="list-plain">
+            {charge.shifts.map((s) => (
+              <li>
+                {`${formatDate(s.shift_date)} ${s.shift_date.slice(0, 4)}, ${shiftHours(s.shift_in, s.shift_out)}`}
+                {s.role ? ` · ${s.role}` : ''}
+                <span class="muted">{` (times in ${s.timezone})`}</span>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          'Not found'
+        )}
+      </dd>
+      <dt>Worked by</dt>
+      <dd>{charge.shifter_name ?? 'A shifter who has left Shiftmarket'}</dd>
+      <dt>Card</dt>
+      <dd>{charge.card ? cardWords(charge.card) : 'The card saved for the business'}</dd>
+      <dt>Amount</dt>
+      <dd>
+        <strong>{formatMoney(invoice.amount_minor, invoice.currency)}</strong>
+      </dd>
+      <dt>Invoice</dt>
+      <dd>
+        <code>{invoice.id}</code>
+      </dd>
+    </dl>
+  );
+}
+
 function AuthenticateView(props: {
   c: Context<AppEnv>;
   invoice: OwnedInvoice;
@@ -44,6 +89,7 @@ function AuthenticateView(props: {
   clientSecret: string;
   nextStep: FreshClientSecret['next_step'];
   paymentMethodId: string | null;
+  charge: ChargeDetails;
 }) {
   const { c, invoice, mode } = props;
   const result = financePaths.result(invoice.id);
@@ -59,14 +105,11 @@ function AuthenticateView(props: {
       scripts={mode === 'stripe' ? [STRIPE_JS, assetPaths.financeJs] : [assetPaths.financeJs]}
     >
       <h1>Confirm a payment</h1>
-      <Card title={`Invoice ${invoice.id}`}>
-        <dl class="details">
-          <dt>Amount</dt>
-          <dd>{formatMoney(invoice.amount_minor, invoice.currency)}</dd>
-        </dl>
+      <Card title="What you are paying for">
+        <ChargeSummary invoice={invoice} charge={props.charge} />
         <p id="payment-auth-hint">
-          Your bank asks you to confirm this charge on your saved card before it goes through (3D Secure). Nothing is charged until you
-          confirm.
+          Your bank asks you to confirm this charge on {props.charge.card ? 'this card' : 'your saved card'} before it goes through (3D
+          Secure). Nothing is charged until you confirm. If any of this is not what you expect, do not confirm.
         </p>
         <div
           id="payment-auth"
@@ -145,6 +188,7 @@ export const authenticatePages = new Hono<AppEnv>()
         clientSecret={fresh.client_secret}
         nextStep={fresh.next_step}
         paymentMethodId={fresh.payment_method_id}
+        charge={fresh.charge}
       />,
     );
     if (fresh.gateway === 'stripe') res.headers.set('Content-Security-Policy', stripeCsp(c));

@@ -17,7 +17,8 @@ export { agentSettingsPage } from './agent-settings';
  * The provider validates the request (client, exact redirect URI, S256 PKCE, resource); a signed-out
  * browser goes to sign-in first and comes back; the page names the client (escaped by JSX; a CIMD
  * client's verified domain, else a warning that the name is self-asserted), where the tokens go (with
- * a warning for an app on this computer), and the three scopes, each with its own box. Allow issues a
+ * a warning for an app on this computer), and the three scopes, each with its own box (payment is never
+ * ticked in advance, even when asked for). Allow issues a
  * code for the ticked scopes only; Deny (or nothing ticked) sends the client `access_denied`. The
  * form carries the CSRF token of every page form, and the provider's handle, bound to this browser by
  * its own `__Host-` cookie and good for one answer within ten minutes.
@@ -47,7 +48,8 @@ interface ConsentViewProps {
 
 function ConsentView({ user, csrfToken, details, handle }: ConsentViewProps) {
   const requested = new Set(details.scope);
-  const preset = (s: ToolScope) => (requested.size ? requested.has(s) : s === 'read');
+  // Payment is never ticked for the person, even when the app asks for it: giving it must be a choice.
+  const preset = (s: ToolScope) => s !== 'payment' && (requested.size ? requested.has(s) : s === 'read');
   return (
     <Layout title="Allow access" user={user} csrfToken={csrfToken}>
       <h1>Allow {details.clientName} to use your Shiftmarket account?</h1>
@@ -76,6 +78,7 @@ function ConsentView({ user, csrfToken, details, handle }: ConsentViewProps) {
                 <label for={`scope-${s}`}>{SCOPE_TEXT[s].title}</label>
                 <p class="hint" id={`scope-${s}-hint`}>
                   {SCOPE_TEXT[s].text}
+                  {s === 'payment' && requested.has('payment') ? ' The app asks for it; it stays off unless you tick it.' : null}
                 </p>
               </div>
             ))}
