@@ -5,7 +5,18 @@ import type { Child } from 'hono/jsx';
  * user-controlled text is passed as it is, never pre-built as HTML. Classes come from styles.ts.
  */
 
-type Autocomplete = 'on' | 'off' | 'email' | 'username' | 'name' | 'current-password' | 'new-password' | 'one-time-code' | 'tel' | 'url';
+type Autocomplete =
+  | 'on'
+  | 'off'
+  | 'email'
+  | 'username'
+  | 'name'
+  | 'current-password'
+  | 'new-password'
+  | 'one-time-code'
+  | 'tel'
+  | 'url'
+  | 'cc-number';
 type InputMode = 'none' | 'text' | 'tel' | 'url' | 'email' | 'numeric' | 'decimal' | 'search';
 export type ButtonVariant = 'primary' | 'secondary' | 'danger';
 

@@ -24,3 +24,16 @@ export function shiftHours(shiftIn: string, shiftOut: string): string {
 export function timeIn(iso: string, timeZone: string): string {
   return new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hour12: false, timeZone }).format(new Date(iso));
 }
+
+/** An instant (ISO 8601) as the date and wall-clock time in a zone: "Thu 26 Nov, 09:04". */
+export function dateTimeIn(iso: string, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-GB', {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+    hour12: false,
+    timeZone,
+  }).format(new Date(iso));
+}

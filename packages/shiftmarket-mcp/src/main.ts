@@ -14,9 +14,19 @@ const DEFAULT_BASE_URL = 'http://localhost:8787';
 
 async function main() {
   const baseUrl = (process.env.SHIFTMARKET_BASE_URL || DEFAULT_BASE_URL).replace(/\/+$/, '');
-  const source = await resolveKeySource();
-  const store = new SessionStore(defaultSessionPath(), source);
-  await store.load();
+  // Nothing slow before the first answer: the keychain lookup and the scrypt derivation run while the
+  // client initializes and lists the tools; a tool call waits for them (SessionStore.ready).
+  const store = new SessionStore(defaultSessionPath(), resolveKeySource());
+  store.ready().then(
+    () => {
+      if (store.source.kind === 'none') {
+        process.stderr.write(
+          'shiftmarket-mcp: no OS keychain and no SHIFTMARKET_MCP_PASSPHRASE: accounts added now are kept in memory for this run only.\n',
+        );
+      }
+    },
+    (err: unknown) => process.stderr.write(`shiftmarket-mcp: ${(err as Error)?.message ?? String(err)}\n`),
+  );
   const api = createApi(baseUrl);
   const ctx: ToolContext = {
     api,
@@ -24,11 +34,6 @@ async function main() {
     pending: new Map(),
     remote: (key, name, args) => callRemoteTool(api.baseUrl, key, name, args),
   };
-  if (source.kind === 'none') {
-    process.stderr.write(
-      'shiftmarket-mcp: no OS keychain and no SHIFTMARKET_MCP_PASSPHRASE: accounts added now are kept in memory for this run only.\n',
-    );
-  }
   serveStdio(() => createServer(ctx));
 }
 

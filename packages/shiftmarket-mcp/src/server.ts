@@ -1,12 +1,25 @@
-import { McpServer } from '@modelcontextprotocol/server';
+import { McpServer, type ServerContext } from '@modelcontextprotocol/server';
 import { forToolClients } from '../../../src/mcp/json-schema';
-import { answerError, type ToolContext } from './tools/kit';
+import { answerError, NO_PROGRESS, type ToolContext, type ToolExtras } from './tools/kit';
 import { ALL_LOCAL_TOOLS } from './tools';
 
 export const SERVER_INFO = { name: 'shiftmarket-mcp', version: '0.1.0' } as const;
 
 const INSTRUCTIONS =
   'Shiftmarket, the shift-work marketplace, for the accounts added here. Start with whoami or list_accounts; with no account, register_business / register_shifter then verify_email, or add_account_by_key. Then me tells the role and ids the other tools take.';
+
+/** Progress of this request, sent only when the client gave a progressToken (MCP `notifications/progress`). */
+function progressFor(req: ServerContext): ToolExtras {
+  const token = req.mcpReq._meta?.progressToken;
+  if (token === undefined) return NO_PROGRESS;
+  return {
+    progress: (progress, total, message) =>
+      req.mcpReq
+        .notify({ method: 'notifications/progress', params: { progressToken: token, progress, total, ...(message ? { message } : {}) } })
+        // A client gone meanwhile must not fail the work itself.
+        .catch(() => undefined),
+  };
+}
 
 /** One MCP server instance with all 32 tools, acting through `ctx` (shared by every connection of the process). */
 export function createServer(ctx: ToolContext): McpServer {
@@ -18,13 +31,20 @@ export function createServer(ctx: ToolContext): McpServer {
         title: tool.title,
         description: tool.description,
         inputSchema: forToolClients(tool.input),
-        ...(tool.output ? { outputSchema: forToolClients(tool.output) } : {}),
+        outputSchema: forToolClients(tool.output),
         annotations: tool.annotations,
       },
       // The SDK types the callback per input schema; the local tools' answers are plain CallToolResults.
-      (async (args: Record<string, unknown>) => {
+      (async (args: Record<string, unknown>, req: ServerContext) => {
         try {
-          return await tool.run(ctx, args);
+          // The session file opens in the background from launch; the accounts are read after it.
+          await ctx.store.ready();
+          const result = await tool.run(ctx, args, progressFor(req));
+          if (result.isError || !result.structuredContent) return result;
+          // Sent as the listed output schema reads it (fields it does not list dropped: the listed
+          // schema allows no others); a mismatch is left for the SDK's check to refuse.
+          const read = tool.output.safeParse(result.structuredContent);
+          return read.success ? { ...result, structuredContent: read.data } : result;
         } catch (err) {
           return answerError(err);
         }

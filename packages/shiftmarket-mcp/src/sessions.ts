@@ -49,31 +49,67 @@ export class SessionFileError extends Error {}
 export class SessionStore {
   private data: SessionData = { active: null, accounts: [] };
   private salt: Buffer = randomBytes(16);
-  private key: Buffer | null = null;
+  /** The derived key, kept for the process: scrypt runs once per salt, not on every save. */
+  private derived: { salt: Buffer; key: Promise<Buffer> } | null = null;
+  private resolved: KeySource | null;
+  private readonly pendingSource: Promise<KeySource>;
+  private opening: Promise<void> | null = null;
 
+  /**
+   * `source` may still be on its way (the keychain asked, the passphrase not derived yet): the server
+   * answers the client meanwhile, and every tool waits for `ready()` before it reads the accounts.
+   */
   constructor(
     readonly path: string,
-    readonly source: KeySource,
-  ) {}
+    source: KeySource | Promise<KeySource>,
+  ) {
+    this.pendingSource = Promise.resolve(source);
+    this.resolved = source instanceof Promise ? null : source;
+  }
+
+  /** Where the key comes from; known once `ready()` has resolved (at once when given as a value). */
+  get source(): KeySource {
+    if (!this.resolved) throw new SessionFileError('the session file is still being opened');
+    return this.resolved;
+  }
 
   /** True when accounts survive a restart (a keychain key or a passphrase is available). */
   get persistent(): boolean {
     return this.source.kind !== 'none';
   }
 
-  private async keyFor(salt: Buffer): Promise<Buffer> {
-    if (this.source.kind === 'keychain') return this.source.key;
-    if (this.source.kind === 'passphrase') {
-      if (!this.key || !this.salt.equals(salt)) {
-        this.key = await deriveKey(this.source.passphrase, salt);
-        this.salt = salt;
-      }
-      return this.key;
+  /**
+   * Opens the file once (the key source, then the file, deriving its key): started at launch without
+   * being awaited, awaited by every tool and every change. Rejects with SessionFileError when the file
+   * cannot be opened; nothing is then written over it.
+   */
+  ready(): Promise<void> {
+    if (!this.opening) {
+      this.opening = this.load();
+      // Seen by whoever awaits it; not an unhandled rejection meanwhile.
+      this.opening.catch(() => undefined);
     }
-    throw new SessionFileError('no key to open the session file');
+    return this.opening;
+  }
+
+  private keyFor(salt: Buffer): Promise<Buffer> {
+    const source = this.source;
+    if (source.kind === 'keychain') return Promise.resolve(source.key);
+    if (source.kind === 'passphrase') {
+      if (this.derived?.salt.equals(salt)) return this.derived.key;
+      const key = deriveKey(source.passphrase, salt);
+      this.derived = { salt, key };
+      // A failed derivation is not kept: the next call tries again.
+      key.catch(() => {
+        if (this.derived?.key === key) this.derived = null;
+      });
+      return key;
+    }
+    return Promise.reject(new SessionFileError('no key to open the session file'));
   }
 
   async load(): Promise<void> {
+    this.resolved = await this.pendingSource;
     if (!this.persistent) return;
     let raw: string;
     try {
@@ -130,6 +166,7 @@ export class SessionStore {
 
   /** Adds or replaces (same user and service) an account and makes it the active one. */
   async upsert(account: Account): Promise<void> {
+    await this.ready();
     this.data.accounts = this.data.accounts.filter((a) => !(a.user_id === account.user_id && a.base_url === account.base_url));
     this.data.accounts.push(account);
     this.data.active = account.user_id;
@@ -137,6 +174,7 @@ export class SessionStore {
   }
 
   async switchTo(userId: string): Promise<Account | null> {
+    await this.ready();
     const a = this.data.accounts.find((x) => x.user_id === userId);
     if (!a) return null;
     this.data.active = a.user_id;
@@ -145,6 +183,7 @@ export class SessionStore {
   }
 
   async remove(userId: string): Promise<Account | null> {
+    await this.ready();
     const a = this.data.accounts.find((x) => x.user_id === userId);
     if (!a) return null;
     this.data.accounts = this.data.accounts.filter((x) => x.user_id !== userId);

@@ -112,10 +112,11 @@ function dateAhead(days: number): string {
 }
 
 describe('shiftmarket-mcp over stdio', () => {
-  it('starts without a key, lists 32 tools, registers and verifies two accounts, switches, posts and claims, records a passport and a deliverable with a local file, bulk-posts with one failing row; the session file holds no readable key', async () => {
+  it('starts without a key, lists 32 tools, registers and verifies two accounts, switches, posts and claims, records a passport and a deliverable with a local file, bulk-posts with one failing row and its progress; every answer matches its listed output schema; the session file holds no readable key', async () => {
     const { client, call, must } = await connect();
 
-    // 32 tools, each with a description and an input schema.
+    // 32 tools, each with a description and an input schema. Listing them first makes the client check
+    // every later answer against its tool's listed output schema (a mismatch throws).
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([...EXPECTED_TOOLS].sort());
     expect(tools).toHaveLength(32);
@@ -188,6 +189,9 @@ describe('shiftmarket-mcp over stdio', () => {
     await must('switch_account', { account: shEmail });
     const claimed = (await must('claim_shift', { shift_request_id: posted.id })).structuredContent!.shift_request;
     expect(claimed).toMatchObject({ id: posted.id, request_status: 2, shifter_id: sh.shifter_id });
+    expect((await must('shift_details', { shift_request_id: posted.id })).structuredContent!.shift_request.id).toBe(posted.id);
+    const mine = (await must('list_my_shifts', { role: 'shifter' })).structuredContent!;
+    expect(mine.data.map((s: { id: string }) => s.id)).toContain(posted.id);
 
     // The agent tools without a one-to-one REST operation run on the service's tool server with the key.
     const me = (await must('me')).structuredContent!;
@@ -262,7 +266,15 @@ describe('shiftmarket-mcp over stdio', () => {
     });
     const rows = [0, 1, 2, 3, 4, 5].map(row);
     rows[3] = { ...rows[3]!, business_id: 'biz_notyoursnotanyones000' };
-    const bulk = (await must('bulk_post_shifts', { rows })).structuredContent!;
+    const progress: Array<{ progress: number; total?: number }> = [];
+    const bulkAnswer = (await client.callTool(
+      { name: 'bulk_post_shifts', arguments: { rows } },
+      { onprogress: (p) => void progress.push(p) },
+    )) as unknown as Result;
+    expect(bulkAnswer.isError).toBeFalsy();
+    const bulk = bulkAnswer.structuredContent!;
+    // notifications/progress: rows done of the total, one per row as it finishes.
+    expect(progress.map((p) => [p.progress, p.total])).toEqual(rows.map((_, i) => [i + 1, rows.length]));
     expect(bulk).toMatchObject({ posted: 5, failed: 1 });
     const failedRow = bulk.results.find((r: { ok: boolean }) => !r.ok);
     expect(failedRow.row).toBe(4);
@@ -283,7 +295,7 @@ describe('shiftmarket-mcp over stdio', () => {
     expect(raw).not.toContain('usr_');
     expect(Object.keys(JSON.parse(raw)).sort()).toEqual(['data', 'iv', 'salt', 'source', 'tag', 'v']);
 
-    // A restart with the passphrase finds both accounts; with a wrong passphrase the server refuses to start.
+    // A restart with the passphrase finds both accounts; with a wrong passphrase the tools say so (test/start.test.ts).
     const again = await connect();
     const back = (await again.must('list_accounts')).structuredContent!;
     expect(back.accounts).toHaveLength(2);
@@ -291,6 +303,8 @@ describe('shiftmarket-mcp over stdio', () => {
     await again.must('remove_account', { account: shEmail });
     expect((await again.must('list_accounts')).structuredContent!.accounts.map((a: { email: string }) => a.email)).toEqual([bizEmail]);
     await again.client.close();
-    await expect(connect({ SHIFTMARKET_MCP_PASSPHRASE: 'not the passphrase' })).rejects.toThrow();
+    const wrongKey = await connect({ SHIFTMARKET_MCP_PASSPHRASE: 'not the passphrase' });
+    expect((await wrongKey.call('list_accounts')).structuredContent!.error.code).toBe('SESSION-FILE-ERR');
+    await wrongKey.client.close();
   });
 });

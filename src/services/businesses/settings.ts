@@ -6,7 +6,7 @@ import { shiftInstants } from '../../lib/shift-time';
 import { auditInsert, purgeWidgetCache, type ServiceContext, SHIFT_STATUS } from '../kernel';
 import { businessView, type BusinessView } from '../accounts';
 import { partyRating } from '../reviews';
-import { accessBusiness, postingBusiness } from '../access';
+import { accessBusiness, type BusinessRole, postingBusiness } from '../access';
 import type { BusinessSettingsInput, WeeklyBudgetInput } from './schemas';
 
 /**
@@ -61,6 +61,19 @@ export async function updateSettings(ctx: ServiceContext, input: BusinessSetting
   await purgeWidgetCache(ctx, 'business', business.id);
   const [fresh] = await ctx.db.select().from(businesses).where(eq(businesses.id, business.id));
   return businessView(fresh!, await partyRating(ctx, 'business', business.id));
+}
+
+/**
+ * A business's profile and settings as its settings page shows them: to the owner, an active
+ * teammate (who reads, never writes: updateSettings is the owner's and admins') or an admin; anyone
+ * else 404. The standing comes back with it, so the page knows whether to offer its forms.
+ */
+export async function getBusinessSettings(
+  ctx: ServiceContext,
+  businessId: string,
+): Promise<{ business: BusinessView; role: BusinessRole }> {
+  const { business, role } = await accessBusiness(ctx, businessId);
+  return { business: businessView(business, await partyRating(ctx, 'business', business.id)), role };
 }
 
 /** PUT /v1/business/{id}/weekly_labor_budget (owner or admin). */

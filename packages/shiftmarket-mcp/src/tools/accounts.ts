@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { connectionSchema } from '../../../../src/services/connections';
 import type { Account } from '../sessions';
 import {
   activeAccount,
@@ -58,7 +59,20 @@ async function addAccount(ctx: ToolContext, key: string): Promise<Account> {
 }
 
 /** An account as the tools show it: never the key, only its public prefix. */
-export function accountView(a: Account, active: Account | null) {
+export const accountViewSchema = z.object({
+  user_id: z.string().describe('The user id (usr_…).'),
+  email: z.string(),
+  display_name: z.string(),
+  base_url: z.string().describe('The service address the key belongs to.'),
+  key_prefix: z.string().describe('The first 12 characters of the personal API key, never more.'),
+  shifter_id: z.string().nullable(),
+  business_ids: z.array(z.string()),
+  active: z.boolean().describe('true for the account every tool acts as.'),
+});
+const accountOutput = z.object({ account: accountViewSchema });
+const connectionOutput = z.object({ connection: connectionSchema });
+
+export function accountView(a: Account, active: Account | null): z.infer<typeof accountViewSchema> {
   return {
     user_id: a.user_id,
     email: a.email,
@@ -70,6 +84,8 @@ export function accountView(a: Account, active: Account | null) {
     active: active?.user_id === a.user_id,
   };
 }
+
+const KEY_FROM = ['OS keychain', 'passphrase (scrypt)', 'memory only'] as const;
 
 const keepNote = (ctx: ToolContext) =>
   ctx.store.persistent
@@ -106,6 +122,12 @@ function registerTool(kind: 'business' | 'shifter'): LocalTool {
         ? 'Creates a new Shiftmarket account with a business profile. A 6-digit code is emailed to the address; finish with verify_email (email and code). Registering an address that is not verified yet starts over.'
         : 'Creates a new Shiftmarket account with a shifter (worker) profile. A 6-digit code is emailed to the address; finish with verify_email (email and code). Registering an address that is not verified yet starts over.',
     input,
+    output: z.object({
+      status: z.literal('verification_sent'),
+      email: z.string(),
+      user_id: z.string(),
+      expires_in_seconds: z.number().int().describe('How long the emailed code stays valid.'),
+    }),
     annotations: WRITES,
     async run(ctx, args) {
       const a = args as Record<string, string | undefined>;
@@ -145,6 +167,7 @@ export const ACCOUNT_TOOLS: LocalTool[] = [
         .describe('The 6-digit code from the email.'),
       password: z.string().min(1).max(200).optional().describe('Only if this tool server restarted since register_*.'),
     }),
+    output: accountOutput,
     annotations: WRITES,
     async run(ctx, { email: mail, code, password: pw }) {
       const pending = ctx.pending.get(mail);
@@ -172,6 +195,7 @@ export const ACCOUNT_TOOLS: LocalTool[] = [
         .regex(/^smk_[0-9A-Za-z]{20,200}$/, 'a personal API key: smk_ followed by letters and digits')
         .describe('The personal API key (smk_…) from Account → API key.'),
     }),
+    output: accountOutput,
     annotations: LOCAL_ONLY,
     async run(ctx, { api_key }) {
       const account = await addAccount(ctx, api_key);
@@ -186,6 +210,11 @@ export const ACCOUNT_TOOLS: LocalTool[] = [
     title: 'List my accounts',
     description: 'The accounts added to this tool server (email, name, profiles, key prefix only), and which one is active.',
     input: z.object({}),
+    output: z.object({
+      accounts: z.array(accountViewSchema),
+      active_user_id: z.string().nullable(),
+      persistent: z.boolean().describe('true when the accounts are kept (encrypted) across restarts.'),
+    }),
     annotations: READ_ONLY,
     async run(ctx) {
       const active = ctx.store.active();
@@ -201,6 +230,7 @@ export const ACCOUNT_TOOLS: LocalTool[] = [
     title: 'Switch the active account',
     description: 'Makes another added account the active one: every tool then acts as it. Name it by user id (usr_…) or email.',
     input: z.object({ account: z.string().trim().min(1).max(254).describe('User id or email of an added account.') }),
+    output: accountOutput,
     annotations: LOCAL_ONLY,
     async run(ctx, { account }) {
       const target = ctx.store.accounts().find((a) => a.user_id === account || a.email === account.toLowerCase());
@@ -215,6 +245,7 @@ export const ACCOUNT_TOOLS: LocalTool[] = [
     description:
       'Forgets an added account here (its stored key is deleted from the session file). The account and its key stay valid at Shiftmarket; regenerate the key in your account settings to revoke it.',
     input: z.object({ account: z.string().trim().min(1).max(254).describe('User id or email of an added account.') }),
+    output: z.object({ removed_user_id: z.string(), active_user_id: z.string().nullable() }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     async run(ctx, { account }) {
       const target = ctx.store.accounts().find((a) => a.user_id === account || a.email === account.toLowerCase());
@@ -233,10 +264,16 @@ export const ACCOUNT_TOOLS: LocalTool[] = [
     description:
       'The active account of this tool server (email, name, profiles, key prefix), the service address, and where sessions are kept (OS keychain, passphrase or memory only). Does not call the service; use me for the full profile.',
     input: z.object({}),
+    output: z.object({
+      account: accountViewSchema.nullable(),
+      base_url: z.string(),
+      session_file: z.string(),
+      key_from: z.enum(KEY_FROM),
+    }),
     annotations: READ_ONLY,
     async run(ctx) {
       const a = ctx.store.active();
-      const storage =
+      const storage: (typeof KEY_FROM)[number] =
         ctx.store.source.kind === 'none' ? 'memory only' : ctx.store.source.kind === 'keychain' ? 'OS keychain' : 'passphrase (scrypt)';
       const data = { account: a ? accountView(a, a) : null, base_url: ctx.api.baseUrl, session_file: ctx.store.path, key_from: storage };
       return ok(data, a ? `Acting as ${a.email} (${a.display_name}) on ${ctx.api.baseUrl}.` : HOW_TO_ADD);
@@ -251,11 +288,15 @@ export const ACCOUNT_TOOLS: LocalTool[] = [
       business_id: z.string().min(1).max(64).describe('The business (biz_…): yours when you send as the business.'),
       shifter_id: z.string().min(1).max(64).optional().describe('The shifter to invite (shf_…), when you send as the business.'),
     }),
+    output: connectionOutput,
     annotations: WRITES,
     async run(ctx, args) {
       const a = activeAccount(ctx);
-      const r = await ctx.api.call<Record<string, unknown>>('POST', '/v1/request_authorization/send', { key: a.api_key, body: args });
-      return ok({ connection: r }, `Connection request ${String(r.id)} sent.`);
+      const r = await ctx.api.call<z.infer<typeof connectionSchema>>('POST', '/v1/request_authorization/send', {
+        key: a.api_key,
+        body: args,
+      });
+      return ok({ connection: r }, `Connection request ${r.id} sent.`);
     },
   }),
   defineLocalTool({
@@ -266,10 +307,11 @@ export const ACCOUNT_TOOLS: LocalTool[] = [
       connection_id: z.string().min(1).max(64).describe('The connection request (con_…).'),
       accept: z.boolean().describe('true accepts, false declines.'),
     }),
+    output: connectionOutput,
     annotations: WRITES,
     async run(ctx, { connection_id, accept }) {
       const a = activeAccount(ctx);
-      const r = await ctx.api.call<Record<string, unknown>>(
+      const r = await ctx.api.call<z.infer<typeof connectionSchema>>(
         'POST',
         `/v1/request_authorization/${encodeURIComponent(connection_id)}/${accept ? 'accept' : 'decline'}`,
         { key: a.api_key },

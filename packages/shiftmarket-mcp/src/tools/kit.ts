@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { type Api, ApiError } from '../api';
 import type { RemoteResult } from '../remote';
-import type { Account, SessionStore } from '../sessions';
+import { type Account, SessionFileError, type SessionStore } from '../sessions';
 
 /** What every local tool is given. */
 export interface ToolContext {
@@ -19,16 +19,27 @@ export interface ToolAnswer {
   isError?: boolean;
 }
 
+/** What the server hands a running tool beside its arguments. */
+export interface ToolExtras {
+  /**
+   * Reports how far a long call is (MCP `notifications/progress` with the request's progressToken);
+   * does nothing when the client asked for no progress.
+   */
+  progress(done: number, total: number, message?: string): Promise<void>;
+}
+
+export const NO_PROGRESS: ToolExtras = { progress: async () => undefined };
+
 export interface LocalTool<I extends z.ZodObject = z.ZodObject> {
   /** Without the `shiftmarket.` prefix. */
   name: string;
   title: string;
   description: string;
   input: I;
-  /** Declared only where every success has this shape. */
-  output?: z.ZodObject;
+  /** The shape of every success (the SDK checks each answer against it; errors carry `{ error }`). */
+  output: z.ZodObject;
   annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint?: boolean };
-  run(ctx: ToolContext, args: z.infer<I>): Promise<ToolAnswer | RemoteResult>;
+  run(ctx: ToolContext, args: z.infer<I>, extras: ToolExtras): Promise<ToolAnswer | RemoteResult>;
 }
 
 export const defineLocalTool = <I extends z.ZodObject>(t: LocalTool<I>): LocalTool<I> => t;
@@ -64,6 +75,7 @@ export function activeAccount(ctx: ToolContext): Account {
 /** Turns what a tool threw into its answer; the server's own error message is shown as it is. */
 export function answerError(err: unknown): ToolAnswer {
   if (err instanceof NoAccountError) return fail('NO-ACCOUNT', err.message);
+  if (err instanceof SessionFileError) return fail('SESSION-FILE-ERR', err.message);
   if (err instanceof ApiError) return fail(err.code, err.message, err.details);
   return fail('LOCAL-ERR', (err as Error)?.message ?? String(err));
 }

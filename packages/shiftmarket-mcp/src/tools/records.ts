@@ -2,39 +2,37 @@ import { readFile, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { z } from 'zod';
 import { postShiftSpec } from '../../../../src/mcp/tool-specs';
+import { deliverableFileSchema, deliverableSchema } from '../../../../src/services/deliverables';
+import { passportSchema } from '../../../../src/services/passports';
 import { ApiError } from '../api';
 import { activeAccount, defineLocalTool, type LocalTool, ok, READ_ONLY, type ToolContext, WRITES } from './kit';
 
 /** AI passports, shift deliverables (with local files uploaded) and bulk posting, over the REST API with the active account's key. */
 
-interface Passport {
-  id: string;
-  agent_name: string;
-  model: string;
-  operator: string;
-  status: string;
-}
-interface DeliverableFile {
-  id: string;
-  name: string;
-  type: string;
-  size: number;
-  url: string;
-}
-interface Deliverable {
-  id: string;
-  author_side: string;
-  note: string | null;
-  links: Array<{ url: string; label: string | null }>;
-  files: DeliverableFile[];
-  created_at: string;
-}
+type Passport = z.infer<typeof passportSchema>;
+type DeliverableFile = z.infer<typeof deliverableFileSchema>;
+type Deliverable = z.infer<typeof deliverableSchema>;
+
+/** A service refusal as the tools show it: its code and message. */
+const refusalSchema = z.object({ code: z.string(), message: z.string() });
+
+/** Each local file of record_deliverable: attached, or not with the reason. */
+const fileResultSchema = z.discriminatedUnion('ok', [
+  z.object({ path: z.string(), ok: z.literal(true), file: deliverableFileSchema }),
+  z.object({ path: z.string(), ok: z.literal(false), error: refusalSchema }),
+]);
+
+/** Each row of bulk_post_shifts, numbered from 1: posted with its shift id, or refused. */
+const rowResultSchema = z.discriminatedUnion('ok', [
+  z.object({ row: z.number().int(), ok: z.literal(true), shift_request_id: z.string(), request_status: z.number().int() }),
+  z.object({ row: z.number().int(), ok: z.literal(false), error: refusalSchema }),
+]);
 
 /** Local files record_deliverable attaches: as many as the service keeps per deliverable, each at most its upload cap. */
 export const DELIVERABLE_MAX_FILES = 10;
 export const DELIVERABLE_FILE_MAX_BYTES = 8 * 1024 * 1024;
 
-type FileResult = { path: string; ok: true; file: DeliverableFile } | { path: string; ok: false; error: { code: string; message: string } };
+type FileResult = z.infer<typeof fileResultSchema>;
 
 /**
  * Reads one local file and uploads it to the deliverable (multipart field "file"; the service tells its
@@ -102,6 +100,7 @@ export const RECORD_TOOLS: LocalTool[] = [
       operator: z.string().trim().min(1).max(200).describe('The person or company answerable for the agent.'),
       purpose: z.string().trim().max(500).optional().describe('What the agent does for the account.'),
     }),
+    output: z.object({ passport: passportSchema }),
     annotations: WRITES,
     async run(ctx, args) {
       const a = activeAccount(ctx);
@@ -115,6 +114,7 @@ export const RECORD_TOOLS: LocalTool[] = [
     description:
       "The active account's AI passports, newest first: which agents, models and operators act for it (revoked ones too with include_revoked).",
     input: z.object({ include_revoked: z.boolean().default(false).describe('true: list revoked passports too.') }),
+    output: z.object({ passports: z.array(passportSchema) }),
     annotations: READ_ONLY,
     async run(ctx, { include_revoked }) {
       const a = activeAccount(ctx);
@@ -151,6 +151,10 @@ export const RECORD_TOOLS: LocalTool[] = [
         .default([])
         .describe('Paths of local files to attach (absolute, or relative to where the tool server runs).'),
     }),
+    output: z.object({
+      deliverable: deliverableSchema.describe('The recorded deliverable with the files attached by this call.'),
+      files: z.array(fileResultSchema).describe('Each path given, in order: attached, or not with the reason.'),
+    }),
     annotations: WRITES,
     async run(ctx, { shift_request_id, files, ...body }) {
       const a = activeAccount(ctx);
@@ -182,6 +186,7 @@ export const RECORD_TOOLS: LocalTool[] = [
     description:
       "What was delivered for a shift, oldest first, as recorded by its parties: notes, links and attached files (name, type, size and the download address). Only the shift's parties may read them.",
     input: z.object({ shift_request_id: z.string().min(1).max(64).describe('The shift (sr_…).') }),
+    output: z.object({ shift_request_id: z.string(), deliverables: z.array(deliverableSchema) }),
     annotations: READ_ONLY,
     async run(ctx, { shift_request_id }) {
       const a = activeAccount(ctx);
@@ -211,20 +216,33 @@ export const RECORD_TOOLS: LocalTool[] = [
         .max(BULK_MAX_ROWS)
         .describe(`The shifts to post, 1–${BULK_MAX_ROWS} rows, each with the fields of post_shift.`),
     }),
+    output: z.object({
+      posted: z.number().int(),
+      failed: z.number().int(),
+      results: z.array(rowResultSchema).describe('One per row, in the order given.'),
+    }),
     annotations: WRITES,
-    async run(ctx, { rows }) {
+    async run(ctx, { rows }, { progress }) {
       const a = activeAccount(ctx);
-      const results = await pooled(rows, BULK_CONCURRENCY, async (row, i) => {
+      let done = 0;
+      let refused = 0;
+      const results = await pooled(rows, BULK_CONCURRENCY, async (row, i): Promise<z.infer<typeof rowResultSchema>> => {
+        let result: z.infer<typeof rowResultSchema>;
         try {
           const s = await ctx.api.call<{ id: string; request_status: number }>('POST', '/v1/shift_request/send_request', {
             key: a.api_key,
             body: row,
           });
-          return { row: i + 1, ok: true as const, shift_request_id: s.id, request_status: s.request_status };
+          result = { row: i + 1, ok: true, shift_request_id: s.id, request_status: s.request_status };
         } catch (err) {
           if (!(err instanceof ApiError)) throw err;
-          return { row: i + 1, ok: false as const, error: { code: err.code, message: err.message } };
+          refused++;
+          result = { row: i + 1, ok: false, error: { code: err.code, message: err.message } };
         }
+        // Counted and sent in the order rows finish, so the client sees progress only grow.
+        done++;
+        await progress(done, rows.length, `${done} of ${rows.length} rows sent${refused ? ` (${refused} refused)` : ''}`);
+        return result;
       });
       const failed = results.filter((r) => !r.ok);
       const lines = results.map((r) =>

@@ -17,7 +17,8 @@ import { activeAccount, defineLocalTool, type LocalTool, ok, type ToolContext } 
  *   it with the active account's personal key: shift_details, post_shift, claim_shift, clock_in,
  *   clock_out, cancel_shift.
  * - The other eleven run on the service's tool server (`/v1/mcp/`) with the personal key, and their
- *   answer is passed back as it came (including a write tool's request for `confirm: true`).
+ *   answer is passed back as it came (a write tool's request for `confirm: true` is a tool error, so
+ *   every success has the spec's output shape on both sides).
  */
 type Json = Record<string, unknown>;
 const sr = (id: string) => `/v1/shift_request/${encodeURIComponent(id)}`;
@@ -67,7 +68,9 @@ export const REMOTE_EQUIVALENTS: LocalTool[] = TOOL_SPECS.map((spec) => {
     title: spec.title,
     description: spec.description,
     input,
-    ...(rest ? { output: spec.output } : {}),
+    // Either way the answer is the spec's output shape: the REST calls build it, and the service's tool
+    // server checks its own answer against the same schema.
+    output: spec.output,
     annotations: { ...spec.annotations, openWorldHint: spec.annotations.openWorldHint ?? false },
     async run(ctx, args) {
       const account = activeAccount(ctx);

@@ -261,15 +261,22 @@ async function sentValues(c: Context<AppEnv>): Promise<ShiftFormValues & { confi
   };
 }
 
-/** A service's or the schema's refusal, as messages beside the fields they concern. */
-export function fieldErrorsOf(err: unknown, fields: readonly string[]): { errors: Record<string, string>; rest: string | null } {
+/**
+ * A service's or the schema's refusal, as messages beside the fields they concern: the fields its
+ * details name, else the field its code concerns (`codeFields`, this form's by default).
+ */
+export function fieldErrorsOf(
+  err: unknown,
+  fields: readonly string[],
+  codeFields: Partial<Record<string, string>> = CODE_FIELDS,
+): { errors: Record<string, string>; rest: string | null } {
   const errors: Record<string, string> = {};
   if (err instanceof AppError) {
     const details = Array.isArray(err.details) ? (err.details as { field?: unknown; message?: unknown }[]) : [];
     for (const d of details) {
       if (typeof d.field === 'string' && fields.includes(d.field) && typeof d.message === 'string') errors[d.field] ??= d.message;
     }
-    const byCode = CODE_FIELDS[err.code];
+    const byCode = codeFields[err.code];
     if (byCode && !errors[byCode]) errors[byCode] = err.message;
     return { errors, rest: Object.keys(errors).length ? null : err.message };
   }

@@ -16,13 +16,16 @@ export const STRIPE_JS = 'https://js.stripe.com/v3';
 
 /**
  * The page policy with Stripe.js allowed: its script from js.stripe.com, its 3D Secure frames from
- * js.stripe.com and hooks.stripe.com, and its calls to api.stripe.com. Only the authenticate page,
- * and only with real keys, gets it; every other page keeps the self-only policy.
+ * js.stripe.com and hooks.stripe.com, and its calls to api.stripe.com. Only the pages that run
+ * Stripe.js (the authenticate page, the card form of /dashboard/money), and only with real keys, get
+ * it; every other page keeps the self-only policy.
  */
 export function stripeCsp(c: Context<AppEnv>): string {
+  // connect-src is widened in place: a second connect-src directive would be ignored (the first one wins).
   return pageCsp(c)
     .replace("script-src 'self'", "script-src 'self' https://js.stripe.com")
-    .concat('; frame-src https://js.stripe.com https://hooks.stripe.com; connect-src https://api.stripe.com');
+    .replace("connect-src 'self'", "connect-src 'self' https://api.stripe.com")
+    .concat('; frame-src https://js.stripe.com https://hooks.stripe.com');
 }
 
 /** Refusals the payment services give for "not yours" or "nothing to authenticate": one generic page. */
