@@ -167,6 +167,8 @@ const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core
  * state in the message (e.g. "bulk posting, dark, 360 px").
  */
 export async function assertAccessible(page, label) {
+  // A page reached by a click may have its DOM before its stylesheet: unstyled dark text fails contrast.
+  await page.waitForLoadState('load');
   const loaded = await page.evaluate(() => typeof window.axe !== 'undefined');
   // Evaluated through the DevTools protocol, which the page's CSP (no inline script) does not govern.
   if (!loaded) await page.evaluate(AXE_SOURCE);

@@ -32,7 +32,7 @@ function KeyView({ base, info, error }: { base: PageBase; info: ApiKeyInfo | nul
       </p>
       <Card title="Your key">
         {info ? (
-          <dl class="details">
+          <dl class="pairs">
             <dt>Starts with</dt>
             <dd>
               <code>{`${info.prefix}…`}</code>
@@ -98,7 +98,7 @@ function ConfirmView({ base, info }: { base: PageBase; info: ApiKeyInfo }) {
           the key starting <code>{`${info.prefix}…`}</code> are refused until you give them the new key.
         </p>
       </Notice>
-      <dl class="details">
+      <dl class="pairs">
         <dt>Current key</dt>
         <dd>
           <code>{`${info.prefix}…`}</code>

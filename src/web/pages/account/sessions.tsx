@@ -70,7 +70,7 @@ function SessionsView({ base, sessions, zone, notice, error }: SessionsViewProps
                     <strong>{device}</strong>
                   </ThisBrowser>
                 </p>
-                <dl class="session-times">
+                <dl class="pairs">
                   <dt>Signed in</dt>
                   <dd>
                     <When iso={s.created_at} timeZone={tz} />

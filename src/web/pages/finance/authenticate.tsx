@@ -48,7 +48,7 @@ function cardWords(card: NonNullable<ChargeDetails['card']>): string {
 /** Who is charged, for which shift(s) worked by whom, on which card, and how much: what the payer checks. */
 function ChargeSummary({ invoice, charge }: { invoice: OwnedInvoice; charge: ChargeDetails }) {
   return (
-    <dl class="details charge-summary">
+    <dl class="pairs">
       <dt>Business</dt>
       <dd>{charge.business_name ?? 'Your business'}</dd>
       <dt>{charge.shifts.length === 1 ? 'Shift' : 'Shifts'}</dt>
