@@ -786,6 +786,10 @@ const TABLE: Record<string, Entry> = {
     access: 'resource',
     cases: [{ target: "the business's template", side: 'business', req: (w) => ({ params: { id: w.template } }), reread: templatesOf }],
   },
+  previewShiftsFromTemplate: {
+    access: 'resource',
+    cases: [{ target: "the business's template", side: 'business', req: (w) => ({ params: { id: w.template }, query: { weeks: 2 } }) }],
+  },
   generateShiftsFromTemplate: {
     access: 'resource',
     cases: [

@@ -1,6 +1,7 @@
 import { authRoute, idParam, jsonBody, jsonContent } from '../../http/openapi';
 import {
   createTemplateInput,
+  generatePreviewSchema,
   generateQuery,
   generateResultSchema,
   templateDeletedSchema,
@@ -77,4 +78,16 @@ export const generate = authRoute({
     'IDEMPOTENCY-MISMATCH-ERR',
     'IDEMPOTENCY-IN-PROGRESS-ERR',
   ],
+});
+
+export const preview = authRoute({
+  method: 'get',
+  operationId: 'previewShiftsFromTemplate',
+  path: '/v1/shift_templates/{id}/generate/preview',
+  tags,
+  summary: 'What generate would create and skip now, writing nothing',
+  description: `The same plan as generate (same weeks, same checks of the template and its shifter), read now: the shift requests it would create and the dates it would skip as already there. A row posted between the preview and generate is skipped by generate.`,
+  request: { params: idParam, query: generateQuery },
+  responses: { 200: jsonContent(generatePreviewSchema, 'What generate would do.') },
+  errors: ['TEMPLATE-NOT-FND-ERR', 'TEMPLATE-INACTIVE-ERR', 'SHFT-NOT-CONNECTED-ERR', 'SHIFTER-PAUSED-ERR'],
 });

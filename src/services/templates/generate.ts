@@ -8,10 +8,11 @@ import { chunk } from '../../lib/chunk';
 import { newId } from '../../lib/ids';
 import { fromMinor } from '../../lib/money';
 import { todayIn } from '../../lib/shift-time';
+import { toIso } from '../../lib/time';
 import { buildShiftRow, newShiftEventDrafts, newShiftRecipients, type NewShiftRow, shiftRequestView } from '../shifts';
 import { templateFor } from './crud';
 import { templateOccurrences } from './dates';
-import { clampWeeks, type GenerateQuery, type GenerateResult, parseDays } from './schemas';
+import { clampWeeks, type GeneratePreview, type GenerateQuery, type GenerateResult, parseDays } from './schemas';
 
 /**
  * "A row already exists" for a date: a shift request of the same business, date and start time
@@ -29,17 +30,13 @@ function slotTaken(businessId: string, date: string, shiftIn: string, shifterId:
 const rowExists = (id: string): SQL => sql`EXISTS (SELECT 1 FROM ${shiftRequests} WHERE ${shiftRequests.id} = ${id})`;
 
 /**
- * POST /v1/shift_templates/{id}/generate: pending shift requests for the template's weekdays from
- * today (in the business's zone) over `weeks` weeks, skipping dates that already have a matching row
- * and starts already past. The template is validated once (role, currency, rate, and a targeted
- * template's shifter still connected and accepting) through buildShiftRow, as send_request does;
- * each date then gets its own instants in the business's zone.
- *
- * Concurrency: every row is an INSERT … SELECT … WHERE NOT EXISTS (same slot) in one batch, so two
- * generate calls at once cannot both insert a date; the audit row and events of each shift are
- * written only if that shift's insert happened.
+ * What generating a template over `weeks` weeks would do, computed once for both the preview and
+ * generate itself (so no rule is written twice): the template is validated (role, currency, rate,
+ * and a targeted template's shifter still connected and accepting) through buildShiftRow, as
+ * send_request does; each listed weekday from today (in the business's zone) gets its own instants;
+ * starts already past are left out, and dates that already have a matching row are `skipped`.
  */
-export async function generateFromTemplate(ctx: ServiceContext, id: string, weeksAsked: GenerateQuery['weeks']): Promise<GenerateResult> {
+async function planGeneration(ctx: ServiceContext, id: string, weeksAsked: GenerateQuery['weeks']) {
   const { template: t, business } = await templateFor(ctx, id);
   const weeks = clampWeeks(weeksAsked);
   if (!t.is_active) throw new AppError('TEMPLATE-INACTIVE-ERR');
@@ -60,7 +57,7 @@ export async function generateFromTemplate(ctx: ServiceContext, id: string, week
   );
   const [first] = occurrences;
   const last = occurrences[occurrences.length - 1];
-  if (!first || !last) return { created: [], skipped: [], weeks };
+  if (!first || !last) return { t, business, weeks, target, occurrences, planned: [] as NewShiftRow[], skipped: [] as string[] };
 
   const base = await buildShiftRow(
     ctx,
@@ -95,6 +92,49 @@ export async function generateFromTemplate(ctx: ServiceContext, id: string, week
   const planned: NewShiftRow[] = occurrences
     .filter((o) => !taken.has(o.date))
     .map((o) => ({ ...base, id: newId('shiftRequest'), shift_date: o.date, starts_at: o.startsAt, ends_at: o.endsAt }));
+  const skipped = occurrences.map((o) => o.date).filter((d) => taken.has(d));
+  return { t, business, weeks, target, occurrences, planned, skipped };
+}
+
+/**
+ * GET /v1/shift_templates/{id}/generate/preview: what generate would create now and which dates it
+ * would skip as already there, writing nothing. The same plan as generate; a row posted between
+ * the preview and generate is skipped then.
+ */
+export async function previewTemplateGeneration(
+  ctx: ServiceContext,
+  id: string,
+  weeksAsked: GenerateQuery['weeks'],
+): Promise<GeneratePreview> {
+  const plan = await planGeneration(ctx, id, weeksAsked);
+  const tz = plan.business.timezone;
+  return {
+    template_id: plan.t.id,
+    timezone: tz,
+    weeks: plan.weeks,
+    would_create: plan.planned.map((r) => ({
+      shift_date: r.shift_date,
+      shift_in: r.shift_in,
+      shift_out: r.shift_out,
+      starts_at: toIso(r.starts_at),
+      ends_at: toIso(r.ends_at),
+    })),
+    skipped: plan.skipped,
+  };
+}
+
+/**
+ * POST /v1/shift_templates/{id}/generate: pending shift requests for the template's weekdays from
+ * today (in the business's zone) over `weeks` weeks, skipping dates that already have a matching row
+ * and starts already past (planGeneration, shared with the preview).
+ *
+ * Concurrency: every row is an INSERT … SELECT … WHERE NOT EXISTS (same slot) in one batch, so two
+ * generate calls at once cannot both insert a date; the audit row and events of each shift are
+ * written only if that shift's insert happened.
+ */
+export async function generateFromTemplate(ctx: ServiceContext, id: string, weeksAsked: GenerateQuery['weeks']): Promise<GenerateResult> {
+  const { t, business, weeks, target, occurrences, planned } = await planGeneration(ctx, id, weeksAsked);
+  if (!occurrences.length) return { created: [], skipped: [], weeks };
 
   if (planned.length) {
     const userIds = await newShiftRecipients(ctx, business.id, target);

@@ -162,3 +162,28 @@ export const generateResultSchema = z
   })
   .openapi('TemplateGenerateResult');
 export type GenerateResult = z.infer<typeof generateResultSchema>;
+
+/** GET /v1/shift_templates/{id}/generate/preview: what generate would do now, nothing written. */
+export const generatePreviewSchema = z
+  .object({
+    template_id: z.string(),
+    timezone: z.string().openapi({ description: "The business's zone: shift_date, shift_in and shift_out are wall-clock there." }),
+    weeks: z.number().int().openapi({ description: 'The number of weeks used, after clamping.' }),
+    would_create: z
+      .array(
+        z.object({
+          shift_date: z.string(),
+          shift_in: z.string(),
+          shift_out: z.string(),
+          starts_at: z.string(),
+          ends_at: z.string(),
+        }),
+      )
+      .openapi({ description: 'The shift requests generate would create, earliest first.' }),
+    skipped: z.array(z.string()).openapi({
+      description:
+        'Dates generate would leave out because a shift request for the same business, date and start (and shifter, when targeted) already exists, in any status.',
+    }),
+  })
+  .openapi('TemplateGeneratePreview');
+export type GeneratePreview = z.infer<typeof generatePreviewSchema>;
