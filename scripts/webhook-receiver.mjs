@@ -1,6 +1,7 @@
 // `npm run webhooks:receive`: a local receiver for partner webhooks, for use beside `npm run dev`.
 // It listens on http://localhost:8788/webhooks, verifies every delivery's Shiftmarket-Signature
-// (HMAC-SHA256 of "<t>.<raw body>", constant-time compare, 5-minute tolerance) and prints it.
+// (HMAC-SHA256 of "<t>.<raw body>", constant-time compare, 5-minute tolerance) and its Standard
+// Webhooks signature (with the standardwebhooks package, as a partner would), and prints it.
 //
 //   npm run webhooks:receive -- --setup --key smk_…   registers a partner client for the key's user,
 //       links it to the user's default business, creates an endpoint pointing here for every event
@@ -9,13 +10,14 @@
 //   --port 8788   --base http://localhost:8787   --fail N (answer 500 to the first N: watch retries)
 //   --status 410 (answer that status to everything: watch the endpoint being disabled)
 //
-// Plain Node ESM without dependencies. Development only: the Worker sends to http://localhost only
+// Plain Node ESM; its one dependency is the project's standardwebhooks (dev). Development only: the Worker sends to http://localhost only
 // while LOCAL_DEFAULT_SECRETS is on, as `npm run dev` sets it.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Webhook } from 'standardwebhooks';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TOLERANCE_SECONDS = 5 * 60;
@@ -61,6 +63,21 @@ export function verify(header, rawBody, keys, nowSeconds = Math.floor(Date.now()
   return { ok: false, why: keys.size ? 'no v1 matches our secret' : 'no secret to check with (--secret or --setup)' };
 }
 
+/** The same delivery as Standard Webhooks checks it (webhook-id, webhook-timestamp, webhook-signature), with its library. */
+export function verifyStandard(headers, rawBody, keys) {
+  if (!headers['webhook-signature']) return { ok: false, why: 'no webhook-signature header' };
+  let why = keys.size ? 'no v1 matches our secret' : 'no secret to check with (--secret or --setup)';
+  for (const key of keys) {
+    try {
+      new Webhook(key).verify(rawBody, headers);
+      return { ok: true };
+    } catch (err) {
+      why = err.message;
+    }
+  }
+  return { ok: false, why };
+}
+
 const seen = new Set();
 let received = 0;
 
@@ -73,13 +90,17 @@ const server = createServer((req, res) => {
     const id = req.headers['shiftmarket-event-id'];
     const type = req.headers['shiftmarket-event-type'];
     const check = verify(req.headers['shiftmarket-signature'], raw, secrets);
+    const standard = verifyStandard(req.headers, raw, secrets);
     const duplicate = seen.has(id);
     seen.add(id);
     let status = 200;
-    if (!check.ok) status = 400;
+    if (!check.ok || !standard.ok) status = 400;
     else if (opts.status) status = opts.status;
     else if (received <= opts.fail) status = 500;
-    const mark = check.ok ? 'verified' : `NOT VERIFIED (${check.why})`;
+    const mark = [
+      check.ok ? 'Shiftmarket-Signature verified' : `Shiftmarket-Signature NOT VERIFIED (${check.why})`,
+      standard.ok ? 'Standard Webhooks verified' : `Standard Webhooks NOT VERIFIED (${standard.why})`,
+    ].join(', ');
     console.log(
       `\n${new Date().toISOString()}  ${type}  ${id}  ${mark}${duplicate ? '  (again: a retry or redelivery)' : ''}  → ${status}`,
     );

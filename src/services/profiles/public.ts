@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, type SQL } from 'drizzle-orm';
 import { businesses, cities, shifters } from '../../db/schema';
 import type { ServiceContext } from '../kernel';
 import { partyRating, type Rating } from '../reviews';
@@ -36,11 +36,20 @@ export interface PublicBusiness {
 }
 
 export async function findPublicShifter(ctx: ServiceContext, slug: string): Promise<PublicShifter | null> {
+  return publicShifterWhere(ctx, eq(shifters.slug, slug));
+}
+
+/** The same public face by shifter id (a business inviting someone by the id they were given). */
+export async function findPublicShifterById(ctx: ServiceContext, id: string): Promise<PublicShifter | null> {
+  return publicShifterWhere(ctx, eq(shifters.id, id));
+}
+
+async function publicShifterWhere(ctx: ServiceContext, where: SQL): Promise<PublicShifter | null> {
   const [row] = await ctx.db
     .select({ s: shifters, city: cities.name })
     .from(shifters)
     .leftJoin(cities, eq(cities.id, shifters.city_id))
-    .where(eq(shifters.slug, slug))
+    .where(where)
     .limit(1);
   if (!row) return null;
   const s = row.s;

@@ -4,6 +4,23 @@ import { formIdempotency } from '../../../http/middleware/idempotency';
 import { requireWebUser } from '../../session';
 import { postAssistant, postInvite, renderAssistant, renderInvite } from './assistant';
 import { renderBulk } from './bulk';
+import {
+  downloadCredential,
+  postAcceptConnection,
+  postDeclineConnection,
+  postInviteShifter,
+  postInviteTeammate,
+  postRemoveConnection,
+  postRevokeInvitation,
+  postTeammateStatus,
+  renderCrew,
+  renderDeclineConnection,
+  renderInviteShifter,
+  renderRemoveConnection,
+  renderCrewShifter,
+  renderRevokeInvitation,
+  renderSuspendTeammate,
+} from './crew';
 import { renderHome } from './home';
 import { exportInvoicesCsv, postBudget, renderMoney } from './money';
 import { postDefaultCard, postDeleteCard, postNewCard, renderNewCard } from './money-cards';
@@ -13,6 +30,18 @@ import { renderShifter } from './shifter';
 import { renderSchedule } from './schedule';
 import { postDefaultBusiness, postLinkPartner, postSettings, postUnlinkPartner, renderSettings } from './settings';
 import { postShiftChange, renderShiftChange } from './shift-change';
+import {
+  postDeleteTemplate,
+  postEditTemplate,
+  postGenerate,
+  postTemplate,
+  postTemplateActive,
+  renderDeleteTemplate,
+  renderEditTemplate,
+  renderGenerate,
+  renderGenerated,
+  renderTemplates,
+} from './templates';
 
 /**
  * The web application for people who run a venue ({app_url}/dashboard): signed-in pages only, every
@@ -34,6 +63,16 @@ dashboardPages.get('/assistant', renderAssistant);
 dashboardPages.post('/assistant', postAssistant);
 dashboardPages.get('/assistant/invite', renderInvite);
 dashboardPages.post('/assistant/invite', postInvite);
+dashboardPages.get('/templates', renderTemplates);
+dashboardPages.post('/templates', postTemplate);
+dashboardPages.get('/templates/:id/edit', renderEditTemplate);
+dashboardPages.post('/templates/:id/edit', postEditTemplate);
+dashboardPages.post('/templates/:id/active', postTemplateActive);
+dashboardPages.get('/templates/:id/delete', renderDeleteTemplate);
+dashboardPages.post('/templates/:id/delete', postDeleteTemplate);
+dashboardPages.get('/templates/:id/generate', renderGenerate);
+dashboardPages.post('/templates/:id/generate', postGenerate);
+dashboardPages.get('/templates/:id/generated', renderGenerated);
 dashboardPages.get('/money', renderMoney);
 dashboardPages.post('/money/budget', postBudget);
 dashboardPages.get('/money/invoices.csv', exportInvoicesCsv);
@@ -49,3 +88,18 @@ dashboardPages.post('/settings', postSettings);
 dashboardPages.post('/settings/default', postDefaultBusiness);
 dashboardPages.post('/settings/partners', postLinkPartner);
 dashboardPages.post('/settings/partners/:client_id/unlink', postUnlinkPartner);
+dashboardPages.get('/crew', renderCrew);
+dashboardPages.get('/crew/invite', renderInviteShifter);
+dashboardPages.post('/crew/invite', postInviteShifter);
+dashboardPages.post('/crew/connections/:id/accept', postAcceptConnection);
+dashboardPages.get('/crew/connections/:id/decline', renderDeclineConnection);
+dashboardPages.post('/crew/connections/:id/decline', postDeclineConnection);
+dashboardPages.get('/crew/connections/:id/remove', renderRemoveConnection);
+dashboardPages.post('/crew/connections/:id/remove', postRemoveConnection);
+dashboardPages.get('/crew/shifters/:shifterId', renderCrewShifter);
+dashboardPages.get('/crew/shifters/:shifterId/credentials/:credentialId/document', downloadCredential);
+dashboardPages.post('/crew/teammates/invite', postInviteTeammate);
+dashboardPages.get('/crew/teammates/:userId/suspend', renderSuspendTeammate);
+dashboardPages.post('/crew/teammates/:userId/status', postTeammateStatus);
+dashboardPages.get('/crew/invitations/:id/revoke', renderRevokeInvitation);
+dashboardPages.post('/crew/invitations/:id/revoke', postRevokeInvitation);
