@@ -76,7 +76,7 @@ export function InvoiceView({ base, invoice: inv, defaultCard, refund, notice, e
         <a href={`${dashboardHref(base, MONEY)}#invoices`}>All invoices</a>
       </p>
       <Card title={`${formatDate(inv.shift_date)}, ${shiftHours(inv.shift_in, inv.shift_out)}`}>
-        <dl class="details">
+        <dl class="pairs">
           <dt>Status</dt>
           <dd>
             <span class={`badge${st.tone ? ` badge-${st.tone}` : ''}`}>{st.label}</span>
@@ -331,7 +331,7 @@ export async function postRefund(c: Context<AppEnv>): Promise<Response> {
         danger
       >
         <p>{`Refund ${parsed.data.amount === undefined ? 'everything left, ' : ''}${formatMoney(asked, charged.currency)} of the invoice for the shift of ${formatDate(inv.shift_date)} (${inv.shifter_name ?? 'no shifter'})?`}</p>
-        <dl class="details">
+        <dl class="pairs">
           <dt>Charged</dt>
           <dd>{formatMoney(charged.amount, charged.currency)}</dd>
           <dt>Refunded so far</dt>

@@ -569,7 +569,7 @@ function GoingRateSection(props: { base: DashboardBase; q: MoneyQuery; roles: Sh
         <>
           <p class="stat">{`${formatMoney(r.median, cur)} / h`}</p>
           <p class="stat-label">{`Median hourly rate · ${role ? role.label : 'any role'} · ${view.placeName} · worked shifts of the last ${r.window_days} days`}</p>
-          <dl class="details">
+          <dl class="pairs">
             <dt>Middle half</dt>
             <dd>{r.p25 !== null && r.p75 !== null ? `${formatMoney(r.p25, cur)} to ${formatMoney(r.p75, cur)}` : '—'}</dd>
             <dt>Lowest and highest</dt>

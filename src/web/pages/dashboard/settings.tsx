@@ -172,7 +172,7 @@ function ReadOnly({ business: b, links }: { business: BusinessView; links: Partn
         <p>You see the settings as a teammate: only the owner changes them.</p>
       </Notice>
       <Card title="Profile">
-        <dl class="details">
+        <dl class="pairs">
           <dt>Name</dt>
           <dd>{b.name}</dd>
           <dt>Slug</dt>
@@ -188,7 +188,7 @@ function ReadOnly({ business: b, links }: { business: BusinessView; links: Partn
         </dl>
       </Card>
       <Card title="Shifts and pay">
-        <dl class="details">
+        <dl class="pairs">
           <dt>Clock-in geofence</dt>
           <dd>{b.geofence_radius_m === null ? 'No check' : `${b.geofence_radius_m} m`}</dd>
           <dt>Photo at clock-in and out</dt>
