@@ -10,6 +10,7 @@ import { assignRequestId, requestContext } from './http/middleware/request-conte
 import { apiRouter } from './routes';
 import { demoRouter } from './routes/demo/demo.index';
 import { webRouter } from './web';
+import { resolveKioskRequest } from './web/pages/kiosk';
 
 export function createApp() {
   const app = createRouter();
@@ -37,6 +38,9 @@ export function createApp() {
     }),
   );
   app.use('/v1/*', resolveAuth);
+  // A kiosk's requests carry its actor from here, so the body limit below lets a punch's photo through.
+  app.use('/kiosk', resolveKioskRequest);
+  app.use('/kiosk/*', resolveKioskRequest);
   // Bodies are bounded before anything reads them; the cap depends on the caller (set by resolveAuth).
   app.use('*', limitBody);
   app.use('/v1/*', idempotency);

@@ -49,6 +49,7 @@ export const ID_PREFIX = {
   counterOffer: 'cof',
   passport: 'psp',
   deliverable: 'dlv',
+  kiosk: 'ksk',
 } as const;
 
 /** The longest id the API accepts anywhere (path, query or body); real ids are a prefix + 20 characters. */

@@ -10,12 +10,12 @@ import type { AppEnv } from '../http/app-types';
  * the bare name is used. All are HttpOnly (no script reads them) and SameSite=Lax (sent on top-level
  * navigations, not on cross-site form posts or subrequests).
  */
-export type AppCookie = 'session' | 'csrf' | 'device';
+export type AppCookie = 'session' | 'csrf' | 'device' | 'kiosk';
 
 /** Header accepted in place of the form field, for scripted calls from our own pages (and, with it, the API). */
 export const CSRF_HEADER = 'X-CSRF-Token';
 
-const BASE_NAMES: Record<AppCookie, string> = { session: 'sm_session', csrf: 'sm_csrf', device: 'sm_device' };
+const BASE_NAMES: Record<AppCookie, string> = { session: 'sm_session', csrf: 'sm_csrf', device: 'sm_device', kiosk: 'sm_kiosk' };
 
 /** True when the request reached the Worker over HTTPS (always so behind Cloudflare in production). */
 export function isHttps(c: Context<AppEnv>): boolean {

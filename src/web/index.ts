@@ -5,6 +5,7 @@ import { csrf } from './csrf';
 import { accountPages } from './pages/account';
 import { dashboardPages } from './pages/dashboard';
 import { financePages } from './pages/finance';
+import { kioskLock, kioskPages } from './pages/kiosk';
 import { loginPages } from './pages/login';
 import { agentSettingsPage, oauthPages } from './pages/oauth';
 import { mcpConfirmPages } from './pages/mcp-confirm';
@@ -35,6 +36,9 @@ const PAGE_PATHS = [
   '/mcp-confirm/*',
 ];
 
+/** The kiosk's own pages (a venue's tablet in kiosk mode): the only ones a kiosk reaches. */
+const KIOSK_PATHS = ['/kiosk', '/kiosk/*'];
+
 /**
  * The server-rendered pages ({app_url}): sign-in with its two-factor step, sign-out, and the account
  * settings, plus their stylesheet and script. Every page route runs the CSRF check; the account pages
@@ -42,15 +46,17 @@ const PAGE_PATHS = [
  */
 export const webRouter = new Hono<AppEnv>();
 webRouter.route('/', assetsRouter);
-for (const path of PAGE_PATHS) webRouter.use(path, onAppOrigin, csrf);
+for (const path of PAGE_PATHS) webRouter.use(path, onAppOrigin, kioskLock, csrf);
+for (const path of KIOSK_PATHS) webRouter.use(path, onAppOrigin, csrf);
 webRouter.route('/', loginPages);
 webRouter.route('/', twoFactorChallengePages);
 // The OAuth consent page lives on {auth_url} (the provider's advertised authorize endpoint), not {app_url}.
-webRouter.use('/oauth/authorize', csrf);
+webRouter.use('/oauth/authorize', kioskLock, csrf);
 webRouter.route('/', oauthPages);
 webRouter.route('/', agentSettingsPage);
 webRouter.route('/', mcpConfirmPages);
 webRouter.route('/account', accountPages);
 webRouter.route('/dashboard', dashboardPages);
+webRouter.route('/kiosk', kioskPages);
 webRouter.all('/account/*', (c) => renderError(c, 404, 'Page not found', 'There is no such page.'));
 webRouter.route('/finance/web', financePages);

@@ -19,3 +19,4 @@ export * from './payments';
 export * from './agent-records';
 export * from './agent-payments';
 export * from './mcp';
+export * from './kiosk';

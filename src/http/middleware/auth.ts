@@ -79,12 +79,15 @@ export const resolveAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
  * `X-CSRF-Token` (equal to the CSRF cookie, which no other site can read) and comes from this origin
  * (`Origin`, and `Sec-Fetch-Site` when the browser sends it). A request without that header never
  * reads the cookie, so a form or link on another site cannot act with it; CORS does not allow the
- * header from other origins. Returns the session token, or null when the request does not ask for
- * the cookie.
+ * header from other origins. A browser holding a kiosk token is refused outright. Returns the session
+ * token, or null when the request does not ask for the cookie.
  */
 function pageSessionToken(c: Context<AppEnv>): string | null {
   const sent = c.req.header(CSRF_HEADER);
   if (sent === undefined) return null;
+  // A venue's kiosk reaches no API at all: its browser holds no person's session, and what it holds is
+  // read by the kiosk pages alone (web/pages/kiosk).
+  if (readAppCookie(c, 'kiosk')) throw new AppError('FORBIDDEN-ERR', 'This device is a kiosk: it reaches no API.');
   const expected = readAppCookie(c, 'csrf');
   const origin = c.req.header('Origin');
   const site = c.req.header('Sec-Fetch-Site');

@@ -9,7 +9,8 @@ import type { Logger } from '../../lib/log';
  * cron job run the same rules.
  */
 export type Actor =
-  | ({ kind: 'user'; userId: string; via: 'api_key' | 'session'; credentialId: string } & PersonRights)
+  // via 'kiosk': the venue tablet an owner started (services/kiosk), acting for them in clock-in/out only.
+  | ({ kind: 'user'; userId: string; via: 'api_key' | 'session' | 'kiosk'; credentialId: string } & PersonRights)
   | ({ kind: 'agent'; userId: string; tokenId: string; scopes: string[] } & PersonRights)
   | PartnerActor
   | { kind: 'system'; job: string }

@@ -15,4 +15,5 @@ export * from './load';
 export * from './no-show';
 export * from './roles';
 export * from './schemas';
+export * from './today';
 export * from './view';

@@ -3,6 +3,17 @@ import type { AppEnv } from '../../../http/app-types';
 import { formIdempotency } from '../../../http/middleware/idempotency';
 import { requireWebUser } from '../../session';
 import { postAssistant, postInvite, renderAssistant, renderInvite } from './assistant';
+import {
+  boardPhoto,
+  postEndKiosk,
+  postEndShift,
+  postNoShow,
+  postStartKiosk,
+  renderBoard,
+  renderEndShift,
+  renderNoShow,
+  renderStartKiosk,
+} from './board';
 import { renderBulk } from './bulk';
 import {
   downloadCredential,
@@ -103,3 +114,12 @@ dashboardPages.get('/crew/teammates/:userId/suspend', renderSuspendTeammate);
 dashboardPages.post('/crew/teammates/:userId/status', postTeammateStatus);
 dashboardPages.get('/crew/invitations/:id/revoke', renderRevokeInvitation);
 dashboardPages.post('/crew/invitations/:id/revoke', postRevokeInvitation);
+dashboardPages.get('/board', renderBoard);
+dashboardPages.get('/board/shifts/:id/no-show', renderNoShow);
+dashboardPages.post('/board/shifts/:id/no-show', postNoShow);
+dashboardPages.get('/board/shifts/:id/end', renderEndShift);
+dashboardPages.post('/board/shifts/:id/end', postEndShift);
+dashboardPages.get('/board/photos/:shiftId/:side/:file', boardPhoto);
+dashboardPages.get('/board/kiosk/start', renderStartKiosk);
+dashboardPages.post('/board/kiosk/start', postStartKiosk);
+dashboardPages.post('/board/kiosks/:id/end', postEndKiosk);

@@ -1,0 +1,2 @@
+export * from './punch';
+export * from './sessions';
