@@ -113,7 +113,7 @@ describe('/dashboard/settings for the owner', () => {
     expect((await b.get(made.location!)).html).toContain('This is your default business');
   });
 
-  it('links a partner, refuses an unknown one beside its field, and unlinks after confirming', async () => {
+  it('links a partner, refuses an unknown one beside its field, changes what it may do, and unlinks after confirming', async () => {
     const owner = await makeUser({ business: true });
     const bid = owner.businessId!;
     const developer = await makeUser();
@@ -149,6 +149,23 @@ describe('/dashboard/settings for the owner', () => {
     const page = await b.get(linked.location!);
     expect(page.html).toContain('<strong>Rota Sync</strong>');
     expect(page.html).toContain('may read your shift requests and open broadcasts');
+
+    // What it may do, changed in place: within the partner's own scopes, at least one.
+    const scopes = `/dashboard/settings/partners/${clientId}/scopes`;
+    const linkScopes = async () =>
+      (await db().select().from(partnerBusinessLinks).where(eq(partnerBusinessLinks.business_id, bid)))[0]!.scopes;
+    const wider = await b.post(scopes, { _idem: crypto.randomUUID(), 'scope:shifts:read': '1', 'scope:shifters:read': '1' });
+    expect(wider.location).toBe(`/dashboard/settings?business_id=${bid}&notice=scopes#partners`);
+    expect(await linkScopes()).toEqual(['shifts:read', 'shifters:read']);
+    const notTheirs = await b.post(scopes, { _idem: crypto.randomUUID(), 'scope:webhooks:manage': '1' });
+    expect(notTheirs.status).toBe(400);
+    expect(notTheirs.html).toContain('<details class="scopes-edit" open="">');
+    expect(notTheirs.html).toMatch(/id="link-0-scopes-error">the client does not have webhooks:manage</);
+    expect(notTheirs.html).toMatch(/id="link-0-webhooks-manage" name="scope:webhooks:manage" value="1" checked=""/);
+    const none = await b.post(scopes, { _idem: crypto.randomUUID() });
+    expect(none.status).toBe(400);
+    expect(none.html).toMatch(/id="link-0-scopes-error">Tick at least one; to end its access, unlink it\.</);
+    expect(await linkScopes()).toEqual(['shifts:read', 'shifters:read']);
 
     const unlink = `/dashboard/settings/partners/${clientId}/unlink`;
     const ask = await b.post(unlink, { _idem: crypto.randomUUID() });

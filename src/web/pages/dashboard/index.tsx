@@ -39,7 +39,7 @@ import { postCharge, postRefund, renderInvoice } from './money-invoice';
 import { postShift, renderPostShift } from './post-shift';
 import { renderShifter } from './shifter';
 import { renderSchedule } from './schedule';
-import { postDefaultBusiness, postLinkPartner, postSettings, postUnlinkPartner, renderSettings } from './settings';
+import { postDefaultBusiness, postLinkPartner, postPartnerScopes, postSettings, postUnlinkPartner, renderSettings } from './settings';
 import { postShiftChange, renderShiftChange } from './shift-change';
 import {
   postDeleteTemplate,
@@ -99,6 +99,7 @@ dashboardPages.post('/settings', postSettings);
 dashboardPages.post('/settings/default', postDefaultBusiness);
 dashboardPages.post('/settings/partners', postLinkPartner);
 dashboardPages.post('/settings/partners/:client_id/unlink', postUnlinkPartner);
+dashboardPages.post('/settings/partners/:client_id/scopes', postPartnerScopes);
 dashboardPages.get('/crew', renderCrew);
 dashboardPages.get('/crew/invite', renderInviteShifter);
 dashboardPages.post('/crew/invite', postInviteShifter);

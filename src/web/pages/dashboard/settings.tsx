@@ -13,6 +13,8 @@ import {
   type PartnerLinkView,
   partnerScopeSchema,
   unlinkPartnerClient,
+  updateLinkBody,
+  updatePartnerLink,
 } from '../../../services/partners';
 import { Card, CsrfField, IdempotencyField, InputField, Notice, SubmitButton } from '../../components';
 import { formatDate, formatMoney } from '../../format';
@@ -76,6 +78,7 @@ const NOTICES: Record<string, string> = {
   autofill: 'Auto-fill on cancel was saved.',
   default: 'This is now your default business.',
   linked: 'The partner was linked.',
+  scopes: 'What the partner may do was changed: it applies from its next request.',
   unlinked: 'The partner was unlinked: its access to this business ended.',
 };
 
@@ -108,6 +111,14 @@ function valuesOf(b: BusinessView): Values {
   };
 }
 
+/** A link's scopes as a refused change left them (ticked as sent), with the message. */
+interface ScopesFormState {
+  client_id: string;
+  scopes: string[];
+  error: string;
+  idem: string;
+}
+
 interface LinkFormState {
   client_id: string;
   scopes: string[];
@@ -124,6 +135,7 @@ interface SettingsViewProps {
   /** The form that was refused, with its messages and key. */
   refused?: { section: Section; errors: Partial<Record<Field, string>>; idem: string } | undefined;
   link?: LinkFormState | undefined;
+  scopesForm?: ScopesFormState | undefined;
   notice?: string | undefined;
   error?: string | undefined;
 }
@@ -204,7 +216,52 @@ function ReadOnly({ business: b, links }: { business: BusinessView; links: Partn
   );
 }
 
-function PartnersCard(props: { links: PartnerLinkView[]; base?: DashboardBase; link?: LinkFormState | undefined }) {
+/** What a linked partner may do, changed in place (updatePartnerLink): folded away until asked for, open after a refusal. */
+function ScopesForm({
+  base,
+  link: l,
+  n,
+  state,
+}: {
+  base: DashboardBase;
+  link: PartnerLinkView;
+  n: number;
+  state?: ScopesFormState | undefined;
+}) {
+  const ticked = state?.scopes ?? l.scopes;
+  const errorId = `link-${n}-scopes-error`;
+  return (
+    <details class="scopes-edit" open={Boolean(state)}>
+      <summary>{`Change what ${l.client_name} may do`}</summary>
+      <form method="post" action={dashboardHref(base, `${SETTINGS}/partners/${encodeURIComponent(l.client_id)}/scopes`)} class="stack">
+        <CsrfField token={base.csrfToken} />
+        <IdempotencyField value={state?.idem} />
+        <fieldset aria-describedby={state ? errorId : undefined}>
+          <legend>{`What ${l.client_name} may do for this business`}</legend>
+          {SCOPES.map((s) => (
+            <div class="choice">
+              <input type="checkbox" id={`link-${n}-${s.replace(':', '-')}`} name={`scope:${s}`} value="1" checked={ticked.includes(s)} />
+              <label for={`link-${n}-${s.replace(':', '-')}`}>{`${s}: ${SCOPE_WORDS[s]}`}</label>
+            </div>
+          ))}
+          {state ? (
+            <p class="field-error" id={errorId}>
+              {state.error}
+            </p>
+          ) : null}
+        </fieldset>
+        <SubmitButton variant="secondary">Save what it may do</SubmitButton>
+      </form>
+    </details>
+  );
+}
+
+function PartnersCard(props: {
+  links: PartnerLinkView[];
+  base?: DashboardBase;
+  link?: LinkFormState | undefined;
+  scopesForm?: ScopesFormState | undefined;
+}) {
   const { links, base, link } = props;
   const errors = link?.errors ?? {};
   return (
@@ -213,7 +270,7 @@ function PartnersCard(props: { links: PartnerLinkView[]; base?: DashboardBase; l
       <p class="hint">Partners are other services (a scheduling or payroll tool) that act for this business with the scopes it granted.</p>
       {links.length ? (
         <ul class="list-plain">
-          {links.map((l) => (
+          {links.map((l, n) => (
             <li class="row-actions">
               <span>
                 <strong>{l.client_name}</strong>
@@ -240,6 +297,9 @@ function PartnersCard(props: { links: PartnerLinkView[]; base?: DashboardBase; l
                     Unlink
                   </button>
                 </form>
+              ) : null}
+              {base ? (
+                <ScopesForm base={base} link={l} n={n} state={props.scopesForm?.client_id === l.client_id ? props.scopesForm : undefined} />
               ) : null}
             </li>
           ))}
@@ -392,7 +452,7 @@ export function SettingsView(props: SettingsViewProps) {
           )}
         </Card>
       </div>
-      <PartnersCard links={props.links} base={base} link={props.link} />
+      <PartnersCard links={props.links} base={base} link={props.link} scopesForm={props.scopesForm} />
     </AppShell>
   );
 }
@@ -587,4 +647,43 @@ export async function postUnlinkPartner(c: Context<AppEnv>): Promise<Response> {
     );
   }
   return c.redirect(`${dashboardHref(base, SETTINGS, { notice: 'unlinked' })}#partners`, 303);
+}
+
+/**
+ * POST /dashboard/settings/partners/{client_id}/scopes: replaces what a linked partner may do
+ * (updatePartnerLink, within the partner's own scopes). A refusal opens the link's form again with
+ * the boxes as they were ticked and the service's message under them.
+ */
+export async function postPartnerScopes(c: Context<AppEnv>): Promise<Response> {
+  const base = await settingsBase(c);
+  if (!base) return c.redirect('/dashboard', 303);
+  const clientId = c.req.param('client_id') ?? '';
+  const f = await formFields(c);
+  const scopes = SCOPES.filter((s) => f(`scope:${s}`, 1) === '1');
+  const idem = f('_idem', 255);
+  const again = async (status: ContentfulStatusCode, error: string) => {
+    const data = await loadSettings(c, base);
+    // A link that is gone has no boxes to show the message under: the page says it.
+    const shown = data.links.some((l) => l.client_id === clientId);
+    return renderPage(
+      c,
+      <SettingsView
+        base={base}
+        {...data}
+        values={valuesOf(data.business)}
+        scopesForm={shown ? { client_id: clientId, scopes, error, idem } : undefined}
+        error={shown ? "Not changed: see the message under the partner's boxes." : error}
+      />,
+      status,
+    );
+  };
+  const parsed = updateLinkBody.safeParse({ scopes });
+  if (!parsed.success) return again(400, 'Tick at least one; to end its access, unlink it.');
+  try {
+    await updatePartnerLink(serviceCtx(c), base.business!.id, clientId, parsed.data);
+  } catch (err) {
+    const { errors, rest } = fieldErrorsOf(err, ['scopes'], {});
+    return again((err as AppError).status as ContentfulStatusCode, errors.scopes ?? rest ?? 'Not changed.');
+  }
+  return c.redirect(`${dashboardHref(base, SETTINGS, { notice: 'scopes' })}#partners`, 303);
 }
