@@ -3,15 +3,11 @@
 // alone. Every page is checked with axe-core in light and dark, at 1280 and 360 px; screenshots of
 // each step go to the artifacts folder as business-<n>-<step>.png. Run through `npm run test:browser`.
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { artifactsDir, assertAccessible, assertNoForeignCode, launchBrowser, openOffline, withEvidence } from './offline.mjs';
+import { ahead, NO_OWNER, ORIGIN, screenshots, signIn } from './app.mjs';
+import { assertAccessible, assertNoForeignCode, launchBrowser, openOffline, withEvidence } from './offline.mjs';
 
-const ORIGIN = process.env.DOCS_BASE_URL ? new URL(process.env.DOCS_BASE_URL).origin : undefined;
-if (!ORIGIN) throw new Error('DOCS_BASE_URL is not set: run `npm run test:browser`');
-const ACCOUNTS = JSON.parse(process.env.BROWSER_ACCOUNTS || '[]');
-const owner = ACCOUNTS.find((a) => a.email.startsWith('owner@'));
-const skip = !owner && 'BROWSER_ACCOUNTS lists no demo owner: run `npm run test:browser`';
+const skip = NO_OWNER;
 
 let browser;
 before(async () => {
@@ -21,21 +17,7 @@ after(async () => {
   await browser?.close();
 });
 
-let shot = 0;
-async function screenshot(page, step) {
-  shot += 1;
-  await page.screenshot({ path: join(artifactsDir(), `business-${String(shot).padStart(2, '0')}-${step}.png`), fullPage: true });
-}
-
-async function signIn(page) {
-  await page.goto(`${ORIGIN}/login`);
-  await page.fill('input[name=email]', owner.email);
-  await page.fill('input[name=password]', owner.password);
-  await Promise.all([page.waitForURL((u) => u.pathname === '/dashboard'), page.press('input[name=password]', 'Enter')]);
-}
-
-/** A date `days` from today as YYYY-MM-DD (UTC; far enough ahead that the business's zone agrees). */
-const ahead = (days) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+const screenshot = screenshots('business');
 
 /** The shifts of the business on a date, read through the API with the page's session (as the page's scripts do). */
 function shiftsOn(page, date) {

@@ -4,23 +4,11 @@
 // moving to the new budget. Screenshots of each step go to the artifacts folder as money-<n>-<step>.png.
 // Run through `npm run test:browser` (BROWSER_TESTS=money for this file alone).
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import {
-  artifactsDir,
-  assertAccessible,
-  assertNoForeignCode,
-  assertStayedOffline,
-  launchBrowser,
-  openOffline,
-  withEvidence,
-} from './offline.mjs';
+import { NO_OWNER, ORIGIN, screenshots, signIn as signInTo } from './app.mjs';
+import { assertAccessible, assertNoForeignCode, assertStayedOffline, launchBrowser, openOffline, withEvidence } from './offline.mjs';
 
-const ORIGIN = process.env.DOCS_BASE_URL ? new URL(process.env.DOCS_BASE_URL).origin : undefined;
-if (!ORIGIN) throw new Error('DOCS_BASE_URL is not set: run `npm run test:browser`');
-const ACCOUNTS = JSON.parse(process.env.BROWSER_ACCOUNTS || '[]');
-const owner = ACCOUNTS.find((a) => a.email.startsWith('owner@'));
-const skip = !owner && 'BROWSER_ACCOUNTS lists no demo owner: run `npm run test:browser`';
+const skip = NO_OWNER;
 
 let browser;
 before(async () => {
@@ -30,19 +18,10 @@ after(async () => {
   await browser?.close();
 });
 
-let shot = 0;
-async function screenshot(page, step) {
-  shot += 1;
-  await page.screenshot({ path: join(artifactsDir(), `money-${String(shot).padStart(2, '0')}-${step}.png`), fullPage: true });
-}
+const screenshot = screenshots('money');
 
 /** Signs in and lands on the money page (sign-in's `next`), so only the pages under test are loaded. */
-async function signIn(page) {
-  await page.goto(`${ORIGIN}/login?next=${encodeURIComponent('/dashboard/money')}`);
-  await page.fill('input[name=email]', owner.email);
-  await page.fill('input[name=password]', owner.password);
-  await Promise.all([page.waitForURL((u) => u.pathname === '/dashboard/money'), page.press('input[name=password]', 'Enter')]);
-}
+const signIn = (page) => signInTo(page, undefined, '/dashboard/money');
 
 /** The money page with its chart drawn (the island marks its figure ready, uPlot has its canvas). */
 async function openMoney(page, query = '') {

@@ -7,15 +7,11 @@
 // Screenshots go to the artifacts folder as schedule-<n>-<step>.png. Run through
 // `BROWSER_TESTS=schedule npm run test:browser`.
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { artifactsDir, assertAccessible, assertNoForeignCode, launchBrowser, openOffline, tabUntil, withEvidence } from './offline.mjs';
+import { ahead, apiCall, NO_OWNER, ORIGIN, screenshots, signIn } from './app.mjs';
+import { assertAccessible, assertNoForeignCode, launchBrowser, openOffline, tabUntil, withEvidence } from './offline.mjs';
 
-const ORIGIN = process.env.DOCS_BASE_URL ? new URL(process.env.DOCS_BASE_URL).origin : undefined;
-if (!ORIGIN) throw new Error('DOCS_BASE_URL is not set: run `npm run test:browser`');
-const ACCOUNTS = JSON.parse(process.env.BROWSER_ACCOUNTS || '[]');
-const owner = ACCOUNTS.find((a) => a.email.startsWith('owner@'));
-const skip = !owner && 'BROWSER_ACCOUNTS lists no demo owner: run `npm run test:browser`';
+const skip = NO_OWNER;
 
 let browser;
 before(async () => {
@@ -25,35 +21,7 @@ after(async () => {
   await browser?.close();
 });
 
-let shot = 0;
-async function screenshot(page, step) {
-  shot += 1;
-  await page.screenshot({ path: join(artifactsDir(), `schedule-${String(shot).padStart(2, '0')}-${step}.png`), fullPage: true });
-}
-
-async function signIn(page) {
-  await page.goto(`${ORIGIN}/login`);
-  await page.fill('input[name=email]', owner.email);
-  await page.fill('input[name=password]', owner.password);
-  await Promise.all([page.waitForURL((u) => u.pathname === '/dashboard'), page.press('input[name=password]', 'Enter')]);
-}
-
-/** A date `days` from today as YYYY-MM-DD (UTC; far enough ahead that the business's zone agrees). */
-const ahead = (days) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
-
-/** An API call with the page's session, as the page's scripts make it. */
-function apiCall(page, method, path, body) {
-  return page.evaluate(
-    async ({ method, path, body }) => {
-      const token = document.querySelector('meta[name="csrf-token"]').content;
-      const headers = { 'X-CSRF-Token': token, Accept: 'application/json' };
-      if (body !== undefined) Object.assign(headers, { 'Content-Type': 'application/json', 'Idempotency-Key': crypto.randomUUID() });
-      const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-      return { status: res.status, body: await res.json() };
-    },
-    { method, path, body },
-  );
-}
+const screenshot = screenshots('schedule');
 
 /** Posts a pending shift on `date` (role 1, $20/h): a broadcast, or targeted at the first crew member who takes requests. */
 async function postPending(page, date, shiftIn, shiftOut, { targeted = false } = {}) {
