@@ -18,6 +18,7 @@ import { newId } from '../src/lib/ids';
 import type { IdempotencyScope } from '../src/services/kernel/context';
 import { BASE, call, expectError } from './helpers/api';
 import { db, makeUser } from './helpers/factory';
+import { loseNextBatchAnswer } from './helpers/failures';
 import { shiftBody } from './helpers/shifts';
 
 const idemKey = () => `idem-${crypto.randomUUID()}`;
@@ -632,11 +633,7 @@ describe('send_request with a failure after the commit', () => {
     const biz = await makeUser({ business: true });
     const key = idemKey();
     const body = shiftBody({ is_broadcast: 1 });
-    const realBatch = env.DB.batch.bind(env.DB);
-    vi.spyOn(env.DB, 'batch').mockImplementationOnce(async (statements) => {
-      await realBatch(statements);
-      throw new Error('injected: connection lost after the commit');
-    });
+    loseNextBatchAnswer({ writes: 'shift_requests' });
     const send = () => call('POST', '/v1/shift_request/send_request', { key: biz.key, body, headers: { 'Idempotency-Key': key } });
 
     expectError(await send(), 500, 'INTERNAL-ERR');
@@ -658,13 +655,14 @@ describe('send_request with a failure after the commit', () => {
 describe('creates answer a retry after a lost answer with the one row they made', () => {
   afterEach(() => vi.restoreAllMocks());
 
-  // Each create: its path, a body, and how to count what it made. The first attempt commits, then the
+  // Each create: its path, the table its batch writes, a body, and how to count what it made. The first attempt commits, then the
   // answer is lost (the D1 batch answers with an error after committing); the retry with the same key
   // must answer 201 with the same id and leave exactly one row.
   const cases = [
     {
       what: 'a shift template',
       path: '/v1/shift_templates/create',
+      writes: 'shift_templates',
       body: (businessId: string) => ({
         business_id: businessId,
         label: 'Mornings',
@@ -682,6 +680,7 @@ describe('creates answer a retry after a lost answer with the one row they made'
     {
       what: 'a business',
       path: '/v1/business/create',
+      writes: 'businesses',
       body: () => ({ name: 'Second Shop', timezone: 'America/New_York' }),
       made: async (businessId: string, userId: string) =>
         (await db().select({ id: businesses.id }).from(businesses).where(eq(businesses.user_id, userId)))
@@ -691,6 +690,7 @@ describe('creates answer a retry after a lost answer with the one row they made'
     {
       what: 'a shifter profile',
       path: '/v1/shifter/create',
+      writes: 'shifters',
       body: () => ({ display_name: 'Weekend Me' }),
       made: async (_b: string, userId: string) =>
         (await db().select({ id: shifters.id }).from(shifters).where(eq(shifters.user_id, userId))).map((r) => r.id),
@@ -702,11 +702,7 @@ describe('creates answer a retry after a lost answer with the one row they made'
       const owner = await makeUser({ business: true });
       const key = idemKey();
       const send = () => call('POST', c.path, { key: owner.key, body: c.body(owner.businessId!), headers: { 'Idempotency-Key': key } });
-      const realBatch = env.DB.batch.bind(env.DB);
-      vi.spyOn(env.DB, 'batch').mockImplementationOnce(async (statements) => {
-        await realBatch(statements);
-        throw new Error('injected: connection lost after the commit');
-      });
+      loseNextBatchAnswer({ writes: c.writes });
       expectError(await send(), 500, 'INTERNAL-ERR');
       const made = await c.made(owner.businessId!, owner.userId);
       expect(made).toHaveLength(1);

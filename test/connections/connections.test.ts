@@ -1,3 +1,4 @@
+import { env } from 'cloudflare:workers';
 import { and, eq, like } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { auditLog, outboxEvents, requestAuthorizations } from '../../src/db/schema';
@@ -266,7 +267,7 @@ describe('connections: guarded writes', () => {
     const { biz, businessId, shifterId } = await pair();
     const body = { business_id: businessId, shifter_id: shifterId };
     const headers = { 'Idempotency-Key': `con-${crypto.randomUUID()}` };
-    loseNextBatchAnswer();
+    loseNextBatchAnswer({ writes: 'request_authorizations' });
     expectError(await call('POST', '/v1/request_authorization/send', { key: biz.key, body, headers }), 500, 'INTERNAL-ERR');
     const rows = await db().select().from(requestAuthorizations).where(eq(requestAuthorizations.business_id, businessId));
     expect(rows).toHaveLength(1);
@@ -282,8 +283,12 @@ describe('connections: guarded writes', () => {
   it('an accept whose batch fails writes nothing; the retry accepts once', async () => {
     const { biz, sh, businessId, shifterId } = await pair();
     const sent = await send(biz.key, { business_id: businessId, shifter_id: shifterId });
-    failNextBatch();
+    const failure = failNextBatch({ writes: 'request_authorizations' });
+    // A queue consumer's batch meanwhile (its own tables) passes through and leaves the failure in place.
+    await env.DB.batch([env.DB.prepare('UPDATE "notifications" SET "id" = "id" WHERE 0')]);
+    expect(failure.fired()).toBe(false);
     expectError(await accept(sh.key, sent.body.id), 500, 'INTERNAL-ERR');
+    expect(failure.fired()).toBe(true);
     expect(await auditsFor(sent.body.id)).toEqual(['connection.request']);
     expect((await db().select().from(requestAuthorizations).where(eq(requestAuthorizations.id, sent.body.id)))[0]!.status).toBe('pending');
     expect((await accept(sh.key, sent.body.id)).status).toBe(200);

@@ -506,9 +506,9 @@ describe('audit', () => {
     const token = (await oauthTokens(u.email)).accessToken;
     const client = await connectLegacy(token);
     const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const failed = failNextBatch();
+    const failed = failNextBatch({ writes: 'mcp_audit' });
     const res = (await client.callTool({ name: 'shiftmarket.test_whoami', arguments: { echo: 'still works' } })) as ToolResult;
-    expect(failed).toHaveBeenCalledTimes(1);
+    expect(failed.fired()).toBe(true);
     expect(res.isError).toBeFalsy();
     expect(res.structuredContent?.echo).toBe('still works');
     expect(await auditRows(u.userId)).toHaveLength(0);

@@ -431,7 +431,7 @@ describe('creating a review', () => {
   it('is safe to retry with Idempotency-Key, also when the answer was lost after the commit', async () => {
     const p = await pair();
     const headers = { 'Idempotency-Key': `rev-${crypto.randomUUID()}` };
-    loseNextBatchAnswer();
+    loseNextBatchAnswer({ writes: 'reviews' });
     const first = await shifterReviews(p);
     expect(first.status).toBe(500);
     const body = {
@@ -444,7 +444,7 @@ describe('creating a review', () => {
     // The lost attempt above had no key; with a key, a lost answer is answered from the stored review.
     const p2 = await pair();
     const body2 = { ...body, review_on_id: p2.business, shift_request_id: p2.shift };
-    loseNextBatchAnswer();
+    loseNextBatchAnswer({ writes: 'reviews' });
     const lost = await create(p2.shifterUser.key, body2, headers);
     expect(lost.status).toBe(500);
     const retry = await create(p2.shifterUser.key, body2, headers);
@@ -674,7 +674,7 @@ describe('disputing and resolving', () => {
     const p = await pair();
     const r = await created(shifterReviews(p, 1));
     const headers = { 'Idempotency-Key': `dsp-${crypto.randomUUID()}` };
-    loseNextBatchAnswer();
+    loseNextBatchAnswer({ writes: 'reviews' });
     expect((await dispute(p.owner.key, r.id, 'Wrong shift', headers)).status).toBe(500);
     const retry = await dispute(p.owner.key, r.id, 'Wrong shift', headers);
     expect(retry.status, JSON.stringify(retry.body)).toBe(200);

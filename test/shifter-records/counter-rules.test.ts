@@ -297,7 +297,7 @@ describe('counter rules: guarded writes', () => {
     const s = await makeUser({ shifter: true });
     const body = { label: 'Nights', min_hourly_rate: 25, start_from: '22:00', start_to: '06:00' };
     const headers = { 'Idempotency-Key': `crl-${crypto.randomUUID()}` };
-    loseNextBatchAnswer();
+    loseNextBatchAnswer({ writes: 'counter_rules' });
     expectError(await call('POST', base(s.shifterId!), { key: s.key, body, headers }), 500, 'INTERNAL-ERR');
     const [stored, ...more] = await rulesOf(s.shifterId!);
     expect(more).toEqual([]);

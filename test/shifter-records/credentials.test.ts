@@ -284,7 +284,7 @@ describe('credentials: guarded writes', () => {
     const path = base(s.shifterId!);
     const body = { label: 'Food handler', expires_on: daysFromToday(90) };
     const headers = { 'Idempotency-Key': `crd-${crypto.randomUUID()}` };
-    loseNextBatchAnswer();
+    loseNextBatchAnswer({ writes: 'credentials' });
     expectError(await call('POST', path, { key: s.key, body, headers }), 500, 'INTERNAL-ERR');
     const stored = await rowsOf(s.shifterId!);
     expect(stored).toHaveLength(1);
@@ -303,7 +303,7 @@ describe('credentials: guarded writes', () => {
     const s = await makeUser({ shifter: true });
     const path = base(s.shifterId!);
     const headers = { 'Idempotency-Key': `crd-${crypto.randomUUID()}` };
-    failNextBatch();
+    failNextBatch({ writes: 'credentials' });
     expectError(await call('POST', path, { key: s.key, body: { label: 'CPR' }, headers }), 500, 'INTERNAL-ERR');
     expect(await rowsOf(s.shifterId!)).toHaveLength(0);
     const retry = await call('POST', path, { key: s.key, body: { label: 'CPR' }, headers });
@@ -372,14 +372,14 @@ describe('credentials: guarded writes', () => {
     const cred = (await call('POST', path, { key: s.key, body: { label: 'License' } })).body;
     const prefix = `credentials/${s.shifterId}/${cred.id}/`;
     // First without a document, then over an existing one.
-    failNextBatch();
+    failNextBatch({ writes: 'credentials' });
     expectError(await call('POST', `${path}/${cred.id}/document`, { key: s.key, body: form(PDF) }), 500, 'INTERNAL-ERR');
     expect(await r2Keys(prefix)).toEqual([]);
     expect((await call('GET', `${path}/${cred.id}`, { key: s.key })).body).toMatchObject({ has_document: false, document_url: null });
 
     expect((await call('POST', `${path}/${cred.id}/document`, { key: s.key, body: form(PDF) })).status).toBe(201);
     const [kept] = await r2Keys(prefix);
-    failNextBatch();
+    failNextBatch({ writes: 'credentials' });
     expectError(await call('POST', `${path}/${cred.id}/document`, { key: s.key, body: form(PNG) }), 500, 'INTERNAL-ERR');
     expect(await r2Keys(prefix)).toEqual([kept]);
     const doc = await getFile(`${path}/${cred.id}/document`, s.key);
@@ -395,8 +395,9 @@ describe('credentials: guarded writes', () => {
     const prefix = `credentials/${s.shifterId}/${cred.id}/`;
     expect((await call('POST', `${path}/${cred.id}/document`, { key: s.key, body: form(PDF) })).status).toBe(201);
     const [first] = await r2Keys(prefix);
-    loseNextBatchAnswer();
+    const lost = loseNextBatchAnswer({ writes: 'credentials' });
     const up = await call('POST', `${path}/${cred.id}/document`, { key: s.key, body: form(PNG) });
+    expect(lost.fired()).toBe(true);
     expect(up.status, JSON.stringify(up.body)).toBe(201);
     expect(up.body).toMatchObject({ document_type: 'image/png', document_size: PNG.byteLength });
     const keys = await r2Keys(prefix);

@@ -201,7 +201,7 @@ describe('mileage: guarded writes', () => {
     const s = await makeUser({ shifter: true });
     const body = { log_date: daysFromToday(-1), miles: 12.5, purpose: 'Site visit' };
     const headers = { 'Idempotency-Key': `mil-${crypto.randomUUID()}` };
-    loseNextBatchAnswer();
+    loseNextBatchAnswer({ writes: 'mileage_entries' });
     expectError(await call('POST', base(s.shifterId!), { key: s.key, body, headers }), 500, 'INTERNAL-ERR');
     const [stored, ...more] = await entriesOf(s.shifterId!);
     expect(more).toEqual([]);

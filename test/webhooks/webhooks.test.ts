@@ -541,7 +541,7 @@ describe('no loss', () => {
     const ofEvent = () => db().select().from(webhookDeliveries).where(eq(webhookDeliveries.event_id, event.id));
 
     // The first outcome to be recorded fails before it commits (D1 refuses the batch).
-    failNextBatch();
+    failNextBatch({ writes: 'webhook_deliveries' });
     const res = await consume(deliveries);
     expect(http.seen).toHaveLength(3);
     expect(res.explicitAcks).toHaveLength(2);
