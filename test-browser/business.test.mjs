@@ -4,7 +4,7 @@
 // each step go to the artifacts folder as business-<n>-<step>.png. Run through `npm run test:browser`.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { ahead, NO_OWNER, ORIGIN, screenshots, signIn } from './app.mjs';
+import { account, ahead, apiCall, NO_OWNER, ORIGIN, screenshots, signIn } from './app.mjs';
 import { assertAccessible, assertNoForeignCode, launchBrowser, openOffline, withEvidence } from './offline.mjs';
 
 const skip = NO_OWNER;
@@ -128,6 +128,52 @@ describe('business web application', { skip }, () => {
         assertNoForeignCode(session);
       });
     } finally {
+      await session.context.close();
+    }
+  });
+
+  test('switches business from the header, and sees a claim of a broadcast arrive', async () => {
+    const jordan = account('jordan');
+    assert.ok(jordan, 'BROWSER_ACCOUNTS lists no demo shifter jordan');
+    const session = await openOffline(browser, ORIGIN, { colorScheme: 'dark' });
+    const shifter = await openOffline(browser, ORIGIN, { colorScheme: 'light' });
+    const { page } = session;
+    try {
+      await withEvidence(session, 'business-switch-claim', async () => {
+        await signIn(page);
+        // The switcher works without script: a GET form; by keyboard here.
+        await page.focus('#switch-business');
+        await page.selectOption('#switch-business', { label: 'Harbor Street Events' });
+        await Promise.all([page.waitForURL((u) => u.searchParams.has('business_id')), page.keyboard.press('Enter')]);
+        await page.getByText('Harbor Street Events ·').first().waitFor();
+        await assertAccessible(page, 'today of the second business, dark');
+        await screenshot(page, 'switched');
+        await page.selectOption('#switch-business', { label: 'Harbor Street Bistro' });
+        await Promise.all([page.waitForURL((u) => u.pathname === '/dashboard'), page.click('.switcher button[type=submit]')]);
+        await page.getByText('Harbor Street Bistro ·').first().waitFor();
+
+        // A broadcast of the bistro, claimed by a crew member from their own browser.
+        const date = ahead(11);
+        const posted = await apiCall(page, 'POST', '/v1/shift_request/send_request', {
+          shift_date: date,
+          shift_in: '12:00',
+          shift_out: '16:00',
+          shiftrole_id: 1,
+          hourly_rate: 21,
+          is_broadcast: true,
+        });
+        assert.equal(posted.status, 201, JSON.stringify(posted.body));
+        await signIn(shifter.page, jordan);
+        const claim = await apiCall(shifter.page, 'POST', `/v1/shift_request/${posted.body.id}/claim`, {});
+        assert.equal(claim.status, 200, JSON.stringify(claim.body));
+
+        await page.reload();
+        const claimed = page.locator('section.card', { has: page.getByRole('heading', { name: 'Claimed broadcasts' }) });
+        await claimed.getByText('Jordan Rivera').first().waitFor();
+        await screenshot(page, 'claim-arrived');
+      });
+    } finally {
+      await shifter.context.close();
       await session.context.close();
     }
   });
