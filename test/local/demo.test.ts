@@ -495,32 +495,6 @@ describe('demo accounts hold no rights over real data (attack with the published
     expect((await call('GET', '/v1/user/details', { key: token, query: { user_id: demoShifter!.user_id } })).status).toBe(200);
     expect((await call('GET', `/v1/shifter/${demoShifter!.id}/mileage`, { key: token })).status).toBe(200);
   });
-
-  it('the nightly reset removes admin grants made by a demo account, and the grants those admins made', async () => {
-    const [demoAdmin] = await db().select({ id: users.id }).from(users).where(eq(users.email, adminEmail));
-    const [promoted, promotedByPromoted, realAdmin, grantedByReal] = await Promise.all([
-      makeUser(),
-      makeUser(),
-      makeUser({ admin: true }),
-      makeUser(),
-    ]);
-    const now = Date.now();
-    // As the grants an earlier version let a demo admin make.
-    await db()
-      .insert(admins)
-      .values([
-        { user_id: promoted.userId, granted_by_user_id: demoAdmin!.id, created_at: now },
-        { user_id: promotedByPromoted.userId, granted_by_user_id: promoted.userId, created_at: now },
-        { user_id: grantedByReal.userId, granted_by_user_id: realAdmin.userId, created_at: now },
-      ]);
-    expect((await call('GET', '/v1/user/details', { key: promoted.key })).body.is_admin).toBe(true);
-    await runNightly();
-    const left = (await db().select({ id: admins.user_id }).from(admins)).map((a) => a.id);
-    expect(left).not.toContain(promoted.userId);
-    expect(left).not.toContain(promotedByPromoted.userId);
-    expect(left).toEqual(expect.arrayContaining([realAdmin.userId, grantedByReal.userId]));
-    expect((await call('GET', '/v1/user/details', { key: promoted.key })).body.is_admin).toBe(false);
-  });
 });
 
 describe('nightly demo reset', () => {
@@ -529,10 +503,36 @@ describe('nightly demo reset', () => {
     await runNightly({ ...env, DEMO_MODE: 'false' });
     expect((await demoUserIds()).sort()).toEqual(before.sort());
   });
+});
 
-  it('replaces demo data and keys, and leaves real accounts and their rows alone', async () => {
-    const real = await makeUser({ business: true });
-    const realShifter = await makeUser({ shifter: true });
+describe('nightly demo reset (one run, with every case built before it)', () => {
+  // A reset purges and reseeds the whole demo world, the slowest step of this file: one run serves the
+  // tests below. Each case is built first (real accounts and their rows, admin grants traced to a demo
+  // account, a real business tied to a demo shifter, objects in R2, message threads), and each test
+  // asserts its part of the outcome. The demo world before it is the first seed's, whose keys we hold.
+  const oldAccounts = () => first.body.accounts;
+  type Person = Awaited<ReturnType<typeof makeUser>>;
+  let world: {
+    real: Person;
+    realShifter: Person;
+    oldIds: string[];
+    oldDocs: string[];
+    demoPhoto: string;
+    demoDeliverableFile: string;
+    realDoc: string;
+    demoThreads: Array<{ id: string }>;
+    grants: { promoted: Person; promotedByPromoted: Person; realAdmin: Person; grantedByReal: Person };
+    tiedToDemo: Person;
+  };
+  const threadStats = (id: string) => env.THREADS.get(env.THREADS.idFromName(id)).stats();
+
+  beforeAll(async () => {
+    // Real accounts with a connection and an accepted shift between them.
+    const [real, realShifter, tiedToDemo] = await Promise.all([
+      makeUser({ business: true }),
+      makeUser({ shifter: true }),
+      makeUser({ business: true }),
+    ]);
     await connect(real.businessId!, realShifter.shifterId!);
     const t = shiftInstants(addDays(todayIn('America/New_York'), 3), '09:00', '17:00', 'America/New_York');
     await db()
@@ -555,9 +555,9 @@ describe('nightly demo reset', () => {
         updated_at: Date.now(),
       });
 
-    const old = await seed({ force: true });
-    expect(old.body.seeded).toBe(true);
+    // The demo world the reset replaces: its keys still work.
     const oldIds = await demoUserIds();
+    for (const a of oldAccounts()) expect((await call('GET', '/v1/user/details', { key: a.api_key })).status, a.email).toBe(200);
     const oldDocs = (
       await db()
         .select()
@@ -587,15 +587,72 @@ describe('nightly demo reset', () => {
       'SELECT id FROM conversations WHERE created_by_user_id IN (SELECT id FROM users WHERE is_demo = 1)',
     ).all<{ id: string }>();
     expect(demoThreads.length).toBeGreaterThan(0);
-    const threadStats = (id: string) => env.THREADS.get(env.THREADS.idFromName(id)).stats();
     expect((await threadStats(demoThreads[0]!.id)).count).toBeGreaterThan(0);
 
-    await runNightly();
+    // Admin grants as an earlier version let a demo admin make them, and a real admin's grant.
+    const [demoAdmin] = await db()
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.email, demoEmail(PEOPLE.find((p) => p.role === 'admin')!)));
+    const [promoted, promotedByPromoted, realAdmin, grantedByReal] = await Promise.all([
+      makeUser(),
+      makeUser(),
+      makeUser({ admin: true }),
+      makeUser(),
+    ]);
+    const now = Date.now();
+    await db()
+      .insert(admins)
+      .values([
+        { user_id: promoted.userId, granted_by_user_id: demoAdmin!.id, created_at: now },
+        { user_id: promotedByPromoted.userId, granted_by_user_id: promoted.userId, created_at: now },
+        { user_id: grantedByReal.userId, granted_by_user_id: realAdmin.userId, created_at: now },
+      ]);
+    expect((await call('GET', '/v1/user/details', { key: promoted.key })).body.is_admin).toBe(true);
 
+    // A real business tied to a demo shifter: connected, with a shift asked of them.
+    const [demoShifter] = await db().select().from(shifters).where(inArray(shifters.user_id, oldIds)).limit(1);
+    await connect(tiedToDemo.businessId!, demoShifter!.id);
+    const t2 = shiftInstants(addDays(todayIn('America/New_York'), 2), '10:00', '14:00', 'America/New_York');
+    await db()
+      .insert(shiftRequests)
+      .values({
+        id: 'sr_realtodemo000000001',
+        business_id: tiedToDemo.businessId!,
+        shifter_id: demoShifter!.id,
+        shift_date: addDays(todayIn('America/New_York'), 2),
+        shift_in: '10:00',
+        shift_out: '14:00',
+        starts_at: t2.startsAt,
+        ends_at: t2.endsAt,
+        shiftrole_id: 2,
+        hourly_rate_minor: 2200,
+        currency: 'USD',
+        created_at: Date.now(),
+        updated_at: Date.now(),
+      });
+
+    world = {
+      real,
+      realShifter,
+      oldIds,
+      oldDocs,
+      demoPhoto,
+      demoDeliverableFile,
+      realDoc,
+      demoThreads,
+      grants: { promoted, promotedByPromoted, realAdmin, grantedByReal },
+      tiedToDemo,
+    };
+    await runNightly();
+  });
+
+  it('replaces demo data and keys, and leaves real accounts and their rows alone', async () => {
+    const { real, realShifter, oldIds, oldDocs, demoPhoto, demoDeliverableFile, realDoc, demoThreads } = world;
     // Their messages went with their rows.
     for (const t of demoThreads) expect((await threadStats(t.id)).count, t.id).toBe(0);
 
-    for (const a of old.body.accounts as Account[]) {
+    for (const a of oldAccounts()) {
       expectError(await call('GET', '/v1/user/details', { key: a.api_key }), 401, 'AUTH-REQ-ERR');
     }
     const newIds = await demoUserIds();
@@ -630,34 +687,17 @@ describe('nightly demo reset', () => {
     expect(await db().select().from(shiftRequests).where(eq(shiftRequests.id, 'sr_realshift0000000001'))).toHaveLength(1);
   });
 
+  it('the nightly reset removes admin grants made by a demo account, and the grants those admins made', async () => {
+    const { promoted, promotedByPromoted, realAdmin, grantedByReal } = world.grants;
+    const left = (await db().select({ id: admins.user_id }).from(admins)).map((a) => a.id);
+    expect(left).not.toContain(promoted.userId);
+    expect(left).not.toContain(promotedByPromoted.userId);
+    expect(left).toEqual(expect.arrayContaining([realAdmin.userId, grantedByReal.userId]));
+    expect((await call('GET', '/v1/user/details', { key: promoted.key })).body.is_admin).toBe(false);
+  });
+
   it('removes rows that tie real accounts to demo ones (a real business asking a demo shifter)', async () => {
-    const real = await makeUser({ business: true });
-    const [demoShifter] = await db()
-      .select()
-      .from(shifters)
-      .where(inArray(shifters.user_id, await demoUserIds()))
-      .limit(1);
-    await connect(real.businessId!, demoShifter!.id);
-    const t = shiftInstants(addDays(todayIn('America/New_York'), 2), '10:00', '14:00', 'America/New_York');
-    await db()
-      .insert(shiftRequests)
-      .values({
-        id: 'sr_realtodemo000000001',
-        business_id: real.businessId!,
-        shifter_id: demoShifter!.id,
-        shift_date: addDays(todayIn('America/New_York'), 2),
-        shift_in: '10:00',
-        shift_out: '14:00',
-        starts_at: t.startsAt,
-        ends_at: t.endsAt,
-        shiftrole_id: 2,
-        hourly_rate_minor: 2200,
-        currency: 'USD',
-        created_at: Date.now(),
-        updated_at: Date.now(),
-      });
-    await runNightly();
     expect(await db().select().from(shiftRequests).where(eq(shiftRequests.id, 'sr_realtodemo000000001'))).toHaveLength(0);
-    expect((await call('GET', '/v1/user/details', { key: real.key })).status).toBe(200);
+    expect((await call('GET', '/v1/user/details', { key: world.tiedToDemo.key })).status).toBe(200);
   });
 });

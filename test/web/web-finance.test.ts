@@ -1,5 +1,5 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   businesses,
   invoices,
@@ -660,16 +660,33 @@ describe('demo payments', () => {
       (o) => customerIds.includes(o.id) || customerIds.includes(String((o.data as { customer?: unknown }).customer)),
     );
 
-  it('saves cards through the simulator, pays, refunds and holds one invoice for 3D Secure (emailing the owner); the reset removes the demo’s simulator objects and nothing else', async () => {
+  // One seed serves both tests below (a seed is the slowest step here): the first reads the demo's
+  // payments, the second reseeds and checks that only the demo's simulator objects went.
+  let demo: { bistro: string; events: string; coffee: string };
+  beforeAll(async () => {
     const first = await seed(true);
     expect(first.status, JSON.stringify(first.body).slice(0, 300)).toBe(200);
     const [bistro, events, coffee] = await Promise.all(['bistro', 'events', 'coffee'].map(demoBusiness));
+    demo = { bistro: bistro!, events: events!, coffee: coffee! };
+  });
+  const demoCustomers = async () =>
+    db()
+      .select()
+      .from(paymentCustomers)
+      .where(inArray(paymentCustomers.business_id, [demo.bistro, demo.events]));
+  const paidByCard = async () =>
+    (await db().select().from(invoices).where(eq(invoices.business_id, demo.bistro))).filter((i) => i.payment_intent_id !== null);
+  const waitingForAuthentication = async () =>
+    (await db().select().from(invoices).where(eq(invoices.business_id, demo.events))).filter((i) => i.requires_action);
+
+  it('saves cards through the simulator, pays, refunds and holds one invoice for 3D Secure (emailing the owner)', async () => {
+    const { bistro, events, coffee } = demo;
 
     // Cards: the bistro one (4242), the events business two (3184, then 4242 as the default), the café none.
     const cards = await db()
       .select()
       .from(paymentMethods)
-      .where(inArray(paymentMethods.business_id, [bistro!, events!, coffee!]));
+      .where(inArray(paymentMethods.business_id, [bistro, events, coffee]));
     expect(cards.filter((c) => c.business_id === bistro).map((c) => c.last4)).toEqual(['4242']);
     expect(
       cards
@@ -678,21 +695,15 @@ describe('demo payments', () => {
         .sort(),
     ).toEqual(['3184', '4242']);
     expect(cards.filter((c) => c.business_id === coffee)).toEqual([]);
-    const customers = await db()
-      .select()
-      .from(paymentCustomers)
-      .where(inArray(paymentCustomers.business_id, [bistro!, events!]));
+    const customers = await demoCustomers();
     const eventsCustomer = customers.find((c) => c.business_id === events)!;
     expect(cards.find((c) => c.id === eventsCustomer.default_payment_method_id)?.last4).toBe('4242');
     const gateway = paymentGateway(contextAt(Date.now(), { userId: 'usr_x', keyId: 'key_x' }));
     for (const card of cards) expect((await gateway.retrievePaymentMethod(card.id)).last4).toBe(card.last4);
 
     // The bistro: two invoices paid by card through the simulator, the older one refunded in full.
-    const charged = await db()
-      .select()
-      .from(invoices)
-      .where(and(eq(invoices.business_id, bistro!)));
-    const byCard = charged.filter((i) => i.payment_intent_id !== null);
+    const charged = await db().select().from(invoices).where(eq(invoices.business_id, bistro));
+    const byCard = await paidByCard();
     expect(byCard).toHaveLength(2);
     for (const inv of byCard) {
       expect(inv.status).toBe('paid');
@@ -714,7 +725,7 @@ describe('demo payments', () => {
     expect(charged.some((i) => i.status === 'pending')).toBe(true);
 
     // The events business: exactly one invoice waiting for authentication, on a real simulator intent.
-    const stuck = (await db().select().from(invoices).where(eq(invoices.business_id, events!))).filter((i) => i.requires_action);
+    const stuck = await waitingForAuthentication();
     expect(stuck).toHaveLength(1);
     expect(stuck[0]).toMatchObject({ status: 'pending' });
     expect((await gateway.retrievePaymentIntent(stuck[0]!.payment_intent_id!)).status).toBe('requires_action');
@@ -726,7 +737,7 @@ describe('demo payments', () => {
       await db()
         .select({ id: invoices.id })
         .from(invoices)
-        .where(inArray(invoices.business_id, [bistro!, events!, coffee!]))
+        .where(inArray(invoices.business_id, [bistro, events, coffee]))
     ).map((r) => r.id);
     const demoNotices = notices.filter((b) => demoInvoiceIds.some((id) => JSON.stringify(b).includes(id)));
     expect(demoNotices).toHaveLength(1);
@@ -739,24 +750,29 @@ describe('demo payments', () => {
     const list = JSON.parse((await owner.get('/finance/web/requires-action')).html);
     expect(list.invoices.map((i: { invoice_id: string }) => i.invoice_id)).toEqual([stuck[0]!.id]);
     expect((await owner.get(`/finance/web/authenticate/${stuck[0]!.id}`)).status).toBe(200);
+  });
+
+  it('the reset removes the demo’s simulator objects and nothing else', async () => {
+    const customers = (await demoCustomers()).map((c) => c.customer_id);
+    const intents = [...(await paidByCard()), ...(await waitingForAuthentication())].map((i) => i.payment_intent_id!);
+    expect(intents).toHaveLength(3);
 
     // A real business's simulator objects, to be left alone by the reset.
     const real = await businessWithCard(SUCCEEDS);
     const [realCustomer] = await db().select().from(paymentCustomers).where(eq(paymentCustomers.business_id, real.biz.businessId!));
-    const demoCustomers = customers.map((c) => c.customer_id);
-    expect((await simObjectsOf(demoCustomers)).length).toBeGreaterThan(4);
+    expect((await simObjectsOf(customers)).length).toBeGreaterThan(4);
     const realBefore = await simObjectsOf([realCustomer!.customer_id]);
     expect(realBefore.length).toBeGreaterThan(0);
 
     const again = await seed(true);
     expect(again.status).toBe(200);
     // The old demo's customers, cards, intents and charges are gone; so are their events.
-    expect(await simObjectsOf(demoCustomers)).toEqual([]);
-    for (const inv of [...byCard, stuck[0]!]) {
-      expect(await db().select().from(paymentSimObjects).where(eq(paymentSimObjects.id, inv.payment_intent_id!))).toEqual([]);
+    expect(await simObjectsOf(customers)).toEqual([]);
+    for (const id of intents) {
+      expect(await db().select().from(paymentSimObjects).where(eq(paymentSimObjects.id, id))).toEqual([]);
     }
     const leftEvents = await db().select().from(paymentSimEvents);
-    for (const ev of leftEvents) expect(ev.payload).not.toContain(demoCustomers[0]!);
+    for (const ev of leftEvents) expect(ev.payload).not.toContain(customers[0]!);
     expect((await simObjectsOf([realCustomer!.customer_id])).map((o) => o.id).sort()).toEqual(realBefore.map((o) => o.id).sort());
   });
 });
