@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { createDb } from '../../src/db/client';
 import { admins, apiKeys, businesses, requestAuthorizations, shifters, teammates, users } from '../../src/db/schema';
-import { hashPassword } from '../../src/lib/crypto';
+import { verifyPassword } from '../../src/lib/crypto';
 import { newId } from '../../src/lib/ids';
 import { makeSlug } from '../../src/lib/slug';
 import { mintApiKey } from '../../src/services/accounts/credentials';
@@ -10,6 +10,25 @@ export const db = () => createDb(env.DB);
 
 let passwordHash: Promise<string> | null = null;
 export const TEST_PASSWORD = 'correct horse battery';
+
+/**
+ * TEST_PASSWORD stored as the service stores passwords (`pbkdf2_sha256$<rounds>$<salt>$<hash>`) but
+ * with 1,000 rounds instead of 100,000: verifyPassword reads the rounds from the stored value, so each
+ * sign-in checks the password the real way at a hundredth of the cost (the limit tests make dozens of
+ * wrong guesses; on a busy machine 100,000 rounds each ran them into their time limit). Passwords the
+ * service hashes itself (registration, changes, resets) keep the full count.
+ */
+async function testPasswordHash(): Promise<string> {
+  const rounds = 1_000;
+  const salt = crypto.getRandomValues(new Uint8Array(16));
+  const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(TEST_PASSWORD), 'PBKDF2', false, ['deriveBits']);
+  const bits = new Uint8Array(await crypto.subtle.deriveBits({ name: 'PBKDF2', hash: 'SHA-256', salt, iterations: rounds }, key, 256));
+  const b64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
+  const stored = `pbkdf2_sha256$${rounds}$${b64(salt)}$${b64(bits)}`;
+  // The service's own check must accept it, or every sign-in in the tests would fail for this reason.
+  if (!(await verifyPassword(TEST_PASSWORD, stored))) throw new Error('the test password hash does not verify');
+  return stored;
+}
 
 export interface TestUser {
   userId: string;
@@ -32,7 +51,7 @@ let counter = 0;
 
 /** Inserts a verified user with a live personal key (and the profiles asked for) straight into D1. */
 export async function makeUser(opts: MakeUserOptions = {}): Promise<TestUser> {
-  passwordHash ??= hashPassword(TEST_PASSWORD);
+  passwordHash ??= testPasswordHash();
   const now = Date.now();
   const userId = newId('user');
   const name = opts.name ?? `Test User ${++counter}`;
