@@ -92,6 +92,26 @@ export interface InsertSpec {
  * Defaults: an accepted (2) targeted shift of role 1 at $20/h.
  */
 export async function insertShift(spec: InsertSpec): Promise<ShiftRow> {
+  const row = shiftRow(spec);
+  await db().insert(shiftRequests).values(row);
+  return (await readShift(row.id))!;
+}
+
+/**
+ * Many rows as insertShift makes them, sent in a few D1 batches rather than two round trips each
+ * (the relevance tests insert hundreds); returns the rows as inserted, in order.
+ */
+export async function insertShifts(specs: InsertSpec[]): Promise<Array<typeof shiftRequests.$inferInsert>> {
+  const rows = specs.map(shiftRow);
+  const d = db();
+  for (let i = 0; i < rows.length; i += 100) {
+    const statements = rows.slice(i, i + 100).map((row) => d.insert(shiftRequests).values(row));
+    await d.batch(statements as [(typeof statements)[number], ...typeof statements]);
+  }
+  return rows;
+}
+
+function shiftRow(spec: InsertSpec) {
   const tz = spec.tz ?? NY;
   let date = spec.date;
   let shiftIn = spec.in;
@@ -107,7 +127,7 @@ export async function insertShift(spec: InsertSpec): Promise<ShiftRow> {
   const { startsAt, endsAt } = shiftInstants(date, shiftIn, shiftOut, tz);
   const now = Date.now();
   const status = spec.status ?? 2;
-  const row = {
+  return {
     id: newId('shiftRequest'),
     business_id: spec.businessId,
     shifter_id: spec.shifterId ?? null,
@@ -126,8 +146,6 @@ export async function insertShift(spec: InsertSpec): Promise<ShiftRow> {
     updated_at: now,
     ...spec.set,
   } satisfies typeof shiftRequests.$inferInsert;
-  await db().insert(shiftRequests).values(row);
-  return (await readShift(row.id))!;
 }
 
 export async function readShift(id: string): Promise<ShiftRow | undefined> {

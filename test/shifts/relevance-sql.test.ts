@@ -4,7 +4,7 @@ import { newId } from '../../src/lib/ids';
 import { type ApiResult, call } from '../helpers/api';
 import { connect, db, type MakeUserOptions, makeUser, type TestUser } from '../helpers/factory';
 import { referenceRanking } from '../helpers/relevance-reference';
-import { dateAhead, DAY, HOUR, insertShift, NYC } from '../helpers/shifts';
+import { dateAhead, DAY, HOUR, type InsertSpec, insertShift, insertShifts, NYC } from '../helpers/shifts';
 
 /*
  * The broadcast list ranks by relevance inside D1 (services/shifts/relevance-signals.ts). These tests
@@ -152,6 +152,7 @@ describe('relevance ranked in SQL equals the definition', () => {
     // time, so the tie-breaks decide.
     const starts = [300, 360, 480, 600, 690, 720, 900, 1020, 1080, 1260, 1320, 1380];
     let created = Date.now() - 10 * DAY;
+    const broadcasts: InsertSpec[] = [];
     for (let i = 0; i < 600; i++) {
       const { biz, tz, currency } = r.pick(all);
       const twin = i % 25 === 0 && i > 0;
@@ -160,7 +161,7 @@ describe('relevance ranked in SQL equals the definition', () => {
       const rate = twin ? 2100 : currency === 'GBP' ? r.int(1100, 2400) : r.int(1500, 3400);
       const date = twin ? dateAhead(12, tz) : dateAhead(r.int(1, 14), tz);
       created += twin ? 0 : r.int(1, 5000);
-      await insertShift({
+      broadcasts.push({
         businessId: biz.businessId!,
         broadcast: true,
         status: 1,
@@ -174,6 +175,7 @@ describe('relevance ranked in SQL equals the definition', () => {
         set: { created_at: created },
       });
     }
+    await insertShifts(broadcasts);
 
     const expected = await referenceRanking(shifterId);
     expect(expected).toHaveLength(600);
@@ -205,8 +207,9 @@ describe('relevance ranked in SQL equals the definition', () => {
     }
     const busy = dateAhead(6);
     await insertShift({ businessId: biz.businessId!, shifterId: me.shifterId, date: busy, in: '08:00', out: '20:00' });
-    for (let i = 0; i < 250; i++) {
-      await insertShift({
+    const now = Date.now();
+    await insertShifts(
+      Array.from({ length: 250 }, (_, i) => ({
         businessId: biz.businessId!,
         broadcast: true,
         status: 1,
@@ -214,25 +217,22 @@ describe('relevance ranked in SQL equals the definition', () => {
         in: '10:00',
         out: '14:00',
         rateMinor: 3000 + i,
-        set: { created_at: Date.now() - i },
-      });
-    }
-    const free: string[] = [];
-    for (let i = 0; i < 6; i++) {
-      free.push(
-        (
-          await insertShift({
-            businessId: biz.businessId!,
-            broadcast: true,
-            status: 1,
-            date: dateAhead(8 + i),
-            in: '10:00',
-            out: '14:00',
-            rateMinor: 1500,
-          })
-        ).id,
-      );
-    }
+        set: { created_at: now - i },
+      })),
+    );
+    const free = (
+      await insertShifts(
+        Array.from({ length: 6 }, (_, i) => ({
+          businessId: biz.businessId!,
+          broadcast: true,
+          status: 1,
+          date: dateAhead(8 + i),
+          in: '10:00',
+          out: '14:00',
+          rateMinor: 1500,
+        })),
+      )
+    ).map((row) => row.id);
     const expected = await referenceRanking(me.shifterId!);
     expect(
       expected
@@ -272,18 +272,17 @@ describe('relevance ranked in SQL equals the definition', () => {
     const lastFloorDay = floorDays.at(-1)!;
     const otherDay = days.find((d) => d > lastFloorDay && weekday(d) !== weekday(days[0]!))!;
     await rule(me.shifterId!, { min_hourly_rate_minor: 1800, weekdays: String(weekday(days[0]!)) });
-    for (let i = 0; i < 210; i++) {
-      const day = floorDays[i % 3]!;
-      await insertShift({
+    await insertShifts(
+      Array.from({ length: 210 }, (_, i) => ({
         businessId: biz.businessId!,
         broadcast: true,
         status: 1,
-        date: day,
+        date: floorDays[i % 3]!,
         in: hhmm(360 + Math.floor(i / 3)),
         out: hhmm(600 + Math.floor(i / 3)),
         rateMinor: 1560,
-      });
-    }
+      })),
+    );
     const star = await insertShift({
       businessId: biz.businessId!,
       broadcast: true,
@@ -304,22 +303,28 @@ describe('relevance ranked in SQL equals the definition', () => {
 
   it('ranks a crew of 120 businesses (more than D1 binds parameters) by distance', async () => {
     const me = await makeUser({ shifter: { latitude: NYC.lat, longitude: NYC.lon } });
-    const expectedOrder: string[] = [];
-    for (let i = 0; i < 120; i++) {
-      // Each business a little farther north; every broadcast otherwise the same.
-      const biz = await makeUser({ business: { latitude: NYC.lat + 0.02 * (i + 1), longitude: NYC.lon } });
-      await connect(biz.businessId!, me.shifterId!);
-      const s = await insertShift({
-        businessId: biz.businessId!,
-        broadcast: true,
-        status: 1,
-        date: dateAhead(3),
-        in: '10:00',
-        out: '14:00',
-        set: { created_at: Date.now() - i * 1000 },
-      });
-      expectedOrder.push(s.id);
-    }
+    // Each business a little farther north; every broadcast otherwise the same.
+    const crew = await Promise.all(
+      Array.from({ length: 120 }, async (_, i) => {
+        const biz = await makeUser({ business: { latitude: NYC.lat + 0.02 * (i + 1), longitude: NYC.lon } });
+        await connect(biz.businessId!, me.shifterId!);
+        return biz;
+      }),
+    );
+    const now = Date.now();
+    const expectedOrder = (
+      await insertShifts(
+        crew.map((biz, i) => ({
+          businessId: biz.businessId!,
+          broadcast: true,
+          status: 1,
+          date: dateAhead(3),
+          in: '10:00',
+          out: '14:00',
+          set: { created_at: now - i * 1000 },
+        })),
+      )
+    ).map((row) => row.id);
     const ranked = await rankedByApi(me.key, me.shifterId!, 200);
     expect(ranked.map((x) => x.id)).toEqual(expectedOrder);
     expect(ranked).toEqual(await referenceRanking(me.shifterId!));
