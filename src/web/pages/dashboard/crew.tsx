@@ -69,6 +69,11 @@ export function ratingText(r: Rating | undefined): string {
   return `${r.average.toFixed(1)} out of 5 (${r.count === 1 ? '1 review' : `${r.count} reviews`})`;
 }
 
+/** "17 Dec 2025": a date far from today (a credential's, a profile's start) says its year. */
+const longDate = (date: string) =>
+  new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(
+    new Date(`${date}T12:00:00Z`),
+  );
 const dayOf = (iso: string | null, tz: string) => (iso ? formatDate(dateInZone(Date.parse(iso), tz)) : '—');
 const pct = (n: number | null) => (n === null ? '—' : `${n}%`);
 const shifterPath = (id: string) => `${CREW}/shifters/${encodeURIComponent(id)}`;
@@ -103,7 +108,7 @@ const ratingOf = (data: CrewData, shifterId: string) => data.ratings.get(`shifte
 
 function InviteShifterForm({ base, value = '', error }: { base: DashboardBase; value?: string; error?: string | undefined }) {
   return (
-    <form method="get" action={`${CREW}/invite`} class="stack" id="invite-shifter">
+    <form method="get" action={`${CREW}/invite`} id="invite-shifter">
       <input type="hidden" name="business_id" value={base.business!.id} />
       <TextField
         label="Their public name, profile link or shifter id"
@@ -347,7 +352,7 @@ function TeamCard({
           ) : (
             <p class="empty">No invitation waiting for an answer.</p>
           )}
-          <form method="post" action={dashboardHref(base, `${CREW}/teammates/invite`)} class="stack" id="invite-teammate">
+          <form method="post" action={dashboardHref(base, `${CREW}/teammates/invite`)} id="invite-teammate">
             <CsrfField token={base.csrfToken} />
             <IdempotencyField />
             <TextField
@@ -608,7 +613,7 @@ function ShifterFacts({ s }: { s: PublicShifter }) {
       <dt>Rating</dt>
       <dd>{ratingText(s.ratings)}</dd>
       <dt>On Shiftmarket since</dt>
-      <dd>{formatDate(new Date(s.created_at).toISOString().slice(0, 10))}</dd>
+      <dd>{longDate(new Date(s.created_at).toISOString().slice(0, 10))}</dd>
     </dl>
   );
 }
@@ -629,10 +634,7 @@ function CredentialList({ base, shifterId, items }: { base: DashboardBase; shift
             ) : null}
           </p>
           <p class="muted">
-            {[
-              cr.issued_on ? `Issued ${formatDate(cr.issued_on)}` : null,
-              cr.expires_on ? `expires ${formatDate(cr.expires_on)}` : 'no expiry',
-            ]
+            {[cr.issued_on ? `Issued ${longDate(cr.issued_on)}` : null, cr.expires_on ? `expires ${longDate(cr.expires_on)}` : 'no expiry']
               .filter(Boolean)
               .join(', ')}
             {cr.has_document ? (

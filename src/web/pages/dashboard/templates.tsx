@@ -186,7 +186,7 @@ function TemplateForm({ base, action, look, values, errors = {}, submit, idem }:
   const b = base.business!;
   const first = FIELDS.find((f) => errors[f]);
   return (
-    <form method="post" action={dashboardHref(base, action)} class="stack" novalidate>
+    <form method="post" action={dashboardHref(base, action)} novalidate>
       <CsrfField token={base.csrfToken} />
       <IdempotencyField value={idem} />
       <TextField

@@ -171,7 +171,7 @@ function PunchView({ c, kiosk, s, error }: { c: Context<AppEnv>; kiosk: Resolved
       {error ? <Notice kind="error">{error}</Notice> : null}
       <p>{`${formatDate(s.shift_date)} · ${shiftHours(s.shift_in, s.shift_out)}${s.role ? ` · ${s.role}` : ''}`}</p>
       <p>{`Are you ${s.shifter_name}? Only clock yourself ${side}: the punch is recorded as yours.`}</p>
-      <form method="post" action={`/kiosk/shifts/${encodeURIComponent(s.id)}/punch`} enctype="multipart/form-data" class="stack">
+      <form method="post" action={`/kiosk/shifts/${encodeURIComponent(s.id)}/punch`} enctype="multipart/form-data">
         <CsrfField token={c.get('csrfToken')} />
         <input type="hidden" name="side" value={side} />
         <div class="field">
@@ -255,7 +255,7 @@ function EndView({ c, kiosk, error }: { c: Context<AppEnv>; kiosk: ResolvedKiosk
     <KioskDocument kiosk={kiosk} title="End kiosk mode">
       <h1>End kiosk mode</h1>
       <p>The owner of the business ends kiosk mode with their password. The tablet is then an ordinary browser again, signed out.</p>
-      <form method="post" action="/kiosk/end" class="stack">
+      <form method="post" action="/kiosk/end">
         <CsrfField token={c.get('csrfToken')} />
         <TextField
           label="The owner's password"
