@@ -166,7 +166,7 @@ describe('two-factor by text message, through the pages', () => {
     expect(sent.html).toContain('We texted a code to •••• 67.');
     const code = printed.map((l) => /code is (\d{6})/.exec(l)?.[1]).find(Boolean);
     expect(code).toMatch(/^\d{6}$/);
-    expect((await b.post('/login/2fa', { code: code! })).location).toBe('/account');
+    expect((await b.post('/login/2fa', { code: code! })).location).toBe('/dashboard');
 
     // Without the operator setting, neither the card nor the button is there.
     const plain = new WebClient('https://app.example.com', { 'CF-Connecting-IP': randomIp() });
