@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { bool, timestamps } from './columns';
 import { users } from './users';
@@ -60,9 +61,27 @@ export const conversationParticipants = sqliteTable(
     blocked_at: integer('blocked_at'),
     last_read_seq: integer('last_read_seq').notNull().default(0),
     joined_at: integer('joined_at').notNull(),
+    /**
+     * The thread's latest message time (conversations.last_message_at), copied here by triggers so
+     * each inbox tab is one index walk in its own order, whatever the number of threads.
+     */
+    last_message_at: integer('last_message_at'),
   },
   (t) => [
     primaryKey({ columns: [t.conversation_id, t.party_kind, t.party_id] }),
     index('conversation_participants_party_idx').on(t.party_kind, t.party_id, t.archived_at),
+    // One partial index per inbox tab (services/messaging/inbox.ts states these conditions as written).
+    index('conversation_participants_inbox_all_idx')
+      .on(t.party_kind, t.party_id, t.last_message_at, t.conversation_id)
+      .where(sql`archived_at IS NULL AND accepted_at IS NOT NULL AND last_message_at IS NOT NULL`),
+    index('conversation_participants_inbox_pinned_idx')
+      .on(t.party_kind, t.party_id, t.last_message_at, t.conversation_id)
+      .where(sql`archived_at IS NULL AND accepted_at IS NOT NULL AND pinned_at IS NOT NULL AND last_message_at IS NOT NULL`),
+    index('conversation_participants_inbox_requests_idx')
+      .on(t.party_kind, t.party_id, t.last_message_at, t.conversation_id)
+      .where(sql`archived_at IS NULL AND accepted_at IS NULL AND last_message_at IS NOT NULL`),
+    index('conversation_participants_inbox_archived_idx')
+      .on(t.party_kind, t.party_id, t.last_message_at, t.conversation_id)
+      .where(sql`archived_at IS NOT NULL AND last_message_at IS NOT NULL`),
   ],
 );

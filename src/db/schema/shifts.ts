@@ -1,9 +1,12 @@
 import { sql } from 'drizzle-orm';
-import { type AnySQLiteColumn, index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { type AnySQLiteColumn, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { bool, timestamps } from './columns';
 import { businesses, shifters } from './profiles';
 import { currencies, shiftRoles } from './reference';
 import { users } from './users';
+
+/** An open broadcast, as the partial indexes state it (literals: a bound parameter cannot match them). */
+const OPEN_BROADCAST = sql`request_status = 1 AND is_broadcast = 1`;
 
 /**
  * A shift request. shift_date/shift_in/shift_out are wall-clock values in the business's zone;
@@ -76,8 +79,121 @@ export const shiftRequests = sqliteTable(
       t.hourly_rate_minor,
       t.shift_end_at,
     ),
+    // Lists cost by the page, not the table (docs/decisions/scale.md): each list walks an index in
+    // its own order. Newest first for a business's and a shifter's requests, and for everything (admins).
+    index('shift_requests_business_created_idx').on(t.business_id, t.created_at, t.id),
+    index('shift_requests_shifter_created_idx').on(t.shifter_id, t.created_at, t.id),
+    index('shift_requests_created_idx').on(t.created_at, t.id),
+    // Open broadcasts only (partial, so small): newest first per business and overall, and per
+    // business, role and currency by rate, the order of the relevance score's upper bound. A query
+    // uses them only when it states `request_status = 1 AND is_broadcast = 1` as literals.
+    index('shift_requests_open_business_created_idx').on(t.business_id, t.created_at, t.id).where(OPEN_BROADCAST),
+    index('shift_requests_open_created_idx').on(t.created_at, t.id).where(OPEN_BROADCAST),
+    index('shift_requests_open_rate_idx').on(t.business_id, t.shiftrole_id, t.currency, t.hourly_rate_minor).where(OPEN_BROADCAST),
+    // A crew member's latest shift at a business (crew analytics' last_worked_at), one seek each.
+    index('shift_requests_business_shifter_idx').on(t.business_id, t.shifter_id, t.starts_at),
   ],
 );
+
+/**
+ * Rollups of worked shifts for the figures (services/insights/rollups.ts), kept by triggers on
+ * shift_requests and businesses (migrations/0019_shift_rollups.sql) in the statement that changes a
+ * row, so no write path can miss them, and rebuilt from the rows by the nightly job. A shift counts
+ * while it is worked (status 2 or 5, clocked out, not a no-show); crew analytics also counts no-shows
+ * and the shifter's own cancellations. Money is summed per shift as the figures round it (hours ×
+ * rate rounded once per shift), so a sum of the rollup equals the sum over the rows.
+ */
+
+/**
+ * Labor per business, UTC week (Monday 00:00 UTC, epoch ms), role and currency: shifts, scheduled
+ * minutes and pay. The figures' weeks are Monday-based in the business's zone; the few hours between
+ * the two Mondays are read from the rows (services/insights/labor-costs.ts), so a change of zone
+ * needs no rebuild.
+ */
+export const shiftLaborWeeks = sqliteTable(
+  'shift_labor_weeks',
+  {
+    business_id: text('business_id').notNull(),
+    week_start: integer('week_start').notNull(),
+    shiftrole_id: integer('shiftrole_id').notNull(),
+    currency: text('currency').notNull(),
+    shifts: integer('shifts').notNull(),
+    minutes: integer('minutes').notNull(),
+    pay_minor: integer('pay_minor').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.business_id, t.week_start, t.shiftrole_id, t.currency] })],
+);
+
+/** Labor per business, UTC week, shifter ('' for a worked row without one) and currency. */
+export const shiftLaborWeekShifters = sqliteTable(
+  'shift_labor_week_shifters',
+  {
+    business_id: text('business_id').notNull(),
+    week_start: integer('week_start').notNull(),
+    shifter_id: text('shifter_id').notNull(),
+    currency: text('currency').notNull(),
+    shifts: integer('shifts').notNull(),
+    minutes: integer('minutes').notNull(),
+    pay_minor: integer('pay_minor').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.business_id, t.week_start, t.shifter_id, t.currency] })],
+);
+
+/**
+ * Crew figures per business, shifter and currency over the shifts that start inside the crew
+ * rollup's window (shift_rollup_windows 'crew': [covers_from, covers_to)). The figures' 90 days
+ * are this window plus the rows between its edges and the asked ones.
+ */
+export const shiftCrewWindow = sqliteTable(
+  'shift_crew_window',
+  {
+    business_id: text('business_id').notNull(),
+    shifter_id: text('shifter_id').notNull(),
+    currency: text('currency').notNull(),
+    worked: integer('worked').notNull(),
+    minutes: integer('minutes').notNull(),
+    pay_minor: integer('pay_minor').notNull(),
+    no_shows: integer('no_shows').notNull(),
+    cancels: integer('cancels').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.business_id, t.shifter_id, t.currency] })],
+);
+
+/**
+ * The going rate's histogram: worked shifts per place of the business (0 for an unset id), role
+ * (0 = every role), currency and hourly rate, over the shifts that start inside the 'going_rate'
+ * window. Percentiles, min, max and mean come out of it exactly; its size is bounded by the distinct
+ * rates, not by the shifts.
+ */
+export const shiftRateWindow = sqliteTable(
+  'shift_rate_window',
+  {
+    city_id: integer('city_id').notNull(),
+    state_id: integer('state_id').notNull(),
+    country_id: integer('country_id').notNull(),
+    shiftrole_id: integer('shiftrole_id').notNull(),
+    currency: text('currency').notNull(),
+    rate_minor: integer('rate_minor').notNull(),
+    shifts: integer('shifts').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.city_id, t.shiftrole_id, t.currency, t.rate_minor, t.state_id, t.country_id] }),
+    index('shift_rate_window_state_idx').on(t.state_id, t.shiftrole_id, t.currency, t.rate_minor),
+    index('shift_rate_window_country_idx').on(t.country_id, t.shiftrole_id, t.currency, t.rate_minor),
+  ],
+);
+
+/**
+ * The span of starts each windowed rollup covers, [covers_from, covers_to) in epoch ms: the triggers
+ * count a shift only inside it, and the 5-minute job moves it with the clock (adding the rows that
+ * enter, removing those that leave) in one batch.
+ */
+export const shiftRollupWindows = sqliteTable('shift_rollup_windows', {
+  name: text('name', { enum: ['crew', 'going_rate'] }).primaryKey(),
+  covers_from: integer('covers_from').notNull(),
+  covers_to: integer('covers_to').notNull(),
+  advanced_at: integer('advanced_at'),
+});
 
 /**
  * A clock photo stored in R2 at `object_key` (clock-photos/<shift_request_id>/<side>/<id>.<ext>,
