@@ -1,9 +1,8 @@
-import { and, desc, eq, gt, isNotNull, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import { conversationParticipants, conversations, shifters } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { decodeCursor, encodeCursor } from '../../lib/pagination';
-import { actsForBusinessSql } from '../access';
 import type { ServiceContext } from '../kernel';
 import { readerOf } from './messages';
 import { type CallerParties, callerParties, pairKey, partyNames, requireOwnParty, senderToward } from './parties';
@@ -22,30 +21,32 @@ export function asFromQuery(q: { as_kind?: PartyRef['kind'] | undefined; as_id?:
 }
 
 const me = alias(conversationParticipants, 'me');
+const cp = conversationParticipants;
 
-/** SQL: the participant row `me` is one of the caller's parties (or exactly `as`). Subqueries, never id lists. */
-function mineSql(parties: CallerParties, as: PartyRef | undefined): SQL {
-  if (as) return and(eq(me.party_kind, as.kind), eq(me.party_id, as.id))!;
-  return or(
-    and(
-      eq(me.party_kind, 'shifter'),
-      sql`${me.party_id} IN (SELECT ${shifters.id} FROM ${shifters} WHERE ${shifters.user_id} = ${parties.userId})`,
-    ),
-    and(eq(me.party_kind, 'business'), actsForBusinessSql(parties.userId, me.party_id)),
-    and(eq(me.party_kind, 'user'), eq(me.party_id, parties.userId)),
-  )!;
-}
-
-function tabSql(tab: InboxTab): SQL {
+/**
+ * Each tab as the condition of its partial index (db/schema/messaging.ts), on the table's own name:
+ * the page's walk reads that index alone. A thread without a message yet has no last_message_at.
+ */
+function tabSql(tab: InboxTab): { index: string; where: SQL } {
+  const withMessage = isNotNull(cp.last_message_at);
   switch (tab) {
     case 'all':
-      return and(isNull(me.archived_at), isNotNull(me.accepted_at))!;
+      return {
+        index: 'conversation_participants_inbox_all_idx',
+        where: and(isNull(cp.archived_at), isNotNull(cp.accepted_at), withMessage)!,
+      };
     case 'pinned':
-      return and(isNull(me.archived_at), isNotNull(me.accepted_at), isNotNull(me.pinned_at))!;
+      return {
+        index: 'conversation_participants_inbox_pinned_idx',
+        where: and(isNull(cp.archived_at), isNotNull(cp.accepted_at), isNotNull(cp.pinned_at), withMessage)!,
+      };
     case 'requests':
-      return and(isNull(me.archived_at), isNull(me.accepted_at))!;
+      return {
+        index: 'conversation_participants_inbox_requests_idx',
+        where: and(isNull(cp.archived_at), isNull(cp.accepted_at), withMessage)!,
+      };
     case 'archived':
-      return isNotNull(me.archived_at);
+      return { index: 'conversation_participants_inbox_archived_idx', where: and(isNotNull(cp.archived_at), withMessage)! };
   }
 }
 
@@ -60,45 +61,71 @@ const isInboxCursor = (v: unknown): v is InboxCursor =>
  * are left out. Without `as`, every party the caller speaks as is listed (a thread where they are on
  * both sides appears once per side). State (read marker, pin, archive, acceptance) is per party: the
  * owner and the active teammates of a business share it.
+ *
+ * A page costs by the page, not by the caller's threads: each party's side rows are walked latest
+ * first on the tab's index, down to a floor (the latest of the parties' page-th rows), and only the
+ * rows above it are sorted.
  */
 export async function listInbox(ctx: ServiceContext, q: InboxQuery): Promise<ThreadPage> {
   const parties = await callerParties(ctx);
   const as = asFromQuery(q);
   if (as) requireOwnParty(parties, as);
-  const sortAt = sql<number>`COALESCE(${conversations.last_message_at}, ${conversations.created_at})`;
   const party = sql<string>`${me.party_kind} || ':' || ${me.party_id}`;
   const after = q.cursor ? decodeCursor(q.cursor, isInboxCursor) : null;
+  const page = inboxPage(parties, as, q.tab, after, q.limit + 1);
   const rows = await ctx.db
-    .select({ c: conversations, me, sortAt, party })
+    .select({ c: conversations, me, sortAt: sql<number>`${me.last_message_at}`, party })
     .from(me)
     .innerJoin(conversations, eq(conversations.id, me.conversation_id))
-    .where(
-      and(
-        mineSql(parties, as),
-        tabSql(q.tab),
-        gt(conversations.last_message_seq, 0),
-        after
-          ? or(
-              lt(sortAt, after[0]),
-              and(eq(sortAt, after[0]), or(lt(conversations.id, after[1]), and(eq(conversations.id, after[1]), lt(party, after[2])))),
-            )
-          : undefined,
-      ),
-    )
-    .orderBy(desc(sortAt), desc(conversations.id), desc(party))
+    .where(sql`(${me.conversation_id}, ${me.party_kind}, ${me.party_id}) IN ${page}`)
+    .orderBy(desc(me.last_message_at), desc(me.conversation_id), desc(party))
     .limit(q.limit + 1);
-  const page = rows.slice(0, q.limit);
-  const parts = await participantsOf(ctx, [...new Set(page.map((r) => r.c.id))]);
-  const threads = page.map((r) => ({ t: { row: r.c, participants: parts.get(r.c.id) ?? [] }, me: r.me }));
+  const pageRows = rows.slice(0, q.limit);
+  const parts = await participantsOf(ctx, [...new Set(pageRows.map((r) => r.c.id))]);
+  const threads = pageRows.map((r) => ({ t: { row: r.c, participants: parts.get(r.c.id) ?? [] }, me: r.me }));
   const names = await partyNames(
     ctx,
     threads.flatMap(({ t }) => t.participants.map((p) => ({ kind: p.party_kind, id: p.party_id }))),
   );
-  const last = page.at(-1);
+  const last = pageRows.at(-1);
   return {
     data: threads.map(({ t, me: mine }) => threadView(t, mine, names)),
     next_cursor: rows.length > q.limit && last ? encodeCursor([last.sortAt, last.c.id, last.party] satisfies InboxCursor) : null,
   };
+}
+
+/**
+ * The keys (conversation_id, party_kind, party_id) of one inbox page of `n` side rows, as a subquery:
+ * the caller's parties (or exactly `as`) walked on the tab's partial index, latest message first,
+ * down to the page's floor. Subqueries and one JSON list, never a list of bound ids.
+ */
+function inboxPage(parties: CallerParties, as: PartyRef | undefined, tab: InboxTab, after: InboxCursor | null, n: number): SQL {
+  const { index, where } = tabSql(tab);
+  const idx = sql.raw(index);
+  const units = as
+    ? sql`SELECT ${as.kind} AS kind, ${as.id} AS id`
+    : sql`SELECT 'shifter' AS kind, ${shifters.id} AS id FROM ${shifters} WHERE ${shifters.user_id} = ${parties.userId}
+        UNION ALL SELECT 'business', value FROM json_each(${JSON.stringify(parties.businessIds)})
+        UNION ALL SELECT 'user', ${parties.userId}`;
+  const partyKey = sql`${cp.party_kind} || ':' || ${cp.party_id}`;
+  const cursor = after
+    ? or(
+        lt(cp.last_message_at, after[0]),
+        and(
+          eq(cp.last_message_at, after[0]),
+          or(lt(cp.conversation_id, after[1]), and(eq(cp.conversation_id, after[1]), lt(partyKey, after[2]))),
+        ),
+      )!
+    : sql`1`;
+  const order = sql`ORDER BY ${cp.last_message_at} DESC, ${cp.conversation_id} DESC`;
+  const nth = sql`(SELECT ${cp.last_message_at} FROM ${cp} INDEXED BY ${idx}
+    WHERE ${cp.party_kind} = u.kind AND ${cp.party_id} = u.id AND ${where} AND ${cursor} ${order} LIMIT 1 OFFSET ${n - 1})`;
+  // Uncorrelated, so computed once: no page row is older than the latest of the parties' n-th rows.
+  const floor = sql`(SELECT coalesce(max(${nth}), 0) FROM (${units}) AS u)`;
+  return sql`(SELECT ${cp.conversation_id}, ${cp.party_kind}, ${cp.party_id} FROM ${cp} INDEXED BY ${idx}
+    WHERE (${cp.party_kind}, ${cp.party_id}) IN (SELECT kind, id FROM (${units})) AND ${where} AND ${cursor}
+      AND ${cp.last_message_at} >= ${floor}
+    ${order}, ${partyKey} DESC LIMIT ${n})`;
 }
 
 /**

@@ -1,5 +1,5 @@
-import { and, asc, desc, eq, gt, gte, inArray, lt, lte, or, type SQL, sql } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/sqlite-core';
+import { and, asc, desc, eq, gte, inArray, lt, lte, ne, or, type SQL, sql } from 'drizzle-orm';
+import { alias, type SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { businesses, currencies, shiftRequests, shiftRoles, shifters } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { decodeCursor, encodeCursor, isKeysetCursor, isOffsetCursor } from '../../lib/pagination';
@@ -66,34 +66,46 @@ function keysetAfter(cursor: string | null | undefined): SQL | undefined {
 /**
  * The caller's shift requests (either side), newest first, keyset-paginated. A partner client sees the
  * businesses linked to it with `shifts:read` (services/access/partner.ts), as the business side does.
+ *
+ * The page costs by the page, not by the caller's rows: each business the caller acts for (or is
+ * linked to) and their shifter profile is walked newest first on its own index (`newestPage`).
  */
 export async function listRequests(ctx: ServiceContext, f: ListRequestsInput): Promise<ShiftList> {
   const actor = ctx.actor.kind === 'partner' ? null : requirePerson(ctx);
-  const conds: SQL[] = [];
+  const filters: SQL[] = [];
+  // What the page is drawn from: some businesses (a SELECT of their ids) and a shifter profile;
+  // both null for an admin, whose list walks every request newest first.
+  let businessUnits: SQL | null = null;
+  let shifterUnit: string | null = null;
   if (!actor) {
-    conds.push(partnerLinkedBusinessSql(partnerActor(ctx).partnerId, shiftRequests.business_id, 'shifts:read'));
+    businessUnits = sql`SELECT ${businesses.id} AS id FROM ${businesses} WHERE ${partnerLinkedBusinessSql(partnerActor(ctx).partnerId, businesses.id, 'shifts:read')}`;
   } else if (!isAdmin(actor)) {
     const [bizIds, myShifter] = await Promise.all([actingBusinessIds(ctx, actor.userId), shifterIdOf(ctx, actor.userId)]);
-    const scopes: SQL[] = [];
-    if (f.as !== 'shifter' && bizIds.length) scopes.push(actsForBusinessSql(actor.userId, shiftRequests.business_id));
-    if (f.as !== 'business' && myShifter) scopes.push(eq(shiftRequests.shifter_id, myShifter));
     // Listing as a business one does not act for is refused the same way for everyone (no probing).
     if (f.business_id && !bizIds.includes(f.business_id) && f.as === 'business') throw new AppError('BUSINESS-NOT-FND-ERR');
-    if (!scopes.length) return { data: [], next_cursor: null };
-    conds.push(or(...scopes)!);
+    // A bound list, read through json_each: one parameter however many businesses the caller acts for.
+    if (f.as !== 'shifter' && bizIds.length) businessUnits = sql`SELECT value AS id FROM json_each(${JSON.stringify(bizIds)})`;
+    if (f.as !== 'business' && myShifter) shifterUnit = myShifter;
+    if (!businessUnits && !shifterUnit) return { data: [], next_cursor: null };
   }
-  if (f.business_id) conds.push(eq(shiftRequests.business_id, f.business_id));
-  if (f.shifter_id) conds.push(eq(shiftRequests.shifter_id, f.shifter_id));
-  if (f.counterparty_id) conds.push(or(eq(shiftRequests.business_id, f.counterparty_id), eq(shiftRequests.shifter_id, f.counterparty_id))!);
-  if (f.status !== undefined) conds.push(inArray(shiftRequests.request_status, Array.isArray(f.status) ? f.status : [f.status]));
-  if (f.shiftrole_id !== undefined) conds.push(eq(shiftRequests.shiftrole_id, f.shiftrole_id));
-  if (f.date_from) conds.push(gte(shiftRequests.shift_date, f.date_from));
-  if (f.date_to) conds.push(lte(shiftRequests.shift_date, f.date_to));
-  if (f.is_broadcast !== undefined) conds.push(eq(shiftRequests.is_broadcast, f.is_broadcast));
+  if (f.business_id) filters.push(eq(shiftRequests.business_id, f.business_id));
+  if (f.shifter_id) filters.push(eq(shiftRequests.shifter_id, f.shifter_id));
+  if (f.counterparty_id)
+    filters.push(or(eq(shiftRequests.business_id, f.counterparty_id), eq(shiftRequests.shifter_id, f.counterparty_id))!);
+  if (f.status !== undefined) filters.push(inArray(shiftRequests.request_status, Array.isArray(f.status) ? f.status : [f.status]));
+  if (f.shiftrole_id !== undefined) filters.push(eq(shiftRequests.shiftrole_id, f.shiftrole_id));
+  if (f.date_from) filters.push(gte(shiftRequests.shift_date, f.date_from));
+  if (f.date_to) filters.push(lte(shiftRequests.shift_date, f.date_to));
+  if (f.is_broadcast !== undefined) filters.push(eq(shiftRequests.is_broadcast, f.is_broadcast));
   const after = keysetAfter(f.cursor);
-  if (after) conds.push(after);
+  if (after) filters.push(after);
+  const filter = filters.length ? and(...filters)! : sql`1`;
+  const walks: Walk[] = [];
+  if (businessUnits) walks.push({ index: 'shift_requests_business_created_idx', column: shiftRequests.business_id, units: businessUnits });
+  if (shifterUnit)
+    walks.push({ index: 'shift_requests_shifter_created_idx', column: shiftRequests.shifter_id, units: sql`SELECT ${shifterUnit} AS id` });
   const rows = await selectJoined(ctx)
-    .where(and(...conds))
+    .where(inArray(shiftRequests.id, newestPage(walks, 'shift_requests_created_idx', filter, f.limit + 1)))
     .orderBy(desc(shiftRequests.created_at), desc(shiftRequests.id))
     .limit(f.limit + 1);
   const page = rows.slice(0, f.limit);
@@ -104,6 +116,45 @@ export async function listRequests(ctx: ServiceContext, f: ListRequestsInput): P
     data: page.map((r) => ({ ...toView(r), ...counters?.get(r.row.id) })),
     next_cursor: rows.length > f.limit && last ? encodeCursor([last.row.created_at, last.row.id]) : null,
   };
+}
+
+/** One index a newest-first page walks: rows whose `column` is one of `units` (a SELECT of ids, as `id`). */
+interface Walk {
+  index: string;
+  column: SQLiteColumn;
+  units: SQL;
+}
+
+/**
+ * The ids of a newest-first page of `n` rows matching `filter`, as a subquery, read from the walks'
+ * indexes (INDEXED BY: the order is the index's, so the plan cannot fall back to sorting the table).
+ * With no walk, `everything` is walked alone (an admin's whole view).
+ *
+ * Several units (a shifter's crew, a business and a shifter profile) cannot be read in one index
+ * order, so the page has a floor: for each unit the created_at of its n-th newest matching row, and
+ * the latest of those. A unit with n rows at or after its n-th already fills a page, so no row of the
+ * page is older: each unit's index is read from its newest row down to the floor, and only those rows
+ * (at most units × n) are sorted, never the units' history.
+ */
+function newestPage(walks: Walk[], everything: string, filter: SQL, n: number): SQL {
+  const order = sql`ORDER BY ${shiftRequests.created_at} DESC, ${shiftRequests.id} DESC`;
+  if (!walks.length) {
+    return sql`(SELECT ${shiftRequests.id} FROM ${shiftRequests} INDEXED BY ${sql.raw(everything)} WHERE ${filter} ${order} LIMIT ${n})`;
+  }
+  const nth = (w: Walk) =>
+    sql`(SELECT ${shiftRequests.created_at} FROM ${shiftRequests} INDEXED BY ${sql.raw(w.index)}
+      WHERE ${w.column} = u.id AND ${filter} ${order} LIMIT 1 OFFSET ${n - 1})`;
+  // Uncorrelated, so SQLite computes it once per statement.
+  const floor = sql`(SELECT coalesce(max(floor), 0) FROM (${sql.join(
+    walks.map((w) => sql`SELECT ${nth(w)} AS floor FROM (${w.units}) AS u`),
+    sql` UNION ALL `,
+  )}))`;
+  const arms = walks.map(
+    (w) =>
+      sql`SELECT id FROM (SELECT ${shiftRequests.id} AS id FROM ${shiftRequests} INDEXED BY ${sql.raw(w.index)}
+        WHERE ${w.column} IN (${w.units}) AND ${filter} AND ${shiftRequests.created_at} >= ${floor} ${order} LIMIT ${n})`,
+  );
+  return sql`(${sql.join(arms, sql` UNION ALL `)})`;
 }
 
 /**
@@ -122,41 +173,38 @@ export async function listBroadcasts(ctx: ServiceContext, f: ListBroadcastsInput
   if (f.shifter_id && f.shifter_id !== myShifter && !isAdmin(actor))
     throw new AppError('FORBIDDEN-ERR', 'shifter_id must be your own shifter profile.');
   const viewer = f.shifter_id ?? myShifter;
-  const conds: SQL[] = [
-    eq(shiftRequests.request_status, SHIFT_STATUS.pending),
-    eq(shiftRequests.is_broadcast, true),
-    gt(shiftRequests.starts_at, ctx.now()),
-  ];
+  const conds: SQL[] = [openBroadcastSql(), startsAfter(ctx.now())];
   // Read as a shifter (shifter_id given, or sort_by_relevance), the list holds what that shifter may
   // claim: their crew's broadcasts, never those of a business the shifter's own user owns (claim
   // answers those with SHFT-OWN-BUSINESS-ERR). Read plainly, a business also sees its own broadcasts.
   const asShifter = viewer !== null && (f.shifter_id !== undefined || f.sort_by_relevance === true);
+  // The businesses whose broadcasts the list may hold, as a SELECT of ids; null for an admin's whole view.
+  let scope: SQL | null = null;
   if (!isAdmin(actor) || f.shifter_id) {
     const scopes: SQL[] = [];
     if (viewer) {
-      scopes.push(crewBusinessSql(viewer, shiftRequests.business_id));
+      scopes.push(crewBusinessSql(viewer, businesses.id));
     }
     if (!asShifter) {
       const bizIds = await actingBusinessIds(ctx, actor.userId);
-      if (bizIds.length) scopes.push(actsForBusinessSql(actor.userId, shiftRequests.business_id));
+      if (bizIds.length) scopes.push(actsForBusinessSql(actor.userId, businesses.id));
     }
     if (!scopes.length) return { data: [], next_cursor: null };
-    conds.push(or(...scopes)!);
-  }
-  if (asShifter && viewer) {
-    const viewerUser =
-      viewer === myShifter
-        ? actor.userId
-        : (await ctx.db.select({ u: shifters.user_id }).from(shifters).where(eq(shifters.id, viewer)))[0]?.u;
-    // A subquery, not a join: both the plain page and the ranked query take these conditions as they are.
-    if (viewerUser)
-      conds.push(
-        sql`${shiftRequests.business_id} NOT IN (SELECT ${businesses.id} FROM ${businesses} WHERE ${businesses.user_id} = ${viewerUser})`,
-      );
+    let visible = or(...scopes)!;
+    if (asShifter && viewer) {
+      const viewerUser =
+        viewer === myShifter
+          ? actor.userId
+          : (await ctx.db.select({ u: shifters.user_id }).from(shifters).where(eq(shifters.id, viewer)))[0]?.u;
+      if (viewerUser) visible = and(visible, ne(businesses.user_id, viewerUser))!;
+    }
+    scope = sql`SELECT ${businesses.id} AS id FROM ${businesses} WHERE ${visible}`;
   }
   conds.push(...broadcastFilters(f));
 
-  if (!(f.sort_by_relevance && f.shifter_id)) return newestBroadcasts(ctx, conds, f);
+  if (!(f.sort_by_relevance && f.shifter_id)) return newestBroadcasts(ctx, conds, scope, f);
+  // A subquery, not a join: the ranked query takes these conditions as they are.
+  if (scope) conds.push(sql`${shiftRequests.business_id} IN (${scope})`);
 
   // Ranked inside D1 (relevance-signals.ts): only the page's rows leave the database. The best-bounded
   // candidates are scored first; if that cannot settle the page, every candidate is.
@@ -170,6 +218,22 @@ export async function listBroadcasts(ctx: ServiceContext, f: ListBroadcastsInput
     data: rows.slice(0, f.limit).map((r) => toView(r, r.relevance_score)),
     next_cursor: rows.length > f.limit ? encodeCursor({ o: page.offset + f.limit }) : null,
   };
+}
+
+/**
+ * An open broadcast (pending, broadcast), as literals: the partial indexes of open broadcasts
+ * (db/schema/shifts.ts) serve a query only when it states their condition as written.
+ */
+function openBroadcastSql(): SQL {
+  return sql.raw(`"shift_requests"."request_status" = ${SHIFT_STATUS.pending} AND "shift_requests"."is_broadcast" = 1`);
+}
+
+/**
+ * The start is still ahead. Written `+starts_at` so SQLite never walks an index by start for it: a
+ * list walks its own order (newest first, or by rate for the relevance bound) and this only filters.
+ */
+function startsAfter(now: number): SQL {
+  return sql`+${shiftRequests.starts_at} > ${now}`;
 }
 
 /** The filters of a broadcast list, as conditions. */
@@ -190,11 +254,19 @@ function broadcastFilters(f: ListBroadcastsInput): SQL[] {
   return conds;
 }
 
-/** A newest-first, keyset-paginated page of broadcasts matching `conds`. */
-async function newestBroadcasts(ctx: ServiceContext, conds: SQL[], f: ListBroadcastsInput): Promise<ShiftList> {
+/**
+ * A newest-first, keyset-paginated page of broadcasts matching `conds`, from the businesses `scope`
+ * selects (null: all), each walked newest first on the partial index of open broadcasts
+ * (`newestPage`), so the page costs by the page and the number of businesses, not their broadcasts.
+ */
+async function newestBroadcasts(ctx: ServiceContext, conds: SQL[], scope: SQL | null, f: ListBroadcastsInput): Promise<ShiftList> {
   const after = keysetAfter(f.cursor);
+  const filter = and(...conds, ...(after ? [after] : []))!;
+  const walks: Walk[] = scope
+    ? [{ index: 'shift_requests_open_business_created_idx', column: shiftRequests.business_id, units: scope }]
+    : [];
   const rows = await selectJoined(ctx)
-    .where(and(...conds, ...(after ? [after] : [])))
+    .where(inArray(shiftRequests.id, newestPage(walks, 'shift_requests_open_created_idx', filter, f.limit + 1)))
     .orderBy(desc(shiftRequests.created_at), desc(shiftRequests.id))
     .limit(f.limit + 1);
   const page = rows.slice(0, f.limit);
@@ -213,12 +285,7 @@ async function listPartnerBroadcasts(ctx: ServiceContext, f: ListBroadcastsInput
   if (f.shifter_id || f.sort_by_relevance) {
     throw new AppError('VALIDATION-ERR', 'shifter_id and sort_by_relevance are for shifters, not partner clients.');
   }
-  const conds: SQL[] = [
-    eq(shiftRequests.request_status, SHIFT_STATUS.pending),
-    eq(shiftRequests.is_broadcast, true),
-    gt(shiftRequests.starts_at, ctx.now()),
-    partnerLinkedBusinessSql(partnerActor(ctx).partnerId, shiftRequests.business_id, 'shifts:read'),
-    ...broadcastFilters(f),
-  ];
-  return newestBroadcasts(ctx, conds, f);
+  const scope = sql`SELECT ${businesses.id} AS id FROM ${businesses} WHERE ${partnerLinkedBusinessSql(partnerActor(ctx).partnerId, businesses.id, 'shifts:read')}`;
+  const conds: SQL[] = [openBroadcastSql(), startsAfter(ctx.now()), ...broadcastFilters(f)];
+  return newestBroadcasts(ctx, conds, scope, f);
 }

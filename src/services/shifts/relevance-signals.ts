@@ -55,9 +55,9 @@ export interface RankWindow {
 }
 
 /**
- * How many candidates are scored in full for a page: those with the highest upper bound (see
- * rankedBroadcasts). Generous against the page, so the check after (`exactWithin`) nearly always
- * holds; a deep page reaches every candidate anyway.
+ * How many candidates are scored in full for a page at least: those whose upper bound reaches the
+ * threshold that lets this many in (see rankedBroadcasts). Generous against the page, so the check
+ * after (`exactWithin`) nearly always holds; a deep page reaches every candidate anyway.
  */
 export function exactWindow(page: RankWindow): number {
   return Math.max(200, 4 * (page.offset + page.limit + 1)); // always past the page's last row
@@ -65,17 +65,25 @@ export function exactWindow(page: RankWindow): number {
 
 /**
  * The ranking as a CTE (`ranked`: ranked_id, ranked_score, ranked_bound) holding one page of the
- * candidates (`candidates`: a condition on shift_requests, of the shifter's crew's broadcasts) best
- * first: score, then earlier start, then newer post, then id. It holds up to `limit + 1` rows, so the
- * caller knows whether another page follows; the caller joins the rows it shows to it, in the same
- * statement.
+ * candidates (`candidates`: a condition on shift_requests, of the shifter's crew's broadcasts, that
+ * states `request_status = 1 AND is_broadcast = 1` as literals) best first: score, then earlier
+ * start, then newer post, then id. It holds up to `limit + 1` rows, so the caller knows whether
+ * another page follows; the caller joins the rows it shows to it, in the same statement.
  *
- * Every candidate first gets an upper bound of its score: everything but the two penalties (a rate
- * under a counter-rule floor, an overlap with an accepted shift), which can only lower it. Only the
- * `window` candidates with the highest bounds are scored in full (the penalties cost a lookup each);
- * `ranked_bound` is then the highest bound left out (NULL when none was). The page is exact when every
- * candidate left out scores lower than the page's last row: see `exactWithin`; otherwise rank again
- * with `window` null, which scores every candidate.
+ * Every candidate has an upper bound of its score: everything but the two penalties (a rate under a
+ * counter-rule floor, an overlap with an accepted shift), which can only lower it. The bound is the
+ * same for every candidate of a group (business, role, currency) but the pay, which grows with the
+ * rate; so within a group the bound follows the rate, the order of an index
+ * (shift_requests_open_rate_idx). With `window`, the candidates are never all read:
+ *  1. the groups are found by seeking that index (crew businesses × roles, the currencies present),
+ *     each with its best rate, hence its best bound;
+ *  2. a threshold T comes down from the best bound, one point at a time, counting per group the
+ *     candidates at or above it (an index range from the rate that reaches T), until at least
+ *     `window` candidates reach it;
+ *  3. those are scored in full (the penalties cost a lookup each) and ranked.
+ * `ranked_bound` is then T − 1, the highest bound left out (NULL when none was). The page is exact
+ * when every candidate left out scores lower than the page's last row: see `exactWithin`; otherwise
+ * rank again with `window` null, which bounds and scores every candidate.
  */
 export function rankedBroadcasts(
   ctx: ServiceContext,
@@ -89,9 +97,11 @@ export function rankedBroadcasts(
   const placesJson = JSON.stringify(places.map((p) => [p.business_id, p.points, p.km]));
   const worked = workedShiftSql();
   const rolePoints = (n: SQL) => sql`CASE WHEN ${n} IS NULL THEN 0 ELSE min(25.0, max(0.0, 12 + ((${n} - 1) * 13) / 4.0)) END`;
-  const top = window === null ? sql`` : sql`ORDER BY ub DESC LIMIT ${window + 1}`;
-  const leftOut = window === null ? sql`NULL` : sql`(SELECT CASE WHEN count(*) > ${window} THEN min(ub) END FROM rel_top)`;
-  const query = sql`WITH
+  const payPoints = (rate: SQL, ref: SQL) =>
+    sql`CASE WHEN ${ref} IS NULL THEN 12.5 ELSE min(25.0, max(0.0, 12.5 + ((CAST(${rate} AS REAL) / ${ref} - 1) / 0.3) * 12.5)) END`;
+  // The bound, rounded as the score is; the same operations in the same order for a candidate and a group.
+  const bound = (role: SQL, pay: SQL, dist: SQL, fam: SQL) => sql`CAST(${role} + ${pay} + ${dist} + ${fam} + 10 + 0.5 AS INTEGER)`;
+  const signals = sql`
   rel_places(business_id, points, km) AS MATERIALIZED (
     SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]') FROM json_each(${placesJson})
   ),
@@ -150,11 +160,17 @@ export function rankedBroadcasts(
       WHERE ${candidates} AND currency NOT IN (SELECT currency FROM rel_overall)
     ) WHERE i IN ((n - 1) / 2, n / 2)
     GROUP BY role, currency
-  ),
-  rel_cand AS NOT MATERIALIZED (
-    SELECT shift_requests.id, shift_requests.starts_at, shift_requests.ends_at, shift_requests.created_at,
+  )`;
+  // A candidate's columns for scoring, with the signals of its group.
+  const candidateColumns = sql`shift_requests.id, shift_requests.starts_at, shift_requests.ends_at, shift_requests.created_at,
       shift_requests.hourly_rate_minor AS rate, shift_requests.currency, shift_requests.shiftrole_id,
-      shift_requests.shift_date, shift_requests.shift_in, b.km, b.distance_points, b.familiarity_points,
+      shift_requests.shift_date, shift_requests.shift_in`;
+  let ranking: SQL;
+  let leftOut: SQL;
+  if (window === null) {
+    ranking = sql`
+  rel_cand AS NOT MATERIALIZED (
+    SELECT ${candidateColumns}, b.km, b.distance_points, b.familiarity_points,
       CASE WHEN rc.role IS NOT NULL THEN rc.role_points
            ELSE coalesce((SELECT ${rolePoints(sql`x.n`)} FROM rel_roles x WHERE x.role = shift_requests.shiftrole_id), 0) END AS role_points,
       CASE WHEN rc.role IS NOT NULL THEN rc.ref
@@ -164,15 +180,71 @@ export function rankedBroadcasts(
     LEFT JOIN rel_rc rc ON rc.role = shift_requests.shiftrole_id AND rc.currency = shift_requests.currency
     WHERE ${candidates}
   ),
-  rel_paid AS NOT MATERIALIZED (
-    SELECT *, CASE WHEN ref IS NULL THEN 12.5 ELSE min(25.0, max(0.0, 12.5 + ((CAST(rate AS REAL) / ref - 1) / 0.3) * 12.5)) END AS pay
-    FROM rel_cand
-  ),
-  -- The upper bound: the score without its penalties, rounded as the score is.
+  rel_paid AS NOT MATERIALIZED (SELECT *, ${payPoints(sql`rate`, sql`ref`)} AS pay FROM rel_cand),
   rel_top AS MATERIALIZED (
-    SELECT *, CAST(role_points + pay + distance_points + familiarity_points + 10 + 0.5 AS INTEGER) AS ub
-    FROM rel_paid ${top}
+    SELECT *, ${bound(sql`role_points`, sql`pay`, sql`distance_points`, sql`familiarity_points`)} AS ub FROM rel_paid
+  )`;
+    leftOut = sql`NULL`;
+  } else {
+    // The rate at or above which a candidate of group g bounds to at least t: the inverse of the pay
+    // points, a unit lower to absorb floating-point error (the bound itself is then checked exactly).
+    const need = (t: SQL) => sql`(CASE
+        WHEN g.ref IS NULL THEN (CASE WHEN ${bound(sql`g.role_points`, sql`12.5`, sql`g.distance_points`, sql`g.familiarity_points`)} >= ${t} THEN -1 ELSE NULL END)
+        WHEN ${t} - 10.5 - g.role_points - g.distance_points - g.familiarity_points <= 0 THEN -1
+        WHEN ${t} - 10.5 - g.role_points - g.distance_points - g.familiarity_points > 25.000001 THEN NULL
+        ELSE CAST(g.ref * (1 + 0.3 * ((${t} - 10.5 - g.role_points - g.distance_points - g.familiarity_points - 0.000001) - 12.5) / 12.5) AS INTEGER) - 1
+      END)`;
+    // Each group seeks its own range of the rate index: the group is the outer loop (CROSS JOIN keeps
+    // that order) and INDEXED BY the index, so the open broadcasts are never read in bulk.
+    const byRate = sql`CROSS JOIN shift_requests INDEXED BY shift_requests_open_rate_idx`;
+    const inGroup = (t: SQL) => sql`shift_requests.business_id = g.business_id AND shift_requests.shiftrole_id = g.role
+        AND shift_requests.currency = g.currency AND shift_requests.hourly_rate_minor >= ${need(t)}
+        AND ${candidates}
+        AND ${bound(sql`g.role_points`, payPoints(sql`shift_requests.hourly_rate_minor`, sql`g.ref`), sql`g.distance_points`, sql`g.familiarity_points`)} >= ${t}`;
+    ranking = sql`
+  -- The groups present among the open broadcasts of the crew: a seek per role, then per currency.
+  rel_grp_c(business_id, role, currency) AS MATERIALIZED (
+    SELECT b.business_id, r.id, (SELECT min(currency) FROM shift_requests INDEXED BY shift_requests_open_rate_idx
+        WHERE business_id = b.business_id AND shiftrole_id = r.id AND request_status = 1 AND is_broadcast = 1)
+      FROM rel_biz b CROSS JOIN shift_roles r
+    UNION ALL
+    SELECT x.business_id, x.role, (SELECT min(currency) FROM shift_requests INDEXED BY shift_requests_open_rate_idx
+        WHERE business_id = x.business_id AND shiftrole_id = x.role AND request_status = 1 AND is_broadcast = 1 AND currency > x.currency)
+      FROM rel_grp_c x WHERE x.currency IS NOT NULL
   ),
+  rel_grp(business_id, role, currency, km, distance_points, familiarity_points, role_points, ref, best) AS MATERIALIZED (
+    SELECT c.business_id, c.role, c.currency, b.km, b.distance_points, b.familiarity_points,
+      CASE WHEN rc.role IS NOT NULL THEN rc.role_points
+           ELSE coalesce((SELECT ${rolePoints(sql`x.n`)} FROM rel_roles x WHERE x.role = c.role), 0) END,
+      CASE WHEN rc.role IS NOT NULL THEN rc.ref
+           ELSE (SELECT nullif(m.median, 0) FROM rel_market m WHERE m.role = c.role AND m.currency = c.currency) END,
+      (SELECT max(hourly_rate_minor) FROM shift_requests INDEXED BY shift_requests_open_rate_idx WHERE business_id = c.business_id AND shiftrole_id = c.role
+        AND currency = c.currency AND request_status = 1 AND is_broadcast = 1)
+    FROM rel_grp_c c JOIN rel_biz b ON b.business_id = c.business_id
+    LEFT JOIN rel_rc rc ON rc.role = c.role AND rc.currency = c.currency
+    WHERE c.currency IS NOT NULL
+  ),
+  rel_g AS MATERIALIZED (
+    SELECT *, ${bound(sql`role_points`, payPoints(sql`best`, sql`ref`), sql`distance_points`, sql`familiarity_points`)} AS best_ub FROM rel_grp
+  ),
+  -- The threshold: down from the best bound until the window's count of candidates reach it (or all do).
+  rel_t(t, n) AS (
+    SELECT (SELECT max(best_ub) + 1 FROM rel_g), 0
+    UNION ALL
+    SELECT t - 1, (SELECT count(*) FROM rel_g g ${byRate} WHERE ${inGroup(sql`rel_t.t - 1`)} AND g.best_ub >= rel_t.t - 1)
+    FROM rel_t WHERE n < ${window} AND t > 0
+  ),
+  rel_limit(t) AS MATERIALIZED (SELECT min(t) FROM rel_t),
+  rel_top AS MATERIALIZED (
+    SELECT ${candidateColumns}, g.km, g.distance_points, g.familiarity_points, g.role_points, g.ref,
+      ${payPoints(sql`shift_requests.hourly_rate_minor`, sql`g.ref`)} AS pay,
+      ${bound(sql`g.role_points`, payPoints(sql`shift_requests.hourly_rate_minor`, sql`g.ref`), sql`g.distance_points`, sql`g.familiarity_points`)} AS ub
+    FROM rel_limit CROSS JOIN rel_g g ${byRate}
+    WHERE ${inGroup(sql`rel_limit.t`)} AND g.best_ub >= rel_limit.t
+  )`;
+    leftOut = sql`(SELECT CASE WHEN t > 0 THEN t - 1 END FROM rel_limit)`;
+  }
+  const query = sql`WITH RECURSIVE ${signals},${ranking},
   -- The full score. The overlap test and the counter-rule floor run only when the shifter has
   -- accepted shifts or active rules at all.
   rel_scored AS (
