@@ -5,6 +5,7 @@ import { expireUnusedClients } from '../services/agents';
 import { grantHelpers } from '../mcp/oauth';
 import { resetDemoData } from '../local/demo';
 import { sweepOutbox, systemContext } from '../services/kernel';
+import { advanceInsightRollups, rebuildInsightRollups } from '../services/insights';
 import { sweepEmailOutbox } from '../services/mail';
 import { sweepNotificationDeliveries } from '../services/notifications';
 import { sweepSimulatorEvents } from '../local/payment-simulator';
@@ -32,9 +33,13 @@ const JOBS: Record<string, Record<string, Job>> = {
     sweep_missing_transfers: sweepMissingTransfers,
     refund_unworked_prepaid_shifts: sweepUnworkedShiftRefunds,
     expire_unused_agent_clients: (ctx) => expireUnusedClients(ctx, grantHelpers(ctx.env)),
+    // The figures' windowed rollups follow the clock (crew analytics, going rate).
+    advance_insight_rollups: advanceInsightRollups,
   },
   [CRON.nightly]: {
     reset_demo_data: async (ctx) => (ctx.settings.DEMO_MODE ? resetDemoData(ctx) : 'skipped: DEMO_MODE off'),
+    // Every rollup recomputed from the rows, business by business: the repair for one changed by hand.
+    rebuild_insight_rollups: (ctx) => rebuildInsightRollups(ctx),
   },
 };
 

@@ -1,12 +1,12 @@
-import { and, eq, gte, lte } from 'drizzle-orm';
-import { requestAuthorizations, shiftRequests, shifters } from '../../db/schema';
+import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/sqlite-core';
+import { requestAuthorizations, shiftCrewWindow, shiftRequests, shifters } from '../../db/schema';
 import { fromMinor, percentOf, roundRatio } from '../../lib/money';
 import { toIso } from '../../lib/time';
 import { accessBusiness, seesPay } from '../access';
 import { hours, isWorked, scheduledMinutes, type ServiceContext, shiftPayMinor } from '../kernel';
+import { businessRowsIn, CREW_WINDOW_DAYS, edgeSql, workedSql } from './rollups';
 import type { CrewAnalytics, CrewMember } from './schemas';
-
-export const CREW_WINDOW_DAYS = 90;
 
 /**
  * Reliability, 0–100: worked ÷ (worked + no-shows + the shifter's own cancellations) for this
@@ -30,7 +30,15 @@ export async function crewAnalytics(ctx: ServiceContext, businessId: string): Pr
   const pay = seesPay(role);
   const to = ctx.now();
   const from = to - CREW_WINDOW_DAYS * 86_400_000;
-  const [crew, rows] = await Promise.all([
+  // The window's rollup (rollups.ts) plus the rows between its edges and [from, to], in one batch
+  // (one transaction, so the rollup and its edges are read at the same moment). A member's latest
+  // worked shift is one index seek each.
+  const edge = edgeSql('s', { from, to }, 'crew');
+  const s = alias(shiftRequests, 's');
+  const latest = sql<number | null>`(SELECT s.starts_at FROM ${shiftRequests} s
+    WHERE s.business_id = ${business.id} AND s.shifter_id = ${shifters.id} AND s.starts_at >= ${from} AND s.starts_at <= ${to}
+      AND ${workedSql()} ORDER BY s.starts_at DESC LIMIT 1)`;
+  const [crew, rolled, edgeRows] = await ctx.db.batch([
     ctx.db
       .select({
         id: shifters.id,
@@ -38,41 +46,67 @@ export async function crewAnalytics(ctx: ServiceContext, businessId: string): Pr
         slug: shifters.slug,
         accept: shifters.accept_shift_req,
         since: requestAuthorizations.responded_at,
+        lastWorked: latest,
       })
       .from(requestAuthorizations)
       .innerJoin(shifters, eq(shifters.id, requestAuthorizations.shifter_id))
       .where(and(eq(requestAuthorizations.business_id, business.id), eq(requestAuthorizations.status, 'accepted'))),
+    ctx.db.select().from(shiftCrewWindow).where(eq(shiftCrewWindow.business_id, business.id)),
     ctx.db
-      .select()
-      .from(shiftRequests)
-      .where(and(eq(shiftRequests.business_id, business.id), gte(shiftRequests.starts_at, from), lte(shiftRequests.starts_at, to))),
+      .select({
+        shifter_id: sql<string>`${s.shifter_id}`,
+        currency: s.currency,
+        starts_at: s.starts_at,
+        ends_at: s.ends_at,
+        hourly_rate_minor: s.hourly_rate_minor,
+        request_status: s.request_status,
+        shift_end_at: s.shift_end_at,
+        is_noshow: s.is_noshow,
+        cancelled_by: s.cancelled_by,
+        sign: sql<number>`${edge.sign}`,
+      })
+      .from(s)
+      .where(and(inArray(s.id, businessRowsIn(business.id, edge.ranges)), isNotNull(s.shifter_id))),
   ]);
   type Other = { minor: number; minutes: number; shifts: number };
   const stats = new Map(
     crew.map((c) => [
       c.id,
-      { worked: 0, minutes: 0, paidMinor: 0, others: new Map<string, Other>(), noShows: 0, cancels: 0, lastWorked: 0 },
+      { worked: 0, minutes: 0, paidMinor: 0, others: new Map<string, Other>(), noShows: 0, cancels: 0, lastWorked: c.lastWorked ?? 0 },
     ]),
   );
-  for (const r of rows) {
-    const s = r.shifter_id ? stats.get(r.shifter_id) : undefined;
-    if (!s) continue;
-    if (isWorked(r)) {
-      s.worked += 1;
-      const minutes = scheduledMinutes(r);
-      s.minutes += minutes;
-      if (r.currency === business.currency) s.paidMinor += shiftPayMinor(r);
-      else {
-        const o = s.others.get(r.currency) ?? { minor: 0, minutes: 0, shifts: 0 };
-        o.minor += shiftPayMinor(r);
-        o.minutes += minutes;
-        o.shifts += 1;
-        s.others.set(r.currency, o);
-      }
-      s.lastWorked = Math.max(s.lastWorked, r.starts_at);
-    } else if (r.is_noshow) s.noShows += 1;
-    else if (r.cancelled_by === 'shifter') s.cancels += 1;
+  const count = (
+    shifterId: string,
+    currency: string,
+    n: { worked: number; minutes: number; minor: number; noShows: number; cancels: number },
+  ) => {
+    const s = stats.get(shifterId);
+    if (!s) return;
+    s.worked += n.worked;
+    s.minutes += n.minutes;
+    s.noShows += n.noShows;
+    s.cancels += n.cancels;
+    if (currency === business.currency) s.paidMinor += n.minor;
+    else {
+      const o = s.others.get(currency) ?? { minor: 0, minutes: 0, shifts: 0 };
+      o.minor += n.minor;
+      o.minutes += n.minutes;
+      o.shifts += n.worked;
+      s.others.set(currency, o);
+    }
+  };
+  for (const r of rolled) {
+    count(r.shifter_id, r.currency, { worked: r.worked, minutes: r.minutes, minor: r.pay_minor, noShows: r.no_shows, cancels: r.cancels });
   }
+  for (const r of edgeRows) {
+    const n = Number(r.sign);
+    if (!n) continue;
+    if (isWorked(r))
+      count(r.shifter_id, r.currency, { worked: n, minutes: n * scheduledMinutes(r), minor: n * shiftPayMinor(r), noShows: 0, cancels: 0 });
+    else if (r.is_noshow) count(r.shifter_id, r.currency, { worked: 0, minutes: 0, minor: 0, noShows: n, cancels: 0 });
+    else if (r.cancelled_by === 'shifter') count(r.shifter_id, r.currency, { worked: 0, minutes: 0, minor: 0, noShows: 0, cancels: n });
+  }
+  for (const s of stats.values()) for (const [c, o] of s.others) if (o.shifts === 0) s.others.delete(c);
   const perShifter = crew
     .map((c): CrewMember => {
       const s = stats.get(c.id)!;

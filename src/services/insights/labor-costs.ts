@@ -1,9 +1,10 @@
-import { and, eq, gte, lt } from 'drizzle-orm';
-import { shiftRequests, shiftRoles, shifters } from '../../db/schema';
+import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
+import { shiftLaborWeeks, shiftLaborWeekShifters, shiftRequests, shiftRoles, shifters } from '../../db/schema';
 import { fromMinor, percentOf } from '../../lib/money';
 import { addDays, mondayOf, startOfDay, todayIn } from '../../lib/shift-time';
 import { accessBusiness, PAY_VIEWERS } from '../access';
-import { hours, scheduledMinutes, type ServiceContext, shiftPayMinor, workedShiftSql } from '../kernel';
+import { hours, scheduledMinutes, type ServiceContext, shiftPayMinor } from '../kernel';
+import { businessRowsIn, workedSql } from './rollups';
 import type { LaborByRole, LaborByShifter, LaborCosts, LaborCostsQuery, LaborWeek, OtherCurrencyTotal } from './schemas';
 
 const WEEKS_OF_HISTORY = 8;
@@ -14,9 +15,9 @@ interface Bucket {
   minor: number;
 }
 const emptyBucket = (): Bucket => ({ minutes: 0, shifts: 0, minor: 0 });
-const add = (b: Bucket, minutes: number, minor: number) => {
+const add = (b: Bucket, minutes: number, minor: number, shifts: number) => {
   b.minutes += minutes;
-  b.shifts += 1;
+  b.shifts += shifts;
   b.minor += minor;
 };
 
@@ -27,15 +28,23 @@ const add = (b: Bucket, minutes: number, minor: number) => {
 class Split {
   readonly main = emptyBucket();
   readonly others = new Map<string, Bucket>();
-  add(currency: string, home: string, minutes: number, minor: number) {
-    if (currency === home) return add(this.main, minutes, minor);
+  /** Adds `shifts` shifts (negative to take them out) with their minutes and pay. */
+  add(currency: string, home: string, minutes: number, minor: number, shifts: number) {
+    if (currency === home) return add(this.main, minutes, minor, shifts);
     const b = this.others.get(currency) ?? emptyBucket();
-    add(b, minutes, minor);
+    add(b, minutes, minor, shifts);
     this.others.set(currency, b);
+  }
+  /** Shifts in every currency. */
+  shifts(): number {
+    let n = this.main.shifts;
+    for (const b of this.others.values()) n += b.shifts;
+    return n;
   }
   /** [{ currency, total, hours, shifts }] by currency code; empty when every shift was in the business's currency. */
   otherCurrencies(): OtherCurrencyTotal[] {
     return [...this.others]
+      .filter(([, b]) => b.shifts !== 0)
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([currency, b]) => ({ currency, total: fromMinor(b.minor, currency), hours: hours(b.minutes), shifts: b.shifts }));
   }
@@ -55,7 +64,12 @@ const withOthers = <Row extends { other_currencies?: OtherCurrencyTotal[] | unde
  * Monday-based week of their start in the business's zone; each shift is paid hours × rate rounded
  * once. Totals, hours, shifts, the change and the budget figures are in the business's currency;
  * shifts in another currency are reported apart, per currency (`other_currencies` at the top for the
- * week, and on each breakdown row and history week that has any). One query, one pass in memory.
+ * week, and on each breakdown row and history week that has any).
+ *
+ * Read from the labor rollups (rollups.ts), which count by UTC week: each local week is its UTC
+ * week's rollup, corrected by the rows that start between the local Monday midnight and the UTC one
+ * (a few hours at each of the nine boundaries, read from shift_requests). One batch, whatever the
+ * number of shifts.
  */
 export async function laborCosts(ctx: ServiceContext, businessId: string, query: LaborCostsQuery = {}): Promise<LaborCosts> {
   const { week } = query;
@@ -66,50 +80,118 @@ export async function laborCosts(ctx: ServiceContext, businessId: string, query:
   const mondays = Array.from({ length: WEEKS_OF_HISTORY + 1 }, (_, i) => addDays(thisMonday, (i - (WEEKS_OF_HISTORY - 1)) * 7));
   // mondays[0..7] are the 8 weeks ending with this one; mondays[8] is the next Monday (exclusive end).
   const bounds = mondays.map((d) => startOfDay(d, tz));
+  // The UTC week the rollup files each local week under: the one starting on the same calendar Monday.
+  const utc = mondays.map((d) => Date.parse(`${d}T00:00:00Z`));
+  const edges = bounds.map((b, i): [number, number] => [Math.min(b, utc[i]!), Math.max(b, utc[i]!)]).filter(([lo, hi]) => lo < hi);
 
-  const rows = await ctx.db
-    .select({
-      starts_at: shiftRequests.starts_at,
-      ends_at: shiftRequests.ends_at,
-      hourly_rate_minor: shiftRequests.hourly_rate_minor,
-      currency: shiftRequests.currency,
-      shifter_id: shiftRequests.shifter_id,
-      shifter_name: shifters.display_name,
-      shiftrole_id: shiftRequests.shiftrole_id,
-      role: shiftRoles.label,
-    })
-    .from(shiftRequests)
-    .leftJoin(shifters, eq(shifters.id, shiftRequests.shifter_id))
-    .leftJoin(shiftRoles, eq(shiftRoles.id, shiftRequests.shiftrole_id))
-    .where(
-      and(
-        eq(shiftRequests.business_id, business.id),
-        workedShiftSql(),
-        gte(shiftRequests.starts_at, bounds[0]!),
-        lt(shiftRequests.starts_at, bounds[WEEKS_OF_HISTORY]!),
+  const [weekRows, shifterRows, edgeRows] = await ctx.db.batch([
+    ctx.db
+      .select({
+        week_start: shiftLaborWeeks.week_start,
+        shiftrole_id: shiftLaborWeeks.shiftrole_id,
+        role: shiftRoles.label,
+        currency: shiftLaborWeeks.currency,
+        shifts: shiftLaborWeeks.shifts,
+        minutes: shiftLaborWeeks.minutes,
+        minor: shiftLaborWeeks.pay_minor,
+      })
+      .from(shiftLaborWeeks)
+      .leftJoin(shiftRoles, eq(shiftRoles.id, shiftLaborWeeks.shiftrole_id))
+      .where(
+        and(
+          eq(shiftLaborWeeks.business_id, business.id),
+          gte(shiftLaborWeeks.week_start, utc[0]!),
+          lt(shiftLaborWeeks.week_start, utc[WEEKS_OF_HISTORY]!),
+        ),
       ),
-    );
+    ctx.db
+      .select({
+        shifter_id: shiftLaborWeekShifters.shifter_id,
+        shifter_name: shifters.display_name,
+        currency: shiftLaborWeekShifters.currency,
+        shifts: shiftLaborWeekShifters.shifts,
+        minutes: shiftLaborWeekShifters.minutes,
+        minor: shiftLaborWeekShifters.pay_minor,
+      })
+      .from(shiftLaborWeekShifters)
+      .leftJoin(shifters, eq(shifters.id, shiftLaborWeekShifters.shifter_id))
+      .where(and(eq(shiftLaborWeekShifters.business_id, business.id), eq(shiftLaborWeekShifters.week_start, utc[WEEKS_OF_HISTORY - 1]!))),
+    ctx.db
+      .select({
+        starts_at: shiftRequests.starts_at,
+        ends_at: shiftRequests.ends_at,
+        hourly_rate_minor: shiftRequests.hourly_rate_minor,
+        currency: shiftRequests.currency,
+        shifter_id: shiftRequests.shifter_id,
+        shifter_name: shifters.display_name,
+        shiftrole_id: shiftRequests.shiftrole_id,
+        role: shiftRoles.label,
+      })
+      .from(shiftRequests)
+      .leftJoin(shifters, eq(shifters.id, shiftRequests.shifter_id))
+      .leftJoin(shiftRoles, eq(shiftRoles.id, shiftRequests.shiftrole_id))
+      .where(
+        and(
+          inArray(
+            shiftRequests.id,
+            businessRowsIn(
+              business.id,
+              sql`SELECT json_extract(value, '$[0]') AS lo, json_extract(value, '$[1]') AS hi FROM json_each(${JSON.stringify(edges)})`,
+              workedSql('x'),
+            ),
+          ),
+        ),
+      ),
+  ]);
 
   const weeks = mondays.slice(0, WEEKS_OF_HISTORY).map(() => new Split());
   const byShifter = new Map<string, { split: Split; name: string | null }>();
   const byRole = new Map<number, { split: Split; role: string | null }>();
-  for (const r of rows) {
+  const last = WEEKS_OF_HISTORY - 1;
+  const toShifter = (id: string | null, name: string | null) => {
+    const key = id || 'unknown';
+    if (!byShifter.has(key)) byShifter.set(key, { split: new Split(), name });
+    return byShifter.get(key)!.split;
+  };
+  const toRole = (id: number, role: string | null) => {
+    if (!byRole.has(id)) byRole.set(id, { split: new Split(), role });
+    return byRole.get(id)!.split;
+  };
+  for (const r of weekRows) {
+    const w = utc.indexOf(r.week_start);
+    weeks[w]!.add(r.currency, cur, r.minutes, r.minor, r.shifts);
+    if (w === last) toRole(r.shiftrole_id, r.role).add(r.currency, cur, r.minutes, r.minor, r.shifts);
+  }
+  for (const r of shifterRows) toShifter(r.shifter_id, r.shifter_name).add(r.currency, cur, r.minutes, r.minor, r.shifts);
+  // A row between a local Monday and the UTC one: out of the UTC week the rollup counted it in, into its own.
+  const weekOf = (ms: number, starts: number[]) => {
+    if (ms < starts[0]! || ms >= starts[WEEKS_OF_HISTORY]!) return -1;
     let w = WEEKS_OF_HISTORY - 1;
-    while (w > 0 && r.starts_at < bounds[w]!) w--;
+    while (ms < starts[w]!) w--;
+    return w;
+  };
+  for (const r of edgeRows) {
+    const counted = weekOf(r.starts_at, utc);
+    const own = weekOf(r.starts_at, bounds);
+    if (counted === own) continue;
     const minutes = scheduledMinutes(r);
     const minor = shiftPayMinor(r);
-    weeks[w]!.add(r.currency, cur, minutes, minor);
-    if (w === WEEKS_OF_HISTORY - 1) {
-      const sk = r.shifter_id ?? 'unknown';
-      if (!byShifter.has(sk)) byShifter.set(sk, { split: new Split(), name: r.shifter_name });
-      byShifter.get(sk)!.split.add(r.currency, cur, minutes, minor);
-      if (!byRole.has(r.shiftrole_id)) byRole.set(r.shiftrole_id, { split: new Split(), role: r.role });
-      byRole.get(r.shiftrole_id)!.split.add(r.currency, cur, minutes, minor);
+    for (const [w, n] of [
+      [counted, -1],
+      [own, 1],
+    ] as const) {
+      if (w < 0) continue;
+      weeks[w]!.add(r.currency, cur, n * minutes, n * minor, n);
+      if (w === last) {
+        toShifter(r.shifter_id, r.shifter_name).add(r.currency, cur, n * minutes, n * minor, n);
+        toRole(r.shiftrole_id, r.role).add(r.currency, cur, n * minutes, n * minor, n);
+      }
     }
   }
+
   const money = (minor: number) => fromMinor(minor, cur);
-  const thisWeek = weeks[WEEKS_OF_HISTORY - 1]!;
-  const lastWeek = weeks[WEEKS_OF_HISTORY - 2]!.main;
+  const thisWeek = weeks[last]!;
+  const lastWeek = weeks[last - 1]!.main;
   const budget = business.weekly_labor_budget_minor;
   const breakdown = (split: Split) => ({ shifts: split.main.shifts, hours: hours(split.main.minutes), total: money(split.main.minor) });
   return {
@@ -126,12 +208,15 @@ export async function laborCosts(ctx: ServiceContext, businessId: string, query:
     weekly_budget: budget === null ? null : money(budget),
     over_under_budget: budget === null ? null : money(thisWeek.main.minor - budget),
     other_currencies: thisWeek.otherCurrencies(),
+    // A breakdown row is a shifter or role with a shift this week; equal totals in id order.
     by_shifter: [...byShifter]
+      .filter(([, b]) => b.split.shifts() > 0)
       .map(([id, b]) => withOthers<LaborByShifter>({ shifter_id: id, shifter_name: b.name, ...breakdown(b.split) }, b.split))
-      .sort((a, b) => b.total - a.total),
+      .sort((a, b) => b.total - a.total || a.shifter_id.localeCompare(b.shifter_id)),
     by_role: [...byRole]
+      .filter(([, b]) => b.split.shifts() > 0)
       .map(([id, b]) => withOthers<LaborByRole>({ shiftrole_id: id, role: b.role, ...breakdown(b.split) }, b.split))
-      .sort((a, b) => b.total - a.total),
+      .sort((a, b) => b.total - a.total || a.shiftrole_id - b.shiftrole_id),
     last_8_weeks: weeks.map((b, i) =>
       withOthers<LaborWeek>(
         { week_start: mondays[i]!, total: money(b.main.minor), hours: hours(b.main.minutes), shifts: b.main.shifts },
