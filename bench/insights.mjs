@@ -1,16 +1,19 @@
-// Insights on 100,000 worked shift rows: GET /v1/going_rate for the city of the big business (it
-// aggregates every worked shift of the city in the 90-day window) and GET /v1/business/{id}/labor_costs
-// for that business (it reads eight weeks of its worked shifts). Latency over a fixed number of
-// requests at concurrency 1 (and throughput at 4).
+// Insights on the worked shift rows (100,000 by default): GET /v1/going_rate for the city of the big
+// business (every worked shift of the city in the 90-day window), GET /v1/business/{id}/labor_costs
+// (eight weeks of its worked shifts) and GET /v1/business/{id}/crew/analytics (its crew of 300 over 90
+// days), answered from the rollups. Latency over a fixed number of requests at concurrency 1 (and
+// throughput at 4).
 import { call, describe, LOAD_COLUMNS, loadCells, printTable, runFixed, summarize } from './common.mjs';
 
 export async function benchInsights(base, manifest, { requests = 100, concurrencies = [1, 4], warmup = 3 } = {}) {
   const key = manifest.keys.bigOwner;
   const goingRatePath = `/v1/going_rate?city_id=${manifest.ids.bigCity}`;
   const laborPath = `/v1/business/${manifest.ids.bigBusiness}/labor_costs?week=${manifest.week}`;
+  const crewPath = `/v1/business/${manifest.ids.bigBusiness}/crew/analytics`;
   const endpoints = [
     { name: 'going_rate', path: goingRatePath, ok: (b) => typeof b?.sample_size === 'number' && b.sample_size > 0 },
     { name: 'labor_costs', path: laborPath, ok: (b) => Array.isArray(b?.last_8_weeks) },
+    { name: 'crew_analytics', path: crewPath, ok: (b) => Array.isArray(b?.per_shifter) && b.per_shifter.length > 0 },
   ];
   const failures = [];
   const rows = [];
@@ -40,6 +43,7 @@ export async function benchInsights(base, manifest, { requests = 100, concurrenc
   }
   const g = answers.going_rate ?? {};
   const l = answers.labor_costs ?? {};
+  const c = answers.crew_analytics ?? {};
   const coverage = {
     going_rate: {
       city_id: manifest.ids.bigCity,
@@ -54,8 +58,9 @@ export async function benchInsights(base, manifest, { requests = 100, concurrenc
       this_week_shifts: l.this_week_shifts ?? null,
       shifts_in_8_weeks: Array.isArray(l.last_8_weeks) ? l.last_8_weeks.reduce((a, w) => a + w.shifts, 0) : null,
     },
+    crew_analytics: { crew_size: c.crew_size ?? null, shifts_90d: c.total_completed_shifts_90d ?? null },
   };
-  return { totalRows: manifest.counts.insightRows, rowsByCity: manifest.counts.insightRowsByCity, rows, coverage, failures };
+  return { totalRows: manifest.counts.insightRows, rowsByCity: { ...manifest.counts.insightRowsByCity }, rows, coverage, failures };
 }
 
 export function printInsights(res) {
@@ -73,4 +78,6 @@ export function printInsights(res) {
   console.log(
     `labor_costs week of ${l.week_start}: ${l.this_week_shifts} shifts this week, ${l.shifts_in_8_weeks} shifts over the 8 weeks it reads`,
   );
+  const c = res.coverage.crew_analytics;
+  console.log(`crew_analytics: ${c.crew_size} crew members, ${c.shifts_90d} worked shifts in 90 days`);
 }

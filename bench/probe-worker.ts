@@ -1,13 +1,16 @@
 // The Worker the benchmarks serve: the real one (src/index.ts, every request not under /__bench/
 // goes to it unchanged) plus probe routes that each add one layer of an authenticated read, so
-// bench/auth-read.mjs can say what each layer costs. Only bundled by the benchmarks, never deployed.
+// bench/auth-read.mjs can say what each layer costs, and counters of what each request asks of the
+// platform. Only bundled by the benchmarks, never deployed.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { eq } from 'drizzle-orm';
 import { createDb } from '../src/db/client';
 import { users } from '../src/db/schema';
 import { type AppBindings, getSettings } from '../src/env';
 import worker from '../src';
 import { resolveApiKey } from '../src/services/accounts';
-import { consumeRateLimit } from '../src/services/kernel';
+import { advanceInsightRollups } from '../src/services/insights';
+import { consumeRateLimit, systemContext } from '../src/services/kernel';
 
 // The real Worker's named exports: every Durable Object class wrangler.toml binds, so a new one needs no change here.
 export * from '../src';
@@ -15,14 +18,105 @@ export * from '../src';
 const PREFIX = '/__bench/';
 
 /**
+ * What one request asked of the platform until its answer: D1 statements and round trips (a batch is
+ * one round trip), Durable Object calls (each method or fetch on a stub) and queue messages. Answered
+ * in `x-bench-*` headers; work a request leaves to waitUntil after its answer is not in them.
+ */
+interface Counts {
+  d1Statements: number;
+  d1RoundTrips: number;
+  doCalls: number;
+  queueMessages: number;
+}
+const current = new AsyncLocalStorage<Counts>();
+const count = (k: keyof Counts, n = 1) => {
+  const c = current.getStore();
+  if (c) c[k] += n;
+};
+
+/** A proxy that hands each method call (its name, arguments and result) to `on`, which returns what the caller gets. */
+function counting<T extends object>(target: T, on: (prop: string, args: unknown[], result: unknown) => unknown): T {
+  return new Proxy(target, {
+    get(t, prop) {
+      const v = Reflect.get(t, prop);
+      if (typeof v !== 'function') return v;
+      return (...args: unknown[]) => on(String(prop), args, Reflect.apply(v, t, args));
+    },
+  });
+}
+
+function countingD1(db: D1Database): D1Database {
+  const statement = (s: D1PreparedStatement): D1PreparedStatement =>
+    counting(s, (prop, _args, result) => {
+      if (prop === 'bind') return statement(result as D1PreparedStatement);
+      if (['first', 'all', 'run', 'raw'].includes(prop)) {
+        count('d1Statements');
+        count('d1RoundTrips');
+      }
+      return result;
+    });
+  return counting(db, (prop, args, result) => {
+    if (prop === 'prepare') return statement(result as D1PreparedStatement);
+    if (prop === 'batch') {
+      count('d1Statements', (args[0] as unknown[]).length);
+      count('d1RoundTrips');
+    }
+    if (prop === 'exec') count('d1RoundTrips');
+    return result;
+  });
+}
+
+function countingNamespace<N extends object>(ns: N): N {
+  return counting(ns, (prop, _args, result) =>
+    prop === 'get' || prop === 'getByName'
+      ? counting(result as object, (_p, _a, r) => {
+          count('doCalls');
+          return r;
+        })
+      : result,
+  );
+}
+
+function countingQueue(q: Queue): Queue {
+  return counting(q, (prop, args, result) => {
+    if (prop === 'send') count('queueMessages');
+    if (prop === 'sendBatch') count('queueMessages', (args[0] as unknown[]).length);
+    return result;
+  });
+}
+
+const counted = new WeakMap<AppBindings, AppBindings>();
+/** The bindings with counters, one object per environment (settings are cached per object). */
+function countedEnv(env: AppBindings): AppBindings {
+  const known = counted.get(env);
+  if (known) return known;
+  const e: AppBindings = {
+    ...env,
+    DB: countingD1(env.DB),
+    RATE_LIMITER: countingNamespace(env.RATE_LIMITER),
+    CLAIM_LOCK: countingNamespace(env.CLAIM_LOCK),
+    THREADS: countingNamespace(env.THREADS),
+    NOTIFICATIONS_QUEUE: countingQueue(env.NOTIFICATIONS_QUEUE),
+    WEBHOOKS_QUEUE: countingQueue(env.WEBHOOKS_QUEUE),
+  };
+  counted.set(env, e);
+  return e;
+}
+
+/**
  * GET /__bench/<layer>, each layer doing what the one before does and one thing more:
  * - `bare`: a JSON answer from the Worker, nothing else (no app, no middleware);
  * - `key`: + the API key lookup (one D1 query: key, user, admin and demo flags);
  * - `limit`: + the rate-limit Durable Object call;
  * - `user`: + the user's row: the least an authenticated read of one's account needs.
+ * POST /__bench/rollups runs the 5-minute job that moves the figures' windowed rollups (after a load).
  */
-async function probe(layer: string, req: Request, env: AppBindings): Promise<Response> {
+async function probe(layer: string, req: Request, env: AppBindings, ctx: ExecutionContext): Promise<Response> {
   if (layer === 'bare') return Response.json({ ok: true });
+  if (layer === 'rollups' && req.method === 'POST') {
+    const steps = await advanceInsightRollups(systemContext(env, ctx, 'bench:rollups'));
+    return Response.json({ steps });
+  }
   const key = /^Bearer (\S+)$/.exec(req.headers.get('Authorization') ?? '')?.[1] ?? '';
   const db = createDb(env.DB);
   const cred = await resolveApiKey(db, key);
@@ -44,10 +138,17 @@ async function probe(layer: string, req: Request, env: AppBindings): Promise<Res
 }
 
 export default {
-  fetch(req, env, ctx) {
+  async fetch(req, env, ctx) {
     const { pathname } = new URL(req.url);
-    if (pathname.startsWith(PREFIX)) return probe(pathname.slice(PREFIX.length), req, env);
-    return worker.fetch(req, env, ctx);
+    if (pathname.startsWith(PREFIX)) return probe(pathname.slice(PREFIX.length), req, env, ctx);
+    const counts: Counts = { d1Statements: 0, d1RoundTrips: 0, doCalls: 0, queueMessages: 0 };
+    const res = await current.run(counts, () => worker.fetch(req, countedEnv(env), ctx));
+    const out = new Response(res.body, res);
+    out.headers.set('x-bench-d1-statements', String(counts.d1Statements));
+    out.headers.set('x-bench-d1-round-trips', String(counts.d1RoundTrips));
+    out.headers.set('x-bench-do-calls', String(counts.doCalls));
+    out.headers.set('x-bench-queue-messages', String(counts.queueMessages));
+    return out;
   },
   queue: worker.queue,
   scheduled: worker.scheduled,

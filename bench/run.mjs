@@ -1,6 +1,12 @@
-// `npm run bench [-- claims|broadcasts|insights|auth ...]`: seeds a fresh local D1 under
-// bench/.state/, starts `wrangler dev` on its own port with that state, runs the chosen benchmarks
-// (all by default), prints the figures and writes them to bench/results/<timestamp>.json.
+// `npm run bench [-- claims|broadcasts|lists|insights|auth|counts|load|soak ...]`: seeds a fresh local
+// D1 under bench/.state/, starts `wrangler dev` on its own port with that state, runs the chosen
+// benchmarks (all but load and soak by default), prints the figures and writes them to
+// bench/results/<timestamp>.json.
+// Sizes: `--broadcasts 10000,100000,1000000` (open broadcasts the list reads) and `--worked
+// 100000,1000000` (worked shifts the figures and the lists read): the data grows to each size in turn
+// (top-ups loaded with the server stopped) and the size-dependent benchmarks run at each.
+// `load` runs the mixed workload (`--clients 20`, `--seconds 60`); `soak` the same for `--minutes 30`
+// with workerd's memory sampled every minute.
 // `--reuse` keeps the data of the last run (read-only benchmarks only; claims change the data).
 // `--smoke` runs every chosen benchmark a few requests deep on tiny data in its own state
 // (bench/.state/smoke/) and fails on any unexpected answer: a check that the benchmarks still run,
@@ -13,12 +19,17 @@ import { join } from 'node:path';
 import { benchAuthRead, printAuthRead } from './auth-read.mjs';
 import { benchBroadcasts, printBroadcasts } from './broadcasts.mjs';
 import { benchClaims, printClaims } from './claims.mjs';
-import { freePort, portIsFree, RESULTS_DIR, ROOT, signalAllChildren, sleep, STATE_DIR } from './common.mjs';
+import { call, freePort, ms, portIsFree, printTable, RESULTS_DIR, ROOT, signalAllChildren, sleep, STATE_DIR } from './common.mjs';
+import { benchCounts, printCounts } from './counts.mjs';
 import { benchInsights, printInsights } from './insights.mjs';
-import { generate, load } from './seed.mjs';
+import { benchLists, printLists } from './lists.mjs';
+import { benchLoad, memoryVerdict, poolsFor, printLoad, printSoak } from './load.mjs';
+import { generate, generateBroadcasts, generateWorked, load } from './seed.mjs';
 import { BENCH_VARS, buildSnapshot, startServer } from './server.mjs';
 
-const ALL = ['claims', 'broadcasts', 'insights', 'auth'];
+const ALL = ['claims', 'broadcasts', 'lists', 'insights', 'auth', 'counts', 'load', 'soak'];
+/** What `npm run bench` runs when no benchmark is named: all but the long-running load and soak. */
+const DEFAULT = ['claims', 'broadcasts', 'lists', 'insights', 'auth', 'counts'];
 /** The Worker served: the real one, plus the probe routes the auth benchmark measures layer by layer. */
 const ENTRY = 'bench/probe-worker.ts';
 const PLAN = {
@@ -36,21 +47,45 @@ const SMOKE_PLAN = {
   insightRequests: 4,
   authRounds: 3,
 };
-const SMOKE_SIZES = { openBroadcasts: 120, insightRows: 1_500, insightBusinesses: 5, workerPool: 20, contenders: 5 };
+const SMOKE_SIZES = { insightBusinesses: 5, workerPool: 20, contenders: 5, inboxThreads: 60 };
+/** Smoke sizes: two of each, so the growing data and the per-size tables run too. */
+const SMOKE_BROADCASTS = [120, 180];
+const SMOKE_WORKED = [1_500, 2_000];
 
 /** Benchmarks that leave the data as they found it, so a later `--reuse` run measures the same thing. */
-const READ_ONLY = ['broadcasts', 'insights', 'auth'];
+const READ_ONLY = ['broadcasts', 'lists', 'insights', 'auth'];
+
+/** `--name value` (or `--name=value`) from the arguments. */
+function option(argv, name) {
+  const i = argv.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+  if (i < 0) return undefined;
+  return argv[i].includes('=') ? argv[i].split('=')[1] : argv[i + 1];
+}
+const sizesOf = (text, fallback) =>
+  text === undefined
+    ? fallback
+    : [...new Set(text.split(',').map((x) => Number(x.replaceAll('_', ''))))].filter((x) => x > 0).sort((a, b) => a - b);
 
 function parseArgs(argv) {
-  const chosen = argv.filter((a) => !a.startsWith('-'));
+  const valued = new Set(['--broadcasts', '--worked', '--clients', '--seconds', '--minutes']);
+  const chosen = argv.filter((a, i) => !a.startsWith('-') && !valued.has(argv[i - 1]));
   const unknown = chosen.filter((a) => !ALL.includes(a));
   if (unknown.length) {
     console.error(`unknown benchmark(s): ${unknown.join(', ')}; choose from ${ALL.join(', ')}`);
     process.exit(2);
   }
-  const benches = chosen.length ? ALL.filter((b) => chosen.includes(b)) : ALL;
+  const benches = chosen.length ? ALL.filter((b) => chosen.includes(b)) : DEFAULT;
   const reuse = argv.includes('--reuse');
   const smoke = argv.includes('--smoke');
+  const broadcasts = smoke ? SMOKE_BROADCASTS : sizesOf(option(argv, 'broadcasts'), [10_000, 100_000]);
+  const worked = smoke ? SMOKE_WORKED : sizesOf(option(argv, 'worked'), [100_000]);
+  const clients = Number(option(argv, 'clients') ?? (smoke ? 3 : 20));
+  const seconds = Number(option(argv, 'seconds') ?? (smoke ? 4 : 60));
+  const minutes = Number(option(argv, 'minutes') ?? (smoke ? 0.1 : 30));
+  if (!broadcasts.length || !worked.length || !(clients > 0) || !(seconds > 0) || !(minutes > 0)) {
+    console.error('--broadcasts and --worked take comma-separated sizes; --clients, --seconds and --minutes positive numbers');
+    process.exit(2);
+  }
   if (reuse && smoke) {
     console.error('--reuse and --smoke do not go together: the smoke run always seeds its own tiny data');
     process.exit(2);
@@ -59,7 +94,7 @@ function parseArgs(argv) {
     console.error(`--reuse only with read-only benchmarks (${READ_ONLY.join(', ')}): the others change the data`);
     process.exit(2);
   }
-  return { benches, reuse, smoke };
+  return { benches, reuse, smoke, broadcasts, worked, clients, seconds, minutes };
 }
 
 /** The commit the work tree is on and whether it has uncommitted changes under src/ or migrations/. */
@@ -75,11 +110,12 @@ function gitSource() {
 const elapsed = (t0) => `${((performance.now() - t0) / 1000).toFixed(1)} s`;
 
 async function main() {
-  const { benches, reuse, smoke } = parseArgs(process.argv.slice(2));
+  const { benches, reuse, smoke, broadcasts, worked, clients, seconds, minutes } = parseArgs(process.argv.slice(2));
   const plan = smoke ? SMOKE_PLAN : PLAN;
   const port = Number(process.env.BENCH_PORT || (smoke ? await freePort() : 8791));
   if (port === 8787) throw new Error('port 8787 belongs to `npm run dev`; choose another BENCH_PORT');
   if (!(await portIsFree(port))) throw new Error(`port ${port} is in use; set BENCH_PORT to a free port`);
+  const has = (b) => benches.includes(b);
 
   const t0 = performance.now();
   const started = new Date();
@@ -89,8 +125,14 @@ async function main() {
   const sqlDir = join(stateDir, 'sql');
   const logFile = join(stateDir, 'wrangler.log');
   const manifestFile = join(sqlDir, 'manifest.json');
+  const saveManifest = () => writeFileSync(manifestFile, JSON.stringify(manifest, null, 2));
   let manifest;
   let loadSeconds = 0;
+  const loadFiles = async (files) => {
+    const tLoad = performance.now();
+    await load(persistTo, files, logFile, (msg) => console.log(`[bench] ${msg} — ${elapsed(t0)}`));
+    loadSeconds += (performance.now() - tLoad) / 1000;
+  };
   if (reuse && existsSync(manifestFile) && existsSync(persistTo)) {
     manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
     console.log(`[bench] reusing the data seeded ${new Date(manifest.now).toISOString()} in ${persistTo.replace(`${ROOT}/`, '')}`);
@@ -99,18 +141,21 @@ async function main() {
     rmSync(stateDir, { recursive: true, force: true });
     mkdirSync(stateDir, { recursive: true });
     console.log(`[bench] generating ${smoke ? 'smoke ' : ''}data (fresh state in ${persistTo.replace(`${ROOT}/`, '')})…`);
+    // What the load and soak runs consume is seeded for their length; a few for the counts.
+    const runSeconds = Math.max(has('load') ? seconds : 0, has('soak') ? minutes * 60 : 0);
+    const pools = runSeconds ? poolsFor(runSeconds, clients) : { claims: 4, clockIns: 2, clockOuts: 2, clients: 1 };
     const generated = generate(sqlDir, {
       uncontendedClaims: plan.uncontendedClaims,
       contendedRounds: plan.contendedRounds,
-      ...(smoke ? { warmupClaims: 2, sizes: SMOKE_SIZES } : {}),
+      ...(smoke ? { warmupClaims: 2 } : {}),
+      sizes: { ...(smoke ? SMOKE_SIZES : {}), openBroadcasts: broadcasts[0], insightRows: worked[0] },
+      pools,
     });
     manifest = generated.manifest;
     console.log(
       `[bench] ${manifest.counts.rows.toLocaleString('en-US')} rows in ${generated.files.length} SQL files (${manifest.counts.shiftRequests.toLocaleString('en-US')} shift requests) — ${elapsed(t0)}`,
     );
-    const tLoad = performance.now();
-    await load(persistTo, generated.files, logFile, (msg) => console.log(`[bench] ${msg} — ${elapsed(t0)}`));
-    loadSeconds = (performance.now() - tLoad) / 1000;
+    await loadFiles(generated.files);
   }
 
   const script = await buildSnapshot(join(stateDir, 'build'), logFile, ENTRY);
@@ -124,29 +169,94 @@ async function main() {
       .join(' ')}`,
   );
   console.log('[bench] (API_KEY_RATE_LIMIT is raised so the 600-per-5-minutes personal-key limit does not cut the runs short)');
-  const tStart = performance.now();
-  const server = await startServer({ port, persistTo, logFile, script });
-  stopServer = server.stop;
-  const startSeconds = (performance.now() - tStart) / 1000;
-  console.log(`[bench] wrangler dev answers on ${server.base} — ${elapsed(t0)}`);
-
-  const results = {};
+  let server = null;
+  let startSeconds = 0;
   let reloads = 0;
-  try {
-    for (const b of benches) {
-      const tb = performance.now();
-      console.log(`[bench] running ${b}…`);
-      if (b === 'claims') results.claims = await benchClaims(server.base, manifest);
-      if (b === 'broadcasts') results.broadcasts = await benchBroadcasts(server.base, manifest, { requests: plan.listRequests });
-      if (b === 'insights') results.insights = await benchInsights(server.base, manifest, { requests: plan.insightRequests });
-      if (b === 'auth') results.auth = await benchAuthRead(server.base, manifest, { rounds: plan.authRounds });
-      results[b].seconds = (performance.now() - tb) / 1000;
-      console.log(`[bench] ${b} done in ${results[b].seconds.toFixed(1)} s — ${elapsed(t0)}`);
-    }
-  } finally {
-    reloads = server.reloads();
+  const start = async () => {
+    const tStart = performance.now();
+    server = await startServer({ port, persistTo, logFile, script });
+    stopServer = server.stop;
+    startSeconds += (performance.now() - tStart) / 1000;
+    // The figures' windowed rollups follow the clock: the 5-minute job, run once the data is in.
+    const r = await call(server.base, 'POST', '/__bench/rollups');
+    if (r.status !== 200) throw new Error(`the rollup job failed: ${JSON.stringify(r.body).slice(0, 300)}`);
+    console.log(`[bench] wrangler dev answers on ${server.base}; rollup windows moved (${JSON.stringify(r.body.steps)}) — ${elapsed(t0)}`);
+  };
+  const stop = async () => {
+    reloads += server.reloads();
     await server.stop();
     stopServer = null;
+    server = null;
+  };
+  /** Grows the data to `size` with the server stopped (its SQLite file is written by the loader). */
+  const grow = async (what, size, batch) => {
+    const have = what === 'broadcasts' ? manifest.counts.openBroadcasts : manifest.counts.insightRows;
+    if (size <= have) return;
+    await stop();
+    console.log(`[bench] growing to ${size.toLocaleString('en-US')} ${what === 'broadcasts' ? 'open broadcasts' : 'worked shifts'}…`);
+    const files = (what === 'broadcasts' ? generateBroadcasts : generateWorked)(sqlDir, manifest, size - have, batch);
+    saveManifest();
+    await loadFiles(files);
+    await start();
+  };
+
+  const results = { sizes: { broadcasts, worked } };
+  const run = async (name, fn) => {
+    const tb = performance.now();
+    console.log(`[bench] running ${name}…`);
+    const res = await fn();
+    res.seconds = (performance.now() - tb) / 1000;
+    console.log(`[bench] ${name} done in ${res.seconds.toFixed(1)} s — ${elapsed(t0)}`);
+    return res;
+  };
+  try {
+    await start();
+    if (has('claims')) results.claims = await run('claims', () => benchClaims(server.base, manifest));
+    if (has('counts')) results.counts = await run('counts', () => benchCounts(server.base, manifest));
+    if (has('broadcasts')) {
+      results.broadcasts = [];
+      for (const [i, size] of broadcasts.entries()) {
+        if (!reuse) await grow('broadcasts', size, i);
+        results.broadcasts.push(
+          await run(`broadcasts at ${manifest.counts.openBroadcasts}`, () =>
+            benchBroadcasts(server.base, manifest, { requests: plan.listRequests }),
+          ),
+        );
+      }
+    }
+    if (has('lists') || has('insights') || has('auth')) {
+      for (const k of ['lists', 'insights', 'auth']) if (has(k)) results[k] = [];
+      for (const [i, size] of worked.entries()) {
+        if (!reuse) await grow('worked', size, i);
+        if (has('lists'))
+          results.lists.push(
+            await run(`lists at ${manifest.counts.insightRows}`, () =>
+              benchLists(server.base, manifest, { requests: plan.insightRequests }),
+            ),
+          );
+        if (has('insights'))
+          results.insights.push(
+            await run(`insights at ${manifest.counts.insightRows}`, () =>
+              benchInsights(server.base, manifest, { requests: plan.insightRequests }),
+            ),
+          );
+        // The least authenticated read, measured beside the figures it is the yardstick of.
+        if (has('auth')) results.auth.push(await run('auth', () => benchAuthRead(server.base, manifest, { rounds: plan.authRounds })));
+      }
+    }
+    if (has('load')) results.load = await run('load', () => benchLoad(server.base, manifest, { seconds, clients }));
+    if (has('soak'))
+      results.soak = await run('soak', () =>
+        benchLoad(server.base, manifest, {
+          seconds: Math.round(minutes * 60),
+          clients,
+          sampleSeconds: smoke ? 2 : 60,
+          pgid: server.pid,
+          seed: 2,
+        }),
+      );
+  } finally {
+    if (server) await stop();
     console.log(`[bench] wrangler dev stopped — ${elapsed(t0)}`);
   }
 
@@ -170,11 +280,24 @@ async function main() {
       .join(', ')}.`,
   );
   if (results.claims) printClaims(results.claims);
-  if (results.broadcasts) printBroadcasts(results.broadcasts);
-  if (results.insights) printInsights(results.insights);
-  if (results.auth) printAuthRead(results.auth);
+  for (const b of results.broadcasts ?? []) printBroadcasts(b);
+  if ((results.broadcasts?.length ?? 0) > 1) printBroadcastSizes(results.broadcasts);
+  for (const l of results.lists ?? []) printLists(l);
+  for (const [i, r] of (results.insights ?? []).entries()) printInsights(r, results.auth?.[i]);
+  if ((results.insights?.length ?? 0) > 0) printInsightSizes(results.insights, results.lists ?? [], results.auth ?? []);
+  for (const a of results.auth ?? []) printAuthRead(a);
+  if (results.counts) printCounts(results.counts);
+  if (results.load) printLoad(results.load);
+  if (results.soak) printSoak(results.soak);
 
-  const failures = benches.flatMap((b) => results[b].failures.map((f) => `${b}: ${f}`));
+  const failures = [];
+  for (const [name, r] of Object.entries(results)) {
+    if (name === 'sizes') continue;
+    for (const one of Array.isArray(r) ? r : [r]) for (const f of one.failures ?? []) failures.push(`${name}: ${f}`);
+  }
+  if (results.load?.errors) failures.push(`load: ${results.load.errors} errors`);
+  if (results.soak?.errors) failures.push(`soak: ${results.soak.errors} errors`);
+  if (results.soak && !smoke && memoryVerdict(results.soak.memory).flat === false) failures.push('soak: workerd memory grew');
   if (reloads) failures.push(`wrangler dev reloaded the Worker ${reloads} time(s) during the run; the figures are not reliable`);
   const totalSeconds = (performance.now() - t0) / 1000;
   console.log(
@@ -188,6 +311,7 @@ async function main() {
     } else console.log(`[bench] smoke run: ${benches.join(', ')} ran and every answer was as expected.`);
     return;
   }
+  if (!reuse) saveManifest();
   mkdirSync(RESULTS_DIR, { recursive: true });
   const file = join(
     RESULTS_DIR,
@@ -206,6 +330,63 @@ async function main() {
     for (const f of failures.slice(0, 20)) console.error(`  ${f}`);
     process.exitCode = 1;
   }
+}
+
+/** p50 at concurrency 1 of one mode of a broadcast run. */
+const p50Of = (res, mode) => res.rows.find((r) => r.mode === mode && r.concurrency === 1)?.latency.p50 ?? null;
+
+function printBroadcastSizes(runs) {
+  const first = runs[0];
+  printTable(
+    'Broadcast listing by size — p50 at concurrency 1 (ms); growth against the smallest size',
+    ['open broadcasts', 'newest first', 'growth', 'relevance', 'growth', 'relevance ÷ newest'],
+    runs.map((r) => {
+      const n = p50Of(r, 'newest first');
+      const rel = p50Of(r, 'relevance');
+      return [
+        r.openBroadcasts.toLocaleString('en-US'),
+        ms(n),
+        `${(n / p50Of(first, 'newest first')).toFixed(2)}×`,
+        ms(rel),
+        `${(rel / p50Of(first, 'relevance')).toFixed(2)}×`,
+        `${(rel / n).toFixed(2)}×`,
+      ];
+    }),
+  );
+}
+
+function printInsightSizes(insights, lists, auths) {
+  const p50 = (res, name) => res.rows.find((r) => (r.endpoint ?? r.name) === name && r.concurrency === 1)?.latency.p50 ?? null;
+  const least = (a) => a?.rows.find((r) => r.layer.startsWith('+ the user'))?.latency.p50 ?? null;
+  printTable(
+    'Figures and lists by size — p50 at concurrency 1 (ms); the figures against the least authenticated read measured beside them',
+    [
+      'worked shifts',
+      'going rate',
+      'labor costs',
+      'crew analytics',
+      'least read',
+      'worst ÷ least',
+      'requests p1',
+      'requests p6',
+      'inbox p1',
+      'inbox p6',
+    ],
+    insights.map((r, i) => {
+      const l = lists[i];
+      const figures = ['going_rate', 'labor_costs', 'crew_analytics'].map((n) => p50(r, n));
+      const ls = least(auths[i]);
+      return [
+        r.totalRows.toLocaleString('en-US'),
+        ...figures.map(ms),
+        ms(ls),
+        ls ? `${(Math.max(...figures) / ls).toFixed(2)}×` : '—',
+        ...(l
+          ? ['list_of_requests, page 1', 'list_of_requests, page 6', 'inbox, page 1', 'inbox, page 6'].map((n) => ms(p50(l, n)))
+          : ['—', '—', '—', '—']),
+      ];
+    }),
+  );
 }
 
 let stopServer = null;

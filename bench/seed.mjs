@@ -21,7 +21,7 @@ import { rng, runWrangler } from './common.mjs';
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const DAY = 86_400_000;
 const ROWS_PER_INSERT = 500;
-const ROWS_PER_FILE = 20_000;
+const ROWS_PER_FILE = 50_000;
 /** Local D1 refuses statements over 100 kB (SQLITE_TOOBIG), so an INSERT also stops short of that. */
 const MAX_STATEMENT_CHARS = 90_000;
 
@@ -34,6 +34,8 @@ export const SIZES = {
   historyDays: 120,
   workerPool: 300,
   contenders: 50,
+  /** Threads in the big business's inbox, one per shifter. */
+  inboxThreads: 2_000,
 };
 
 /** Cities from migrations/0001_reference_data.sql that the benchmark uses. */
@@ -53,8 +55,9 @@ const sqlValue = (v) => {
 
 /** Collects rows per table and writes them as multi-row INSERTs, at most ROWS_PER_FILE rows a file. */
 class SqlWriter {
-  constructor(dir) {
+  constructor(dir, tag = '') {
     this.dir = dir;
+    this.tag = tag;
     this.files = [];
     this.parts = [];
     this.rowsInFile = 0;
@@ -87,7 +90,7 @@ class SqlWriter {
   }
   flush() {
     if (!this.parts.length) return;
-    const file = join(this.dir, `${String(this.files.length + 1).padStart(2, '0')}.sql`);
+    const file = join(this.dir, `${this.tag}${String(this.files.length + 1).padStart(2, '0')}.sql`);
     writeFileSync(file, `${this.parts.join('\n')}\n`);
     this.files.push({ file, rows: this.rowsInFile });
     this.parts = [];
@@ -114,6 +117,79 @@ function shiftInstants(date, shiftIn, shiftOut, tz) {
   return { startsAt, endsAt: wallClockToInstant(endDate, shiftOut, tz) };
 }
 const hhmm = (minutes) => `${String(Math.floor(minutes / 60) % 24).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+/** An instant's wall-clock date and HH:MM in `tz`. */
+function wallClock(ms, tz) {
+  const z = Temporal.Instant.fromEpochMilliseconds(ms).toZonedDateTimeISO(tz);
+  return { date: z.toPlainDate().toString(), time: hhmm(z.hour * 60 + z.minute) };
+}
+
+/** Starts of the generated shifts (22:00 runs overnight), their roles, and a rate for a city and role. */
+const STARTS = [360, 420, 480, 540, 600, 660, 720, 900, 960, 1020, 1080, 1320];
+const ROLES = [1, 1, 1, 2, 2, 3, 3, 4, 5, 6, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+const rateOf = (r, city, role) => city.base + role * 40 + r.int(-400, 900);
+
+/**
+ * Direct threads between a business and `count` new shifters (numbered from `from`), each with a
+ * message, one a minute back from now: users and shifters pushed into the given lists, the thread
+ * rows returned (conversations first; the participants' order column is filled by its trigger).
+ */
+function inboxThreads({ id, now, created, users, shifters }, business, from, count) {
+  const conversations = [];
+  const participants = [];
+  for (let i = from; i < from + count; i++) {
+    const u = {
+      id: id('usr'),
+      email: `inbox-${i}@bench.shiftmarket.local`,
+      password_hash: 'pbkdf2_sha256$1$bench$bench',
+      display_name: `inbox-${i}`,
+      email_verified_at: created,
+      is_demo: 0,
+      created_at: created,
+      updated_at: created,
+    };
+    users.push(u);
+    const s = {
+      id: id('shf'),
+      user_id: u.id,
+      slug: `bench-inbox-${i}`,
+      display_name: `Inbox ${i}`,
+      city_id: 1,
+      timezone: 'America/New_York',
+      accept_shift_req: 1,
+      currency: 'USD',
+      created_at: created,
+      updated_at: created,
+    };
+    shifters.push(s);
+    const at = now - (i + 1) * 60_000;
+    const c = {
+      id: id('cnv'),
+      kind: 'direct',
+      pair_key: `business:${business.id}|shifter:${s.id}`,
+      created_by_user_id: u.id,
+      last_message_at: at,
+      last_message_seq: 1,
+      last_message_preview: 'Is the Saturday shift still open?',
+      last_sender_kind: 'shifter',
+      last_sender_id: s.id,
+      created_at: at,
+      updated_at: at,
+    };
+    conversations.push(c);
+    participants.push(
+      { conversation_id: c.id, party_kind: 'shifter', party_id: s.id, accepted_at: at, last_read_seq: 1, joined_at: at },
+      {
+        conversation_id: c.id,
+        party_kind: 'business',
+        party_id: business.id,
+        accepted_at: i % 10 ? at : null,
+        last_read_seq: 0,
+        joined_at: at,
+      },
+    );
+  }
+  return { conversations, participants };
+}
 
 /** A personal API key in the service's format and the sha256 hex the api_keys table stores. */
 function mintKey() {
@@ -129,22 +205,20 @@ function mintKey() {
 }
 
 /**
- * Generates every row and writes the SQL files under `dir`. Returns the manifest the benchmarks
- * need (keys, ids, expected counts) and the list of SQL files in load order.
+ * The row builders of one generation run (a seeded random source, ids, users, businesses, shifters,
+ * connections and shift rows collected per table): the base data and each top-up get their own.
  */
-export function generate(dir, { now = Date.now(), uncontendedClaims = 200, contendedRounds = 20, warmupClaims = 10, sizes = {} } = {}) {
+function makeContext(dir, { now, seed, tag = '', idTag = '' }) {
   mkdirSync(dir, { recursive: true });
-  /** SIZES, or smaller ones for the smoke run (`npm run bench:smoke`). */
-  const S = { ...SIZES, ...sizes };
-  const r = rng(20261117);
+  const r = rng(seed);
   let seq = 0;
   const id = (prefix) => {
     seq++;
     let s = '';
     for (let i = 0; i < 14; i++) s += BASE62[r.int(0, 61)];
-    return `${prefix}_${s}${seq.toString(36).padStart(6, '0')}`;
+    return `${prefix}_${s}${idTag}${seq.toString(36).padStart(6, '0')}`;
   };
-  const out = new SqlWriter(dir);
+  const out = new SqlWriter(dir, tag);
   const created = now - 200 * DAY;
 
   const users = [];
@@ -153,7 +227,6 @@ export function generate(dir, { now = Date.now(), uncontendedClaims = 200, conte
   const shifters = [];
   const connections = [];
   const counterRules = [];
-  const manifest = { now, keys: {}, ids: {}, counts: {} };
 
   function user(label, withKey) {
     const u = {
@@ -270,11 +343,61 @@ export function generate(dir, { now = Date.now(), uncontendedClaims = 200, conte
     shift_end_at: endsAt + r.int(-5, 10) * 60_000,
     updated_at: endsAt + 60_000,
   });
+  return {
+    r,
+    id,
+    out,
+    now,
+    created,
+    users,
+    apiKeys,
+    businesses,
+    shifters,
+    connections,
+    counterRules,
+    shiftRows,
+    user,
+    business,
+    shifter,
+    connect,
+    shift,
+    worked,
+  };
+}
+
+/**
+ * Generates every row and writes the SQL files under `dir`. Returns the manifest the benchmarks
+ * need (keys, ids, expected counts) and the list of SQL files in load order.
+ */
+export function generate(
+  dir,
+  { now = Date.now(), uncontendedClaims = 200, contendedRounds = 20, warmupClaims = 10, sizes = {}, pools = {} } = {},
+) {
+  mkdirSync(dir, { recursive: true });
+  /** SIZES, or smaller ones for the smoke run (`npm run bench:smoke`). */
+  const S = { ...SIZES, ...sizes };
+  const {
+    r,
+    id,
+    out,
+    created,
+    users,
+    apiKeys,
+    businesses,
+    shifters,
+    connections,
+    counterRules,
+    shiftRows,
+    business,
+    shifter,
+    connect,
+    shift,
+    worked,
+  } = makeContext(dir, { now, seed: 20261117 });
+  const manifest = { now, keys: {}, ids: {}, counts: {} };
 
   const cityList = Object.values(CITIES);
-  const STARTS = [360, 420, 480, 540, 600, 660, 720, 900, 960, 1020, 1080, 1320]; // 22:00 runs overnight
-  const ROLES = [1, 1, 1, 2, 2, 3, 3, 4, 5, 6, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
-  const rateFor = (city, role) => city.base + role * 40 + r.int(-400, 900);
+  const rateFor = (city, role) => rateOf(r, city, role);
 
   // --- the bench shifter and the market it sees -------------------------------------------------
   const me = shifter('relevance', CITIES.newYork, { withKey: true });
@@ -430,6 +553,103 @@ export function generate(dir, { now = Date.now(), uncontendedClaims = 200, conte
   manifest.counts.insightRows = S.insightRows;
   manifest.counts.insightRowsByCity = Object.fromEntries(rowsByCity);
 
+  // Everything below draws after the data above, so that data is the same whatever is added here.
+  // The pool is the big business's crew, so its crew analytics has 300 members to report.
+  for (const p of pool) connect(big.b, p);
+  // The claims business's owner ends shifts early in the load benchmark (a manager's clock-out).
+  const claimsOwnerKey = mintKey();
+  apiKeys.push({
+    id: id('key'),
+    user_id: claimsBiz.owner.id,
+    kind: 'personal',
+    prefix: claimsOwnerKey.prefix,
+    key_hash: claimsOwnerKey.hash,
+    created_at: created,
+  });
+  manifest.keys.claimsOwner = claimsOwnerKey.key;
+
+  // --- load: what the mixed workload consumes (claims, clock-ins, clock-outs), per client ----------
+  const P = { claims: 0, clockIns: 0, clockOuts: 0, clients: 20, ...pools };
+  const clients = claimers.slice(1, 1 + Math.min(P.clients, claimers.length - 1));
+  // Open broadcasts of the claims business that never overlap each other (a claimer's accepted
+  // shifts never conflict): one hour every three, from 120 days out.
+  const poolDay0 = addDays(claimDay0, 120);
+  const claimPool = Array.from({ length: P.claims }, (_, k) => {
+    const date = addDays(poolDay0, Math.floor(k / 8));
+    const start = (k % 8) * 180;
+    return shift(claimsBiz, date, hhmm(start), hhmm(start + 60), 2, 2600, { note: 'bench load' }).id;
+  });
+  // Accepted shifts starting within the hour (clock-in open) and lasting 8 h; and ones already clocked
+  // in 10 minutes ago, for the owner to end. Both as instants, whatever the zone's clock says.
+  const timed = (c, startsAt, clockedIn) => {
+    const start = Math.floor(startsAt / 60_000) * 60_000;
+    const at = wallClock(start, claimsBiz.b.timezone);
+    const row = shift(claimsBiz, at.date, at.time, wallClock(start + 8 * 60 * 60_000, claimsBiz.b.timezone).time, 1, 2500, {
+      shifter_id: c.s.id,
+      request_status: 2,
+      is_broadcast: 0,
+      accepted_at: now - DAY,
+      shift_start_at: clockedIn ? now - 10 * 60_000 : null,
+      note: 'bench load clock',
+      created_at: now - DAY,
+      updated_at: now - DAY,
+    });
+    // The instants themselves, whatever a DST night would make of the wall clock.
+    row.starts_at = start;
+    row.ends_at = start + 8 * 60 * 60_000;
+    return row.id;
+  };
+  const clockIns = clients.map((c) => Array.from({ length: P.clockIns }, () => timed(c, now + 20 * 60_000, false)));
+  const clockOuts = clients.map((c) => Array.from({ length: P.clockOuts }, () => timed(c, now - 20 * 60_000, true)));
+  // Each client's thread with the business, accepted on both sides, so a client may write again and again.
+  const loadThreads = clients.map((c) => ({
+    id: id('cnv'),
+    kind: 'direct',
+    pair_key: `business:${claimsBiz.b.id}|shifter:${c.s.id}`,
+    created_by_user_id: c.s.user_id,
+    last_message_seq: 0,
+    created_at: now - DAY,
+    updated_at: now - DAY,
+  }));
+  const loadSides = loadThreads.flatMap((t, i) => [
+    {
+      conversation_id: t.id,
+      party_kind: 'shifter',
+      party_id: clients[i].s.id,
+      accepted_at: now - DAY,
+      last_read_seq: 0,
+      joined_at: now - DAY,
+    },
+    {
+      conversation_id: t.id,
+      party_kind: 'business',
+      party_id: claimsBiz.b.id,
+      accepted_at: now - DAY,
+      last_read_seq: 0,
+      joined_at: now - DAY,
+    },
+  ]);
+  manifest.load = {
+    claimsBusiness: claimsBiz.b.id,
+    clients: clients.map((c, i) => ({ key: c.key, shifterId: c.s.id, clockIns: clockIns[i], clockOuts: clockOuts[i] })),
+    claimPool,
+    detailIds: uncontended.slice(0, 50),
+  };
+
+  // --- the big business's inbox: one direct thread with each of many shifters ---------------------
+  const inbox = inboxThreads({ id, now, created, users, shifters }, { id: big.b.id, owner: big.owner.id }, 0, S.inboxThreads);
+  manifest.counts.inboxThreads = S.inboxThreads;
+
+  // What a top-up needs to add rows like these (generateBroadcasts, generateWorked).
+  const ref = (x) => ({
+    id: x.b.id,
+    timezone: x.b.timezone,
+    currency: x.b.currency,
+    owner: x.owner.id,
+    city: Object.keys(CITIES).find((k) => CITIES[k] === x.city),
+  });
+  manifest.world = { market: market.map(ref), big: ref(big), others: others.map(ref), pool: pool.map((p) => p.id) };
+
   out.add('users', users);
   out.add('api_keys', apiKeys);
   out.add('businesses', businesses);
@@ -437,11 +657,84 @@ export function generate(dir, { now = Date.now(), uncontendedClaims = 200, conte
   out.add('request_authorizations', connections);
   out.add('counter_rules', counterRules);
   out.add('shift_requests', shiftRows);
+  out.add('conversations', [...inbox.conversations, ...loadThreads]);
+  out.add('conversation_participants', [...inbox.participants, ...loadSides]);
   out.flush();
   manifest.counts.shiftRequests = shiftRows.length;
   manifest.counts.rows = out.total;
   writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2));
   return { manifest, files: out.files };
+}
+
+const bizOf = (w) => ({ b: { id: w.id, timezone: w.timezone, currency: w.currency }, owner: { id: w.owner }, city: CITIES[w.city] });
+
+/**
+ * More open broadcasts at the market businesses, like the base data's (`count` of them, top-up number
+ * `batch`), into `dir`: the broadcast list's next size. Returns the files to load; updates `manifest`.
+ */
+export function generateBroadcasts(dir, manifest, count, batch) {
+  const now = manifest.now;
+  const ctx = makeContext(dir, { now, seed: 7_000 + batch, tag: `b${batch}-`, idTag: `b${batch}` });
+  const market = manifest.world.market.map(bizOf);
+  const from = manifest.counts.openBroadcasts;
+  for (let i = from; i < from + count; i++) {
+    const biz = market[i % market.length];
+    const date = addDays(todayIn(biz.b.timezone, now), ctx.r.int(1, 28));
+    const startMin = ctx.r.pick(STARTS);
+    const role = ctx.r.pick(ROLES);
+    ctx.shift(biz, date, hhmm(startMin), hhmm(startMin + 60 * ctx.r.int(4, 10)), role, rateOf(ctx.r, biz.city, role), {});
+  }
+  ctx.out.add('shift_requests', ctx.shiftRows);
+  ctx.out.flush();
+  manifest.counts.openBroadcasts += count;
+  manifest.counts.shiftRequests += count;
+  return ctx.out.files;
+}
+
+/**
+ * More worked shifts at the insights businesses, like the base data's, and a thread in the big
+ * business's inbox for every 50 of them: the figures' and the lists' next size.
+ */
+export function generateWorked(dir, manifest, count, batch) {
+  const now = manifest.now;
+  const ctx = makeContext(dir, { now, seed: 9_000 + batch, tag: `w${batch}-`, idTag: `w${batch}` });
+  const r = ctx.r;
+  const big = bizOf(manifest.world.big);
+  const others = manifest.world.others.map(bizOf);
+  const pool = manifest.world.pool;
+  const byCity = manifest.counts.insightRowsByCity;
+  for (let i = 0; i < count; i++) {
+    const biz = r.chance(SIZES.bigBusinessShare) ? big : r.pick(others);
+    let d = r.int(1, SIZES.historyDays);
+    const startMin = r.pick(STARTS);
+    const shiftIn = hhmm(startMin);
+    const shiftOut = hhmm(startMin + 60 * r.int(4, 10));
+    let date = addDays(todayIn(biz.b.timezone, now), -d);
+    let t = shiftInstants(date, shiftIn, shiftOut, biz.b.timezone);
+    if (t.endsAt > now - 60 * 60_000) {
+      d += 1;
+      date = addDays(date, -1);
+      t = shiftInstants(date, shiftIn, shiftOut, biz.b.timezone);
+    }
+    const role = r.pick(ROLES);
+    ctx.shift(biz, date, shiftIn, shiftOut, role, rateOf(r, biz.city, role), {
+      ...ctx.worked(pool[r.int(0, pool.length - 1)], t.startsAt, t.endsAt, r.chance(0.8) ? 5 : 2),
+      is_broadcast: r.chance(0.3) ? 1 : 0,
+    });
+    byCity[biz.city.id] = (byCity[biz.city.id] ?? 0) + 1;
+  }
+  const threads = Math.floor(count / 50);
+  const inbox = inboxThreads(ctx, { id: big.b.id, owner: big.owner.id }, manifest.counts.inboxThreads, threads);
+  ctx.out.add('users', ctx.users);
+  ctx.out.add('shifters', ctx.shifters);
+  ctx.out.add('shift_requests', ctx.shiftRows);
+  ctx.out.add('conversations', inbox.conversations);
+  ctx.out.add('conversation_participants', inbox.participants);
+  ctx.out.flush();
+  manifest.counts.insightRows += count;
+  manifest.counts.inboxThreads += threads;
+  manifest.counts.shiftRequests += count;
+  return ctx.out.files;
 }
 
 /** Applies the migrations and loads the generated files into the local D1 under `persistTo`. */

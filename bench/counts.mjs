@@ -1,0 +1,81 @@
+// What each hot request asks of the platform, counted by the probe Worker (bench/probe-worker.ts):
+// D1 statements and round trips (a batch is one), Durable Object calls and queue messages, per
+// request until its answer. The scale plan (docs/scale.md) is built on these.
+import { describe, printTable } from './common.mjs';
+
+async function counted(base, method, path, key, body) {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(60_000),
+  });
+  const text = await res.text();
+  const h = (n) => Number(res.headers.get(`x-bench-${n}`) ?? Number.NaN);
+  return {
+    status: res.status,
+    text,
+    counts: { d1: h('d1-statements'), trips: h('d1-round-trips'), dos: h('do-calls'), queue: h('queue-messages') },
+  };
+}
+
+export async function benchCounts(base, manifest) {
+  const L = manifest.load;
+  const client = L.clients[0];
+  const failures = [];
+  const shifter = manifest.ids.relevanceShifter;
+  const claimId = L.claimPool.at(-1);
+  const clockInId = client.clockIns.at(-1);
+  const clockOutId = client.clockOuts.at(-1);
+  const paths = [
+    [
+      'list, newest first',
+      'POST',
+      '/v1/shift_request/list_of_broadcast_requests',
+      manifest.keys.relevance,
+      { shifter_id: shifter, limit: 50 },
+    ],
+    [
+      'list, by relevance',
+      'POST',
+      '/v1/shift_request/list_of_broadcast_requests',
+      manifest.keys.relevance,
+      { shifter_id: shifter, limit: 50, sort_by_relevance: true },
+    ],
+    ['details', 'GET', `/v1/shift_request/${clockOutId}`, client.key],
+    ['claim', 'POST', `/v1/shift_request/${claimId}/claim`, client.key],
+    ['clock-in', 'POST', `/v1/shift_request/${clockInId}/clock_in`, client.key, {}],
+    ['clock-out (the business)', 'POST', `/v1/shift_request/${clockOutId}/clock_out`, manifest.keys.claimsOwner, {}],
+    [
+      'send message',
+      'POST',
+      '/v1/messaging/messages',
+      client.key,
+      { to: { kind: 'business', id: L.claimsBusiness }, as: { kind: 'shifter', id: client.shifterId }, body: 'On my way' },
+    ],
+    ['list_of_requests', 'POST', '/v1/shift_request/list_of_requests', manifest.keys.bigOwner, { as: 'business', limit: 50 }],
+    ['inbox', 'GET', '/v1/messaging/inbox?tab=all&limit=50', manifest.keys.bigOwner],
+    ['labor costs', 'GET', `/v1/business/${manifest.ids.bigBusiness}/labor_costs`, manifest.keys.bigOwner],
+    ['going rate', 'GET', `/v1/going_rate?city_id=${manifest.ids.bigCity}`, manifest.keys.bigOwner],
+    ['authenticated read (user details)', 'GET', '/v1/user/details', manifest.keys.relevance],
+  ];
+  const rows = [];
+  for (const [name, method, path, key, body] of paths) {
+    const r = await counted(base, method, path, key, body);
+    if (r.status >= 300) failures.push(`${name}: ${describe({ status: r.status, body: r.text })}`);
+    rows.push({ name, status: r.status, ...r.counts });
+  }
+  // Consumed above: the load benchmark does not count on them.
+  L.claimPool.pop();
+  client.clockIns.pop();
+  client.clockOuts.pop();
+  return { rows, failures };
+}
+
+export function printCounts(res) {
+  printTable(
+    'Platform calls per request — counted in the probe Worker until the answer',
+    ['request', 'status', 'D1 statements', 'D1 round trips', 'DO calls', 'queue msgs'],
+    res.rows.map((r) => [r.name, r.status, r.d1, r.trips, r.dos, r.queue]),
+  );
+}
