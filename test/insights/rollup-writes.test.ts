@@ -40,7 +40,11 @@ describe('every write that changes a figure keeps the rollups', () => {
     const owner = biz;
 
     // Worked: clocked in and out through the API (the clock-out is the write that makes it worked).
-    const worked = await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId, startsAt: Date.now() - (3 * 60 + 50) * MINUTE });
+    const worked = await insertShift({
+      businessId: biz.businessId!,
+      shifterId: sh.shifterId,
+      startsAt: Date.now() - (3 * 60 + 50) * MINUTE,
+    });
     expect((await call('POST', `/v1/shift_request/${worked.id}/clock_in`, { key: sh.key, body: {} })).status).toBe(200);
     await db()
       .update(shiftRequests)
