@@ -144,6 +144,8 @@ describe('business web application', { skip }, () => {
         // The switcher works without script: a GET form; by keyboard here.
         await page.focus('#switch-business');
         await page.selectOption('#switch-business', { label: 'Harbor Street Events' });
+        // Enter on a select does not send its form: Tab to the Switch button, then Enter.
+        await page.keyboard.press('Tab');
         await Promise.all([page.waitForURL((u) => u.searchParams.has('business_id')), page.keyboard.press('Enter')]);
         await page.getByText('Harbor Street Events ·').first().waitFor();
         await assertAccessible(page, 'today of the second business, dark');
