@@ -233,7 +233,7 @@ describe('web sign-in with two-factor and a trusted browser', { skip }, () => {
           assert.ok(await page.getByRole('checkbox', { name: TRUST_LABEL }).first().isChecked(), 'Space did not tick "Trust this browser"');
           await tabTo(page, 'form:has(input[name=code]) button[type=submit]', 1);
           await page.keyboard.press('Enter');
-          await page.waitForURL((url) => url.pathname === '/dashboard');
+          await page.waitForURL((url) => url.pathname === '/account');
           await f.checkPage('/account after the code');
           await f.screenshot('account');
           const device = await f.deviceCookie();
@@ -265,7 +265,7 @@ describe('web sign-in with two-factor and a trusted browser', { skip }, () => {
           await f.checkPage('/account/security');
           const listed = page
             .locator('main')
-            .getByText(/Chrome on Linux/)
+            .getByText(/Chrome( \d+)? on Linux/)
             .first();
           await listed.waitFor({ timeout: 5_000 }).catch(() => assert.fail('the trusted browser is not listed on /account/security'));
           await f.screenshot('trusted-devices');
