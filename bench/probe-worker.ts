@@ -19,12 +19,15 @@ const PREFIX = '/__bench/';
 
 /**
  * What one request asked of the platform until its answer: D1 statements and round trips (a batch is
- * one round trip), Durable Object calls (each method or fetch on a stub) and queue messages. Answered
- * in `x-bench-*` headers; work a request leaves to waitUntil after its answer is not in them.
+ * one round trip) and the time spent waiting on them, Durable Object calls (each method or fetch on a
+ * stub) and queue messages. Answered in `x-bench-*` headers; work a request leaves to waitUntil after
+ * its answer is not in them.
  */
 interface Counts {
   d1Statements: number;
   d1RoundTrips: number;
+  /** Time spent waiting on D1, summed over the request's round trips (ms): its share of the database. */
+  d1Ms: number;
   doCalls: number;
   queueMessages: number;
 }
@@ -45,6 +48,15 @@ function counting<T extends object>(target: T, on: (prop: string, args: unknown[
   });
 }
 
+/** Adds the time until `result` settles to the request's D1 time. */
+function timed(result: unknown): unknown {
+  const t0 = performance.now();
+  const c = current.getStore();
+  return (result as Promise<unknown>).finally(() => {
+    if (c) c.d1Ms += performance.now() - t0;
+  });
+}
+
 function countingD1(db: D1Database): D1Database {
   const statement = (s: D1PreparedStatement): D1PreparedStatement =>
     counting(s, (prop, _args, result) => {
@@ -52,6 +64,7 @@ function countingD1(db: D1Database): D1Database {
       if (['first', 'all', 'run', 'raw'].includes(prop)) {
         count('d1Statements');
         count('d1RoundTrips');
+        return timed(result);
       }
       return result;
     });
@@ -60,8 +73,12 @@ function countingD1(db: D1Database): D1Database {
     if (prop === 'batch') {
       count('d1Statements', (args[0] as unknown[]).length);
       count('d1RoundTrips');
+      return timed(result);
     }
-    if (prop === 'exec') count('d1RoundTrips');
+    if (prop === 'exec') {
+      count('d1RoundTrips');
+      return timed(result);
+    }
     return result;
   });
 }
@@ -141,11 +158,12 @@ export default {
   async fetch(req, env, ctx) {
     const { pathname } = new URL(req.url);
     if (pathname.startsWith(PREFIX)) return probe(pathname.slice(PREFIX.length), req, env, ctx);
-    const counts: Counts = { d1Statements: 0, d1RoundTrips: 0, doCalls: 0, queueMessages: 0 };
+    const counts: Counts = { d1Statements: 0, d1RoundTrips: 0, d1Ms: 0, doCalls: 0, queueMessages: 0 };
     const res = await current.run(counts, () => worker.fetch(req, countedEnv(env), ctx));
     const out = new Response(res.body, res);
     out.headers.set('x-bench-d1-statements', String(counts.d1Statements));
     out.headers.set('x-bench-d1-round-trips', String(counts.d1RoundTrips));
+    out.headers.set('x-bench-d1-ms', counts.d1Ms.toFixed(2));
     out.headers.set('x-bench-do-calls', String(counts.doCalls));
     out.headers.set('x-bench-queue-messages', String(counts.queueMessages));
     return out;

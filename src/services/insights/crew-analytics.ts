@@ -35,7 +35,7 @@ export async function crewAnalytics(ctx: ServiceContext, businessId: string): Pr
   // worked shift is one index seek each.
   const edge = edgeSql('s', { from, to }, 'crew');
   const s = alias(shiftRequests, 's');
-  const latest = sql<number | null>`(SELECT s.starts_at FROM ${shiftRequests} s
+  const latest = sql<number | null>`(SELECT s.starts_at FROM ${shiftRequests} s INDEXED BY shift_requests_business_shifter_idx
     WHERE s.business_id = ${business.id} AND s.shifter_id = ${shifters.id} AND s.starts_at >= ${from} AND s.starts_at <= ${to}
       AND ${workedSql()} ORDER BY s.starts_at DESC LIMIT 1)`;
   const [crew, rolled, edgeRows] = await ctx.db.batch([
