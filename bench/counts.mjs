@@ -1,25 +1,78 @@
 // What each hot request asks of the platform, counted by the probe Worker (bench/probe-worker.ts):
-// D1 statements and round trips (a batch is one), Durable Object calls and queue messages, per
-// request until its answer. The scale plan (docs/scale.md) is built on these.
+// D1 statements and round trips (a batch is one), the time waiting on them, Durable Object calls and
+// queue messages, per request until its answer. And the database's own work: every statement the
+// request sent is run again on a copy of the local database with Node's SQLite (node:sqlite, Node 22),
+// each in a transaction rolled back, the median of several runs: "SQL ms", the time D1 spends on the
+// request (D1 runs one query at a time). The scale plan (docs/scale.md) is built on these.
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, printTable } from './common.mjs';
 
+/** The local D1 database file under wrangler's state folder (the largest of the D1 objects). */
+function databaseFile(persistTo) {
+  const dir = join(persistTo, 'v3', 'd1', 'miniflare-D1DatabaseObject');
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.sqlite') && f !== 'metadata.sqlite')
+    .map((f) => join(dir, f));
+  return files.sort((a, b) => statSync(b).size - statSync(a).size)[0];
+}
+
+/** Opens a copy of the local database (the server keeps the original open), or null without node:sqlite. */
+async function copyOfDatabase(persistTo, workDir) {
+  let DatabaseSync;
+  try {
+    ({ DatabaseSync } = await import('node:sqlite'));
+  } catch {
+    return null;
+  }
+  const src = databaseFile(persistTo);
+  rmSync(workDir, { recursive: true, force: true });
+  mkdirSync(workDir, { recursive: true });
+  const dst = join(workDir, 'db.sqlite');
+  for (const ext of ['', '-wal', '-shm']) if (existsSync(`${src}${ext}`)) copyFileSync(`${src}${ext}`, `${dst}${ext}`);
+  return new DatabaseSync(dst);
+}
+
+/** Median time (ms) of running `stmts` in order inside a rolled-back transaction, over `runs` runs. */
+function sqlTime(db, stmts, runs = 9) {
+  const prepared = stmts.map((s) => ({ st: db.prepare(s.sql), params: s.params.map((p) => (typeof p === 'boolean' ? Number(p) : p)) }));
+  const times = [];
+  for (let i = 0; i < runs; i++) {
+    db.exec('BEGIN');
+    const t0 = performance.now();
+    for (const p of prepared) p.st.all(...p.params);
+    times.push(performance.now() - t0);
+    db.exec('ROLLBACK');
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)];
+}
+
+let traceSeq = 0;
 async function counted(base, method, path, key, body) {
+  const trace = `t${Date.now()}-${traceSeq++}`;
   const res = await fetch(`${base}${path}`, {
     method,
-    headers: { Authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    headers: {
+      Authorization: `Bearer ${key}`,
+      'x-bench-trace': trace,
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
     signal: AbortSignal.timeout(60_000),
   });
   const text = await res.text();
   const h = (n) => Number(res.headers.get(`x-bench-${n}`) ?? Number.NaN);
+  const traced = await (await fetch(`${base}/__bench/trace/${trace}`)).json();
   return {
     status: res.status,
     text,
+    statements: traced.statements ?? [],
     counts: { d1: h('d1-statements'), trips: h('d1-round-trips'), d1Ms: h('d1-ms'), dos: h('do-calls'), queue: h('queue-messages') },
   };
 }
 
-export async function benchCounts(base, manifest) {
+export async function benchCounts(base, manifest, { persistTo, workDir } = {}) {
   const L = manifest.load;
   const client = L.clients[0];
   const failures = [];
@@ -59,6 +112,8 @@ export async function benchCounts(base, manifest) {
     ['going rate', 'GET', `/v1/going_rate?city_id=${manifest.ids.bigCity}`, manifest.keys.bigOwner],
     ['authenticated read (user details)', 'GET', '/v1/user/details', manifest.keys.relevance],
   ];
+  // A copy taken before the writes below, so their statements replay as they ran.
+  const db = persistTo ? await copyOfDatabase(persistTo, workDir) : null;
   const rows = [];
   // Reads are repeated (the D1 time is the median of 15); a write consumes its row, so it runs once.
   const once = new Set(['claim', 'clock-in', 'clock-out (the business)']);
@@ -71,8 +126,20 @@ export async function benchCounts(base, manifest) {
       times.push(r.counts.d1Ms);
     }
     times.sort((a, b) => a - b);
-    rows.push({ name, status: r.status, ...r.counts, d1Ms: times[Math.floor(times.length / 2)] });
+    rows.push({ name, status: r.status, ...r.counts, d1Ms: times[Math.floor(times.length / 2)], statements: r.statements });
   }
+  // The database's own work per request, on the copy (writes rolled back).
+  for (const row of rows) {
+    try {
+      row.sqlMs = db ? sqlTime(db, row.statements) : null;
+    } catch (err) {
+      row.sqlMs = null;
+      failures.push(`${row.name}: statements could not be replayed (${err instanceof Error ? err.message : String(err)})`);
+    }
+    delete row.statements;
+  }
+  db?.close();
+  if (workDir) rmSync(workDir, { recursive: true, force: true });
   // Consumed above: the load benchmark does not count on them.
   L.claimPool.pop();
   client.clockIns.pop();
@@ -83,7 +150,7 @@ export async function benchCounts(base, manifest) {
 export function printCounts(res) {
   printTable(
     'Platform calls per request — counted in the probe Worker until the answer',
-    ['request', 'status', 'D1 statements', 'D1 round trips', 'D1 ms', 'DO calls', 'queue msgs'],
-    res.rows.map((r) => [r.name, r.status, r.d1, r.trips, r.d1Ms.toFixed(1), r.dos, r.queue]),
+    ['request', 'status', 'D1 statements', 'D1 round trips', 'D1 wait ms', 'SQL ms', 'DO calls', 'queue msgs'],
+    res.rows.map((r) => [r.name, r.status, r.d1, r.trips, r.d1Ms.toFixed(1), r.sqlMs === null ? '—' : r.sqlMs.toFixed(2), r.dos, r.queue]),
   );
 }

@@ -30,9 +30,13 @@ interface Counts {
   d1Ms: number;
   doCalls: number;
   queueMessages: number;
+  /** With `x-bench-trace: <id>`: every statement (SQL, bound values), kept for GET /__bench/trace/<id>. */
+  statements?: Array<{ sql: string; params: unknown[] }>;
 }
 const current = new AsyncLocalStorage<Counts>();
-const count = (k: keyof Counts, n = 1) => {
+/** The statements of the last traced requests, by trace id (a few dozen at most). */
+const traces = new Map<string, Array<{ sql: string; params: unknown[] }>>();
+const count = (k: 'd1Statements' | 'd1RoundTrips' | 'doCalls' | 'queueMessages', n = 1) => {
   const c = current.getStore();
   if (c) c[k] += n;
 };
@@ -58,9 +62,12 @@ function timed(result: unknown): unknown {
 }
 
 function countingD1(db: D1Database): D1Database {
-  const statement = (s: D1PreparedStatement): D1PreparedStatement =>
-    counting(s, (prop, _args, result) => {
-      if (prop === 'bind') return statement(result as D1PreparedStatement);
+  const statement = (s: D1PreparedStatement, sql: string): D1PreparedStatement =>
+    counting(s, (prop, args, result) => {
+      if (prop === 'bind') {
+        current.getStore()?.statements?.push({ sql, params: args });
+        return statement(result as D1PreparedStatement, sql);
+      }
       if (['first', 'all', 'run', 'raw'].includes(prop)) {
         count('d1Statements');
         count('d1RoundTrips');
@@ -69,7 +76,7 @@ function countingD1(db: D1Database): D1Database {
       return result;
     });
   return counting(db, (prop, args, result) => {
-    if (prop === 'prepare') return statement(result as D1PreparedStatement);
+    if (prop === 'prepare') return statement(result as D1PreparedStatement, String(args[0]));
     if (prop === 'batch') {
       count('d1Statements', (args[0] as unknown[]).length);
       count('d1RoundTrips');
@@ -126,10 +133,12 @@ function countedEnv(env: AppBindings): AppBindings {
  * - `key`: + the API key lookup (one D1 query: key, user, admin and demo flags);
  * - `limit`: + the rate-limit Durable Object call;
  * - `user`: + the user's row: the least an authenticated read of one's account needs.
- * POST /__bench/rollups runs the 5-minute job that moves the figures' windowed rollups (after a load).
+ * POST /__bench/rollups runs the 5-minute job that moves the figures' windowed rollups (after a load);
+ * GET /__bench/trace/<id> answers the statements of the request sent with `x-bench-trace: <id>`.
  */
 async function probe(layer: string, req: Request, env: AppBindings, ctx: ExecutionContext): Promise<Response> {
   if (layer === 'bare') return Response.json({ ok: true });
+  if (layer.startsWith('trace/')) return Response.json({ statements: traces.get(layer.slice('trace/'.length)) ?? null });
   if (layer === 'rollups' && req.method === 'POST') {
     const steps = await advanceInsightRollups(systemContext(env, ctx, 'bench:rollups'));
     return Response.json({ steps });
@@ -159,6 +168,12 @@ export default {
     const { pathname } = new URL(req.url);
     if (pathname.startsWith(PREFIX)) return probe(pathname.slice(PREFIX.length), req, env, ctx);
     const counts: Counts = { d1Statements: 0, d1RoundTrips: 0, d1Ms: 0, doCalls: 0, queueMessages: 0 };
+    const trace = req.headers.get('x-bench-trace');
+    if (trace) {
+      counts.statements = [];
+      traces.set(trace, counts.statements);
+      if (traces.size > 50) traces.delete(traces.keys().next().value!);
+    }
     const res = await current.run(counts, () => worker.fetch(req, countedEnv(env), ctx));
     const out = new Response(res.body, res);
     out.headers.set('x-bench-d1-statements', String(counts.d1Statements));
