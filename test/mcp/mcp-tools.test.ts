@@ -9,7 +9,7 @@ import { call } from '../helpers/api';
 import { contextAt } from '../helpers/clock';
 import { connectLegacy, connectModern, oauthTokens } from '../helpers/mcp';
 import { addTeammate, connect, db, makeUser, type TestUser } from '../helpers/factory';
-import { DAY, HOUR, insertShift, MINUTE, makeCrewMember, makePair, outboxFor, readShift, shiftBody } from '../helpers/shifts';
+import { DAY, dateAhead, HOUR, insertShift, MINUTE, makeCrewMember, makePair, outboxFor, readShift, shiftBody } from '../helpers/shifts';
 import type { ServiceContext } from '../../src/services/kernel/context';
 
 // Every tool's run, called as the MCP server's wrapper calls it: the arguments parsed by the tool's
@@ -463,7 +463,8 @@ describe('every tool through a real MCP SDK client', () => {
     expect((await track(owner, 'shifter_profile', { slug: s!.slug })).shifter.id).toBe(sh.shifterId);
     expect((await track(owner, 'list_connections')).counterparties[0].id).toBe(sh.shifterId);
     expect((await track(owner, 'my_spend')).business_id).toBe(biz.businessId);
-    const posted = await track(owner, 'post_shift', { ...shiftBody(), is_broadcast: true, confirm: true });
+    // Days after the worker's other shifts (the accepted one starts two days from now, at this hour), so the claim never overlaps them.
+    const posted = await track(owner, 'post_shift', { ...shiftBody({ shift_date: dateAhead(6) }), is_broadcast: true, confirm: true });
     expect((await track(owner, 'cancel_shift', { shift_request_id: toCancel.id, confirm: true })).shift_request.request_status).toBe(7);
     const pay = await track(owner, 'confirm_payment_for_shift', { shift_request_id: accepted.id });
     expect(pay.confirm_url).toContain('/mcp-confirm/');
