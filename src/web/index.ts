@@ -3,12 +3,17 @@ import type { AppEnv } from '../http/app-types';
 import { assetsRouter } from './assets';
 import { csrf } from './csrf';
 import { accountPages } from './pages/account';
+import { adminPages } from './pages/admin';
 import { dashboardPages } from './pages/dashboard';
 import { financePages } from './pages/finance';
+import { helpPages } from './pages/help';
+import { inboxPages } from './pages/inbox';
 import { kioskLock, kioskPages } from './pages/kiosk';
 import { loginPages } from './pages/login';
 import { agentSettingsPage, oauthPages } from './pages/oauth';
 import { mcpConfirmPages } from './pages/mcp-confirm';
+import { publicPages } from './pages/public';
+import { reviewsPages } from './pages/reviews';
 import { twoFactorChallengePages } from './pages/two-factor-challenge';
 import { renderError } from './render';
 import { appOrigin, requestOrigin } from './urls';
@@ -25,6 +30,21 @@ const onAppOrigin: MiddlewareHandler<AppEnv> = async (c, next) => {
 
 /** The paths of the pages; only these run the page middleware (the JSON API never does). */
 const PAGE_PATHS = [
+  '/',
+  '/signup',
+  '/signup/*',
+  '/s/*',
+  '/b/*',
+  '/inbox',
+  '/inbox/*',
+  '/notifications',
+  '/notifications/*',
+  '/reviews',
+  '/reviews/*',
+  '/help',
+  '/help/*',
+  '/admin',
+  '/admin/*',
   '/login',
   '/login/*',
   '/logout',
@@ -57,6 +77,11 @@ webRouter.route('/', agentSettingsPage);
 webRouter.route('/', mcpConfirmPages);
 webRouter.route('/account', accountPages);
 webRouter.route('/dashboard', dashboardPages);
+webRouter.route('/', publicPages);
+webRouter.route('/', inboxPages);
+webRouter.route('/', reviewsPages);
+webRouter.route('/', helpPages);
+webRouter.route('/', adminPages);
 webRouter.route('/kiosk', kioskPages);
 webRouter.all('/account/*', (c) => renderError(c, 404, 'Page not found', 'There is no such page.'));
 webRouter.route('/finance/web', financePages);

@@ -24,6 +24,11 @@ async function unreadCount(ctx: ServiceContext, userId: string): Promise<number>
   return row?.n ?? 0;
 }
 
+/** The caller's unread notifications: the bell's figure on every page of the web application. */
+export async function countUnreadNotifications(ctx: ServiceContext): Promise<number> {
+  return unreadCount(ctx, requirePerson(ctx).userId);
+}
+
 /** GET /v1/notifications: the caller's in-app notifications, newest first, keyset-paginated on (created_at, id). */
 export async function listNotifications(ctx: ServiceContext, q: ListNotificationsQuery): Promise<NotificationList> {
   const actor = requirePerson(ctx);

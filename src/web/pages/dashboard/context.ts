@@ -3,9 +3,11 @@ import type { AppEnv, WebUser } from '../../../http/app-types';
 import { serviceCtx } from '../../../http/create-app';
 import { getUserDetails } from '../../../services/accounts';
 import { type ActingBusiness, listActingBusinesses } from '../../../services/businesses';
+import { countUnreadNotifications } from '../../../services/notifications';
 
 /**
- * Who is looking and for which business: what every page of /dashboard starts from. The business is
+ * Who is looking and for which business: what every signed-in page of the web application starts
+ * from (the dashboard's two sides and the shared pages: inbox, notifications, reviews, help, admin). The business is
  * the one named by `?business_id=` when the person acts for it, else their default business, else the
  * first they act for. A business they do not act for is never chosen from the address (it would be a
  * 404 from the services anyway): the page falls back to their own.
@@ -18,17 +20,31 @@ export interface DashboardBase {
   business: ActingBusiness | null;
   shifterId: string | null;
   isAdmin: boolean;
+  /** The header's figures: unread notifications (the bell) and threads with unread messages (null: not counted). */
+  counts: ShellCounts;
+}
+
+export interface ShellCounts {
+  notifications: number;
+  messages: number | null;
+}
+
+/** What the header shows on every page; one cheap read each, in parallel with the page's own. */
+async function shellCounts(c: Context<AppEnv>): Promise<ShellCounts> {
+  const ctx = serviceCtx(c);
+  const notifications = await countUnreadNotifications(ctx);
+  return { notifications, messages: null };
 }
 
 export async function dashboardBase(c: Context<AppEnv>): Promise<DashboardBase> {
   const user = c.get('webUser');
   if (!user) throw new Error('dashboard page reached without a signed-in user');
   const ctx = serviceCtx(c);
-  const [businesses, details] = await Promise.all([listActingBusinesses(ctx), getUserDetails(ctx)]);
+  const [businesses, details, counts] = await Promise.all([listActingBusinesses(ctx), getUserDetails(ctx), shellCounts(c)]);
   const asked = c.req.query('business_id');
   const business =
     businesses.find((b) => b.id === asked) ?? businesses.find((b) => b.id === details.default_business_id) ?? businesses[0] ?? null;
-  return { user, csrfToken: c.get('csrfToken'), businesses, business, shifterId: details.shifter_id, isAdmin: details.is_admin };
+  return { user, csrfToken: c.get('csrfToken'), businesses, business, shifterId: details.shifter_id, isAdmin: details.is_admin, counts };
 }
 
 /** A /dashboard address for the current business: `dashboardHref(base, '/dashboard/schedule', { date })`. */

@@ -5,8 +5,8 @@ import { listBroadcasts, listRequests, type ShiftRequestView } from '../../../se
 import { Card } from '../../components';
 import { formatDate, formatMoney, shiftHours } from '../../format';
 import { renderPage } from '../../render';
-import { type DashboardBase, dashboardBase } from './context';
-import { AppShell } from './shell';
+import { type DashboardBase, dashboardBase } from '../dashboard/context';
+import { AppShell } from '../dashboard/shell';
 
 /**
  * The shifter side of a person's dashboard: what they have coming (accepted shifts), what waits for
@@ -39,12 +39,7 @@ function ShifterView({
   broadcasts: ShiftRequestView[];
 }) {
   return (
-    <AppShell base={{ ...base, business: null }} title="Your shifts">
-      {base.businesses.length ? (
-        <p>
-          <a href="/dashboard">Back to your business</a>
-        </p>
-      ) : null}
+    <AppShell base={base} side="shifter" current="/dashboard/shifter" title="Your shifts">
       <div class="grid">
         <Card title="Coming up">
           <ShiftList shifts={upcoming} empty="No accepted shift coming up." />
