@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { WEB_ENTRIES, WEB_FILES } from '../../generated/web/assets';
+import { SERVICE_WORKER, WEB_ENTRIES, WEB_FILES } from '../../generated/web/assets';
 import type { AppEnv } from '../http/app-types';
 import { CLIENT_SCRIPT } from './client-script';
 import { FAVICON_SVG } from './favicon';
@@ -47,6 +47,17 @@ export const assetsRouter = new Hono<AppEnv>();
 
 // Asked for by browsers and crawlers that do not read the page's <link rel="icon">: the same SVG, for a day.
 assetsRouter.get('/favicon.ico', (c) => c.body(FAVICON_SVG, 200, { 'Content-Type': SVG_TYPE, 'Cache-Control': 'public, max-age=86400' }));
+
+// The service worker (web-client/service-worker/): at the root so its scope is the whole app, checked
+// for a new version on every navigation (no-cache), its version in the ETag.
+assetsRouter.get('/sw.js', (c) =>
+  c.body(SERVICE_WORKER.body, 200, {
+    'Content-Type': 'text/javascript; charset=utf-8',
+    'Cache-Control': 'no-cache',
+    ETag: `"${SERVICE_WORKER.version}"`,
+    'Service-Worker-Allowed': '/',
+  }),
+);
 
 assetsRouter.get('/assets/:file', (c) => {
   const file = Object.hasOwn(FILES, c.req.param('file')) ? FILES[c.req.param('file')] : undefined;
