@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gte, inArray, lt, lte, ne, or, type SQL, sql } from
 import { alias, type SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { businesses, currencies, shiftRequests, shiftRoles, shifters } from '../../db/schema';
 import { AppError } from '../../lib/errors';
+import { fromMinor } from '../../lib/money';
 import { decodeCursor, encodeCursor, isKeysetCursor, isOffsetCursor } from '../../lib/pagination';
 import {
   actingBusinessIds,
@@ -15,7 +16,7 @@ import {
 import { requirePerson, type ServiceContext, SHIFT_STATUS } from '../kernel';
 import { counterSuggestionsForUser } from './counter-suggest';
 import { exactWindow, exactWithin, loadPlaces, type RankedBroadcasts, rankedBroadcasts } from './relevance-signals';
-import type { ListBroadcastsInput, ListRequestsInput, ShiftList } from './schemas';
+import type { ListBroadcastsInput, ListRequestsInput, RelevanceSignals, ShiftList } from './schemas';
 import { shiftRequestView } from './view';
 
 const shifterAlias = alias(shifters, 'target_shifter');
@@ -45,7 +46,7 @@ function selectJoined(ctx: ServiceContext) {
 function selectRanked(ctx: ServiceContext, ranked: RankedBroadcasts) {
   return ctx.db
     .with(ranked)
-    .select({ ...joinedColumns, relevance_score: ranked.score, ranked_bound: ranked.bound })
+    .select({ ...joinedColumns, relevance_score: ranked.score, ranked_bound: ranked.bound, ranked_signals: ranked.signals })
     .from(ranked)
     .innerJoin(shiftRequests, eq(shiftRequests.id, ranked.rankedId))
     .innerJoin(businesses, eq(businesses.id, shiftRequests.business_id))
@@ -55,7 +56,32 @@ function selectRanked(ctx: ServiceContext, ranked: RankedBroadcasts) {
 }
 
 type JoinedRow = Awaited<ReturnType<ReturnType<typeof selectJoined>['execute']>>[number];
-const toView = (r: JoinedRow, score?: number) => shiftRequestView(r.row, r, score === undefined ? {} : { relevance_score: score });
+const toView = (r: JoinedRow, score?: number, signals?: string) =>
+  shiftRequestView(
+    r.row,
+    r,
+    score === undefined ? {} : { relevance_score: score, relevance_signals: relevanceSignals(signals, r.row.currency) },
+  );
+
+/**
+ * The ranking's signals (relevance-signals.ts `ranked_signals`: a JSON array) as the API shows them:
+ * each part's points, and the figures behind them in the shift's currency.
+ */
+function relevanceSignals(json: string | undefined, currency: string): RelevanceSignals | undefined {
+  if (!json) return undefined;
+  const [role, pay, distance, km, familiarity, overlaps, ref, floor] = JSON.parse(json) as (number | null)[];
+  const points = (v: number | null | undefined) => Math.round((v ?? 0) * 10) / 10;
+  return {
+    role_points: points(role),
+    pay_points: points(pay),
+    reference_rate: ref === null || ref === undefined ? null : fromMinor(Math.round(ref), currency),
+    rate_floor: floor === null || floor === undefined ? null : fromMinor(floor, currency),
+    distance_points: points(distance),
+    distance_km: km === null || km === undefined ? null : Math.round(km * 10) / 10,
+    familiarity_points: points(familiarity),
+    overlaps_accepted_shift: overlaps === 1,
+  };
+}
 
 function keysetAfter(cursor: string | null | undefined): SQL | undefined {
   if (!cursor) return undefined;
@@ -215,7 +241,7 @@ export async function listBroadcasts(ctx: ServiceContext, f: ListBroadcastsInput
   let rows = await rank(exactWindow(page));
   if (!exactWithin(rows, f.limit)) rows = await rank(null);
   return {
-    data: rows.slice(0, f.limit).map((r) => toView(r, r.relevance_score)),
+    data: rows.slice(0, f.limit).map((r) => toView(r, r.relevance_score, r.ranked_signals)),
     next_cursor: rows.length > f.limit ? encodeCursor({ o: page.offset + f.limit }) : null,
   };
 }

@@ -248,14 +248,12 @@ export function rankedBroadcasts(
     leftOut = sql`(SELECT CASE WHEN t > 0 THEN t - 1 END FROM rel_limit)`;
   }
   const query = sql`WITH RECURSIVE ${signals},${ranking},
-  -- The full score. The overlap test and the counter-rule floor run only when the shifter has
+  -- The penalties' inputs. The overlap test and the counter-rule floor run only when the shifter has
   -- accepted shifts or active rules at all.
-  rel_scored AS (
-    SELECT c.id, c.starts_at, c.created_at,
+  rel_pen AS MATERIALIZED (
+    SELECT c.id, c.starts_at, c.created_at, c.rate, c.role_points, c.pay, c.distance_points, c.km, c.familiarity_points, c.ref,
       EXISTS (SELECT 1 FROM rel_busy) AND EXISTS (SELECT 1 FROM rel_busy b WHERE b.starts_at < c.ends_at AND b.ends_at > c.starts_at) AS overlaps,
-      c.role_points
-      + CASE
-          WHEN EXISTS (SELECT 1 FROM rel_rules) AND c.rate < (
+      CASE WHEN EXISTS (SELECT 1 FROM rel_rules) THEN (
             SELECT max(r.min_hourly_rate_minor + CASE
                      WHEN c.km IS NOT NULL AND r.distance_threshold_km IS NOT NULL AND r.distance_premium_minor IS NOT NULL
                           AND c.km > r.distance_threshold_km THEN r.distance_premium_minor
@@ -268,16 +266,20 @@ export function rankedBroadcasts(
                AND (r.start_from IS NULL OR r.start_to IS NULL
                     OR CASE WHEN r.start_from <= r.start_to THEN c.shift_in >= r.start_from AND c.shift_in < r.start_to
                             ELSE c.shift_in >= r.start_from OR c.shift_in < r.start_to END)
-          ) THEN 0.0
-          ELSE c.pay
-        END
-      + c.distance_points
-      + c.familiarity_points AS base
+          ) END AS floor
     FROM rel_top c
+  ),
+  -- The full score; a rate under the counter-rule floor earns no pay points.
+  rel_scored AS (
+    SELECT c.*, CASE WHEN c.rate < c.floor THEN 0.0 ELSE c.pay END AS pay_points
+    FROM rel_pen c
   )
 SELECT id AS ranked_id,
-  CAST(CASE WHEN overlaps THEN min(base, 10) ELSE base + 10 END + 0.5 AS INTEGER) AS ranked_score,
-  ${leftOut} AS ranked_bound
+  CAST(CASE WHEN overlaps THEN min(role_points + pay_points + distance_points + familiarity_points, 10)
+            ELSE role_points + pay_points + distance_points + familiarity_points + 10 END + 0.5 AS INTEGER) AS ranked_score,
+  ${leftOut} AS ranked_bound,
+  -- The signals behind the score, for the reason a list shows beside it.
+  json_array(role_points, pay_points, distance_points, km, familiarity_points, overlaps, ref, floor) AS ranked_signals
 FROM rel_scored
 ORDER BY ranked_score DESC, starts_at ASC, created_at DESC, id ASC
 LIMIT ${page.limit + 1} OFFSET ${page.offset}`;
@@ -286,6 +288,7 @@ LIMIT ${page.limit + 1} OFFSET ${page.offset}`;
       rankedId: sql<string>`ranked_id`.mapWith(String).as('ranked_id'),
       score: sql<number>`ranked_score`.mapWith(Number).as('ranked_score'),
       bound: sql<number | null>`ranked_bound`.as('ranked_bound'),
+      signals: sql<string>`ranked_signals`.as('ranked_signals'),
     })
     .as(query);
 }

@@ -177,6 +177,43 @@ export const shiftRequestSchema = z
   .object({
     id: z.string(),
     business_id: z.string(),
+/**
+ * What made a broadcast's relevance score (services/shifts/relevance.ts): each signal's points and the
+ * figures behind them, so a list can say why a shift ranks where it does.
+ */
+export const relevanceSignalsSchema = z
+  .object({
+    role_points: z
+      .number()
+      .openapi({ description: 'Role fit, 0–25: worked shifts in this role in the last year (0 → 0, 1 → 12, ≥5 → 25).' }),
+    pay_points: z.number().openapi({
+      description: 'Pay, 0–25: the rate against reference_rate (≤0.7× → 0, 1× → 12.5, ≥1.3× → 25); 0 when the rate is under rate_floor.',
+    }),
+    reference_rate: z.number().nullable().openapi({
+      description:
+        "The rate the pay is measured against (in currency): the shifter's 90-day mean for the role, else their overall mean, else the open broadcasts' median for the role; null: none (pay scores 12.5).",
+    }),
+    rate_floor: z.number().nullable().openapi({
+      description:
+        "The highest floor of the shifter's active counter rules matching this shift (in currency), with any distance premium; null: no rule matches.",
+    }),
+    distance_points: z
+      .number()
+      .openapi({ description: 'Distance, 0–20: ≤2 km → 20, falling to 0 at 50 km; 10 when a position is unknown.' }),
+    distance_km: z
+      .number()
+      .nullable()
+      .openapi({ description: "Kilometres from the shifter's position to the business; null when either is unknown." }),
+    familiarity_points: z.number().openapi({
+      description: 'Familiarity, 0–20: worked shifts with this business (8 + 3 each), less 5 per no-show or own cancellation.',
+    }),
+    overlaps_accepted_shift: z
+      .boolean()
+      .openapi({ description: 'The shift overlaps one the shifter has accepted: the score is capped at 10.' }),
+  })
+  .openapi('RelevanceSignals');
+export type RelevanceSignals = z.infer<typeof relevanceSignalsSchema>;
+
     business_name: z.string().nullable(),
     business_slug: z.string().nullable(),
     timezone: z.string().nullable().openapi({ description: "The business's zone: shift_date/shift_in/shift_out are wall-clock there." }),
@@ -243,6 +280,7 @@ export type ShiftList = z.infer<typeof shiftListSchema>;
 
 export const conflictsSchema = z.object({
   window: z.object({ starts_at: z.string(), ends_at: z.string(), timezone: z.string() }),
+    relevance_signals: relevanceSignalsSchema.optional(),
   data: z.array(shiftRequestSchema).openapi({ description: 'Overlapping shifts the caller may see in full.' }),
   busy: z.array(z.object({ starts_at: z.string(), ends_at: z.string() })).openapi({
     description:

@@ -1,6 +1,6 @@
 import { fromMinor } from '../../lib/money';
 import { toIso } from '../../lib/time';
-import type { ShiftRequestView } from './schemas';
+import type { RelevanceSignals, ShiftRequestView } from './schemas';
 import { readStatus, type ShiftRow } from '../kernel';
 
 export type { ShiftRow };
@@ -17,7 +17,11 @@ export interface ShiftJoin {
 export type { ShiftRequestView };
 
 /** The API shape of a shift request (REST, MCP tools and widgets all render through this), typed by shiftRequestSchema. */
-export function shiftRequestView(r: ShiftRow, j: ShiftJoin = {}, extra: { relevance_score?: number } = {}): ShiftRequestView {
+export function shiftRequestView(
+  r: ShiftRow,
+  j: ShiftJoin = {},
+  extra: { relevance_score?: number; relevance_signals?: RelevanceSignals | undefined } = {},
+): ShiftRequestView {
   const minutes = Math.round((r.ends_at - r.starts_at) / 60_000);
   const status = readStatus(r.request_status);
   return {
@@ -63,3 +67,4 @@ export function shiftRequestView(r: ShiftRow, j: ShiftJoin = {}, extra: { releva
     ...(extra.relevance_score === undefined ? {} : { relevance_score: extra.relevance_score }),
   };
 }
+    ...(extra.relevance_signals === undefined ? {} : { relevance_signals: extra.relevance_signals }),
