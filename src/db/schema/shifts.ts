@@ -49,12 +49,16 @@ export const shiftRequests = sqliteTable(
     clock_in_distance_m: real('clock_in_distance_m'),
     clock_in_photo_url: text('clock_in_photo_url'),
     clock_in_override: bool('clock_in_override'),
+    /** When a clock-in queued offline reached the service (shift_start_at is the device's time); null: punched online. */
+    clock_in_received_at: integer('clock_in_received_at'),
     shift_end_at: integer('shift_end_at'),
     shift_end_by_id: text('shift_end_by_id'),
     clock_out_lat: real('clock_out_lat'),
     clock_out_lon: real('clock_out_lon'),
     clock_out_distance_m: real('clock_out_distance_m'),
     clock_out_photo_url: text('clock_out_photo_url'),
+    /** When a clock-out queued offline reached the service (shift_end_at is the device's time); null: punched online. */
+    clock_out_received_at: integer('clock_out_received_at'),
     is_noshow: bool('is_noshow').notNull().default(false),
     cancelled_at: integer('cancelled_at'),
     cancelled_by: text('cancelled_by', { enum: ['business', 'shifter', 'system'] }),

@@ -30,6 +30,13 @@ export const CLOCK_IN_EARLY_MINUTES = 60;
 export const CLOCK_OUT_GRACE_MINUTES = 15;
 /** A clock-out comes at least this long after the clock-in, whoever punches. */
 export const MIN_CLOCKED_MINUTES = 1;
+/**
+ * A punch queued on a device without network (device_time): it may be sent this long after it was
+ * made, and its device clock may run this far ahead of ours (a time ahead within the skew is recorded
+ * as the arrival time, never as a future instant). See docs/decisions/shift-requests.md "Offline punches".
+ */
+export const OFFLINE_PUNCH_MAX_AGE_HOURS = 12;
+export const OFFLINE_PUNCH_MAX_SKEW_SECONDS = 120;
 
 const MINUTE = 60_000;
 
@@ -153,6 +160,31 @@ function geofence(ctx: ServiceContext, s: LoadedShift, input: ClockInput, enforc
   return distance;
 }
 
+/**
+ * The instant a punch is recorded at, and when it arrived if it was queued offline: without
+ * device_time, now; with it, the device's time, once it is within the bounds (not ahead of our clock
+ * beyond OFFLINE_PUNCH_MAX_SKEW_SECONDS, not older than OFFLINE_PUNCH_MAX_AGE_HOURS). The clock
+ * window is then checked against that instant, as if the punch had arrived when it was made.
+ */
+export function punchTime(ctx: ServiceContext, input: ClockInput): { at: number; receivedAt: number | null } {
+  const now = ctx.now();
+  if (input.device_time === undefined) return { at: now, receivedAt: null };
+  const device = Date.parse(input.device_time);
+  if (device > now + OFFLINE_PUNCH_MAX_SKEW_SECONDS * 1000) {
+    throw new AppError(
+      'VALIDATION-ERR',
+      `device_time is ahead of the service's clock by more than ${OFFLINE_PUNCH_MAX_SKEW_SECONDS} seconds.`,
+      [{ field: 'device_time', message: 'in the future' }],
+    );
+  }
+  if (device < now - OFFLINE_PUNCH_MAX_AGE_HOURS * 3_600_000) {
+    throw new AppError('VALIDATION-ERR', `An offline punch is accepted up to ${OFFLINE_PUNCH_MAX_AGE_HOURS} hours after it was made.`, [
+      { field: 'device_time', message: 'too old' },
+    ]);
+  }
+  return { at: Math.min(device, now), receivedAt: now };
+}
+
 function clockInWindowError(row: LoadedShift['row']) {
   return new AppError('SHFT-CLOCK-WINDOW-ERR', `Clock-in opens ${CLOCK_IN_EARLY_MINUTES} minutes before the start and closes at the end.`, {
     opens_at: toIso(row.starts_at - CLOCK_IN_EARLY_MINUTES * MINUTE),
@@ -174,7 +206,8 @@ export async function clockIn(ctx: ServiceContext, id: string, input: ClockInput
   if (s.row.request_status !== SHIFT_STATUS.accepted) throw stateError(s.row, 'accepted');
   if (s.row.is_noshow) throw new AppError('SHFT-STATE-ERR', 'The shift is marked as a no-show.');
   const now = ctx.now();
-  if (now < s.row.starts_at - CLOCK_IN_EARLY_MINUTES * MINUTE || now > s.row.ends_at) throw clockInWindowError(s.row);
+  const { at, receivedAt } = punchTime(ctx, input);
+  if (at < s.row.starts_at - CLOCK_IN_EARLY_MINUTES * MINUTE || at > s.row.ends_at) throw clockInWindowError(s.row);
   const photo = await checkPhoto(ctx, s, 'in', input.photo_url);
   const distance = geofence(ctx, s, input, true);
   const override = who.as !== 'manager' && input.im_here === true;
@@ -184,8 +217,9 @@ export async function clockIn(ctx: ServiceContext, id: string, input: ClockInput
     guard: ctx.db
       .update(shiftRequests)
       .set({
-        shift_start_at: now,
+        shift_start_at: at,
         shift_start_by_id: who.attributedTo,
+        clock_in_received_at: receivedAt,
         clock_in_lat: input.lat ?? null,
         clock_in_lon: input.lon ?? null,
         clock_in_distance_m: distance,
@@ -200,13 +234,16 @@ export async function clockIn(ctx: ServiceContext, id: string, input: ClockInput
           eq(shiftRequests.request_status, SHIFT_STATUS.accepted),
           isNull(shiftRequests.shift_start_at),
           eq(shiftRequests.is_noshow, false),
-          lte(shiftRequests.starts_at, now + CLOCK_IN_EARLY_MINUTES * MINUTE),
-          gte(shiftRequests.ends_at, now),
+          lte(shiftRequests.starts_at, at + CLOCK_IN_EARLY_MINUTES * MINUTE),
+          gte(shiftRequests.ends_at, at),
           ...held.live,
         ),
       ),
     follow: held.claim,
-    audit: { action: 'shift.clock_in', data: { distance_m: distance, override, punched_as: who.as, attributed_to: who.attributedTo } },
+    audit: {
+      action: 'shift.clock_in',
+      data: { distance_m: distance, override, punched_as: who.as, attributed_to: who.attributedTo, offline: receivedAt !== null },
+    },
     notify: [
       {
         kind: 'clock_in',
@@ -215,7 +252,7 @@ export async function clockIn(ctx: ServiceContext, id: string, input: ClockInput
         body: shiftWhen(s.row),
       },
     ],
-    events: [shiftEvent('shift_request.clocked_in', { ...s.row, shift_start_at: now }, now)],
+    events: [shiftEvent('shift_request.clocked_in', { ...s.row, shift_start_at: at }, now)],
   });
   const fresh = await loadShift(ctx, r.subject.id);
   if (r.applied) return viewLoaded(fresh);
@@ -243,19 +280,21 @@ export async function clockOut(ctx: ServiceContext, id: string, input: ClockInpu
   if (s.row.request_status !== SHIFT_STATUS.accepted) throw stateError(s.row, 'accepted');
   if (s.row.shift_start_at === null) throw new AppError('SHFT-STATE-ERR', 'Clock in before clocking out.');
   const now = ctx.now();
+  const { at, receivedAt } = punchTime(ctx, input);
   const earliest = clockOutOpensAt(s.row, who);
-  if (now < earliest) throw clockOutWindowError(s.row, who);
+  if (at < earliest) throw clockOutWindowError(s.row, who);
   const photo = await checkPhoto(ctx, s, 'out', input.photo_url);
   const distance = geofence(ctx, s, input, false);
-  const endedEarly = now < s.row.ends_at;
+  const endedEarly = at < s.row.ends_at;
   const w = shiftWrite(ctx, id);
   const held = photoClaim(ctx, photo, now, w.applied!);
   const r = await w.commit({
     guard: ctx.db
       .update(shiftRequests)
       .set({
-        shift_end_at: now,
+        shift_end_at: at,
         shift_end_by_id: who.attributedTo,
+        clock_out_received_at: receivedAt,
         clock_out_lat: input.lat ?? null,
         clock_out_lon: input.lon ?? null,
         clock_out_distance_m: distance,
@@ -270,8 +309,8 @@ export async function clockOut(ctx: ServiceContext, id: string, input: ClockInpu
           isNotNull(shiftRequests.shift_start_at),
           isNull(shiftRequests.shift_end_at),
           eq(shiftRequests.is_noshow, false),
-          lte(shiftRequests.shift_start_at, now - MIN_CLOCKED_MINUTES * MINUTE),
-          ...(who.as === 'manager' ? [] : [lte(shiftRequests.ends_at, now + CLOCK_OUT_GRACE_MINUTES * MINUTE)]),
+          lte(shiftRequests.shift_start_at, at - MIN_CLOCKED_MINUTES * MINUTE),
+          ...(who.as === 'manager' ? [] : [lte(shiftRequests.ends_at, at + CLOCK_OUT_GRACE_MINUTES * MINUTE)]),
           ...held.live,
         ),
       ),
@@ -280,9 +319,15 @@ export async function clockOut(ctx: ServiceContext, id: string, input: ClockInpu
     follow: [invoiceInsertWhere(ctx.db, s.row, now, w.applied!), completeIfPrepaid(ctx.db, id, now, w.applied!), ...held.claim],
     audit: {
       action: 'shift.clock_out',
-      data: { distance_m: distance, punched_as: who.as, attributed_to: who.attributedTo, ended_early: endedEarly },
+      data: {
+        distance_m: distance,
+        punched_as: who.as,
+        attributed_to: who.attributedTo,
+        ended_early: endedEarly,
+        offline: receivedAt !== null,
+      },
     },
-    events: [shiftEvent('shift_request.clocked_out', { ...s.row, shift_end_at: now }, now)],
+    events: [shiftEvent('shift_request.clocked_out', { ...s.row, shift_end_at: at }, now)],
   });
   const fresh = await loadShift(ctx, r.subject.id);
   if (r.applied) return viewLoaded(fresh);

@@ -139,6 +139,10 @@ export const clockBody = z
       description:
         "Kiosk mode: the business's device passes the shift's shifter id; the punch is then the shifter's (shift_start_by_id/shift_end_by_id hold the shifter's user id). Without it, a business caller punches as itself (its own user id is recorded).",
     }),
+    device_time: z.iso.datetime({ offset: true }).optional().openapi({
+      description:
+        "An offline punch: when it was made on the device (ISO 8601), for a punch queued without network and sent later. It is recorded as shift_start_at/shift_end_at when it is at most 120 seconds ahead of the service's clock (a time ahead is recorded as the arrival), at most 12 hours old, and inside the clock window as if sent then (400 VALIDATION-ERR on device_time, 422 SHFT-CLOCK-WINDOW-ERR); the arrival time is kept in clock_in_received_at/clock_out_received_at and the punch is marked clock_in_offline/clock_out_offline. Send it with the Idempotency-Key made with the punch, so a resend never punches twice.",
+    }),
   })
   .refine((b) => (b.lat === undefined) === (b.lon === undefined), { message: 'send lat and lon together', path: ['lat'] })
   .openapi('ClockRequest');
@@ -245,6 +249,14 @@ export type RelevanceSignals = z.infer<typeof relevanceSignalsSchema>;
     clock_in_distance_m: z.number().nullable(),
     clock_in_photo_url: z.string().nullable(),
     clock_in_override: z.boolean(),
+    clock_in_offline: z.boolean().openapi({
+      description:
+        'The clock-in was made without network and sent later: shift_start_at is the time on the device (device_time), within the documented bounds.',
+    }),
+    clock_in_received_at: z
+      .string()
+      .nullable()
+      .openapi({ description: 'When an offline clock-in reached the service; null for a punch made online.' }),
     shift_end_at: z.string().nullable(),
     shift_end_by_id: z
       .string()
@@ -252,6 +264,13 @@ export type RelevanceSignals = z.infer<typeof relevanceSignalsSchema>;
       .openapi({ description: 'The user id the clock-out is attributed to, by the same rule as shift_start_by_id.' }),
     clock_out_distance_m: z.number().nullable(),
     clock_out_photo_url: z.string().nullable(),
+    clock_out_offline: z.boolean().openapi({
+      description: 'The clock-out was made without network and sent later: shift_end_at is the time on the device (device_time).',
+    }),
+    clock_out_received_at: z
+      .string()
+      .nullable()
+      .openapi({ description: 'When an offline clock-out reached the service; null for a punch made online.' }),
     is_noshow: flag01.openapi({ description: '1: the business marked the shifter absent.' }),
     cancelled_at: z.string().nullable(),
     cancelled_by: z

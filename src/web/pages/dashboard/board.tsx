@@ -58,6 +58,7 @@ function Punch({ s, side, tz }: { s: ShiftRequestView; side: 'in' | 'out'; tz: s
   const photo = boardPhotoHref(side === 'in' ? s.clock_in_photo_url : s.clock_out_photo_url);
   const who = s.shifter_name ?? 'the shifter';
   const early = side === 'out' && Date.parse(at) < Date.parse(s.ends_at);
+  const received = side === 'in' ? s.clock_in_received_at : s.clock_out_received_at;
   return (
     <div class="punch">
       <dt>{side === 'in' ? 'In' : 'Out'}</dt>
@@ -66,6 +67,7 @@ function Punch({ s, side, tz }: { s: ShiftRequestView; side: 'in' | 'out'; tz: s
         {` · ${distanceText(distance)}`}
         {side === 'in' && s.clock_in_override ? ' · said “I’m here”' : ''}
         {early ? ' · before the scheduled end' : ''}
+        {received ? ` · made offline (the phone's time), sent ${timeIn(received, tz)}` : ''}
         {photo ? (
           <a class="punch-photo" href={photo}>
             <img src={photo} alt={`${who} at the ${side === 'in' ? 'clock-in' : 'clock-out'}, ${timeIn(at, tz)}`} width={72} height={72} />
