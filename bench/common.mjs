@@ -1,7 +1,7 @@
 // Shared helpers for the benchmarks: paths, child processes, a seeded random source, timing and
 // percentile statistics. Plain Node ESM, no dependencies beyond the project's own.
 import { spawn } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, readdirSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +12,17 @@ export const STATE_DIR = join(BENCH_DIR, '.state');
 export const RESULTS_DIR = join(BENCH_DIR, 'results');
 const BIN = join(ROOT, 'node_modules', '.bin');
 export const WRANGLER = join(BIN, process.platform === 'win32' ? 'wrangler.cmd' : 'wrangler');
+/** The Node the project pins (22, with node:sqlite), whatever Node runs the benchmark itself. */
+export const NODE = join(BIN, process.platform === 'win32' ? 'node.cmd' : 'node');
+
+/** The local D1 database file under wrangler's state folder (the largest of the D1 objects). */
+export function databaseFile(persistTo) {
+  const dir = join(persistTo, 'v3', 'd1', 'miniflare-D1DatabaseObject');
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.sqlite') && f !== 'metadata.sqlite')
+    .map((f) => join(dir, f));
+  return files.sort((a, b) => statSync(b).size - statSync(a).size)[0];
+}
 
 /** The project's bin folder first, so wrangler runs on the Node 22 pinned in the project. */
 export function childEnv(extra = {}) {

@@ -4,18 +4,9 @@
 // request sent is run again on a copy of the local database with Node's SQLite (node:sqlite, Node 22),
 // each in a transaction rolled back, the median of several runs: "SQL ms", the time D1 spends on the
 // request (D1 runs one query at a time). The scale plan (docs/scale.md) is built on these.
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, printTable } from './common.mjs';
-
-/** The local D1 database file under wrangler's state folder (the largest of the D1 objects). */
-function databaseFile(persistTo) {
-  const dir = join(persistTo, 'v3', 'd1', 'miniflare-D1DatabaseObject');
-  const files = readdirSync(dir)
-    .filter((f) => f.endsWith('.sqlite') && f !== 'metadata.sqlite')
-    .map((f) => join(dir, f));
-  return files.sort((a, b) => statSync(b).size - statSync(a).size)[0];
-}
+import { databaseFile, describe, printTable } from './common.mjs';
 
 /** Opens a copy of the local database (the server keeps the original open), or null without node:sqlite. */
 async function copyOfDatabase(persistTo, workDir) {
@@ -49,12 +40,14 @@ function sqlTime(db, stmts, runs = 9) {
 }
 
 let traceSeq = 0;
-async function counted(base, method, path, key, body) {
+/** `auth` is an API key (sent as bearer) or the headers of a web session (`{ Cookie }`). */
+async function counted(base, method, path, auth, body) {
   const trace = `t${Date.now()}-${traceSeq++}`;
   const res = await fetch(`${base}${path}`, {
     method,
+    redirect: 'manual',
     headers: {
-      Authorization: `Bearer ${key}`,
+      ...(typeof auth === 'string' ? { Authorization: `Bearer ${auth}` } : auth),
       'x-bench-trace': trace,
       ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
     },
@@ -110,6 +103,17 @@ export async function benchCounts(base, manifest, { persistTo, workDir } = {}) {
     ['inbox', 'GET', '/v1/messaging/inbox?tab=all&limit=50', manifest.keys.bigOwner],
     ['labor costs', 'GET', `/v1/business/${manifest.ids.bigBusiness}/labor_costs`, manifest.keys.bigOwner],
     ['going rate', 'GET', `/v1/going_rate?city_id=${manifest.ids.bigCity}`, manifest.keys.bigOwner],
+    ...(manifest.dashboard
+      ? [
+          ['dashboard (web page)', 'GET', `/dashboard?business_id=${manifest.dashboard.businessId}`, { Cookie: manifest.dashboard.cookie }],
+          [
+            'schedule, week (web page)',
+            'GET',
+            `/dashboard/schedule?business_id=${manifest.dashboard.businessId}`,
+            { Cookie: manifest.dashboard.cookie },
+          ],
+        ]
+      : []),
     ['authenticated read (user details)', 'GET', '/v1/user/details', manifest.keys.relevance],
   ];
   // A copy taken before the writes below, so their statements replay as they ran.

@@ -1,4 +1,4 @@
-// `npm run bench [-- claims|broadcasts|lists|insights|auth|counts|load|soak ...]`: seeds a fresh local
+// `npm run bench [-- claims|broadcasts|lists|insights|dashboard|auth|counts|load|soak ...]`: seeds a fresh local
 // D1 under bench/.state/, starts `wrangler dev` on its own port with that state, runs the chosen
 // benchmarks (all but load and soak by default), prints the figures and writes them to
 // bench/results/<timestamp>.json.
@@ -21,15 +21,16 @@ import { benchBroadcasts, printBroadcasts } from './broadcasts.mjs';
 import { benchClaims, printClaims } from './claims.mjs';
 import { call, freePort, ms, portIsFree, printTable, RESULTS_DIR, ROOT, signalAllChildren, sleep, STATE_DIR } from './common.mjs';
 import { benchCounts, printCounts } from './counts.mjs';
+import { benchDashboard, printDashboard } from './dashboard.mjs';
 import { benchInsights, printInsights } from './insights.mjs';
 import { benchLists, printLists } from './lists.mjs';
 import { benchLoad, memoryVerdict, poolsFor, printLoad, printSoak } from './load.mjs';
 import { generate, generateBroadcasts, generateWorked, load } from './seed.mjs';
 import { BENCH_VARS, buildSnapshot, startServer } from './server.mjs';
 
-const ALL = ['claims', 'broadcasts', 'lists', 'insights', 'auth', 'counts', 'load', 'soak'];
+const ALL = ['claims', 'broadcasts', 'lists', 'insights', 'dashboard', 'auth', 'counts', 'load', 'soak'];
 /** What `npm run bench` runs when no benchmark is named: all but the long-running load and soak. */
-const DEFAULT = ['claims', 'broadcasts', 'lists', 'insights', 'auth', 'counts'];
+const DEFAULT = ['claims', 'broadcasts', 'lists', 'insights', 'dashboard', 'auth', 'counts'];
 /** The Worker served: the real one, plus the probe routes the auth benchmark measures layer by layer. */
 const ENTRY = 'bench/probe-worker.ts';
 const PLAN = {
@@ -37,6 +38,7 @@ const PLAN = {
   contendedRounds: 20,
   listRequests: 200,
   insightRequests: 100,
+  dashboardRounds: 100,
   authRounds: 300,
 };
 /** `--smoke`: a few requests of each kind on tiny data (enough for a full page of 50 broadcasts). */
@@ -45,15 +47,25 @@ const SMOKE_PLAN = {
   contendedRounds: 2,
   listRequests: 4,
   insightRequests: 4,
+  dashboardRounds: 3,
   authRounds: 3,
 };
-const SMOKE_SIZES = { insightBusinesses: 5, workerPool: 20, contenders: 5, inboxThreads: 60 };
+const SMOKE_SIZES = {
+  insightBusinesses: 5,
+  workerPool: 20,
+  contenders: 5,
+  inboxThreads: 60,
+  dashboardWeek: 60,
+  dashboardHistoryWeeks: 2,
+  dashboardCrew: 12,
+  dashboardThreads: 4,
+};
 /** Smoke sizes: two of each, so the growing data and the per-size tables run too. */
 const SMOKE_BROADCASTS = [120, 180];
 const SMOKE_WORKED = [1_500, 2_000];
 
 /** Benchmarks that leave the data as they found it, so a later `--reuse` run measures the same thing. */
-const READ_ONLY = ['broadcasts', 'lists', 'insights', 'auth'];
+const READ_ONLY = ['broadcasts', 'lists', 'insights', 'dashboard', 'auth'];
 
 /** `--name value` (or `--name=value`) from the arguments. */
 function option(argv, name) {
@@ -228,8 +240,10 @@ async function main() {
         );
       }
     }
-    if (has('lists') || has('insights') || has('auth')) {
-      for (const k of ['lists', 'insights', 'auth']) if (has(k)) results[k] = [];
+    if (has('dashboard') && !manifest.dashboard)
+      throw new Error('the data was seeded before the dashboard business existed: run without --reuse');
+    if (has('lists') || has('insights') || has('dashboard') || has('auth')) {
+      for (const k of ['lists', 'insights', 'dashboard', 'auth']) if (has(k)) results[k] = [];
       for (const [i, size] of worked.entries()) {
         if (!reuse) await grow('worked', size, i);
         if (has('lists'))
@@ -242,6 +256,13 @@ async function main() {
           results.insights.push(
             await run(`insights at ${manifest.counts.insightRows}`, () =>
               benchInsights(server.base, manifest, { requests: plan.insightRequests }),
+            ),
+          );
+        // The business's pages, with the least authenticated read interleaved: the table grows, the business's week does not.
+        if (has('dashboard'))
+          results.dashboard.push(
+            await run(`dashboard at ${manifest.counts.insightRows}`, () =>
+              benchDashboard(server.base, manifest, { rounds: plan.dashboardRounds }),
             ),
           );
         // The least authenticated read, measured beside the figures it is the yardstick of.
@@ -289,6 +310,7 @@ async function main() {
   for (const l of results.lists ?? []) printLists(l);
   for (const [i, r] of (results.insights ?? []).entries()) printInsights(r, results.auth?.[i]);
   if ((results.insights?.length ?? 0) > 0) printInsightSizes(results.insights, results.lists ?? [], results.auth ?? []);
+  for (const d of results.dashboard ?? []) printDashboard(d);
   for (const a of results.auth ?? []) printAuthRead(a);
   if (results.counts) printCounts(results.counts);
   if (results.load) printLoad(results.load);

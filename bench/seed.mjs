@@ -12,11 +12,12 @@
 //   non-overlapping series for the uncontended claimer, one per contended round;
 // - 30 "insights" businesses (one big one in New York) with 100,000 worked shifts over 120 days
 //   and a pool of 300 shifters who worked them.
+import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Temporal } from 'temporal-polyfill';
-import { rng, runWrangler } from './common.mjs';
+import { BENCH_DIR, childEnv, databaseFile, NODE, ROOT, rng, runWrangler, track } from './common.mjs';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const DAY = 86_400_000;
@@ -36,6 +37,11 @@ export const SIZES = {
   contenders: 50,
   /** Threads in the big business's inbox, one per shifter. */
   inboxThreads: 2_000,
+  /** The dashboard business: shifts in the current week, weeks of history before it, its crew and threads. */
+  dashboardWeek: 850,
+  dashboardHistoryWeeks: 26,
+  dashboardCrew: 150,
+  dashboardThreads: 40,
 };
 
 /** Cities from migrations/0001_reference_data.sql that the benchmark uses. */
@@ -202,6 +208,14 @@ function mintKey() {
   while (body.length < 32) body += BASE62[randomBytes(1)[0] % 62];
   const key = `smk_${body}`;
   return { key, hash: createHash('sha256').update(key).digest('hex'), prefix: key.slice(0, 12) };
+}
+
+/** A web session token in the service's format (`sms_` + 40 base62) and the sha256 hex the sessions table stores. */
+function mintSessionToken() {
+  let body = '';
+  while (body.length < 40) for (const b of randomBytes(64)) if (b < 248 && body.length < 40) body += BASE62[b % 62];
+  const token = `sms_${body}`;
+  return { token, hash: createHash('sha256').update(token).digest('hex') };
 }
 
 /**
@@ -640,6 +654,149 @@ export function generate(
   const inbox = inboxThreads({ id, now, created, users, shifters }, { id: big.b.id, owner: big.owner.id }, 0, S.inboxThreads);
   manifest.counts.inboxThreads = S.inboxThreads;
 
+  // --- the dashboard: a New York business running a week of ~850 shifts, its owner signed in -------
+  // The week (Monday to Sunday in its zone) holds what a real one does at this moment: worked shifts
+  // behind, some no-shows, cancellations and unfilled broadcasts; shifts running now, most clocked
+  // in, some late; ahead, claimed and open broadcasts, accepted and pending targeted requests. Before
+  // it, weeks of worked history, so the page shows whether it reads the week or the business's past.
+  const dash = business('dashboard', CITIES.newYork);
+  const dashCrew = Array.from({ length: S.dashboardCrew }, (_, i) => shifter(`dash-${i}`, CITIES.newYork).s);
+  for (const s of dashCrew) connect(dash.b, s);
+  const dashToday = Temporal.PlainDate.from(todayIn(dash.b.timezone, now));
+  const dashMonday = dashToday.subtract({ days: dashToday.dayOfWeek - 1 }).toString();
+  const dashWeek = { shifts: 0, worked: 0, running: 0, clockedIn: 0, open: 0, claimed: 0, pending: 0 };
+  const crewPick = () => dashCrew[r.int(0, dashCrew.length - 1)].id;
+  const dashShift = (monday, day, thisWeek) => {
+    const date = addDays(monday, day);
+    const startMin = r.pick(STARTS);
+    const shiftIn = hhmm(startMin);
+    const shiftOut = hhmm(startMin + 60 * r.int(4, 10));
+    const role = r.pick(ROLES);
+    const t = shiftInstants(date, shiftIn, shiftOut, dash.b.timezone);
+    const rate = rateFor(dash.city, role);
+    const broadcast = r.chance(0.6) ? 1 : 0;
+    let extra;
+    const x = r.next();
+    // A shift that ended in the last 15 minutes may still have someone clocked in.
+    if (t.endsAt <= now - 15 * 60_000) {
+      // Behind: worked (paid once the week is over), a few no-shows, the shifter's cancellations, unfilled broadcasts.
+      if (x < 0.9) extra = { ...worked(crewPick(), t.startsAt, t.endsAt, thisWeek ? 2 : 5), is_broadcast: broadcast };
+      else if (x < 0.93)
+        extra = { shifter_id: crewPick(), request_status: 2, accepted_at: t.startsAt - DAY, is_noshow: 1, is_broadcast: broadcast };
+      else if (x < 0.96)
+        extra = {
+          shifter_id: crewPick(),
+          request_status: 7,
+          accepted_at: t.startsAt - 3 * DAY,
+          cancelled_at: t.startsAt - DAY,
+          cancelled_by: 'shifter',
+          is_broadcast: broadcast,
+        };
+      else extra = { request_status: 6, is_broadcast: 1 };
+      if (thisWeek && x < 0.9) dashWeek.worked++;
+    } else if (t.startsAt <= now) {
+      // Running now: most clocked in, some late.
+      const inNow = x < 0.88;
+      extra = {
+        shifter_id: crewPick(),
+        request_status: 2,
+        is_broadcast: broadcast,
+        accepted_at: t.startsAt - 2 * DAY,
+        shift_start_at: inNow ? t.startsAt + r.int(-5, 8) * 60_000 : null,
+      };
+      dashWeek.running++;
+      if (inNow) dashWeek.clockedIn++;
+    } else if (x < 0.5) {
+      extra = { shifter_id: crewPick(), request_status: 2, is_broadcast: 1, accepted_at: now - r.int(1, 72) * 60 * 60_000 };
+      dashWeek.claimed++;
+    } else if (x < 0.7) {
+      extra = { shifter_id: crewPick(), request_status: 2, is_broadcast: 0, accepted_at: now - r.int(1, 72) * 60 * 60_000 };
+    } else if (x < 0.9) {
+      extra = { request_status: 1, is_broadcast: 1 };
+      dashWeek.open++;
+    } else if (x < 0.97) {
+      extra = { shifter_id: crewPick(), request_status: 1, is_broadcast: 0 };
+      dashWeek.pending++;
+    } else
+      extra = {
+        shifter_id: crewPick(),
+        request_status: 7,
+        is_broadcast: broadcast,
+        accepted_at: now - 3 * DAY,
+        cancelled_at: now - DAY,
+        cancelled_by: 'shifter',
+      };
+    const row = shift(dash, date, shiftIn, shiftOut, role, rate, extra);
+    // An answer never comes before the request it answers.
+    if (row.accepted_at !== null && row.accepted_at < row.created_at) {
+      row.created_at = row.accepted_at - 60 * 60_000;
+      row.updated_at = Math.max(row.updated_at, row.accepted_at);
+    }
+    if (thisWeek) dashWeek.shifts++;
+  };
+  for (let w = S.dashboardHistoryWeeks; w >= 1; w--) {
+    const monday = addDays(dashMonday, -7 * w);
+    for (let i = 0; i < S.dashboardWeek; i++) dashShift(monday, i % 7, false);
+  }
+  for (let i = 0; i < S.dashboardWeek; i++) dashShift(dashMonday, i % 7, true);
+  // Threads from the crew, each with a message the business has not read.
+  const dashThreads = dashCrew.slice(0, S.dashboardThreads).map((s, i) => {
+    const at = now - (i + 1) * 7 * 60_000;
+    return {
+      id: id('cnv'),
+      kind: 'direct',
+      pair_key: `business:${dash.b.id}|shifter:${s.id}`,
+      created_by_user_id: s.user_id,
+      last_message_at: at,
+      last_message_seq: 1,
+      last_message_preview: 'Can I swap Thursday for Friday?',
+      last_sender_kind: 'shifter',
+      last_sender_id: s.id,
+      created_at: at,
+      updated_at: at,
+    };
+  });
+  const dashSides = dashThreads.flatMap((t, i) => [
+    {
+      conversation_id: t.id,
+      party_kind: 'shifter',
+      party_id: dashCrew[i].id,
+      accepted_at: t.created_at,
+      last_read_seq: 1,
+      joined_at: t.created_at,
+    },
+    {
+      conversation_id: t.id,
+      party_kind: 'business',
+      party_id: dash.b.id,
+      accepted_at: t.created_at,
+      last_read_seq: 0,
+      joined_at: t.created_at,
+    },
+  ]);
+  // The owner's web session: the cookie the pages read (plain HTTP locally, so the bare name).
+  const session = mintSessionToken();
+  const sessions = [
+    {
+      id: id('ses'),
+      user_id: dash.owner.id,
+      token_hash: session.hash,
+      created_at: now - DAY,
+      expires_at: now + 30 * DAY,
+      last_seen_at: now - DAY,
+      pending_two_factor: 0,
+    },
+  ];
+  manifest.dashboard = {
+    businessId: dash.b.id,
+    cookie: `sm_session=${session.token}`,
+    monday: dashMonday,
+    week: dashWeek,
+    historyShifts: S.dashboardHistoryWeeks * S.dashboardWeek,
+    crew: dashCrew.length,
+    threads: dashThreads.length,
+  };
+
   // What a top-up needs to add rows like these (generateBroadcasts, generateWorked).
   const ref = (x) => ({
     id: x.b.id,
@@ -651,14 +808,15 @@ export function generate(
   manifest.world = { market: market.map(ref), big: ref(big), others: others.map(ref), pool: pool.map((p) => p.id) };
 
   out.add('users', users);
+  out.add('sessions', sessions);
   out.add('api_keys', apiKeys);
   out.add('businesses', businesses);
   out.add('shifters', shifters);
   out.add('request_authorizations', connections);
   out.add('counter_rules', counterRules);
   out.add('shift_requests', shiftRows);
-  out.add('conversations', [...inbox.conversations, ...loadThreads]);
-  out.add('conversation_participants', [...inbox.participants, ...loadSides]);
+  out.add('conversations', [...inbox.conversations, ...loadThreads, ...dashThreads]);
+  out.add('conversation_participants', [...inbox.participants, ...loadSides, ...dashSides]);
   out.flush();
   manifest.counts.shiftRequests = shiftRows.length;
   manifest.counts.rows = out.total;
@@ -737,12 +895,55 @@ export function generateWorked(dir, manifest, count, batch) {
   return ctx.out.files;
 }
 
-/** Applies the migrations and loads the generated files into the local D1 under `persistTo`. */
+/**
+ * Applies the migrations and loads the generated files into the local D1 under `persistTo` (the
+ * server stopped): straight into its SQLite file with the project's Node 22 (bench/load-sqlite.mjs),
+ * or through `wrangler d1 execute` where node:sqlite is missing.
+ */
 export async function load(persistTo, files, logFile, onProgress = () => {}) {
   await runWrangler(['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persistTo], logFile);
   onProgress('migrations applied');
+  if (await loadDirect(databaseFile(persistTo), files, logFile, onProgress)) return;
+  onProgress('node:sqlite is not available: loading through wrangler d1 execute');
   for (const [i, f] of files.entries()) {
     await runWrangler(['d1', 'execute', 'DB', '--local', '--persist-to', persistTo, '--file', f.file, '--yes'], logFile);
     onProgress(`file ${i + 1}/${files.length} loaded (${f.rows} rows)`);
   }
+}
+
+/** Runs bench/load-sqlite.mjs on the files; false when this Node has no node:sqlite (nothing loaded). */
+function loadDirect(dbFile, files, logFile, onProgress) {
+  return new Promise((resolve, reject) => {
+    const child = track(
+      spawn(existsSync(NODE) ? NODE : process.execPath, [join(BENCH_DIR, 'load-sqlite.mjs'), dbFile, ...files.map((f) => f.file)], {
+        cwd: ROOT,
+        env: childEnv(),
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
+      }),
+    );
+    const log = createWriteStream(logFile, { flags: 'a' });
+    log.write(`\n$ node bench/load-sqlite.mjs ${dbFile} (${files.length} files)\n`);
+    let done = 0;
+    let err = '';
+    child.stdout.on('data', (d) => {
+      log.write(d);
+      for (const line of String(d).split('\n'))
+        if (line.startsWith('loaded ')) {
+          done++;
+          onProgress(`file ${done}/${files.length} loaded (${files[done - 1].rows} rows)`);
+        }
+    });
+    child.stderr.on('data', (d) => {
+      log.write(d);
+      err = (err + d).slice(-4000);
+    });
+    child.on('error', (e) => reject(e));
+    child.on('exit', (code, signal) => {
+      log.end();
+      if (code === 0) resolve(true);
+      else if (done === 0 && /ERR_UNKNOWN_BUILTIN_MODULE|node:sqlite/.test(err) && !/\.sql: /.test(err)) resolve(false);
+      else reject(new Error(`loading the SQL files failed (${signal ?? `exit ${code}`})\n${err}`));
+    });
+  });
 }
