@@ -12,6 +12,8 @@ import {
 } from '../services/messaging';
 import { systemContext } from '../services/kernel';
 
+/** Messages a reconnecting page is sent at most at once (it asks again from the last one). */
+const LIVE_CATCH_UP = 200;
 /** After this many failed D1 syncs of one message the object stops retrying it (the message stays stored). */
 const MAX_SYNC_ATTEMPTS = 12;
 /** Alarm backoff after the n-th failed sync: 5 s × 2ⁿ, at most an hour. */
@@ -82,7 +84,56 @@ export class ConversationThread extends DurableObject<AppBindings> {
     const stored = this.ctx.storage.transactionSync(() => this.store(input));
     if (!stored.ok) return stored;
     const synced = await this.sync(stored.message.seq);
+    // After the D1 sync, so a reader marking it read finds the inbox row at this seq.
+    if (!stored.replayed) this.broadcast({ type: 'message', message: stored.message });
     return { ...stored, synced };
+  }
+
+  /**
+   * The live view of an open thread (the inbox page): a hibernating WebSocket per open page. The
+   * Worker lets through only a reader of the thread (services/messaging/live.ts); here every
+   * accepted socket hears each new message as `{type: 'message', message}`. A page that (re)connects
+   * sends `{since: <seq>}` and is answered the messages after it (`{type: 'messages', messages}`), so
+   * nothing stored while it was away is missed. Between messages the object may hibernate: the
+   * sockets stay open and a ping is answered without waking it.
+   */
+  override async fetch(request: Request): Promise<Response> {
+    if (request.headers.get('Upgrade')?.toLowerCase() !== 'websocket') return new Response('Expected a WebSocket', { status: 426 });
+    const { 0: client, 1: server } = new WebSocketPair();
+    this.ctx.acceptWebSocket(server);
+    this.ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('ping', 'pong'));
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  override webSocketMessage(ws: WebSocket, data: string | ArrayBuffer): void {
+    let since: unknown;
+    try {
+      since = (JSON.parse(typeof data === 'string' ? data : new TextDecoder().decode(data)) as { since?: unknown }).since;
+    } catch {
+      return;
+    }
+    if (typeof since !== 'number' || !Number.isInteger(since) || since < 0) return;
+    const page = this.list({ order: 'asc', from: since, limit: LIVE_CATCH_UP });
+    ws.send(JSON.stringify({ type: 'messages', messages: page.messages, has_more: page.hasMore }));
+  }
+
+  override webSocketClose(ws: WebSocket): void {
+    try {
+      ws.close(1000, 'closed');
+    } catch {
+      // Already closed from this side (the runtime may answer the close itself).
+    }
+  }
+
+  private broadcast(event: { type: 'message'; message: StoredMessage }): void {
+    const text = JSON.stringify(event);
+    for (const ws of this.ctx.getWebSockets()) {
+      try {
+        ws.send(text);
+      } catch {
+        // A socket closing meanwhile: its page reconnects and catches up with `since`.
+      }
+    }
   }
 
   private store(input: AppendInput): AppendOutcome {

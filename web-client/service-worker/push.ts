@@ -1,2 +1,59 @@
-/** Web push: shows a notification the push service delivers, and opens its page on a click. */
-export function registerPush(_sw: ServiceWorkerGlobalScope): void {}
+/**
+ * Web push: shows the notification a push service delivers, and opens its page on a click.
+ *
+ * The payload is the JSON the service sends (src/services/notifications/channels/push.ts
+ * `PushPayload`): title, body, kind, notification_id and data. A thread's notification opens the
+ * thread; any other opens the notifications page. A payload that is not that JSON still shows a
+ * notification (a browser may drop a subscription whose pushes show nothing).
+ */
+interface PushPayload {
+  title?: unknown;
+  body?: unknown;
+  kind?: unknown;
+  notification_id?: unknown;
+  data?: Record<string, unknown> | null;
+}
+
+/** Where a notification leads: the thread it is about, else the list of notifications. */
+export function pushTarget(p: PushPayload): string {
+  const conversation = p.data?.conversation_id;
+  if (typeof conversation === 'string' && /^[A-Za-z0-9_-]+$/.test(conversation)) return `/inbox/${conversation}`;
+  return '/notifications';
+}
+
+function parse(event: PushEvent): PushPayload {
+  try {
+    const json = event.data?.json() as unknown;
+    return json && typeof json === 'object' ? (json as PushPayload) : {};
+  } catch {
+    return { body: event.data?.text() ?? '' };
+  }
+}
+
+export function registerPush(sw: ServiceWorkerGlobalScope): void {
+  sw.addEventListener('push', (event) => {
+    const p = parse(event);
+    const title = typeof p.title === 'string' && p.title ? p.title : 'Shiftmarket';
+    const options: NotificationOptions = {
+      body: typeof p.body === 'string' ? p.body : '',
+      // One notification per item: a repeat replaces it rather than stacking.
+      ...(typeof p.notification_id === 'string' ? { tag: p.notification_id } : {}),
+      data: { url: pushTarget(p) },
+    };
+    event.waitUntil(sw.registration.showNotification(title, options));
+  });
+
+  sw.addEventListener('notificationclick', (event) => {
+    event.notification.close();
+    const path = typeof event.notification.data?.url === 'string' ? event.notification.data.url : '/notifications';
+    const url = new URL(path, sw.location.origin).href;
+    event.waitUntil(
+      (async () => {
+        const open = await sw.clients.matchAll({ type: 'window', includeUncontrolled: true });
+        const same = open.find((c) => c.url === url);
+        if (same) return void (await same.focus());
+        await sw.clients.openWindow(url);
+      })(),
+    );
+  });
+}

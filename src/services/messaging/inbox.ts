@@ -151,3 +151,59 @@ export async function getThread(ctx: ServiceContext, id: string, q: ThreadQuery)
   const t = await loadThread(ctx, id);
   return viewOf(ctx, t, await readerOf(ctx, t, asFromQuery(q)));
 }
+
+/** How many of each party's latest threads per tab the unread figures look at (the header shows 99+ beyond). */
+export const UNREAD_WINDOW = 100;
+
+export interface UnreadThreadCounts {
+  /** Threads with unread messages in All (pinned ones included) and Requests: the header's figure. */
+  total: number;
+  all: number;
+  pinned: number;
+  requests: number;
+}
+
+/**
+ * Threads with messages the caller's parties have not read, per inbox tab (archived ones are not
+ * counted). Costs by the window, not by the caller's threads: each party's latest UNREAD_WINDOW side
+ * rows of the All and Requests tabs are read on the tabs' partial indexes (a thread with a new
+ * message is always among its party's latest), joined to their threads by primary key.
+ */
+export async function countUnreadThreads(ctx: ServiceContext): Promise<UnreadThreadCounts> {
+  const parties = await callerParties(ctx);
+  const all: Array<{ kind: string; id: string }> = [
+    ...(parties.shifterId ? [{ kind: 'shifter', id: parties.shifterId }] : []),
+    ...parties.businessIds.map((id) => ({ kind: 'business', id })),
+    { kind: 'user', id: parties.userId },
+  ];
+  const out: UnreadThreadCounts = { total: 0, all: 0, pinned: 0, requests: 0 };
+  // A handful of parties per statement keeps the bound values well under D1's limit of 100.
+  for (let i = 0; i < all.length; i += 10) {
+    const slice = all.slice(i, i + 10);
+    const windows = slice.flatMap((p) =>
+      (['all', 'requests'] as const).map((tab) => {
+        const { index, where } = tabSql(tab);
+        return sql`SELECT * FROM (SELECT ${cp.conversation_id} AS cid, ${cp.last_read_seq} AS read_seq, ${cp.pinned_at} AS pinned_at,
+          ${tab} AS tab FROM ${cp} INDEXED BY ${sql.raw(index)}
+          WHERE ${cp.party_kind} = ${p.kind} AND ${cp.party_id} = ${p.id} AND ${where}
+          ORDER BY ${cp.last_message_at} DESC LIMIT ${UNREAD_WINDOW})`;
+      }),
+    );
+    const rows = await ctx.db.all<{ tab: 'all' | 'requests'; pinned: number; n: number }>(
+      sql`SELECT w.tab AS tab, w.pinned_at IS NOT NULL AS pinned, count(*) AS n
+        FROM (${sql.join(windows, sql` UNION ALL `)}) AS w
+        JOIN ${conversations} ON ${conversations.id} = w.cid
+        WHERE ${conversations.last_message_seq} > w.read_seq
+        GROUP BY 1, 2`,
+    );
+    for (const r of rows) {
+      out.total += r.n;
+      if (r.tab === 'requests') out.requests += r.n;
+      else {
+        out.all += r.n;
+        if (r.pinned) out.pinned += r.n;
+      }
+    }
+  }
+  return out;
+}

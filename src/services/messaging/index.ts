@@ -26,3 +26,4 @@ export * from './state';
 export * from './support';
 export * from './sync';
 export * from './thread-store';
+export * from './live';

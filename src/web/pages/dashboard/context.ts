@@ -3,6 +3,7 @@ import type { AppEnv, WebUser } from '../../../http/app-types';
 import { serviceCtx } from '../../../http/create-app';
 import { getUserDetails } from '../../../services/accounts';
 import { type ActingBusiness, listActingBusinesses } from '../../../services/businesses';
+import { countUnreadThreads } from '../../../services/messaging';
 import { countUnreadNotifications } from '../../../services/notifications';
 
 /**
@@ -32,8 +33,8 @@ export interface ShellCounts {
 /** What the header shows on every page; one cheap read each, in parallel with the page's own. */
 async function shellCounts(c: Context<AppEnv>): Promise<ShellCounts> {
   const ctx = serviceCtx(c);
-  const notifications = await countUnreadNotifications(ctx);
-  return { notifications, messages: null };
+  const [notifications, messages] = await Promise.all([countUnreadNotifications(ctx), countUnreadThreads(ctx)]);
+  return { notifications, messages: messages.total };
 }
 
 export async function dashboardBase(c: Context<AppEnv>): Promise<DashboardBase> {

@@ -1,0 +1,102 @@
+import { api, newIdempotencyKey } from '../lib/api';
+import { eachIsland } from '../lib/island';
+
+/**
+ * "Turn on browser notifications" (/notifications/preferences): registers the application's service
+ * worker (/sw.js, scope /), asks the browser's permission, subscribes with the service's VAPID public
+ * key (GET /v1/notifications/push_subscriptions) and sends the subscription to
+ * POST /v1/notifications/push_subscriptions. From then on the service worker's push module
+ * (web-client/service-worker/push.ts) shows each notification and opens its page on a click.
+ */
+
+interface Props {
+  /** The page's server-side view: how many browsers of the person are subscribed. */
+  subscribed: number;
+}
+
+interface SubscriptionList {
+  vapid_public_key: string | null;
+}
+
+function label(): string {
+  const ua = navigator.userAgent;
+  const browser = /Edg\//.test(ua)
+    ? 'Edge'
+    : /Firefox\//.test(ua)
+      ? 'Firefox'
+      : /Chrome\//.test(ua)
+        ? 'Chrome'
+        : /Safari\//.test(ua)
+          ? 'Safari'
+          : 'Browser';
+  const os = /Android/.test(ua)
+    ? 'Android'
+    : /iPhone|iPad/.test(ua)
+      ? 'iOS'
+      : /Mac OS X/.test(ua)
+        ? 'macOS'
+        : /Windows/.test(ua)
+          ? 'Windows'
+          : /Linux/.test(ua)
+            ? 'Linux'
+            : '';
+  return os ? `${browser} on ${os}` : browser;
+}
+
+function mount(root: HTMLElement, _props: Props) {
+  const button = root.querySelector<HTMLButtonElement>('.push-turn-on');
+  const status = root.querySelector<HTMLElement>('.push-status');
+  if (!button || !status) return;
+  const say = (text: string, failed = false) => {
+    status.textContent = text;
+    status.classList.toggle('field-error', failed);
+  };
+  if (!('serviceWorker' in navigator) || !('PushManager' in window) || !('Notification' in window)) {
+    say('This browser cannot show notifications from a website.');
+    return;
+  }
+  button.hidden = false;
+  if (Notification.permission === 'denied') say('Notifications are blocked for this site in the browser’s settings.');
+
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    say('Turning on…');
+    try {
+      const keys = await api<SubscriptionList>('GET', '/v1/notifications/push_subscriptions');
+      if (!keys.ok) return say(`Could not turn on: ${keys.error.message}`, true);
+      if (!keys.data.vapid_public_key) return say('Browser notifications are not set up on this service yet.', true);
+      const permission = await Notification.requestPermission();
+      if (permission !== 'granted') return say('The browser did not allow notifications. You can allow them in its site settings.', true);
+      const registration = await navigator.serviceWorker.register('/sw.js', { scope: '/' });
+      await navigator.serviceWorker.ready;
+      const subscription =
+        (await registration.pushManager.getSubscription()) ??
+        (await registration.pushManager.subscribe({
+          userVisibleOnly: true,
+          // The key as the API gives it: base64url, which the Push API takes as is.
+          applicationServerKey: keys.data.vapid_public_key,
+        }));
+      const json = subscription.toJSON();
+      const saved = await api(
+        'POST',
+        '/v1/notifications/push_subscriptions',
+        {
+          endpoint: json.endpoint,
+          expiration_time: json.expirationTime ?? null,
+          keys: { p256dh: json.keys?.p256dh, auth: json.keys?.auth },
+          label: label(),
+        },
+        { idempotencyKey: newIdempotencyKey() },
+      );
+      if (!saved.ok) return say(`Could not turn on: ${saved.error.message}`, true);
+      say('Browser notifications are on for this browser.');
+      root.dataset.pushState = 'on';
+    } catch (err) {
+      say(`Could not turn on: ${err instanceof Error ? err.message : 'the browser refused'}.`, true);
+    } finally {
+      button.disabled = false;
+    }
+  });
+}
+
+eachIsland<Props>('push', mount);
