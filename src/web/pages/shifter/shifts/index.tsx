@@ -1,7 +1,13 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../../../../http/app-types';
+import { getFind, postAccept, postClaim, postCounter, postDecline } from './find';
 
 /**
  * The shifter's work ({app_url}/dashboard/shifter/…): find shifts, answer requests, my schedule, the profile.
  */
 export const shifterShiftPages = new Hono<AppEnv>();
+shifterShiftPages.get('/find', getFind);
+shifterShiftPages.post('/find/:id/claim', postClaim);
+shifterShiftPages.post('/find/requests/:id/accept', postAccept);
+shifterShiftPages.post('/find/requests/:id/decline', postDecline);
+shifterShiftPages.post('/find/requests/:id/counter', postCounter);

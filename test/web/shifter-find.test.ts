@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { BASE } from '../helpers/api';
+import { randomIp } from '../helpers/auth';
+import { makeUser, TEST_PASSWORD, type TestUser } from '../helpers/factory';
+import { dateAhead, insertShift, makeCrewMember, makePair, readShift } from '../helpers/shifts';
+import { WebClient } from '../helpers/web';
+
+/** A signed-in browser on the pages. */
+async function signedIn(u: TestUser): Promise<WebClient> {
+  const b = new WebClient(BASE, { 'CF-Connecting-IP': randomIp() });
+  expect((await b.signIn(u.email, TEST_PASSWORD)).status).toBe(303);
+  return b;
+}
+
+const idem = () => ({ _idem: crypto.randomUUID() });
+
+describe('/dashboard/shifter/find', () => {
+  it('ranks the crew’s open broadcasts with a score and a reason, and claims one; a lost claim says so plainly', async () => {
+    const { biz, sh } = await makePair();
+    const date = dateAhead(3);
+    // History that makes the reason: worked shifts in role 1 with this business.
+    for (const days of [10, 20, 30]) {
+      await insertShift({
+        businessId: biz.businessId!,
+        shifterId: sh.shifterId,
+        startsAt: Date.now() - days * 86_400_000,
+        set: { shift_end_at: Date.now() - days * 86_400_000 + 3_600_000, shift_start_at: Date.now() - days * 86_400_000 },
+      });
+    }
+    const open = await insertShift({
+      businessId: biz.businessId!,
+      shifterId: null,
+      broadcast: true,
+      status: 1,
+      date,
+      in: '09:00',
+      out: '17:00',
+      rateMinor: 2600,
+    });
+    const b = await signedIn(sh);
+    const page = await b.get('/dashboard/shifter/find');
+    expect(page.status).toBe(200);
+    expect(page.html).toContain('<h1>Find shifts</h1>');
+    expect(page.html).toContain(`/dashboard/shifter/find/${open.id}/claim`);
+    expect(page.html).toMatch(/out of 100/);
+    expect(page.html).toContain('You have worked at');
+    expect(page.html).toMatch(/Pays \d+% above your usual \$20\.00\/h/);
+
+    // A filter that leaves it out says so; the GET form keeps what was chosen.
+    const other = await b.get(`/dashboard/shifter/find?date=${dateAhead(9)}`);
+    expect(other.html).toContain('No open shift matches these filters.');
+    expect(other.html).toContain(`value="${dateAhead(9)}"`);
+
+    // A rival claims first: this claim is lost, and the page says it in words.
+    const rival = await makeCrewMember(biz.businessId!);
+    const rb = await signedIn(rival);
+    await rb.get('/dashboard/shifter/find');
+    expect((await rb.post(`/dashboard/shifter/find/${open.id}/claim`, idem())).status).toBe(303);
+    await b.get('/dashboard/shifter/find');
+    const lost = await b.post(`/dashboard/shifter/find/${open.id}/claim`, idem());
+    expect(lost.status).toBe(409);
+    expect(lost.html).toContain('Someone else claimed this shift first.');
+    expect((await readShift(open.id))!.shifter_id).toBe(rival.shifterId);
+
+    const next = await insertShift({
+      businessId: biz.businessId!,
+      shifterId: null,
+      broadcast: true,
+      status: 1,
+      date: dateAhead(4),
+      in: '09:00',
+      out: '17:00',
+      rateMinor: 2000,
+    });
+    await b.get('/dashboard/shifter/find');
+    const won = await b.post(`/dashboard/shifter/find/${next.id}/claim`, idem());
+    expect(won.status).toBe(303);
+    expect(won.location).toBe('/dashboard/shifter/find?notice=claimed');
+    expect((await readShift(next.id))!.shifter_id).toBe(sh.shifterId);
+  });
+
+  it('answers targeted requests: accept, decline, and a counter-offer refused beside its field then sent', async () => {
+    const { biz, sh } = await makePair();
+    const [a, d, c] = await Promise.all(
+      [3, 4, 5].map((days) =>
+        insertShift({
+          businessId: biz.businessId!,
+          shifterId: sh.shifterId,
+          status: 1,
+          date: dateAhead(days),
+          in: '09:00',
+          out: '17:00',
+          rateMinor: 2000,
+        }),
+      ),
+    );
+    const b = await signedIn(sh);
+    const page = await b.get('/dashboard/shifter/find');
+    for (const s of [a!, d!, c!]) expect(page.html).toContain(`/dashboard/shifter/find/requests/${s.id}/accept`);
+
+    expect((await b.post(`/dashboard/shifter/find/requests/${a!.id}/accept`, idem())).location).toBe(
+      '/dashboard/shifter/find?notice=accepted',
+    );
+    expect((await readShift(a!.id))!.request_status).toBe(2);
+    await b.get('/dashboard/shifter/find');
+    expect((await b.post(`/dashboard/shifter/find/requests/${d!.id}/decline`, idem())).status).toBe(303);
+    expect((await readShift(d!.id))!.request_status).toBe(3);
+
+    await b.get('/dashboard/shifter/find');
+    const same = await b.post(`/dashboard/shifter/find/requests/${c!.id}/counter`, { hourly_rate: '20', ...idem() });
+    expect(same.status).toBe(400);
+    expect(same.html).toMatch(/id="counter-[^"]+-error"[^>]*>Same as the offered rate/);
+    expect(same.html).toContain('value="20"');
+    const sent = await b.post(`/dashboard/shifter/find/requests/${c!.id}/counter`, { hourly_rate: '24.5', ...idem() });
+    expect(sent.location).toBe('/dashboard/shifter/find?notice=countered');
+  });
+
+  it('sends a person without a shifter profile back to the dashboard', async () => {
+    const owner = await makeUser({ business: true });
+    const b = await signedIn(owner);
+    const res = await b.get('/dashboard/shifter/find');
+    expect(res.status).toBe(303);
+  });
+});
