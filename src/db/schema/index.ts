@@ -20,3 +20,4 @@ export * from './agent-records';
 export * from './agent-payments';
 export * from './mcp';
 export * from './kiosk';
+export * from './calendar-feeds';
