@@ -48,7 +48,8 @@ export function createApp() {
   app.route('/', demoRouter);
   app.route('/', webRouter);
   mountDocs(app);
-  app.get('/', (c) => c.json({ service: 'shiftmarket', docs: '/v1/docs', openapi: '/v1/openapi.json' }));
+  // `/` is the front door for people (web/pages/public); programs find the service's index here.
+  app.get('/v1', (c) => c.json({ service: 'shiftmarket', docs: '/v1/docs', openapi: '/v1/openapi.json', mcp: '/v1/mcp/' }));
   app.notFound(notFound);
   app.onError(onError);
   return api;

@@ -98,7 +98,7 @@ export function Layout({ title, user, csrfToken, current, scripts, children }: L
     <Document title={title} scripts={scripts} csrfToken={user ? csrfToken : undefined}>
       <header class="site-header">
         <div class="site-header-inner">
-          <a class="brand" href={user ? '/dashboard' : '/login'}>
+          <a class="brand" href={user ? '/dashboard' : '/'}>
             Shiftmarket
           </a>
           {user ? (

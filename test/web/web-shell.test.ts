@@ -412,9 +412,9 @@ describe('rendering', () => {
     expect(html).toContain('Sign out');
   });
 
-  it('signed out, the header links to sign-in and shows no navigation', async () => {
+  it('signed out, the header leads to the front door and shows no navigation', async () => {
     const html = await (await request(`${HTTPS}/p/signed-out`)).text();
-    expect(html).toContain('<a class="brand" href="/login">Shiftmarket</a>');
+    expect(html).toContain('<a class="brand" href="/">Shiftmarket</a>');
     expect(html).not.toContain('/logout');
     expect(html).not.toContain('<nav');
   });

@@ -1,8 +1,8 @@
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import type { AppEnv } from '../../http/app-types';
 import { clientIp, enforceAuthIpLimit } from '../../http/middleware/auth';
 import { serviceCtx } from '../../http/create-app';
-import { cancelPendingSignIn, login, loginInput, logout } from '../../services/accounts';
+import { cancelPendingSignIn, type LoginInput, login, loginInput, logout } from '../../services/accounts';
 import { Card, CsrfField, Notice, SubmitButton, TextField } from '../components';
 import { readAppCookie, setAppCookie } from '../cookies';
 import { rotateCsrfToken } from '../csrf';
@@ -17,6 +17,8 @@ const NOTICES = {
   signed_out: 'You are signed out.',
   expired: 'That sign-in took too long or was cancelled. Sign in again.',
   password_changed: 'Your password was changed and every session ended. Sign in with the new password.',
+  password_reset: 'Your password was reset and every session ended. Sign in with the new password.',
+  verified: 'Your email address is confirmed. Sign in to continue.',
 } as const;
 
 interface LoginViewProps {
@@ -58,9 +60,42 @@ function LoginView({ csrfToken, next, email, error, notice }: LoginViewProps) {
           />
           <SubmitButton>Sign in</SubmitButton>
         </form>
+        <ul class="list-plain login-links">
+          <li>
+            <a href="/login/forgot">Forgot your password?</a>
+          </li>
+          <li>
+            New to Shiftmarket? <a href="/signup">Create an account</a>
+          </li>
+        </ul>
       </Card>
     </Layout>
   );
+}
+
+/**
+ * Signs this browser in with an email and password (sign-in, and the end of sign-up and of a password
+ * reset): whatever session it had ends, a new one is set in the cookie with a new CSRF token. Returns
+ * where to go: `next`, or the two-factor step on the way there. The caller has counted the request
+ * against its address (enforceAuthIpLimit).
+ */
+export async function startWebSession(c: Context<AppEnv>, input: LoginInput, next: string): Promise<string> {
+  // Whatever session this browser had ends: every sign-in starts a new session id.
+  const previous = await readWebSession(c);
+  if (previous.kind === 'pending') await cancelPendingSignIn(serviceCtx(c), previous.pending);
+  else if (previous.kind === 'active') await logout(serviceCtx(c));
+  c.set('actor', { kind: 'anonymous' });
+
+  const outcome = await login(serviceCtx(c), input, clientIp(c), {
+    deviceCookie: readAppCookie(c, 'device'),
+    userAgent: c.req.header('User-Agent'),
+  });
+  rotateCsrfToken(c);
+  setSessionCookie(c, outcome.view.session_token, Date.parse(outcome.view.expires_at));
+  if (outcome.device) {
+    setAppCookie(c, 'device', outcome.device.value, { maxAgeSeconds: Math.floor((outcome.device.expiresAt - Date.now()) / 1000) });
+  }
+  return outcome.view.two_factor_required ? `/login/2fa?next=${encodeURIComponent(next)}` : next;
 }
 
 export const loginPages = new Hono<AppEnv>()
@@ -83,23 +118,7 @@ export const loginPages = new Hono<AppEnv>()
     if (!parsed.success) return again(400, 'Enter your email address and password.');
     try {
       await enforceAuthIpLimit(c);
-      // Whatever session this browser had ends: every sign-in starts a new session id.
-      const previous = await readWebSession(c);
-      if (previous.kind === 'pending') await cancelPendingSignIn(serviceCtx(c), previous.pending);
-      else if (previous.kind === 'active') await logout(serviceCtx(c));
-      c.set('actor', { kind: 'anonymous' });
-
-      const outcome = await login(serviceCtx(c), parsed.data, clientIp(c), {
-        deviceCookie: readAppCookie(c, 'device'),
-        userAgent: c.req.header('User-Agent'),
-      });
-      rotateCsrfToken(c);
-      setSessionCookie(c, outcome.view.session_token, Date.parse(outcome.view.expires_at));
-      if (outcome.device) {
-        setAppCookie(c, 'device', outcome.device.value, { maxAgeSeconds: Math.floor((outcome.device.expiresAt - Date.now()) / 1000) });
-      }
-      if (outcome.view.two_factor_required) return c.redirect(`/login/2fa?next=${encodeURIComponent(next)}`, 303);
-      return c.redirect(next, 303);
+      return c.redirect(await startWebSession(c, parsed.data, next), 303);
     } catch (err) {
       const problem = formProblem(c, err);
       return again(problem.status as 400 | 401 | 403 | 429, problem.message);
