@@ -1,11 +1,21 @@
-// The business web application in a real browser, as the demo owner: the day at a glance, posting
-// one shift, and bulk posting 12 rows of which 2 are refused by the service, fixed and sent again
-// alone. Every page is checked with axe-core in light and dark, at 1280 and 360 px; screenshots of
-// each step go to the artifacts folder as business-<n>-<step>.png. Run through `npm run test:browser`.
+// The business web application in a real browser, as the demo owner: the day at a glance, the
+// assistant's link to the prefilled form, posting a broadcast and a targeted shift (the shifter's
+// conflicts shown as soon as they are chosen, and again by the server before it is saved), bulk
+// posting 12 rows of which 2 are refused by the service, fixed and sent again alone, switching
+// business and seeing a claim arrive. Every page is checked with axe-core in light and dark (at 1280
+// and 360 px for the day and the form); screenshots of each step go to the artifacts folder as
+// business-<n>-<step>.png. Run through `npm run test:browser`.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { account, ahead, apiCall, NO_OWNER, ORIGIN, screenshots, signIn } from './app.mjs';
-import { assertAccessible, assertNoForeignCode, launchBrowser, openOffline, withEvidence } from './offline.mjs';
+import {
+  assertAccessible,
+  assertAccessibleInBothSchemes,
+  assertNoForeignCode,
+  launchBrowser,
+  openOffline,
+  withEvidence,
+} from './offline.mjs';
 
 const skip = NO_OWNER;
 
@@ -50,8 +60,22 @@ describe('business web application', { skip }, () => {
           const scrolls = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
           assert.equal(scrolls, false, 'the dashboard scrolls sideways');
 
-          await page.goto(`${ORIGIN}/dashboard/shifts/new?date=${ahead(6)}&in=10:00&out=15:30`);
+          // The assistant's open_shift_form link, as services/assistant/actions.ts builds it, opens the form prefilled.
+          const postHref = await page.locator('a[href^="/dashboard/shifts/new"]').first().getAttribute('href');
+          const businessId = new URL(postHref, ORIGIN).searchParams.get('business_id');
+          assert.ok(businessId, 'the page links to the form without its business');
+          const date = ahead(6);
+          await page.goto(`${ORIGIN}/dashboard?openShift=1&date=${date}&in=10:00&out=15:30&business_id=${encodeURIComponent(businessId)}`);
+          assert.equal(new URL(page.url()).pathname, '/dashboard/shifts/new');
           await page.locator('form[data-island-ready]').waitFor();
+          assert.deepEqual(
+            [
+              await page.inputValue('#field-shift_date'),
+              await page.inputValue('#field-shift_in'),
+              await page.inputValue('#field-shift_out'),
+            ],
+            [date, '10:00', '15:30'],
+          );
           await assertAccessible(page, `post a shift, ${scheme}, ${width} px`);
           await screenshot(page, `post-${scheme}-${width}`);
 
@@ -88,13 +112,14 @@ describe('business web application', { skip }, () => {
         await page.keyboard.press('Enter');
         await page.waitForURL((u) => u.searchParams.get('notice') === 'posted');
         await page.getByText('The shift was posted.').waitFor();
+        await assertAccessibleInBothSchemes(page, 'post a shift, posted');
         await screenshot(page, 'posted-one');
         assert.equal((await shiftsOn(page, date)).length, before + 1);
 
         // Twelve rows; two dated in the past pass the browser's checks and are refused by the service.
         await page.goto(`${ORIGIN}/dashboard/bulk`);
         await page.locator('[data-island="bulk"][data-island-ready]').waitFor();
-        await assertAccessible(page, 'bulk posting, empty');
+        await assertAccessibleInBothSchemes(page, 'bulk posting, empty');
         const run = Math.random().toString(36).slice(2, 8);
         const lines = [];
         for (let i = 0; i < 12; i++) {
@@ -111,7 +136,7 @@ describe('business web application', { skip }, () => {
         const refused = page.locator('tr[data-state="failed"]');
         assert.equal(await refused.count(), 2);
         assert.match((await refused.first().textContent()) ?? '', /the shift must start in the future/);
-        await assertAccessible(page, 'bulk posting, two rows refused');
+        await assertAccessibleInBothSchemes(page, 'bulk posting, two rows refused');
 
         // Fix the two dates; only those two are sent again.
         for (const n of [4, 9]) {
@@ -120,6 +145,7 @@ describe('business web application', { skip }, () => {
         }
         await page.getByRole('button', { name: 'Send the 2 row(s) not posted yet' }).click();
         await page.getByText('12 shift(s) posted.').waitFor({ timeout: 30_000 });
+        await assertAccessibleInBothSchemes(page, 'bulk posting, all posted');
         await screenshot(page, 'bulk-all-posted');
         const after = await shiftsOn(page, date);
         const notes = after.map((s) => s.note).filter((n) => n?.startsWith(`Bulk ${run} row `));
@@ -128,6 +154,91 @@ describe('business web application', { skip }, () => {
         assertNoForeignCode(session);
       });
     } finally {
+      await session.context.close();
+    }
+  });
+
+  test('posts a targeted shift from the form: the shifter’s conflicts shown when chosen, again before it is saved, then posted anyway', async () => {
+    const jordan = account('jordan');
+    assert.ok(jordan, 'BROWSER_ACCOUNTS lists no demo shifter jordan');
+    const session = await openOffline(browser, ORIGIN, { colorScheme: 'light' });
+    const shifter = await openOffline(browser, ORIGIN, { colorScheme: 'light' });
+    const { page } = session;
+    try {
+      await withEvidence(session, 'business-targeted', async () => {
+        // Jordan accepts a bistro shift at 03:00–05:00 on a Monday to Thursday (no demo plan works
+        // those nights then), so a second one overlapping it is a conflict and a later one is not.
+        let day = 16;
+        while (![1, 2, 3, 4].includes(new Date(`${ahead(day)}T12:00:00Z`).getUTCDay())) day += 1;
+        const date = ahead(day);
+        await signIn(page);
+        await signIn(shifter.page, jordan);
+        const jordanId = (await apiCall(shifter.page, 'GET', '/v1/shifter/of_user')).body.id;
+        const busy = await apiCall(page, 'POST', '/v1/shift_request/send_request', {
+          shift_date: date,
+          shift_in: '03:00',
+          shift_out: '05:00',
+          shiftrole_id: 1,
+          hourly_rate: 22,
+          shifter_id: jordanId,
+        });
+        assert.equal(busy.status, 201, JSON.stringify(busy.body));
+        const accepted = await apiCall(shifter.page, 'POST', `/v1/shift_request/${busy.body.id}/accept`, {});
+        assert.equal(accepted.status, 200, JSON.stringify(accepted.body));
+
+        await page.goto(`${ORIGIN}/dashboard/shifts/new?date=${date}&in=05:15&out=06:45`);
+        await page.locator('form[data-island-ready]').waitFor();
+        const shifterField = page.locator('#field-shifter_id');
+        assert.equal(await shifterField.isVisible(), false, 'the shifter field shows for a broadcast');
+        // "Ask one shifter" by keyboard: the arrow keys move within the radio group.
+        await page.focus('#mode-broadcast');
+        await page.keyboard.press('ArrowDown');
+        assert.equal(await page.isChecked('#mode-targeted'), true);
+        await shifterField.waitFor();
+        await page.selectOption('#field-shifter_id', jordanId);
+        const live = page.locator('#conflicts-live');
+        await live.getByText('No conflict for this shifter at that time.').waitFor();
+
+        // An earlier start overlaps the accepted shift: said at once, before anything is sent.
+        await page.fill('#field-shift_in', '04:00');
+        await live.getByText(/^Heads up: this shifter already works a shift at that time/).waitFor();
+        assert.match((await live.textContent()) ?? '', new RegExp(`${date} 03:00–05:00`));
+        await assertAccessibleInBothSchemes(page, 'post a targeted shift, its conflict shown');
+        await screenshot(page, 'targeted-conflict-shown');
+
+        const note = `Targeted ${Math.random().toString(36).slice(2, 8)}`;
+        await page.selectOption('#field-shiftrole_id', { index: 1 });
+        await page.fill('#field-hourly_rate', '22');
+        await page.fill('#field-note', note);
+        await page.getByRole('button', { name: 'Post the shift' }).click();
+        // The server checks again and asks first; nothing typed is lost.
+        const warning = page.getByRole('alert').filter({ hasText: 'This shifter is already busy then:' });
+        await warning.waitFor();
+        assert.match((await warning.textContent()) ?? '', new RegExp(`${date} 03:00–05:00`));
+        assert.equal(await page.isChecked('#mode-targeted'), true);
+        assert.equal(await page.inputValue('#field-shifter_id'), jordanId);
+        assert.equal(await page.inputValue('#field-shift_in'), '04:00');
+        assert.equal(await page.inputValue('#field-note'), note);
+        assert.equal((await shiftsOn(page, date)).filter((s) => s.note === note).length, 0, 'posted before the conflict was confirmed');
+        await assertAccessibleInBothSchemes(page, 'post a targeted shift, conflict to confirm');
+        await screenshot(page, 'targeted-confirm-conflict');
+
+        await Promise.all([
+          page.waitForURL((u) => u.searchParams.get('notice') === 'posted'),
+          page.getByRole('button', { name: 'Post anyway' }).click(),
+        ]);
+        await page.getByText('The shift was posted.').waitFor();
+        await screenshot(page, 'targeted-posted');
+        const posted = (await shiftsOn(page, date)).filter((s) => s.note === note);
+        assert.equal(posted.length, 1, 'the targeted shift was not posted exactly once');
+        assert.equal(posted[0].shifter_id, jordanId);
+        assert.equal(posted[0].status, 'pending');
+        assert.equal(Boolean(posted[0].is_broadcast), false);
+        assert.equal(`${posted[0].shift_in}–${posted[0].shift_out}`, '04:00–06:45');
+        assertNoForeignCode(session);
+      });
+    } finally {
+      await shifter.context.close();
       await session.context.close();
     }
   });
@@ -148,7 +259,7 @@ describe('business web application', { skip }, () => {
         await page.keyboard.press('Tab');
         await Promise.all([page.waitForURL((u) => u.searchParams.has('business_id')), page.keyboard.press('Enter')]);
         await page.getByText('Harbor Street Events ·').first().waitFor();
-        await assertAccessible(page, 'today of the second business, dark');
+        await assertAccessibleInBothSchemes(page, 'today of the second business');
         await screenshot(page, 'switched');
         await page.selectOption('#switch-business', { label: 'Harbor Street Bistro' });
         await Promise.all([page.waitForURL((u) => u.pathname === '/dashboard'), page.click('.switcher button[type=submit]')]);
@@ -172,6 +283,7 @@ describe('business web application', { skip }, () => {
         await page.reload();
         const claimed = page.locator('section.card', { has: page.getByRole('heading', { name: 'Claimed broadcasts' }) });
         await claimed.getByText('Jordan Rivera').first().waitFor();
+        await assertAccessibleInBothSchemes(page, 'today, a claim arrived');
         await screenshot(page, 'claim-arrived');
       });
     } finally {

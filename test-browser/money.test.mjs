@@ -1,12 +1,21 @@
 // The money and settings pages in a real browser, as the demo owner: both pages axe-clean in light
 // and dark at 1280 and 360 px; an invoice charged and then refunded in part through the confirmation
 // steps; the weekly budget changed in place from the keyboard, with the chart's data and its table
-// moving to the new budget. Screenshots of each step go to the artifacts folder as money-<n>-<step>.png.
+// moving to the new budget. Each step's page is axe-clean in both schemes. Screenshots of each step
+// go to the artifacts folder as money-<n>-<step>.png.
 // Run through `npm run test:browser` (BROWSER_TESTS=money for this file alone).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { NO_OWNER, ORIGIN, screenshots, signIn as signInTo } from './app.mjs';
-import { assertAccessible, assertNoForeignCode, assertStayedOffline, launchBrowser, openOffline, withEvidence } from './offline.mjs';
+import {
+  assertAccessible,
+  assertAccessibleInBothSchemes,
+  assertNoForeignCode,
+  assertStayedOffline,
+  launchBrowser,
+  openOffline,
+  withEvidence,
+} from './offline.mjs';
 
 const skip = NO_OWNER;
 
@@ -86,7 +95,7 @@ describe('money and settings pages', { skip }, () => {
         const invoicePath = new URL(page.url()).pathname;
         await page.getByRole('button', { name: 'Charge now…' }).click();
         await page.getByRole('heading', { name: 'Confirm the charge' }).waitFor();
-        await assertAccessible(page, 'confirm the charge');
+        await assertAccessibleInBothSchemes(page, 'confirm the charge');
         await screenshot(page, 'confirm-charge');
         await Promise.all([
           page.waitForURL((u) => u.searchParams.get('notice') === 'charged'),
@@ -103,7 +112,7 @@ describe('money and settings pages', { skip }, () => {
         await page.getByRole('button', { name: 'Refund…' }).click();
         await page.getByRole('heading', { name: 'Confirm the refund' }).waitFor();
         await page.getByText('Refund $5.00 of the invoice').waitFor();
-        await assertAccessible(page, 'confirm the refund');
+        await assertAccessibleInBothSchemes(page, 'confirm the refund');
         await screenshot(page, 'confirm-refund');
         await Promise.all([
           page.waitForURL((u) => u.searchParams.get('notice') === 'refunded'),
@@ -112,7 +121,7 @@ describe('money and settings pages', { skip }, () => {
         await page.getByText('The refund was made').waitFor();
         await page.getByText('Paid, partly refunded').waitFor();
         assert.match((await page.locator('dl.pairs').first().textContent()) ?? '', /\$5\.00 \(\$[\d,.]+ left to refund\)/);
-        await assertAccessible(page, 'invoice partly refunded');
+        await assertAccessibleInBothSchemes(page, 'invoice partly refunded');
         await screenshot(page, 'partly-refunded');
 
         // A refund of more than is left keeps the amount and says why beside it.
@@ -122,7 +131,7 @@ describe('money and settings pages', { skip }, () => {
         await page.locator('#field-amount-error').waitFor();
         assert.match((await page.locator('#field-amount-error').textContent()) ?? '', /is left to refund on this invoice/);
         assert.equal(await page.inputValue('#field-amount'), '999999');
-        await assertAccessible(page, 'refund refused');
+        await assertAccessibleInBothSchemes(page, 'refund refused');
         await screenshot(page, 'refund-refused');
         assertNoForeignCode(session);
       });
@@ -161,7 +170,7 @@ describe('money and settings pages', { skip }, () => {
           against.every((t) => / (under|over)$|^on budget$/.test(t)),
           against.join(' | '),
         );
-        await assertAccessible(page, 'money, budget changed');
+        await assertAccessibleInBothSchemes(page, 'money, budget changed');
         await screenshot(page, 'budget-after');
 
         // Stored: the page drawn again from the server has the new budget.
@@ -182,7 +191,7 @@ describe('money and settings pages', { skip }, () => {
         );
         assert.equal(await page.inputValue('#field-weekly_labor_budget'), '12.345');
         assert.equal(await figure.getAttribute('data-chart-budget'), next);
-        await assertAccessible(page, 'money, budget refused');
+        await assertAccessibleInBothSchemes(page, 'money, budget refused');
         await screenshot(page, 'budget-refused');
         assertNoForeignCode(session);
       });

@@ -187,3 +187,16 @@ export async function assertAccessible(page, label) {
     );
   }
 }
+
+/**
+ * assertAccessible in the light and the dark scheme, the page as it stands in each (re-drawn by the
+ * browser, not reloaded); the page is left in the scheme it had.
+ */
+export async function assertAccessibleInBothSchemes(page, label) {
+  const was = (await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)) ? 'dark' : 'light';
+  for (const scheme of ['light', 'dark']) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await assertAccessible(page, `${label}, ${scheme}`);
+  }
+  await page.emulateMedia({ colorScheme: was });
+}

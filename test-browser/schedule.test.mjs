@@ -9,7 +9,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ahead, apiCall, NO_OWNER, ORIGIN, screenshots, signIn } from './app.mjs';
-import { assertAccessible, assertNoForeignCode, launchBrowser, openOffline, tabUntil, withEvidence } from './offline.mjs';
+import {
+  assertAccessible,
+  assertAccessibleInBothSchemes,
+  assertNoForeignCode,
+  launchBrowser,
+  openOffline,
+  tabUntil,
+  withEvidence,
+} from './offline.mjs';
 
 const skip = NO_OWNER;
 
@@ -184,6 +192,7 @@ describe('business web application: the schedule', { skip }, () => {
         await dialog.waitFor();
         assert.match(await dialog.textContent(), /New.*09:45–13:45/);
         assert.match(await dialog.textContent(), /original is marked superseded/);
+        await assertAccessibleInBothSchemes(page, 'schedule, a drag to confirm');
         await screenshot(page, 'drag-confirm');
         await dialog.getByRole('button', { name: 'Cancel' }).click();
         await dialog.waitFor({ state: 'hidden' });
@@ -200,6 +209,7 @@ describe('business web application: the schedule', { skip }, () => {
         await eventEl(page, child.id).waitFor();
         assert.match(await eventEl(page, child.id).textContent(), /09:45\s*[–-]\s*13:45.*Open broadcast/);
         assert.equal(await eventEl(page, shift.id).count(), 0, 'the superseded request is still drawn');
+        await assertAccessibleInBothSchemes(page, 'schedule, the change sent');
         await screenshot(page, 'drag-sent');
 
         // Resized 30 minutes longer: the labor card's expected total follows ($20/h × 0.5 h).
@@ -272,6 +282,7 @@ describe('business web application: the schedule', { skip }, () => {
         assert.match(await confirm.textContent(), /New.*15:45–19:45/);
         await confirm.getByText(/No conflict with|is already busy then|could not be checked/).waitFor();
         assert.doesNotMatch(await confirm.textContent(), /could not be checked/);
+        await assertAccessibleInBothSchemes(page, 'schedule, a keyboard move to confirm');
         await screenshot(page, 'keyboard-confirm');
         assert.match(await page.evaluate(() => document.activeElement?.textContent ?? ''), /^Send the change/);
         await page.keyboard.press('Enter');
@@ -316,6 +327,7 @@ describe('business web application: the schedule', { skip }, () => {
         assert.equal(await page.inputValue('#field-shift_date'), date);
         assert.equal(await page.inputValue('#field-shift_in'), '03:00');
         assert.equal(await page.inputValue('#field-shift_out'), '05:00');
+        await assertAccessibleInBothSchemes(page, 'post a shift, prefilled from the schedule');
         await screenshot(page, 'selected-post-form');
       });
     } finally {
