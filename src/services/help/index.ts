@@ -5,3 +5,4 @@ export * from './fts-query';
 export * from './prompt';
 export * from './schemas';
 export * from './search';
+export * from './conversations';

@@ -6,3 +6,4 @@ export * from './respond';
 export * from './schemas';
 export * from './trend';
 export * from './view';
+export * from './reviewable';

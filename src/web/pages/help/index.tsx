@@ -1,7 +1,32 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../../../http/app-types';
+import { formIdempotency } from '../../../http/middleware/idempotency';
+import { requireWebUser } from '../../session';
+import {
+  postAsk,
+  postEscalate,
+  postFeedback,
+  postSupportMessage,
+  renderArticle,
+  renderConversation,
+  renderHelp,
+  renderVideo,
+} from './page';
 
 /**
- * The help center (/help): search, categories, articles, the AI helper and escalation to a person.
+ * The help center (/help): search, categories, articles with feedback, videos, the help assistant and
+ * escalation to a person. Mounted at `/` beside the other shared pages, so the guards are scoped to
+ * these paths.
  */
 export const helpPages = new Hono<AppEnv>();
+helpPages.use('/help', requireWebUser);
+helpPages.use('/help/*', requireWebUser);
+helpPages.post('/help/*', formIdempotency);
+helpPages.get('/help', renderHelp);
+helpPages.get('/help/articles/:id', renderArticle);
+helpPages.post('/help/articles/:id/feedback', postFeedback);
+helpPages.get('/help/videos/:id', renderVideo);
+helpPages.post('/help/ask', postAsk);
+helpPages.get('/help/conversations/:id', renderConversation);
+helpPages.post('/help/conversations/:id/escalate', postEscalate);
+helpPages.post('/help/conversations/:id/messages', postSupportMessage);
