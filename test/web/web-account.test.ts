@@ -204,8 +204,8 @@ describe('profile', () => {
     const page = await browser.get('/account?notice=saved');
     expect(page.html).not.toContain(hostile);
     expect(page.html).toContain('Your profile was saved.');
-    // The header's "Signed in as" and the form's value, both escaped.
-    expect(page.html).toContain('Signed in as <strong>&lt;script&gt;alert(1)&lt;/script&gt;</strong>');
+    // The app shell's header names the person (its link to the account), and the form's value, both escaped.
+    expect(page.html).toContain('<a href="/account">&lt;script&gt;alert(1)&lt;/script&gt;</a>');
     expect(page.html).toContain('value="&lt;script&gt;alert(1)&lt;/script&gt;"');
     expect(page.html).toContain('value="+1 (212) 555-0100"');
     const [row] = await db().select().from(users).where(eq(users.id, user.userId));

@@ -1,8 +1,10 @@
 import type { Context } from 'hono';
 import type { Child } from 'hono/jsx';
 import type { AppEnv, WebUser } from '../../../http/app-types';
-import { CsrfField, Notice, SubmitButton } from '../../components';
-import { Layout } from '../../layout';
+import { CsrfField, SubmitButton } from '../../components';
+import { ACCOUNT_NAV } from '../../layout';
+import { type DashboardBase, dashboardBase } from '../dashboard/context';
+import { AppShell } from '../dashboard/shell';
 
 /**
  * What every account page needs from the request: the signed-in person (requireWebUser has set it)
@@ -11,13 +13,17 @@ import { Layout } from '../../layout';
 export interface PageBase {
   user: WebUser;
   csrfToken: string;
+  /** What the app shell draws (the person's sides, the header's figures), read when the page renders. */
+  shell: () => Promise<DashboardBase>;
 }
 
 export function pageBase(c: Context<AppEnv>): PageBase {
   const user = c.get('webUser');
   // requireWebUser runs before every account page; reaching here without a user is a wiring bug.
   if (!user) throw new Error('account page reached without a signed-in user');
-  return { user, csrfToken: c.get('csrfToken') };
+  let shell: Promise<DashboardBase> | undefined;
+  // Read once, and only by a page that renders (a POST that redirects never pays for it).
+  return { user, csrfToken: c.get('csrfToken'), shell: () => (shell ??= dashboardBase(c)) };
 }
 
 export interface AccountShellProps {
@@ -30,15 +36,34 @@ export interface AccountShellProps {
   children?: Child;
 }
 
-/** The layout of an account page: the navigation, the page heading and its notice or error. */
-export function AccountShell({ base, title, current, notice, error, children }: AccountShellProps) {
+/** The account's sections, a navigation of the page under its heading (the app shell leads elsewhere). */
+function AccountNav({ current }: { current: string }) {
   return (
-    <Layout title={title} user={base.user} csrfToken={base.csrfToken} current={current}>
-      <h1>{title}</h1>
-      {notice ? <Notice kind="success">{notice}</Notice> : null}
-      {error ? <Notice kind="error">{error}</Notice> : null}
+    <nav class="account-nav" aria-label="Account">
+      <ul>
+        {ACCOUNT_NAV.map((item) => (
+          <li>
+            <a href={item.href} aria-current={item.href === current ? 'page' : undefined}>
+              {item.label}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/**
+ * An account page inside the app's one shell (the shared side: the header leads on to the inbox, the
+ * notifications, help and the dashboard), the account's sections as the page's own navigation, then
+ * the heading's notice or error and the page.
+ */
+export async function AccountShell({ base, title, current, notice, error, children }: AccountShellProps) {
+  return (
+    <AppShell base={await base.shell()} title={title} side="shared" current={current} notice={notice} error={error}>
+      <AccountNav current={current} />
       {children}
-    </Layout>
+    </AppShell>
   );
 }
 
