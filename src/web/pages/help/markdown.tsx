@@ -7,8 +7,7 @@ import { gfmTable } from 'micromark-extension-gfm-table';
 /**
  * A help article's Markdown as page content. The text is parsed into a tree (mdast) and each node is
  * rendered as JSX, so every piece of text is escaped and raw HTML in the source shows as text: the
- * page never trusts the content as markup. Headings move one level down (the page's h1 is the
- * title). Links to the API's article addresses (/v1/help/articles/<id>) lead to the article's page.
+ * page never trusts the content as markup. Headings start at h2 (the page's h1 is the title). Links to the API's article addresses (/v1/help/articles/<id>) lead to the article's page.
  */
 export function ArticleBody({ markdown }: { markdown: string }) {
   const tree: Root = fromMarkdown(markdown, { extensions: [gfmTable()], mdastExtensions: [gfmTableFromMarkdown()] });
@@ -61,7 +60,7 @@ function node(n: Nodes): Child {
     case 'paragraph':
       return <p>{children(n)}</p>;
     case 'heading': {
-      const level = Math.min(6, n.depth + 1);
+      const level = Math.max(2, n.depth);
       const content = children(n);
       if (level === 2) return <h2>{content}</h2>;
       if (level === 3) return <h3>{content}</h3>;

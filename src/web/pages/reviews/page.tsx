@@ -347,6 +347,12 @@ export function ReviewsView({ base, party, data, days, notice, error, state }: R
     );
   }
   const { average, reviewable, received, written, trend } = data;
+  // A refused form no longer on the page (its shift was reviewed meanwhile): its message goes on top.
+  const onPage = new Set([
+    ...reviewable.map((s) => `new:${s.shift_request_id}`),
+    ...received.data.flatMap((r) => [`respond:${r.id}`, `dispute:${r.id}`]),
+  ]);
+  const shown = error ?? (state && !onPage.has(state.key) ? (state.message ?? Object.values(state.errors)[0]) : undefined);
   const olderReceived = received.next_cursor ? reviewsHref(party, { received: received.next_cursor }) : null;
   const olderWritten = written.next_cursor ? reviewsHref(party, { written: written.next_cursor }) : null;
   return (
@@ -356,7 +362,7 @@ export function ReviewsView({ base, party, data, days, notice, error, state }: R
       side="shared"
       current="/reviews"
       notice={notice}
-      error={error}
+      error={shown}
       scripts={island?.js ? [island.js] : []}
       styles={island?.css ? [island.css] : []}
     >

@@ -1,0 +1,160 @@
+import { and, eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { conversations, helpArticles, reviews } from '../../src/db/schema';
+import { BASE, call } from '../helpers/api';
+import { randomIp } from '../helpers/auth';
+import { connect, db, makeUser, TEST_PASSWORD, type TestUser } from '../helpers/factory';
+import { daysFromToday, insertShift } from '../helpers/rows';
+import { WebClient } from '../helpers/web';
+
+const NY = 'America/New_York';
+
+async function signedIn(u: TestUser): Promise<WebClient> {
+  const b = new WebClient(BASE, { 'CF-Connecting-IP': randomIp() });
+  const res = await b.signIn(u.email, TEST_PASSWORD);
+  expect(res.status).toBe(303);
+  return b;
+}
+
+/** A business and a connected shifter with one worked shift together, three days ago. */
+async function workedPair() {
+  const [owner, shifterUser] = await Promise.all([makeUser({ business: true }), makeUser({ shifter: { timezone: NY } })]);
+  await connect(owner.businessId!, shifterUser.shifterId!);
+  const shift = await insertShift({
+    businessId: owner.businessId!,
+    shifterId: shifterUser.shifterId!,
+    date: daysFromToday(-3, NY),
+    in: '09:00',
+    out: '17:00',
+    rate: 2000,
+    tz: NY,
+  });
+  return { owner, shifterUser, business: owner.businessId!, shifter: shifterUser.shifterId!, shift };
+}
+
+const average = async (key: string, business: string) =>
+  (await call('GET', `/v1/review/get_avg_review?review_on=business&review_on_id=${business}`, { key })).body as {
+    average: number | null;
+    count: number;
+  };
+
+describe('the reviews pages', () => {
+  it('a shifter reviews a worked shift pinned to it; a refused form keeps its words; one review per worked shift', async () => {
+    const p = await workedPair();
+    const b = await signedIn(p.shifterUser);
+    const page = await b.get('/reviews');
+    expect(page.status).toBe(200);
+    expect(page.html).toContain(`value="${p.shift}"`);
+
+    const form = { review_on: 'business', review_on_id: p.business, shift_request_id: p.shift, review_text: 'Calm kitchen, fair breaks.' };
+    const noRating = await b.post('/reviews/new?as=shifter', { ...form, _idem: crypto.randomUUID() });
+    expect(noRating.status).toBe(400);
+    expect(noRating.html).toContain('Choose a rating from 1 to 5 stars.');
+    expect(noRating.html).toContain('Calm kitchen, fair breaks.');
+
+    const ok = await b.post('/reviews/new?as=shifter', { ...form, rating: '4', _idem: crypto.randomUUID() });
+    expect(ok.status).toBe(303);
+    expect(ok.location).toBe('/reviews?as=shifter&notice=reviewed');
+    const [row] = await db().select().from(reviews).where(eq(reviews.review_by_id, p.shifter));
+    expect(row).toMatchObject({ review_on: 'business', review_on_id: p.business, shift_request_id: p.shift, rating: 4 });
+    expect((await b.get('/reviews')).html).not.toContain(`value="${p.shift}"`);
+
+    const twice = await b.post('/reviews/new?as=shifter', { ...form, rating: '5', _idem: crypto.randomUUID() });
+    expect(twice.status).toBe(409);
+    expect(twice.html).toContain('already reviewed that worked shift');
+  });
+
+  it('the reviewee disputes, an admin upholds from /admin, and the review leaves the public list and the average', async () => {
+    const p = await workedPair();
+    const admin = await makeUser({ admin: true });
+    const shifterPage = await signedIn(p.shifterUser);
+    await shifterPage.get('/reviews');
+    const sent = await shifterPage.post('/reviews/new?as=shifter', {
+      review_on: 'business',
+      review_on_id: p.business,
+      shift_request_id: p.shift,
+      rating: '1',
+      _idem: crypto.randomUUID(),
+    });
+    expect(sent.status).toBe(303);
+    const [row] = await db().select().from(reviews).where(eq(reviews.review_by_id, p.shifter));
+    expect(await average(p.owner.key, p.business)).toMatchObject({ average: 1, count: 1 });
+
+    const ownerPage = await signedIn(p.owner);
+    expect((await ownerPage.get(`/reviews?as=business&business_id=${p.business}`)).html).toContain(`id="review-${row!.id}"`);
+    const disputed = await ownerPage.post(`/reviews/${row!.id}/dispute?as=business&business_id=${p.business}`, {
+      reason: 'Not about the shift.',
+      _idem: crypto.randomUUID(),
+    });
+    expect(disputed.status).toBe(303);
+
+    // Only admins reach the queues, as the API answers.
+    expect((await ownerPage.get('/admin')).status).toBe(403);
+    expect((await ownerPage.post(`/admin/disputes/${row!.id}/resolve`, { decision: 'upheld', _idem: crypto.randomUUID() })).status).toBe(
+      403,
+    );
+
+    const adminPage = await signedIn(admin);
+    const queue = await adminPage.get('/admin');
+    expect(queue.status).toBe(200);
+    expect(queue.html).toContain(`id="dispute-${row!.id}"`);
+    expect(queue.html).toContain('Not about the shift.');
+    const upheld = await adminPage.post(`/admin/disputes/${row!.id}/resolve`, { decision: 'upheld', _idem: crypto.randomUUID() });
+    expect(upheld.status).toBe(303);
+    expect(upheld.location).toBe('/admin?notice=upheld');
+
+    expect(await average(p.owner.key, p.business)).toMatchObject({ average: null, count: 0 });
+    const list = await call('GET', `/v1/review/list?review_on=business&review_on_id=${p.business}`, { key: p.shifterUser.key });
+    expect((list.body as { data: unknown[] }).data).toHaveLength(0);
+    expect((await adminPage.get('/admin')).html).not.toContain(`id="dispute-${row!.id}"`);
+  });
+});
+
+describe('the help pages', () => {
+  it('search, an article with feedback, a question answered with articles, escalation into the support queue', async () => {
+    const [person, other, admin] = await Promise.all([makeUser({ shifter: true }), makeUser({ shifter: true }), makeUser({ admin: true })]);
+    const b = await signedIn(person);
+    const found = await b.get('/help?q=clock+photo');
+    expect(found.status).toBe(200);
+    const firstArticle = /href="\/help\/articles\/([a-z0-9-]+)"/.exec(found.html.slice(found.html.indexOf('Results for')))?.[1];
+    expect(firstArticle).toBeTruthy();
+
+    const article = await b.get(`/help/articles/${firstArticle}`);
+    expect(article.status).toBe(200);
+    expect(article.html).toContain('<h2>');
+    expect(article.html).not.toMatch(/\/v1\/help\/articles\/[a-z]/); // article links lead to the pages
+    const [before] = await db().select().from(helpArticles).where(eq(helpArticles.id, firstArticle!));
+    const voted = await b.post(`/help/articles/${firstArticle}/feedback`, { helpful: 'yes', comment: '', _idem: crypto.randomUUID() });
+    expect(voted.status).toBe(303);
+    const [afterVote] = await db().select().from(helpArticles).where(eq(helpArticles.id, firstArticle!));
+    expect(afterVote!.helpful_count).toBe(before!.helpful_count + 1);
+    expect((await b.get('/help/articles/no-such-article')).status).toBe(404);
+
+    await b.get('/help');
+    const asked = await b.post('/help/ask', { question: 'How do I clock in with a photo?', _idem: crypto.randomUUID() });
+    expect(asked.status).toBe(303);
+    const id = /\/help\/conversations\/([^#?]+)/.exec(asked.location ?? '')?.[1];
+    expect(id).toBeTruthy();
+    const thread = await b.get(`/help/conversations/${id}`);
+    expect(thread.html).toContain('help articles match your question');
+    expect(thread.html).toMatch(/href="\/help\/articles\/[a-z0-9-]+"/);
+    expect(thread.html).toContain(`href="/inbox/${id}"`);
+    expect((await (await signedIn(other)).get(`/help/conversations/${id}`)).status).toBe(404);
+
+    const escalated = await b.post(`/help/conversations/${id}/escalate`, { _idem: crypto.randomUUID() });
+    expect(escalated.status).toBe(303);
+    const [conv] = await db()
+      .select()
+      .from(conversations)
+      .where(and(eq(conversations.id, id!), eq(conversations.owner_user_id, person.userId)));
+    expect(conv!.kind).toBe('support');
+
+    const adminPage = await signedIn(admin);
+    const queue = await adminPage.get('/admin/support');
+    expect(queue.html).toContain(`id="support-${id}"`);
+    const joined = await adminPage.post(`/admin/support/${id}/join`, { _idem: crypto.randomUUID() });
+    expect(joined.status).toBe(303);
+    expect(joined.location).toBe(`/inbox/${id}`);
+    expect((await adminPage.get('/admin/deliveries')).status).toBe(200);
+  });
+});
