@@ -153,6 +153,11 @@ export function AppShell({ base, title, side: asked, current, notice, error, scr
           <nav class="header-links" aria-label="You">
             <CountLink href="/inbox" label="Inbox" count={base.counts.messages} current={current} />
             <CountLink href="/notifications" label="Notifications" count={base.counts.notifications} current={current} />
+            {base.shifterId || base.businesses.length ? (
+              <a href="/reviews" aria-current={current === '/reviews' ? 'page' : undefined}>
+                Reviews
+              </a>
+            ) : null}
             <a href="/help" aria-current={current === '/help' ? 'page' : undefined}>
               Help
             </a>
