@@ -59,6 +59,26 @@ assetsRouter.get('/sw.js', (c) =>
   }),
 );
 
+// The installable shifter app (linked from the shifter pages): opens on the clock, in its own window.
+assetsRouter.get('/app.webmanifest', (c) =>
+  c.body(
+    JSON.stringify({
+      name: 'Shiftmarket for shifters',
+      short_name: 'Shiftmarket',
+      description: 'Clock in and out, see your shifts and earnings, on your phone, with or without network.',
+      id: '/dashboard/shifter',
+      start_url: '/dashboard/shifter/clock',
+      scope: '/dashboard/shifter',
+      display: 'standalone',
+      background_color: '#ffffff',
+      theme_color: '#0b57d0',
+      icons: [{ src: assetPaths.favicon, sizes: 'any', type: SVG_TYPE, purpose: 'any' }],
+    }),
+    200,
+    { 'Content-Type': 'application/manifest+json; charset=utf-8', 'Cache-Control': 'public, max-age=3600' },
+  ),
+);
+
 assetsRouter.get('/assets/:file', (c) => {
   const file = Object.hasOwn(FILES, c.req.param('file')) ? FILES[c.req.param('file')] : undefined;
   if (!file) return c.notFound();

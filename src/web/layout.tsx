@@ -37,6 +37,8 @@ export interface DocumentProps {
   /** Printed as `<meta name="csrf-token">` for the page's scripts (they send it as X-CSRF-Token). */
   csrfToken?: string | undefined;
   bodyClass?: string | undefined;
+  /** The web app manifest to link (the installable shifter side). */
+  manifest?: string | undefined;
   children?: Child;
 }
 
@@ -44,7 +46,7 @@ export interface DocumentProps {
  * The document every page shares: head (charset, viewport, both color schemes, the icon, the hashed
  * stylesheet and scripts, never an inline one), then a skip link and the page's body.
  */
-export function Document({ title, scripts, styles, csrfToken, bodyClass, children }: DocumentProps) {
+export function Document({ title, scripts, styles, csrfToken, bodyClass, manifest, children }: DocumentProps) {
   return (
     <>
       {raw('<!doctype html>')}
@@ -57,6 +59,7 @@ export function Document({ title, scripts, styles, csrfToken, bodyClass, childre
           {csrfToken ? <meta name="csrf-token" content={csrfToken} /> : null}
           <title>{`${title} · Shiftmarket`}</title>
           <link rel="icon" href={assetPaths.favicon} type="image/svg+xml" />
+          {manifest ? <link rel="manifest" href={manifest} /> : null}
           <link rel="stylesheet" href={assetPaths.css} />
           {styles?.map((href) => (
             <link rel="stylesheet" href={href} />

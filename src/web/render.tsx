@@ -21,6 +21,8 @@ export function pageCsp(c: Context<AppEnv>): string {
     "script-src 'self'",
     "img-src 'self' data:",
     "connect-src 'self'",
+    "manifest-src 'self'",
+    "worker-src 'self'",
     `form-action ${["'self'", ...formTargets].join(' ')}`,
     "frame-ancestors 'none'",
     "base-uri 'none'",

@@ -1,6 +1,6 @@
 import { and, asc, eq, gte, inArray, isNotNull, isNull, lt, lte, type SQL, sql } from 'drizzle-orm';
 import { insertWhere } from '../../db/conditional';
-import { clockPhotos, shiftRequests } from '../../db/schema';
+import { businesses, clockPhotos, shiftRequests, shifters } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { haversineMeters } from '../../lib/geo';
 import { newId } from '../../lib/ids';
@@ -183,6 +183,55 @@ export function punchTime(ctx: ServiceContext, input: ClockInput): { at: number;
     ]);
   }
   return { at: Math.min(device, now), receivedAt: now };
+}
+
+/** Where and how a shift is clocked: the business's position and geofence, the photo rule, hard mode. */
+export interface ClockPlace {
+  latitude: number | null;
+  longitude: number | null;
+  geofence_radius_m: number | null;
+  require_clock_photo: boolean;
+  /** SHIFT_CLOCK_GEOFENCE_HARD_FAIL: an out-of-radius clock-in is refused unless "I'm here" is sent. */
+  hard_geofence: boolean;
+}
+
+/**
+ * The clock settings of the businesses of the caller's own shifts (the shifter's clock page shows the
+ * distance to each and asks for a photo where one is required), by business id. Shifts of others are
+ * ignored, so the positions read are only those of the caller's own businesses of work.
+ */
+export async function clockPlaces(ctx: ServiceContext, shifts: readonly ShiftRequestView[]): Promise<Map<string, ClockPlace>> {
+  const ids = [...new Set(shifts.map((s) => s.id))];
+  const out = new Map<string, ClockPlace>();
+  if (!ids.length) return out;
+  const person = ctx.actor.kind === 'user' ? ctx.actor.userId : null;
+  if (!person) return out;
+  const rows = await ctx.db
+    .selectDistinct({
+      id: businesses.id,
+      latitude: businesses.latitude,
+      longitude: businesses.longitude,
+      geofence_radius_m: businesses.geofence_radius_m,
+      require_clock_photo: businesses.require_clock_photo,
+    })
+    .from(shiftRequests)
+    .innerJoin(businesses, eq(businesses.id, shiftRequests.business_id))
+    .where(
+      and(
+        inArray(shiftRequests.id, ids.slice(0, 100)),
+        inArray(shiftRequests.shifter_id, ctx.db.select({ id: shifters.id }).from(shifters).where(eq(shifters.user_id, person))),
+      ),
+    );
+  for (const r of rows) {
+    out.set(r.id, {
+      latitude: r.latitude,
+      longitude: r.longitude,
+      geofence_radius_m: r.geofence_radius_m,
+      require_clock_photo: r.require_clock_photo,
+      hard_geofence: ctx.settings.SHIFT_CLOCK_GEOFENCE_HARD_FAIL,
+    });
+  }
+  return out;
 }
 
 function clockInWindowError(row: LoadedShift['row']) {

@@ -143,7 +143,14 @@ export function AppShell({ base, title, side: asked, current, notice, error, scr
   const pageTitle = side === 'business' && base.business ? `${title} · ${base.business.name}` : title;
   const home = side === 'shifter' ? '/dashboard/shifter' : dashboardHref(side === 'business' ? base : { business: null }, '/dashboard');
   return (
-    <Document title={pageTitle} scripts={scripts} styles={styles} csrfToken={base.csrfToken} bodyClass="app">
+    <Document
+      title={pageTitle}
+      scripts={scripts}
+      styles={styles}
+      csrfToken={base.csrfToken}
+      bodyClass="app"
+      manifest={side === 'shifter' ? '/app.webmanifest' : undefined}
+    >
       <header class="site-header">
         <div class="site-header-inner">
           <a class="brand" href={home}>

@@ -1,0 +1,235 @@
+/**
+ * The shifter's clock (src/web/pages/shifter/clock/clock.tsx): takes over each punch form. On a tap it
+ * asks for the location (only then), shows its accuracy and the distance to the business, uploads the
+ * photo through clock_photo and punches through the API; where hard mode refuses it offers "I'm here".
+ * Without network the punch is kept on the phone with the time it was made and sent when the network
+ * returns (web-client/lib/punch-queue.ts; the service worker's Background Sync too, where there is one).
+ */
+import { api, newIdempotencyKey } from '../lib/api';
+import { eachIsland } from '../lib/island';
+import { enqueuePunch, type QueuedPunch, queuedPunches, SYNC_TAG, sendQueuedPunches } from '../lib/punch-queue';
+
+interface Place {
+  latitude: number | null;
+  longitude: number | null;
+  geofence_radius_m: number | null;
+  require_clock_photo: boolean;
+  hard_geofence: boolean;
+}
+interface Props {
+  shiftId: string;
+  side: 'in' | 'out';
+  businessName: string;
+  place: Place | null;
+}
+
+const csrf = () => document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content ?? '';
+
+function meters(lat1: number, lon1: number, lat2: number, lon2: number): number {
+  const rad = Math.PI / 180;
+  const a =
+    Math.sin(((lat2 - lat1) * rad) / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(((lon2 - lon1) * rad) / 2) ** 2;
+  return 2 * 6_371_000 * Math.asin(Math.sqrt(a));
+}
+
+const distanceText = (m: number) => (m < 1000 ? `${Math.round(m)} m` : `${(m / 1000).toFixed(1)} km`);
+
+function position(): Promise<GeolocationPosition | string> {
+  if (!('geolocation' in navigator)) return Promise.resolve('This browser cannot tell your location.');
+  return new Promise((resolve) => {
+    navigator.geolocation.getCurrentPosition(
+      (p) => resolve(p),
+      (e) =>
+        resolve(
+          e.code === e.PERMISSION_DENIED
+            ? 'Location not allowed: the punch is sent without it.'
+            : 'Your location could not be found: the punch is sent without it.',
+        ),
+      { enableHighAccuracy: true, timeout: 10_000, maximumAge: 30_000 },
+    );
+  });
+}
+
+const clockTime = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+
+/** Registers the one service worker (offline shell, Background Sync of queued punches). */
+function registerWorker() {
+  if ('serviceWorker' in navigator) void navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch(() => undefined);
+}
+
+async function askBackgroundSync() {
+  try {
+    const reg = (await navigator.serviceWorker?.ready) as
+      | (ServiceWorkerRegistration & { sync?: { register(tag: string): Promise<void> } })
+      | undefined;
+    await reg?.sync?.register(SYNC_TAG);
+  } catch {
+    // No Background Sync here: the page's `online` event sends the queue.
+  }
+}
+
+function mountPunch(form: HTMLFormElement, props: Props) {
+  const status = form.querySelector<HTMLElement>('[data-status]')!;
+  const where = form.querySelector<HTMLElement>('.punch-where')!;
+  const photoInput = form.querySelector<HTMLInputElement>('[data-photo]');
+  const photoField = form.querySelector<HTMLElement>('.punch-photo-field');
+  const override = form.querySelector<HTMLElement>('[data-override]');
+  const overrideBox = override?.querySelector<HTMLInputElement>('input');
+  const button = form.querySelector<HTMLButtonElement>('button[type=submit]')!;
+  if (photoField) photoField.hidden = false;
+  const say = (text: string, kind: 'info' | 'error' = 'info') => {
+    status.textContent = text;
+    status.classList.toggle('field-error', kind === 'error');
+  };
+
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const photo = photoInput?.files?.[0] ?? null;
+    if (props.place?.require_clock_photo && !photo) {
+      say(`${props.businessName} asks for a photo with each punch: take one first.`, 'error');
+      photoInput?.focus();
+      return;
+    }
+    button.disabled = true;
+    const madeAt = new Date().toISOString();
+    say('Finding your location…');
+    const pos = await position();
+    let lat: number | null = null;
+    let lon: number | null = null;
+    if (typeof pos === 'string') where.textContent = pos;
+    else {
+      lat = pos.coords.latitude;
+      lon = pos.coords.longitude;
+      const p = props.place;
+      const acc = `accuracy ±${Math.round(pos.coords.accuracy)} m`;
+      if (p?.latitude != null && p.longitude != null) {
+        const d = meters(lat, lon, p.latitude, p.longitude);
+        const inside =
+          p.geofence_radius_m == null
+            ? ''
+            : d <= p.geofence_radius_m
+              ? ` (within ${p.geofence_radius_m} m)`
+              : ` (outside ${p.geofence_radius_m} m)`;
+        where.textContent = `You are ${distanceText(d)} from ${props.businessName}${inside}; ${acc}.`;
+      } else where.textContent = `Location found, ${acc}.`;
+    }
+    const imHere = overrideBox?.checked ?? false;
+    const punch: QueuedPunch = {
+      id: newIdempotencyKey(),
+      shiftId: props.shiftId,
+      side: props.side,
+      deviceTime: madeAt,
+      idempotencyKey: newIdempotencyKey(),
+      photoKey: newIdempotencyKey(),
+      photo,
+      photoName: photo?.name ?? null,
+      lat,
+      lon,
+      imHere,
+      csrf: csrf(),
+    };
+    const queue = async () => {
+      await enqueuePunch(punch);
+      await askBackgroundSync();
+      say(
+        `No network: your ${props.side === 'in' ? 'clock-in' : 'clock-out'} at ${clockTime(madeAt)} is saved on this phone and is sent when you are back online.`,
+      );
+      form.dataset.queued = 'true';
+      document.dispatchEvent(new CustomEvent('clock-queue-changed'));
+    };
+    if (!navigator.onLine) return queue();
+
+    say('Sending…');
+    let photoUrl: string | undefined;
+    if (photo) {
+      const formData = new FormData();
+      formData.append('file', photo, photo.name || 'photo.jpg');
+      let res: Response | null = null;
+      try {
+        res = await fetch(`/v1/shift_request/${encodeURIComponent(props.shiftId)}/clock_photo?side=${props.side}`, {
+          method: 'POST',
+          body: formData,
+          headers: { 'X-CSRF-Token': csrf(), 'Idempotency-Key': punch.photoKey, Accept: 'application/json' },
+          credentials: 'same-origin',
+        });
+      } catch {
+        return queue();
+      }
+      const data = (await res.json().catch(() => null)) as { url?: string; error?: { message: string } } | null;
+      if (!res.ok) {
+        button.disabled = false;
+        say(data?.error?.message ?? 'The photo could not be stored.', 'error');
+        photoInput?.focus();
+        return;
+      }
+      photoUrl = data?.url;
+    }
+    const body = {
+      ...(lat !== null && lon !== null ? { lat, lon } : {}),
+      ...(photoUrl ? { photo_url: photoUrl } : {}),
+      ...(imHere ? { im_here: true } : {}),
+    };
+    const r = await api<{ shift_start_at: string | null; shift_end_at: string | null }>(
+      'POST',
+      `/v1/shift_request/${encodeURIComponent(props.shiftId)}/clock_${props.side}`,
+      body,
+      { idempotencyKey: punch.idempotencyKey },
+    );
+    if (r.ok) {
+      const at = props.side === 'in' ? r.data.shift_start_at : r.data.shift_end_at;
+      const notice = `${props.side === 'in' ? 'Clocked in' : 'Clocked out'} at ${at ? clockTime(at) : clockTime(madeAt)} · ${props.businessName}`;
+      location.assign(`${location.pathname}?notice=${encodeURIComponent(notice)}`);
+      return;
+    }
+    if (r.status === 0) return queue();
+    button.disabled = false;
+    if (r.error.code === 'GEOFENCE-ERR' && override) {
+      override.hidden = false;
+      say(`${r.error.message} If you are at ${props.businessName}, tick "I'm here" and tap again.`, 'error');
+      overrideBox?.focus();
+      return;
+    }
+    const opens = (r.error.details as { opens_at?: string } | undefined)?.opens_at;
+    say(opens ? `${r.error.message} It opens at ${clockTime(opens)}.` : r.error.message, 'error');
+  });
+}
+
+/** The queue's line at the top of the page: what waits on the phone, and what was just sent. */
+function mountQueue(el: HTMLElement) {
+  const line = el.querySelector<HTMLElement>('[data-queue-status]')!;
+  const show = async () => {
+    const list = await queuedPunches();
+    const waiting = list.filter((p) => !p.refused);
+    const refused = list.filter((p) => p.refused);
+    const parts: string[] = [];
+    if (waiting.length)
+      parts.push(
+        `${waiting.length === 1 ? 'One punch is' : `${waiting.length} punches are`} saved on this phone, to send when you are online.`,
+      );
+    for (const p of refused)
+      parts.push(`Not recorded: your ${p.side === 'in' ? 'clock-in' : 'clock-out'} made at ${clockTime(p.deviceTime)}: ${p.refused}`);
+    el.dataset.waiting = String(waiting.length);
+    if (parts.length || !line.dataset.sent) line.textContent = parts.join(' ');
+  };
+  const flush = async () => {
+    if (!navigator.onLine) return show();
+    const out = await sendQueuedPunches();
+    await show();
+    if (out.sent.length) {
+      const p = out.sent[0]!;
+      const notice = `Sent: your ${p.side === 'in' ? 'clock-in' : 'clock-out'} made offline at ${clockTime(p.deviceTime)} is recorded with your phone's time.`;
+      location.assign(`${location.pathname}?notice=${encodeURIComponent(notice)}`);
+    }
+  };
+  window.addEventListener('online', () => void flush());
+  window.addEventListener('offline', () => void show());
+  document.addEventListener('clock-queue-changed', () => void show());
+  navigator.serviceWorker?.addEventListener('message', (e: MessageEvent) => {
+    if ((e.data as { type?: string } | null)?.type === 'clock-punches-sent') void show();
+  });
+  void flush();
+}
+
+registerWorker();
+eachIsland<Props>('clock', (el, props) => mountPunch(el as HTMLFormElement, props));
+eachIsland<Record<string, never>>('clock-queue', (el) => mountQueue(el));
