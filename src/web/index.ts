@@ -1,6 +1,7 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../http/app-types';
 import { assetsRouter } from './assets';
+import { calendarFeedRoutes } from './calendar-feed';
 import { csrf } from './csrf';
 import { accountPages } from './pages/account';
 import { adminPages } from './pages/admin';
@@ -66,6 +67,7 @@ const KIOSK_PATHS = ['/kiosk', '/kiosk/*'];
  */
 export const webRouter = new Hono<AppEnv>();
 webRouter.route('/', assetsRouter);
+webRouter.route('/', calendarFeedRoutes);
 for (const path of PAGE_PATHS) webRouter.use(path, onAppOrigin, kioskLock, csrf);
 for (const path of KIOSK_PATHS) webRouter.use(path, onAppOrigin, csrf);
 webRouter.route('/', loginPages);

@@ -17,3 +17,4 @@ export * from './roles';
 export * from './schemas';
 export * from './today';
 export * from './view';
+export * from './calendar-feed';

@@ -250,9 +250,11 @@ export function renderDeliveries(c: Context<AppEnv>): Promise<Response> {
             </ul>
           </nav>
           {page.data.length ? (
-            <div class="table-wrap">
+            <section class="table-wrap" tabindex={0} aria-labelledby="deliveries-caption">
               <table class="deliveries-table">
-                <caption class="visually-hidden">Notification deliveries, newest first</caption>
+                <caption id="deliveries-caption" class="visually-hidden">
+                  Notification deliveries, newest first
+                </caption>
                 <thead>
                   <tr>
                     <th scope="col">Created (UTC)</th>
@@ -281,7 +283,7 @@ export function renderDeliveries(c: Context<AppEnv>): Promise<Response> {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </section>
           ) : (
             <p class="empty">No deliveries{status ? ` with the status ${status}` : ''}.</p>
           )}

@@ -30,7 +30,8 @@ function children(n: { children: Nodes[] }): Child[] {
 function table(t: Table): Child {
   const [head, ...rows] = t.children;
   return (
-    <div class="table-wrap">
+    // Wider than a phone: the wrapper scrolls, so it takes the keyboard focus to scroll by keys.
+    <section class="table-wrap" tabindex={0} aria-label="Table">
       <table>
         {head ? (
           <thead>
@@ -51,7 +52,7 @@ function table(t: Table): Child {
           ))}
         </tbody>
       </table>
-    </div>
+    </section>
   );
 }
 
