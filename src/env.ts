@@ -69,6 +69,13 @@ export const settingsSchema = z.object({
   VAPID_PRIVATE_KEY: z.string().optional(),
   VAPID_SUBJECT: z.string().default('mailto:no-reply@shiftmarket.local'),
   /**
+   * Local development and browser tests only (honoured with LOCAL_DEFAULT_SECRETS on): a local
+   * stand-in of a push service (http://127.0.0.1:<port>). Every push is sent there, to the
+   * subscription endpoint's path, with the endpoint itself in X-Push-Endpoint, encrypted and signed
+   * exactly as for the real push service (test-browser/push-service.mjs).
+   */
+  LOCAL_PUSH_SERVICE: z.union([z.literal(''), z.url({ protocol: /^https?$/ })]).optional(),
+  /**
    * Local development and tests only: a secret that is absent falls back to its fixed, published
    * development value instead of failing. Never on in production.
    */
@@ -167,6 +174,7 @@ export type AppBindings = Env & {
   VAPID_PUBLIC_KEY?: string;
   VAPID_PRIVATE_KEY?: string;
   VAPID_SUBJECT?: string;
+  LOCAL_PUSH_SERVICE?: string;
   MAIL_PROVIDER_API_KEY?: string;
   MAIL_FROM?: string;
   LOCAL_MAILBOX?: string;

@@ -36,7 +36,9 @@ export async function openOffline(browser, origin, { colorScheme = 'light' } = {
   const context = await browser.newContext({ serviceWorkers: 'block', colorScheme, viewport: { width: 1280, height: 800 } });
   context.setDefaultTimeout(20_000);
   const record = { foreign: [], loadedForeign: [], pageErrors: [], consoleErrors: [], csp: [], responses: [] };
-  const isForeign = (url) => /^(https?|wss?):/.test(url) && new URL(url).origin !== origin;
+  // A WebSocket to the same host and port (ws: for http:, wss: for https:) is the page's own.
+  const ownOrigin = (u) => `${u.protocol === 'ws:' ? 'http:' : u.protocol === 'wss:' ? 'https:' : u.protocol}//${u.host}`;
+  const isForeign = (url) => /^(https?|wss?):/.test(url) && ownOrigin(new URL(url)) !== origin;
   const note = (type, url) => {
     if (!record.foreign.some((f) => f.url === url && f.type === type)) record.foreign.push({ type, url });
   };

@@ -19,6 +19,7 @@ import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { callSeed, newSeedToken } from '../scripts/dev.mjs';
 import { CHROMIUM } from './offline.mjs';
+import { newVapidKeys } from './push-service.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(ROOT, 'node_modules', '.bin');
@@ -67,12 +68,17 @@ function applyMigrations(persistTo) {
 }
 
 /** One `wrangler dev` in its own process group, so stopping it also stops workerd. */
-async function startWorker(persistTo, seedToken) {
+async function startWorker(persistTo, seedToken, push) {
   if (cleaning) throw new Error('stopped');
   const [port, inspectorPort] = [await freePort(), await freePort()];
   const args = ['dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort)];
   args.push('--persist-to', persistTo, '--log-level', 'warn', '--show-interactive-dev-session=false');
   args.push('--var', 'DEMO_MODE:true', '--var', `DEMO_SEED_TOKEN:${seedToken}`, '--var', 'LOCAL_DEFAULT_SECRETS:true');
+  // As under `npm run dev`: emailed codes stay readable in the local mailbox (email_outbox) for the sign-up test.
+  args.push('--var', 'LOCAL_MAILBOX:true');
+  // Web push to the local stand-in of a push service that the inbox test runs (test-browser/push-service.mjs).
+  args.push('--var', `VAPID_PUBLIC_KEY:${push.vapid.publicKey}`, '--var', `VAPID_PRIVATE_KEY:${push.vapid.privateKey}`);
+  args.push('--var', `LOCAL_PUSH_SERVICE:http://127.0.0.1:${push.port}`);
   const child = spawn(join(BIN, 'wrangler'), args, {
     cwd: ROOT,
     detached: true,
@@ -169,9 +175,10 @@ async function main() {
   log(`browser: ${version || CHROMIUM}`);
   applyMigrations(persistTo);
   const seedToken = newSeedToken();
+  const push = { vapid: newVapidKeys(), port: await freePort() };
 
   for (let attempt = 1; ; attempt++) {
-    started.worker = await startWorker(persistTo, seedToken);
+    started.worker = await startWorker(persistTo, seedToken, push);
     try {
       await waitUntilServing(started.worker);
       break;
@@ -202,6 +209,9 @@ async function main() {
       BROWSER_ACCOUNTS: JSON.stringify(accounts),
       // The Worker's local state, for tests that read its mailbox (email_outbox) with `wrangler d1 execute`.
       BROWSER_STATE_DIR: persistTo,
+      // Where the Worker sends web pushes: the inbox test listens there (test-browser/push-service.mjs).
+      PUSH_SERVICE_PORT: String(push.port),
+      VAPID_PUBLIC_KEY: push.vapid.publicKey,
     },
   });
   started.tests = tests;

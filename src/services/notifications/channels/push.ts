@@ -36,6 +36,18 @@ export function vapidKeys(ctx: ServiceContext): VapidKeys | null {
 }
 
 /**
+ * Where a push is POSTed: the subscription's endpoint, or in local development the local stand-in of
+ * a push service (LOCAL_PUSH_SERVICE, only with LOCAL_DEFAULT_SECRETS), at the endpoint's path with
+ * the endpoint in X-Push-Endpoint. The request is otherwise the one the real push service would get.
+ */
+function destination(ctx: ServiceContext, endpoint: string): { url: string; headers: Record<string, string> } {
+  const standIn = ctx.settings.LOCAL_DEFAULT_SECRETS ? ctx.settings.LOCAL_PUSH_SERVICE : undefined;
+  if (!standIn) return { url: endpoint, headers: {} };
+  const url = new URL(endpoint);
+  return { url: new URL(`${url.pathname}${url.search}`, standIn).href, headers: { 'X-Push-Endpoint': endpoint } };
+}
+
+/**
  * Web Push: the payload encrypted to the browser's keys (RFC 8291, aes128gcm) and the request signed
  * with the operator's VAPID key (RFC 8292, an ES256 JWT), both by @block65/webcrypto-web-push on Web
  * Crypto. One delivery row per browser. 404/410 from the push service: the browser unsubscribed, the
@@ -85,7 +97,12 @@ export const pushChannel: ChannelAdapter = {
       { endpoint: sub.endpoint, expirationTime: sub.expiration_time, keys: { p256dh: sub.p256dh, auth: sub.auth } },
       vapid,
     );
-    const res = await fetch(sub.endpoint, { ...request, signal: AbortSignal.timeout(TIMEOUT_MS) });
+    const to = destination(ctx, sub.endpoint);
+    const res = await fetch(to.url, {
+      ...request,
+      headers: { ...request.headers, ...to.headers },
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
     // Only the status: the push service's answer is not ours to keep.
     if (res.status === 404 || res.status === 410) {
       await ctx.db.delete(pushSubscriptions).where(eq(pushSubscriptions.id, sub.id));
