@@ -7,7 +7,7 @@ import { crewOf, pickSide, shiftParty } from '../access';
 import { cancelRefusal, committedSubject, type Notice, purgeWidgetCache, type ServiceContext, SHIFT_STATUS, shiftWhen } from '../kernel';
 import { partnerEvent, type PartnerEventPart, shiftEvent, webhookShiftRequest } from '../webhooks';
 import { type LoadedShift, loadShift, viewLoaded } from './load';
-import type { CancelInput, CancelledShift } from './schemas';
+import type { CancelInput, CancelledShift, ShiftRequestView } from './schemas';
 import { shiftWrite } from './write';
 import { refundIfShiftEndedUnworked } from '../payments';
 import { businessRecipients } from '../notifications';
@@ -30,8 +30,7 @@ export async function cancelShift(ctx: ServiceContext, id: string, input: Cancel
     throw new AppError('SHFT-STATE-ERR', 'A pending request is declined, not cancelled, by the shifter.');
   }
   const now = ctx.now();
-  const leadMinutes = (s.row.starts_at - now) / 60_000;
-  const autoFill = side === 'shifter' && s.business.auto_fill_on_cancel && leadMinutes >= ctx.settings.AUTO_FILL_MIN_LEAD_MINUTES;
+  const autoFill = side === 'shifter' && willAutoFill(ctx, s);
   const w = shiftWrite(ctx, id);
 
   const otherSide =
@@ -144,6 +143,38 @@ export async function cancelShift(ctx: ServiceContext, id: string, input: Cancel
   // A pre-paid shift cancelled: its invoice is refunded in full (in the background; the cron sweep retries).
   refundIfShiftEndedUnworked(ctx, id);
   return cancelled(await loadShift(ctx, r.subject.id), child);
+}
+
+/**
+ * Whether the shifter cancelling this shift now re-broadcasts it to the crew: the business has
+ * auto_fill_on_cancel on and the start is at least AUTO_FILL_MIN_LEAD_MINUTES away.
+ */
+function willAutoFill(ctx: ServiceContext, s: LoadedShift): boolean {
+  const leadMinutes = (s.row.starts_at - ctx.now()) / 60_000;
+  return s.business.auto_fill_on_cancel && leadMinutes >= ctx.settings.AUTO_FILL_MIN_LEAD_MINUTES;
+}
+
+/**
+ * What cancelling an accepted shift as its shifter would do, before it is done (a confirmation page):
+ * the shift, whether it may be cancelled now (the refusal's message otherwise), and whether the
+ * business's auto-fill would re-broadcast it to the crew.
+ */
+export async function shifterCancelPreview(
+  ctx: ServiceContext,
+  id: string,
+): Promise<{ shift_request: ShiftRequestView; refusal: string | null; auto_fill: boolean; auto_fill_min_lead_minutes: number }> {
+  const s = await loadShift(ctx, id);
+  const party = await shiftParty(ctx, s);
+  pickSide(party, 'shifter', ['shifter']);
+  const refusal =
+    cancelRefusal(s.row)?.message ??
+    (s.row.request_status !== SHIFT_STATUS.accepted ? 'Only an accepted shift is cancelled; a request is declined.' : null);
+  return {
+    shift_request: viewLoaded(s),
+    refusal,
+    auto_fill: refusal === null && willAutoFill(ctx, s),
+    auto_fill_min_lead_minutes: ctx.settings.AUTO_FILL_MIN_LEAD_MINUTES,
+  };
 }
 
 function cancelled(s: LoadedShift, autoFill: { id: string } | null): CancelledShift {

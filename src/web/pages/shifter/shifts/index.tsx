@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../../../../http/app-types';
 import { getFind, postAccept, postClaim, postCounter, postDecline } from './find';
+import { getCancel, getSchedule, postCancel, postFeed, postFeedOff } from './schedule';
 
 /**
  * The shifter's work ({app_url}/dashboard/shifter/…): find shifts, answer requests, my schedule, the profile.
@@ -11,3 +12,8 @@ shifterShiftPages.post('/find/:id/claim', postClaim);
 shifterShiftPages.post('/find/requests/:id/accept', postAccept);
 shifterShiftPages.post('/find/requests/:id/decline', postDecline);
 shifterShiftPages.post('/find/requests/:id/counter', postCounter);
+shifterShiftPages.get('/schedule', getSchedule);
+shifterShiftPages.post('/schedule/feed', postFeed);
+shifterShiftPages.post('/schedule/feed/off', postFeedOff);
+shifterShiftPages.get('/schedule/:id/cancel', getCancel);
+shifterShiftPages.post('/schedule/:id/cancel', postCancel);

@@ -47,11 +47,17 @@ export function relevanceReason(s: ShiftRequestView, sig: RelevanceSignals | und
 }
 
 /** A shift as a card of a list: the business and role as its heading, when, pay, and what follows. */
-export function ShiftItem({ s, children, headingLevel = 3 }: { s: ShiftRequestView; children?: Child; headingLevel?: 2 | 3 }) {
+export function ShiftItem({ s, children, headingLevel = 3 }: { s: ShiftRequestView; children?: Child; headingLevel?: 2 | 3 | 4 }) {
   const title = `${s.role ?? 'Shift'} at ${s.business_name ?? 'a business'}`;
   return (
     <li class="sf-shift">
-      {headingLevel === 2 ? <h2 class="sf-shift-title">{title}</h2> : <h3 class="sf-shift-title">{title}</h3>}
+      {headingLevel === 2 ? (
+        <h2 class="sf-shift-title">{title}</h2>
+      ) : headingLevel === 4 ? (
+        <h4 class="sf-shift-title">{title}</h4>
+      ) : (
+        <h3 class="sf-shift-title">{title}</h3>
+      )}
       <p class="sf-shift-when">
         <span>{shiftWhenText(s)}</span> <span class="muted">({hoursText(s)})</span>
       </p>
