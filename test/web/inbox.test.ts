@@ -1,10 +1,14 @@
-import { exports } from 'cloudflare:workers';
+import { env, exports } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { createDb } from '../../src/db/client';
 import { notifications } from '../../src/db/schema';
+import { countUnreadThreads } from '../../src/services/messaging';
 import { newId } from '../../src/lib/ids';
 import { BASE, call } from '../helpers/api';
 import { randomIp } from '../helpers/auth';
+import { contextAt } from '../helpers/clock';
+import { fullScans, plansReading, type Recorded, recordingD1 } from '../helpers/plans';
 import { connect, db, makeUser, TEST_PASSWORD, type TestUser } from '../helpers/factory';
 import { WebClient } from '../helpers/web';
 
@@ -53,6 +57,29 @@ const until = async (ok: () => boolean, ms = 3000) => {
     await new Promise((r) => setTimeout(r, 20));
   }
 };
+
+describe('the header’s unread figure for messages', () => {
+  it('counts threads with unread messages per tab, reading each party’s latest side rows on the tabs’ indexes', async () => {
+    const { owner, worker, threadId } = await pair();
+    const log: Recorded[] = [];
+    const ctx = { ...contextAt(Date.now(), owner), db: createDb(recordingD1(env.DB, log)) };
+    expect(await countUnreadThreads(ctx)).toEqual({ total: 1, all: 0, pinned: 0, requests: 1 });
+    const plans = await plansReading(log, 'conversation_participants');
+    expect(plans.length).toBeGreaterThan(0);
+    for (const p of plans) {
+      expect(fullScans(p.plan, ['conversation_participants', 'conversations']), p.plan.join('\n')).toEqual([]);
+      expect(p.plan.join('\n')).toMatch(/conversation_participants_inbox_requests_idx/);
+      expect(p.plan.join('\n')).toMatch(/conversation_participants_inbox_all_idx/);
+    }
+    // Accepted and pinned by the business, then read: nothing unread; the shifter's own message never counts.
+    for (const action of ['accept', 'pin'] as const)
+      await call('POST', `/v1/messaging/threads/${threadId}/${action}`, { key: owner.key, body: {} });
+    expect(await countUnreadThreads(ctx)).toEqual({ total: 1, all: 1, pinned: 1, requests: 0 });
+    await call('POST', `/v1/messaging/threads/${threadId}/read`, { key: owner.key, body: {} });
+    expect((await countUnreadThreads(ctx)).total).toBe(0);
+    expect((await countUnreadThreads({ ...contextAt(Date.now(), worker) })).total).toBe(0);
+  });
+});
 
 describe('the inbox pages', () => {
   it('list a request with its unread figure, accept it into All and read it by opening it', async () => {
