@@ -85,7 +85,8 @@ function Reviews({ reviews, ratings }: { reviews: PublicReview[]; ratings: Ratin
           {reviews.map((r) => (
             <li>
               <p class="review-head">
-                <Stars rating={r.rating} /> <span>{r.by_name ?? 'Someone they worked with'}</span>,{' '}
+                <Stars rating={r.rating} /> {r.by_name ?? 'Someone they worked with'}
+                {' · '}
                 <time datetime={new Date(r.created_at).toISOString()}>{monthYear(r.created_at)}</time>
               </p>
               {r.review_text ? <p>{r.review_text}</p> : null}
@@ -207,31 +208,19 @@ function Broadcasts({ shifts, business }: { shifts: OpenShift[]; business: Publi
       {shifts.length ? (
         <>
           <p class="hint">Times are in {business.timezone}.</p>
-          <div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Date</th>
-                  <th scope="col">Time</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Rate</th>
-                </tr>
-              </thead>
-              <tbody>
-                {shifts.map((s) => (
-                  <tr>
-                    <td class="nowrap">{formatDate(s.shift_date)}</td>
-                    <td class="nowrap">
-                      {shiftHours(s.shift_in, s.shift_out)}
-                      {s.is_flexible ? ' (flexible)' : ''}
-                    </td>
-                    <td>{s.role}</td>
-                    <td class="nowrap">{`${formatMoney(s.hourly_rate, s.currency)}/h`}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ul class="list-plain open-shifts">
+            {shifts.map((s) => (
+              <li>
+                <strong>{s.role}</strong>
+                <span class="nowrap">{formatDate(s.shift_date)}</span>
+                <span class="nowrap">
+                  {shiftHours(s.shift_in, s.shift_out)}
+                  {s.is_flexible ? ' (flexible)' : ''}
+                </span>
+                <span class="nowrap">{`${formatMoney(s.hourly_rate, s.currency)}/h`}</span>
+              </li>
+            ))}
+          </ul>
         </>
       ) : (
         <p class="empty">No open shifts right now.</p>
