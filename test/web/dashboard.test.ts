@@ -106,6 +106,18 @@ describe('/dashboard/shifts/new', () => {
     expect(page.html).toContain('name="shift_out" type="time" value="18:45"');
   });
 
+  it('says beside the rate whether a role is chosen and whether it has a going rate here', async () => {
+    const owner = await makeUser({ business: true });
+    const b = await signedIn(owner);
+    const none = await b.get('/dashboard/shifts/new');
+    expect(none.html).toContain('Choose a role to see the going rate in your city.');
+    const role = await aRole();
+    const chosen = await b.get(`/dashboard/shifts/new?role=${role}`);
+    expect(chosen.html).toContain(`<option value="${role}" selected="">`);
+    expect(chosen.html).not.toContain('Choose a role to see the going rate');
+    expect(chosen.html).toContain('No going rate for this role in your city yet.');
+  });
+
   it('posts a broadcast once, even when the form is sent twice', async () => {
     const owner = await makeUser({ business: true });
     const b = await signedIn(owner);

@@ -40,7 +40,12 @@ eachIsland<Props>('post-shift', (form, props) => {
   };
 
   const showRate = async () => {
-    if (!rateHint || !role?.value || props.cityId === null) return;
+    if (!rateHint) return;
+    if (!role?.value) {
+      rateHint.textContent = 'Choose a role to see the going rate in your city.';
+      return;
+    }
+    if (props.cityId === null) return;
     const r = await api<GoingRate>(
       'GET',
       `/v1/going_rate${query({ city_id: props.cityId, shiftrole_id: role.value, currency: props.currency })}`,

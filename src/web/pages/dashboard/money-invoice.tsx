@@ -13,7 +13,7 @@ import { appOrigin } from '../../urls';
 import { ConfirmView } from './confirm';
 import { type DashboardBase, dashboardBase, dashboardHref, seesPay } from './context';
 import { cardName, chargedOf, invoiceHref, invoiceStanding, MONEY, renderOwnersOnly } from './money';
-import { fieldErrorsOf } from './post-shift';
+import { fieldErrorsOf } from './refusals';
 import { AppShell } from './shell';
 
 /**

@@ -25,7 +25,7 @@ import { dateTimeIn, formatDate, formatMoney, shiftHours } from '../../format';
 import { formFields } from '../../forms';
 import { renderPage } from '../../render';
 import { type DashboardBase, dashboardBase, dashboardHref, seesPay } from './context';
-import { fieldErrorsOf } from './post-shift';
+import { fieldErrorsOf } from './refusals';
 import { AppShell } from './shell';
 
 /**

@@ -2,25 +2,30 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from '../../../http/app-types';
 import { serviceCtx } from '../../../http/create-app';
-import { AppError } from '../../../lib/errors';
 import { addDays, todayIn } from '../../../lib/shift-time';
-import { listConnections } from '../../../services/connections';
 import { type GoingRate, goingRate } from '../../../services/insights';
-import {
-  findConflicts,
-  listShiftRoles,
-  type ShiftConflicts,
-  type ShiftRoleView,
-  sendRequest,
-  sendRequestInput,
-} from '../../../services/shifts';
-import { Card, CsrfField, IdempotencyField, InputField, Notice, SelectField, SubmitButton, TextareaField } from '../../components';
+import { findConflicts, type ShiftConflicts, sendRequest, sendRequestInput } from '../../../services/shifts';
+import { Card, CsrfField, IdempotencyField, SubmitButton } from '../../components';
 import { WEB_ENTRIES } from '../../../../generated/web/assets';
-import { formatMoney, shiftHours, timeIn } from '../../format';
+import { formatMoney } from '../../format';
 import { formFields } from '../../forms';
 import { renderPage } from '../../render';
 import { type DashboardBase, dashboardBase, dashboardHref } from './context';
+import { type Refusal, refusalOf, schemaRefusal } from './refusals';
+import {
+  ConflictsNotice,
+  FlexibleAndNote,
+  SHIFT_FIELD_LABELS,
+  ShiftFields,
+  type ShiftFormLookups,
+  shiftCodeFields,
+  shiftFormLookups,
+  WhoFields,
+} from './shift-fields';
 import { AppShell } from './shell';
+
+/** Its home is refusals.ts now; pages that imported it from here keep working. */
+export { fieldErrorsOf } from './refusals';
 
 /** What the form holds: the query's prefill, the stored defaults, or what was just sent. */
 export interface ShiftFormValues {
@@ -49,12 +54,7 @@ const FIELDS: readonly FieldName[] = [
 ];
 
 /** Refusals that concern one field though the service sends no field name with them. */
-const CODE_FIELDS: Partial<Record<string, FieldName>> = {
-  'SHFT-NOT-CONNECTED-ERR': 'shifter_id',
-  'SHIFTER-PAUSED-ERR': 'shifter_id',
-  'SHIFTER-NOT-FND-ERR': 'shifter_id',
-  'MONEY-PRECISION-ERR': 'hourly_rate',
-};
+const CODE_FIELDS = shiftCodeFields('shifter_id');
 
 const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
 const YMD = /^\d{4}-\d{2}-\d{2}$/;
@@ -76,29 +76,26 @@ export function prefill(c: Context<AppEnv>, today: string): ShiftFormValues {
   };
 }
 
-interface FormContext {
-  roles: ShiftRoleView[];
-  crew: { id: string; name: string }[];
+interface FormContext extends ShiftFormLookups {
   rate: GoingRate | null;
 }
 
 async function formContext(c: Context<AppEnv>, base: DashboardBase, roleId: string): Promise<FormContext> {
-  const ctx = serviceCtx(c);
   const b = base.business!;
-  const [roles, conns, rate] = await Promise.all([
-    listShiftRoles(ctx),
-    listConnections(ctx, { business_id: b.id, status: 'accepted' }),
+  const [lookups, rate] = await Promise.all([
+    shiftFormLookups(c, b.id),
     roleId && b.city_id
-      ? goingRate(ctx, { city_id: b.city_id, shiftrole_id: Number(roleId), currency: b.currency })
+      ? goingRate(serviceCtx(c), { city_id: b.city_id, shiftrole_id: Number(roleId), currency: b.currency })
       : Promise.resolve(null),
   ]);
-  const crew = conns.accepted.map((x) => ({ id: x.shifter_id, name: x.shifter_name })).sort((x, y) => x.name.localeCompare(y.name));
-  return { roles, crew, rate };
+  return { ...lookups, rate };
 }
 
 /** The going rate for the role and place, in words, beside the rate field. */
-function GoingRateHint({ rate, currency }: { rate: GoingRate | null; currency: string }) {
-  if (!rate || rate.median === null) return <span data-going-rate>Choose a role to see the going rate in your city.</span>;
+function GoingRateHint({ rate, currency, role }: { rate: GoingRate | null; currency: string; role: string }) {
+  if (!role) return <span data-going-rate>Choose a role to see the going rate in your city.</span>;
+  // The same words as the island's when the role has no rate here yet.
+  if (!rate || rate.median === null) return <span data-going-rate>No going rate for this role in your city yet.</span>;
   const few = rate.sufficient_data ? '' : ' (few shifts yet)';
   return (
     <span data-going-rate>
@@ -106,23 +103,6 @@ function GoingRateHint({ rate, currency }: { rate: GoingRate | null; currency: s
       {rate.p25 !== null && rate.p75 !== null ? `, middle half ${formatMoney(rate.p25, currency)}–${formatMoney(rate.p75, currency)}` : ''}
       {few}.
     </span>
-  );
-}
-
-function ConflictsNotice({ conflicts, tz }: { conflicts: ShiftConflicts; tz: string }) {
-  return (
-    <Notice kind="error">
-      <p>This shifter is already busy then:</p>
-      <ul>
-        {conflicts.data.map((s) => (
-          <li>{`${s.business_name ?? 'Your business'}: ${s.shift_date} ${shiftHours(s.shift_in, s.shift_out)}`}</li>
-        ))}
-        {conflicts.busy.map((w) => (
-          <li>{`Another business: ${timeIn(w.starts_at, tz)}–${timeIn(w.ends_at, tz)}`}</li>
-        ))}
-      </ul>
-      <p>Post it anyway below, or change the time or the shifter.</p>
-    </Notice>
   );
 }
 
@@ -143,7 +123,14 @@ export function PostShiftView({ base, form, values, errors = {}, error, notice, 
   const island = WEB_ENTRIES.islands['post-shift'];
   return (
     <AppShell base={base} title="Post a shift" current="/dashboard/shifts/new" notice={notice} error={error} scripts={[island.js]}>
-      {conflicts ? <ConflictsNotice conflicts={conflicts} tz={b.timezone} /> : null}
+      {conflicts ? (
+        <ConflictsNotice
+          conflicts={conflicts}
+          tz={b.timezone}
+          lead="This shifter is already busy then:"
+          then="Post it anyway below, or change the time or the shifter."
+        />
+      ) : null}
       <Card title={`A shift at ${b.name}`}>
         <form
           method="post"
@@ -156,85 +143,19 @@ export function PostShiftView({ base, form, values, errors = {}, error, notice, 
           <CsrfField token={base.csrfToken} />
           <IdempotencyField value={idem} />
           {conflicts ? <input type="hidden" name="confirm_conflicts" value="1" /> : null}
-          <fieldset>
-            <legend>Who it goes to</legend>
-            <div class="choice">
-              <input type="radio" id="mode-broadcast" name="mode" value="broadcast" checked={values.mode === 'broadcast'} />
-              <label for="mode-broadcast">Broadcast to the crew: the first to claim it gets it</label>
-            </div>
-            <div class="choice">
-              <input type="radio" id="mode-targeted" name="mode" value="targeted" checked={values.mode === 'targeted'} />
-              <label for="mode-targeted">Ask one shifter</label>
-            </div>
-          </fieldset>
-          <div class="form-grid">
-            <SelectField
-              label="Shifter (when asking one)"
-              name="shifter_id"
-              value={values.shifter_id}
-              options={[
-                { value: '', label: form.crew.length ? 'Choose a shifter' : 'No one in your crew yet' },
-                ...form.crew.map((s) => ({ value: s.id, label: s.name })),
-              ]}
-              error={errors.shifter_id}
-              autofocus={first === 'shifter_id'}
-            />
-            <SelectField
-              label="Role"
-              name="shiftrole_id"
-              required
-              value={values.shiftrole_id}
-              options={[{ value: '', label: 'Choose a role' }, ...form.roles.map((r) => ({ value: String(r.id), label: r.label }))]}
-              error={errors.shiftrole_id}
-              autofocus={first === 'shiftrole_id'}
-            />
-            <InputField
-              label="Date"
-              name="shift_date"
-              type="date"
-              required
-              value={values.shift_date}
-              error={errors.shift_date}
-              autofocus={first === 'shift_date'}
-            />
-            <InputField
-              label="Starts"
-              name="shift_in"
-              type="time"
-              step={900}
-              required
-              value={values.shift_in}
-              error={errors.shift_in}
-              autofocus={first === 'shift_in'}
-            />
-            <InputField
-              label="Ends"
-              name="shift_out"
-              type="time"
-              step={900}
-              required
-              value={values.shift_out}
-              hint="Earlier than the start: it ends the next day."
-              error={errors.shift_out}
-              autofocus={first === 'shift_out'}
-            />
-            <InputField
-              label={`Hourly rate (${b.currency})`}
-              name="hourly_rate"
-              type="text"
-              inputMode="decimal"
-              required
-              value={values.hourly_rate}
-              hint={<GoingRateHint rate={form.rate} currency={b.currency} />}
-              error={errors.hourly_rate}
-              autofocus={first === 'hourly_rate'}
-            />
-          </div>
-          <div class="field checkbox">
-            <input type="checkbox" id="field-is_flexible" name="is_flexible" value="1" checked={values.is_flexible} />
-            <label for="field-is_flexible">Flexible: the shifter may propose other hours</label>
-          </div>
-          <TextareaField label="Note for the shifter (optional)" name="note" value={values.note} maxLength={1000} error={errors.note} />
+          <WhoFields kind="shift" mode={values.mode} shifter={values.shifter_id} crew={form.crew} errors={errors} first={first} />
+          <ShiftFields
+            values={values}
+            date
+            pay={{
+              roles: form.roles,
+              currency: b.currency,
+              rateHint: <GoingRateHint rate={form.rate} currency={b.currency} role={values.shiftrole_id} />,
+            }}
+            errors={errors}
+            first={first}
+          />
+          <FlexibleAndNote flexible={values.is_flexible} note={values.note} errors={errors} />
           <p class="hint" id="conflicts-live" aria-live="polite" />
           <SubmitButton>{conflicts ? 'Post anyway' : 'Post the shift'}</SubmitButton>
         </form>
@@ -259,28 +180,6 @@ async function sentValues(c: Context<AppEnv>): Promise<ShiftFormValues & { confi
     confirm: f('confirm_conflicts') === '1',
     idem: f('_idem', 255),
   };
-}
-
-/**
- * A service's or the schema's refusal, as messages beside the fields they concern: the fields its
- * details name, else the field its code concerns (`codeFields`, this form's by default).
- */
-export function fieldErrorsOf(
-  err: unknown,
-  fields: readonly string[],
-  codeFields: Partial<Record<string, string>> = CODE_FIELDS,
-): { errors: Record<string, string>; rest: string | null } {
-  const errors: Record<string, string> = {};
-  if (err instanceof AppError) {
-    const details = Array.isArray(err.details) ? (err.details as { field?: unknown; message?: unknown }[]) : [];
-    for (const d of details) {
-      if (typeof d.field === 'string' && fields.includes(d.field) && typeof d.message === 'string') errors[d.field] ??= d.message;
-    }
-    const byCode = codeFields[err.code];
-    if (byCode && !errors[byCode]) errors[byCode] = err.message;
-    return { errors, rest: Object.keys(errors).length ? null : err.message };
-  }
-  throw err;
 }
 
 export async function renderPostShift(c: Context<AppEnv>): Promise<Response> {
@@ -310,6 +209,7 @@ export async function postShift(c: Context<AppEnv>): Promise<Response> {
       <PostShiftView base={base} form={await formContext(c, base, sent.shiftrole_id)} values={sent} idem={sent.idem} {...extra} />,
       status,
     );
+  const refused = (r: Refusal<FieldName>) => again(r.status, { errors: r.errors, error: r.message });
 
   const input = {
     business_id: b.id,
@@ -324,24 +224,12 @@ export async function postShift(c: Context<AppEnv>): Promise<Response> {
     note: sent.note || null,
   };
   const parsed = sendRequestInput.safeParse(input);
-  if (!parsed.success) {
-    const errors: Partial<Record<FieldName, string>> = {};
-    for (const issue of parsed.error.issues) {
-      const name = String(issue.path[0] ?? '');
-      const label =
-        name === 'shiftrole_id'
-          ? 'Choose a role.'
-          : name === 'hourly_rate'
-            ? 'Enter the hourly rate as a number, e.g. 18.50.'
-            : issue.message;
-      if ((FIELDS as readonly string[]).includes(name)) errors[name as FieldName] ??= label;
-    }
-    return again(400, { errors, error: 'Check the fields marked below.' });
-  }
+  if (!parsed.success) return refused(schemaRefusal(parsed.error, FIELDS, SHIFT_FIELD_LABELS));
   if (sent.mode === 'targeted' && !input.shifter_id) {
-    return again(400, {
+    return refused({
+      status: 400,
       errors: { shifter_id: 'Choose the shifter to ask, or broadcast the shift.' },
-      error: 'Check the fields marked below.',
+      message: 'Check the fields marked below.',
     });
   }
   const ctx = serviceCtx(c);
@@ -358,9 +246,7 @@ export async function postShift(c: Context<AppEnv>): Promise<Response> {
     }
     await sendRequest(ctx, parsed.data);
   } catch (err) {
-    const { errors, rest } = fieldErrorsOf(err, FIELDS);
-    const status = (err instanceof AppError ? err.status : 400) as ContentfulStatusCode;
-    return again(status, { errors, error: rest ?? 'Check the fields marked below.' });
+    return refused(refusalOf(err, FIELDS, CODE_FIELDS));
   }
   return c.redirect(dashboardHref(base, '/dashboard/shifts/new', { notice: 'posted' }), 303);
 }

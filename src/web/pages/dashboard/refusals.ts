@@ -5,7 +5,7 @@ import type { AppEnv } from '../../../http/app-types';
 import { AppError } from '../../../lib/errors';
 
 /**
- * How the templates, crew and board pages turn a refusal into words beside the fields it concerns:
+ * How the dashboard's pages turn a refusal into words beside the fields it concerns:
  * the service's `details[].field` first, then the codes that concern one field though the service
  * names none (`byCode`), else a message for the whole form. Anything but an AppError is not a
  * refusal and goes on to the error handler.
@@ -26,10 +26,25 @@ export function refusalOf<F extends string>(err: unknown, fields: readonly F[], 
       errors[d.field as F] ??= d.message;
     }
   }
+  // Only a field the form has: a message set on a field it does not show would be lost.
   const field = byCode[err.code];
-  if (field && !errors[field]) errors[field] = err.message;
+  if (field && (fields as readonly string[]).includes(field) && !errors[field]) errors[field] = err.message;
   const onFields = Object.keys(errors).length > 0;
   return { status: err.status as ContentfulStatusCode, errors, message: onFields ? 'Check the fields marked below.' : err.message };
+}
+
+/**
+ * refusalOf for a page that words the whole form's message itself: the messages beside the fields,
+ * and the service's own message (`rest`) only when no field took it.
+ */
+export function fieldErrorsOf(
+  err: unknown,
+  fields: readonly string[],
+  byCode: Partial<Record<string, string>> = {},
+): { errors: Record<string, string>; rest: string | null } {
+  const r = refusalOf(err, fields, byCode);
+  // Every key refusalOf sets holds a message.
+  return { errors: r.errors as Record<string, string>, rest: Object.keys(r.errors).length ? null : r.message };
 }
 
 /** A schema's refusal of a form, as messages beside the fields (`labels` rewords a field's message for people). */

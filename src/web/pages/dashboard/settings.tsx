@@ -22,7 +22,7 @@ import { formFields } from '../../forms';
 import { renderPage } from '../../render';
 import { ConfirmView } from './confirm';
 import { type DashboardBase, dashboardBase, dashboardHref } from './context';
-import { fieldErrorsOf } from './post-shift';
+import { fieldErrorsOf } from './refusals';
 import { AppShell } from './shell';
 
 /**

@@ -12,12 +12,13 @@ import {
   type ShiftConflicts,
   type ShiftRequestView,
 } from '../../../services/shifts';
-import { Card, CsrfField, IdempotencyField, InputField, Notice, SubmitButton } from '../../components';
-import { formatDate, formatMoney, shiftHours, timeIn } from '../../format';
+import { Card, CsrfField, IdempotencyField, SubmitButton } from '../../components';
+import { formatDate, formatMoney, shiftHours } from '../../format';
 import { formFields } from '../../forms';
 import { renderError, renderPage } from '../../render';
 import { type DashboardBase, dashboardBase, dashboardHref } from './context';
-import { fieldErrorsOf } from './post-shift';
+import { type Refusal, refusalOf, schemaRefusal } from './refusals';
+import { ConflictsNotice, ShiftFields } from './shift-fields';
 import { AppShell } from './shell';
 
 /**
@@ -47,22 +48,12 @@ interface ChangeViewProps {
 
 const pathOf = (id: string) => `/dashboard/shifts/${encodeURIComponent(id)}/change`;
 
-function ConflictsNotice({ conflicts, tz }: { conflicts: ShiftConflicts; tz: string }) {
-  return (
-    <Notice kind="error">
-      <p>The shifter is already busy then:</p>
-      <ul>
-        {conflicts.data.map((s) => (
-          <li>{`${s.business_name ?? 'Your business'}: ${s.shift_date} ${shiftHours(s.shift_in, s.shift_out)}`}</li>
-        ))}
-        {conflicts.busy.map((w) => (
-          <li>{`Another business: ${timeIn(w.starts_at, tz)}–${timeIn(w.ends_at, tz)}`}</li>
-        ))}
-      </ul>
-      <p>Send the change anyway below, or choose another time.</p>
-    </Notice>
-  );
-}
+/** The schema's refusals in words for people. */
+const LABELS: Record<FieldName, string> = {
+  shift_date: 'Enter a date.',
+  shift_in: 'Enter a time as HH:MM.',
+  shift_out: 'Enter a time as HH:MM.',
+};
 
 export function ShiftChangeView({ base, shift, values, nowMs, errors = {}, error, conflicts, idem }: ChangeViewProps) {
   const b = base.business!;
@@ -73,7 +64,14 @@ export function ShiftChangeView({ base, shift, values, nowMs, errors = {}, error
   const open = isChangeable(shift, nowMs);
   return (
     <AppShell base={base} title="Change a shift" current="/dashboard/schedule" error={error}>
-      {conflicts ? <ConflictsNotice conflicts={conflicts} tz={b.timezone} /> : null}
+      {conflicts ? (
+        <ConflictsNotice
+          conflicts={conflicts}
+          tz={b.timezone}
+          lead="The shifter is already busy then:"
+          then="Send the change anyway below, or choose another time."
+        />
+      ) : null}
       <Card title="The shift now">
         <p>
           <strong>{formatDate(shift.shift_date)}</strong> {shiftHours(shift.shift_in, shift.shift_out)} · {shift.role ?? 'Shift'} · {who} ·{' '}
@@ -92,39 +90,7 @@ export function ShiftChangeView({ base, shift, values, nowMs, errors = {}, error
             <CsrfField token={base.csrfToken} />
             <IdempotencyField value={idem} />
             {conflicts ? <input type="hidden" name="confirm_conflicts" value="1" /> : null}
-            <div class="form-grid">
-              <InputField
-                label="Date"
-                name="shift_date"
-                type="date"
-                required
-                value={values.shift_date}
-                error={errors.shift_date}
-                autofocus={first === 'shift_date'}
-              />
-              <InputField
-                label="Starts"
-                name="shift_in"
-                type="time"
-                step={900}
-                required
-                value={values.shift_in}
-                hint="In 15-minute steps."
-                error={errors.shift_in}
-                autofocus={first === 'shift_in'}
-              />
-              <InputField
-                label="Ends"
-                name="shift_out"
-                type="time"
-                step={900}
-                required
-                value={values.shift_out}
-                hint="Earlier than the start: it ends the next day."
-                error={errors.shift_out}
-                autofocus={first === 'shift_out'}
-              />
-            </div>
+            <ShiftFields values={values} date errors={errors} first={first} />
             <div class="actions">
               <SubmitButton>{conflicts ? 'Send the change anyway' : 'Send the change'}</SubmitButton>
               <a href={back}>Cancel</a>
@@ -183,16 +149,10 @@ export async function postShiftChange(c: Context<AppEnv>): Promise<Response> {
   const ctx = serviceCtx(c);
   const again = (status: ContentfulStatusCode, extra: Partial<ChangeViewProps>) =>
     renderPage(c, <ShiftChangeView base={base} shift={shift} values={sent} nowMs={ctx.now()} idem={idem} {...extra} />, status);
+  const refused = (r: Refusal<FieldName>) => again(r.status, { errors: r.errors, error: r.message });
 
   const parsed = changeRequestBody.safeParse({ shift_request_id: shift.id, ...sent });
-  if (!parsed.success) {
-    const errors: Partial<Record<FieldName, string>> = {};
-    for (const issue of parsed.error.issues) {
-      const name = String(issue.path[0] ?? '') as FieldName;
-      if (FIELDS.includes(name)) errors[name] ??= name === 'shift_date' ? 'Enter a date.' : 'Enter a time as HH:MM.';
-    }
-    return again(400, { errors, error: 'Check the fields marked below.' });
-  }
+  if (!parsed.success) return refused(schemaRefusal(parsed.error, FIELDS, LABELS));
   try {
     if (shift.shifter_id && !shift.is_broadcast && f('confirm_conflicts') !== '1') {
       const conflicts = await findConflicts(ctx, {
@@ -208,8 +168,6 @@ export async function postShiftChange(c: Context<AppEnv>): Promise<Response> {
     const changed = await changeRequest(ctx, parsed.data);
     return c.redirect(dashboardHref(base, '/dashboard/schedule', { date: changed.shift_request.shift_date, notice: 'changed' }), 303);
   } catch (err) {
-    const { errors, rest } = fieldErrorsOf(err, FIELDS);
-    const status = (err instanceof AppError ? err.status : 400) as ContentfulStatusCode;
-    return again(status, { errors, error: rest ?? 'Check the fields marked below.' });
+    return refused(refusalOf(err, FIELDS));
   }
 }

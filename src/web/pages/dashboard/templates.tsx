@@ -3,8 +3,6 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from '../../../http/app-types';
 import { serviceCtx } from '../../../http/create-app';
 import { isValidDate } from '../../../lib/shift-time';
-import { listConnections } from '../../../services/connections';
-import { listShiftRoles, type ShiftRoleView } from '../../../services/shifts';
 import {
   createTemplate,
   createTemplateInput,
@@ -19,22 +17,21 @@ import {
   updateTemplate,
   updateTemplateInput,
 } from '../../../services/templates';
-import {
-  Card,
-  CsrfField,
-  IdempotencyField,
-  InputField,
-  Notice,
-  SelectField,
-  SubmitButton,
-  TextareaField,
-  TextField,
-} from '../../components';
+import { Card, CsrfField, IdempotencyField, Notice, SubmitButton, TextField } from '../../components';
 import { formatDate, formatMoney, shiftHours } from '../../format';
 import { renderPage } from '../../render';
 import { ConfirmPage } from './confirm-page';
 import { type DashboardBase, dashboardBase, dashboardHref } from './context';
 import { noticeOf, type Refusal, refusalOf, schemaRefusal } from './refusals';
+import {
+  FlexibleAndNote,
+  SHIFT_FIELD_LABELS,
+  ShiftFields,
+  type ShiftFormLookups,
+  shiftCodeFields,
+  shiftFormLookups,
+  WhoFields,
+} from './shift-fields';
 import { AppShell } from './shell';
 
 /**
@@ -87,16 +84,11 @@ const FIELDS: readonly FieldName[] = [
   'default_shifter_id',
   'note',
 ];
-const BY_CODE: Partial<Record<string, FieldName>> = {
-  'SHFT-NOT-CONNECTED-ERR': 'default_shifter_id',
-  'SHIFTER-PAUSED-ERR': 'default_shifter_id',
-  'MONEY-PRECISION-ERR': 'hourly_rate',
-};
+const BY_CODE = shiftCodeFields('default_shifter_id');
 const LABELS: Partial<Record<FieldName, string>> = {
   label: 'Give the template a name (at most 120 characters).',
   days_of_week: 'Choose at least one day of the week.',
-  shiftrole_id: 'Choose a role.',
-  hourly_rate: 'Enter the hourly rate as a number, e.g. 18.50.',
+  ...SHIFT_FIELD_LABELS,
 };
 
 const EMPTY: TemplateFormValues = {
@@ -127,25 +119,12 @@ const valuesOf = (t: TemplateView): TemplateFormValues => ({
   is_active: t.is_active === 1,
 });
 
-interface Lookups {
-  roles: ShiftRoleView[];
-  crew: { id: string; name: string }[];
-}
-
-async function lookups(c: Context<AppEnv>, base: DashboardBase): Promise<Lookups> {
-  const ctx = serviceCtx(c);
-  const [roles, conns] = await Promise.all([
-    listShiftRoles(ctx),
-    listConnections(ctx, { business_id: base.business!.id, status: 'accepted' }),
-  ]);
-  const crew = conns.accepted.map((x) => ({ id: x.shifter_id, name: x.shifter_name })).sort((a, b) => a.name.localeCompare(b.name));
-  return { roles, crew };
-}
+const lookups = (c: Context<AppEnv>, base: DashboardBase) => shiftFormLookups(c, base.business!.id);
 
 const templatePath = (id: string, action: string) => `/dashboard/templates/${encodeURIComponent(id)}/${action}`;
 
 /** Who a template's shifts go to, in words. */
-function goesTo(t: TemplateView, crew: Lookups['crew']): string {
+function goesTo(t: TemplateView, crew: ShiftFormLookups['crew']): string {
   if (t.is_broadcast) return 'Broadcast to the crew';
   const who = crew.find((s) => s.id === t.default_shifter_id);
   return who ? `For ${who.name}` : 'For a shifter no longer in your crew';
@@ -175,7 +154,7 @@ function DaysField({ values, error }: { values: TemplateFormValues; error?: stri
 interface FormProps {
   base: DashboardBase;
   action: string;
-  look: Lookups;
+  look: ShiftFormLookups;
   values: TemplateFormValues;
   errors?: Partial<Record<FieldName, string>>;
   submit: string;
@@ -199,79 +178,13 @@ function TemplateForm({ base, action, look, values, errors = {}, submit, idem }:
         autofocus={first === 'label'}
       />
       <DaysField values={values} error={errors.days_of_week} />
-      <div class="form-grid">
-        <InputField
-          label="Starts"
-          name="shift_in"
-          type="time"
-          step={900}
-          required
-          value={values.shift_in}
-          error={errors.shift_in}
-          autofocus={first === 'shift_in'}
-        />
-        <InputField
-          label="Ends"
-          name="shift_out"
-          type="time"
-          step={900}
-          required
-          value={values.shift_out}
-          hint="Earlier than the start: it ends the next day."
-          error={errors.shift_out}
-          autofocus={first === 'shift_out'}
-        />
-        <SelectField
-          label="Role"
-          name="shiftrole_id"
-          required
-          value={values.shiftrole_id}
-          options={[{ value: '', label: 'Choose a role' }, ...look.roles.map((r) => ({ value: String(r.id), label: r.label }))]}
-          error={errors.shiftrole_id}
-          autofocus={first === 'shiftrole_id'}
-        />
-        <InputField
-          label={`Hourly rate (${b.currency})`}
-          name="hourly_rate"
-          type="text"
-          inputMode="decimal"
-          required
-          value={values.hourly_rate}
-          error={errors.hourly_rate}
-          autofocus={first === 'hourly_rate'}
-        />
-      </div>
-      <fieldset>
-        <legend>Who the shifts go to</legend>
-        <div class="choice">
-          <input type="radio" id="tpl-mode-broadcast" name="mode" value="broadcast" checked={values.mode === 'broadcast'} />
-          <label for="tpl-mode-broadcast">Broadcast to the crew: the first to claim each shift gets it</label>
-        </div>
-        <div class="choice">
-          <input type="radio" id="tpl-mode-targeted" name="mode" value="targeted" checked={values.mode === 'targeted'} />
-          <label for="tpl-mode-targeted">Ask one shifter every time</label>
-        </div>
-        <SelectField
-          label="Shifter (when asking one)"
-          name="default_shifter_id"
-          value={values.default_shifter_id}
-          options={[
-            { value: '', label: look.crew.length ? 'Choose a shifter' : 'No one in your crew yet' },
-            ...look.crew.map((s) => ({ value: s.id, label: s.name })),
-          ]}
-          error={errors.default_shifter_id}
-          autofocus={first === 'default_shifter_id'}
-        />
-      </fieldset>
-      <div class="field checkbox">
-        <input type="checkbox" id="field-is_flexible" name="is_flexible" value="1" checked={values.is_flexible} />
-        <label for="field-is_flexible">Flexible: the shifter may propose other hours</label>
-      </div>
+      <ShiftFields values={values} pay={{ roles: look.roles, currency: b.currency }} errors={errors} first={first} />
+      <WhoFields kind="template" mode={values.mode} shifter={values.default_shifter_id} crew={look.crew} errors={errors} first={first} />
       <div class="field checkbox">
         <input type="checkbox" id="field-is_active" name="is_active" value="1" checked={values.is_active} />
         <label for="field-is_active">Active: generating creates shifts from it</label>
       </div>
-      <TextareaField label="Note for the shifter (optional)" name="note" value={values.note} maxLength={1000} error={errors.note} />
+      <FlexibleAndNote flexible={values.is_flexible} note={values.note} errors={errors} />
       <SubmitButton>{submit}</SubmitButton>
     </form>
   );
@@ -301,7 +214,7 @@ function PreviewForm({ base, t, weeks = GENERATE_WEEKS.default }: { base: Dashbo
   );
 }
 
-function TemplateCard({ base, t, look }: { base: DashboardBase; t: TemplateView; look: Lookups }) {
+function TemplateCard({ base, t, look }: { base: DashboardBase; t: TemplateView; look: ShiftFormLookups }) {
   const role = look.roles.find((r) => r.id === t.shiftrole_id)?.label ?? 'Shift';
   const headId = `tpl-${t.id}`;
   return (
@@ -350,7 +263,7 @@ const NOTICES = {
 interface ListProps {
   base: DashboardBase;
   templates: TemplateView[];
-  look: Lookups;
+  look: ShiftFormLookups;
   values?: TemplateFormValues;
   refusal?: Refusal<FieldName> | undefined;
   notice?: string | undefined;
@@ -504,7 +417,7 @@ function NotFound({ base }: { base: DashboardBase }) {
 function EditView(p: {
   base: DashboardBase;
   t: TemplateView;
-  look: Lookups;
+  look: ShiftFormLookups;
   values: TemplateFormValues;
   refusal?: Refusal<FieldName>;
   idem?: string;
