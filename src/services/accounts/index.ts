@@ -15,3 +15,4 @@ export * from './two-factor/enroll';
 export * from './two-factor/sms';
 export * from './two-factor/state';
 export * from './two-factor/trusted-devices';
+export * from './shifter-profile';

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../../../../http/app-types';
 import { getFind, postAccept, postClaim, postCounter, postDecline } from './find';
+import { getProfile, postProfile, postRequestsSwitch } from './profile';
 import { getCancel, getSchedule, postCancel, postFeed, postFeedOff } from './schedule';
 
 /**
@@ -17,3 +18,6 @@ shifterShiftPages.post('/schedule/feed', postFeed);
 shifterShiftPages.post('/schedule/feed/off', postFeedOff);
 shifterShiftPages.get('/schedule/:id/cancel', getCancel);
 shifterShiftPages.post('/schedule/:id/cancel', postCancel);
+shifterShiftPages.get('/profile', getProfile);
+shifterShiftPages.post('/profile', postProfile);
+shifterShiftPages.post('/profile/requests', postRequestsSwitch);
