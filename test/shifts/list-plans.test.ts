@@ -3,7 +3,7 @@ import { advanceInsightRollups } from '../../src/services/insights';
 import { contextAt } from '../helpers/clock';
 import { connect, makeUser, type TestUser } from '../helpers/factory';
 import { callRecording, fullScans, plansReading } from '../helpers/plans';
-import { DAY, dateAhead, HOUR, insertShift } from '../helpers/shifts';
+import { DAY, dateAhead, HOUR, insertShift, insertShifts } from '../helpers/shifts';
 
 /*
  * The hot reads cost by the page, not the table (docs/decisions/scale.md): these tests read SQLite's
@@ -33,8 +33,12 @@ function tree(plan: string[]): Node[] {
 }
 
 const reads = (n: Node, names: string[]) => names.some((t) => new RegExp(`^(SCAN|SEARCH) ${t}\\b`).test(n.detail));
-/** A read bounded by the page: a created_at or last_message_at floor, a rate threshold, or the page's ids. */
-const PAGE_BOUND = /sqlite_autoindex_\w+_1 \(|INTEGER PRIMARY KEY|created_at>\?|last_message_at>\?|hourly_rate_minor>\?/;
+/**
+ * A read bounded by the page: a created_at or last_message_at floor, a rate threshold, or the page's
+ * ids; or by the dates the list asked for (a start range on the business+start index).
+ */
+const PAGE_BOUND =
+  /sqlite_autoindex_\w+_1 \(|INTEGER PRIMARY KEY|created_at>\?|last_message_at>\?|hourly_rate_minor>\?|shift_requests_business_idx \(business_id=\? AND starts_at>\?/;
 
 /** Sorts that order rows the page does not bound: a temp B-tree beside a read of `names` with no page bound. */
 function unboundedSorts(nodes: Node[], names: string[], skip: RegExp | null = null): string[] {
@@ -156,6 +160,38 @@ describe('lists cost by the page (EXPLAIN QUERY PLAN of the statements sent)', (
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       await expectPageCost(statements, 'shift_requests');
     }
+  });
+
+  it('list_of_requests bounded by dates reads those dates by start, never the business’s history (the dashboard, the schedule, the board)', async () => {
+    const owner = await makeUser({ business: true, shifter: true });
+    // A worked history the newest-first walk would read whole when fewer rows than a page match, and
+    // a few shifts today and ahead.
+    await insertShifts([
+      ...Array.from({ length: 40 }, (_, k) => ({ businessId: owner.businessId!, startsAt: Date.now() - (k + 2) * DAY, status: 5 })),
+      ...Array.from({ length: 6 }, (_, k) => ({ businessId: owner.businessId!, startsAt: Date.now() + k * 10 * HOUR, status: 1 })),
+    ]);
+    const today = dateAhead(0);
+    for (const [body, bound] of [
+      [{ date_from: today, date_to: today }, 'starts_at>? AND starts_at<?'],
+      [{ date_from: today, status: 1, is_broadcast: false }, 'starts_at>?'],
+      [{ date_from: dateAhead(-1), date_to: dateAhead(5), status: [1, 2, 5, 6, 7] }, 'starts_at>? AND starts_at<?'],
+    ] as const) {
+      const { res, statements } = await callRecording('POST', '/v1/shift_request/list_of_requests', {
+        key: owner.key,
+        body: { as: 'business', business_id: owner.businessId, limit: 200, ...body },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const plan = await expectPageCost(statements, 'shift_requests');
+      expect(plan).toContain(`SEARCH shift_requests USING INDEX shift_requests_business_idx (business_id=? AND ${bound})`);
+      expect(plan.join('\n')).not.toContain('shift_requests_business_created_idx');
+    }
+    // A long range in the past is walked newest first, as before.
+    const old = await callRecording('POST', '/v1/shift_request/list_of_requests', {
+      key: owner.key,
+      body: { as: 'business', business_id: owner.businessId, limit: 10, date_from: dateAhead(-200), date_to: dateAhead(-1) },
+    });
+    expect(old.res.status).toBe(200);
+    expect((await expectPageCost(old.statements, 'shift_requests')).join('\n')).toContain('shift_requests_business_created_idx');
   });
 
   it('the inbox, for one party and for a person speaking as a business and a shifter', async () => {

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { type ApiResult, call } from '../helpers/api';
 import { addTeammate, connect, makeUser } from '../helpers/factory';
 import { itRejectsBadCredentials } from '../helpers/security';
-import { expectDeniedWith, expectValidation, HOUR, insertShift, makeCrewMember, makePair, NY } from '../helpers/shifts';
+import { addDays } from '../../src/lib/shift-time';
+import { dateAhead, expectDeniedWith, expectValidation, HOUR, insertShift, makeCrewMember, makePair, NY } from '../helpers/shifts';
 
 const LIST = '/v1/shift_request/list_of_requests';
 
@@ -109,6 +110,44 @@ describe('POST /v1/shift_request/list_of_requests', () => {
     const bad = await list(a.key, { status: 9 });
     expectValidation(bad, 'status');
     expectValidation(await list(a.key, { date_from: '2027-13-01' }), 'date_from');
+  });
+
+  it('a date range holds exactly the shifts dated in it in the business’s zone, at UTC+14 and UTC−11 alike, page by page', async () => {
+    // A dated list reads its rows by start around the dates' UTC midnights; these zones put a
+    // day's first and last starts furthest from them.
+    for (const tz of ['Pacific/Kiritimati', 'Pacific/Pago_Pago']) {
+      const owner = await makeUser({ business: { timezone: tz } });
+      const day = dateAhead(3, tz);
+      const base = Date.now() - HOUR;
+      let n = 0;
+      const at = (date: string, shiftIn: string, shiftOut: string) =>
+        insertShift({
+          businessId: owner.businessId!,
+          tz,
+          date,
+          in: shiftIn,
+          out: shiftOut,
+          status: 1,
+          broadcast: true,
+          set: { created_at: base + ++n * 1000 },
+        });
+      const before = await at(addDays(day, -1), '23:45', '23:59');
+      const first = await at(day, '00:00', '04:00');
+      const last = await at(day, '23:45', '06:00');
+      const after = await at(addDays(day, 1), '00:00', '04:00');
+      const as = { as: 'business', business_id: owner.businessId };
+      expect(ids(await list(owner.key, { ...as, date_from: day, date_to: day }))).toEqual(newest(first, last));
+      expect(ids(await list(owner.key, { ...as, date_from: day }))).toEqual(newest(first, last, after));
+      expect(ids(await list(owner.key, { ...as, date_to: day }))).toEqual(newest(before, first, last));
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      for (let page = 0; page < 6 && (page === 0 || cursor); page++) {
+        const res = await list(owner.key, { ...as, date_from: addDays(day, -1), date_to: addDays(day, 1), limit: 1, cursor });
+        seen.push(...ids(res));
+        cursor = res.body.next_cursor;
+      }
+      expect(seen).toEqual(newest(before, first, last, after));
+    }
   });
 
   it('cursor pagination walks every row exactly once', async () => {

@@ -130,8 +130,12 @@ export async function listRequests(ctx: ServiceContext, f: ListRequestsInput): P
   if (businessUnits) walks.push({ index: 'shift_requests_business_created_idx', column: shiftRequests.business_id, units: businessUnits });
   if (shifterUnit)
     walks.push({ index: 'shift_requests_shifter_created_idx', column: shiftRequests.shifter_id, units: sql`SELECT ${shifterUnit} AS id` });
+  const dates = businessUnits && !shifterUnit ? startsWithin(f, ctx.now()) : null;
+  const pageIds = dates
+    ? datedPage(businessUnits!, dates, filter, f.limit + 1)
+    : newestPage(walks, 'shift_requests_created_idx', filter, f.limit + 1);
   const rows = await selectJoined(ctx)
-    .where(inArray(shiftRequests.id, newestPage(walks, 'shift_requests_created_idx', filter, f.limit + 1)))
+    .where(inArray(shiftRequests.id, pageIds))
     .orderBy(desc(shiftRequests.created_at), desc(shiftRequests.id))
     .limit(f.limit + 1);
   const page = rows.slice(0, f.limit);
@@ -142,6 +146,42 @@ export async function listRequests(ctx: ServiceContext, f: ListRequestsInput): P
     data: page.map((r) => ({ ...toView(r), ...counters?.get(r.row.id) })),
     next_cursor: rows.length > f.limit && last ? encodeCursor([last.row.created_at, last.row.id]) : null,
   };
+}
+
+/** A day's starts, in any zone (UTC−12 to UTC+14, and an hour a DST gap moves a time), lie this far before its UTC midnight… */
+const ZONE_BEFORE_MS = 15 * 3_600_000;
+/** …and this far after the UTC midnight that ends it. */
+const ZONE_AFTER_MS = 15 * 3_600_000;
+/** The longest date range read by start rather than walked newest first: two months (a calendar's month view is six weeks). */
+const DATED_RANGE_DAYS = 62;
+const DAY_MS = 86_400_000;
+
+/**
+ * The starts (epoch ms, `to` exclusive) that hold every shift dated in the list's date range, when
+ * reading those is bounded by what was asked: a range of at most two months, or from yesterday on
+ * (the business's upcoming shifts). Otherwise null, and the list walks newest first.
+ */
+function startsWithin(f: ListRequestsInput, nowMs: number): { from: number; to: number | null } | null {
+  if (!f.date_from) return null;
+  const from = Date.parse(`${f.date_from}T00:00:00Z`);
+  const to = f.date_to ? Date.parse(`${f.date_to}T00:00:00Z`) + DAY_MS : null;
+  const short = to !== null && to - from <= DATED_RANGE_DAYS * DAY_MS;
+  const upcoming = from >= nowMs - 2 * DAY_MS;
+  if (!short && !upcoming) return null;
+  return { from: from - ZONE_BEFORE_MS, to: to === null ? null : to + ZONE_AFTER_MS };
+}
+
+/**
+ * The ids of a newest-first page of a business list bounded by dates: the units' shifts that start
+ * within those dates, read on the business+start index, and only those sorted. A newest-first walk
+ * reads the business's whole history when fewer rows than a page match (a day's shifts, its pending
+ * requests); this reads the dates asked (the exact date filter stays in `filter`).
+ */
+function datedPage(units: SQL, starts: { from: number; to: number | null }, filter: SQL, n: number): SQL {
+  const until = starts.to === null ? sql`` : sql` AND ${shiftRequests.starts_at} < ${starts.to}`;
+  return sql`(SELECT ${shiftRequests.id} FROM ${shiftRequests} INDEXED BY shift_requests_business_idx
+    WHERE ${shiftRequests.business_id} IN (${units}) AND ${shiftRequests.starts_at} >= ${starts.from}${until} AND ${filter}
+    ORDER BY ${shiftRequests.created_at} DESC, ${shiftRequests.id} DESC LIMIT ${n})`;
 }
 
 /** One index a newest-first page walks: rows whose `column` is one of `units` (a SELECT of ids, as `id`). */
