@@ -100,6 +100,7 @@ describe('inbox and notifications', { skip }, () => {
       await jo.context.setOffline(false);
       await retry.click();
       await status.getByText('Sent.').waitFor();
+      assert.equal(await retry.isVisible(), false, 'Retry goes once the message is sent');
       await messages(jo.page).getByText('Sent while the train was in a tunnel').waitFor();
       assert.equal(await messages(jo.page).getByText('Sent while the train was in a tunnel').count(), 1);
       assert.equal(await jo.page.inputValue('textarea[name=body]'), '');
