@@ -93,8 +93,8 @@ function ResetView({ csrfToken, email, localMailbox, sent, errors = {}, error }:
     >
       {localMailbox ? (
         <p class="hint">
-          Local development: emails are not sent. The code is in the local mailbox, printed in the <code>npm run dev</code> log (
-          <code>email (local mailbox)</code>) and kept in the <code>email_outbox</code> table.
+          Local development: emails are not sent. The code is in the local mailbox: the <code>npm run dev</code> log prints it under{' '}
+          <code>email (local mailbox)</code>, and the <code>email_outbox</code> table keeps it.
         </p>
       ) : null}
       <form method="post" action="/login/reset" class="stack card" novalidate>
