@@ -239,7 +239,10 @@ async function renderSchedule(
     .sort((a, b) => a.starts_at.localeCompare(b.starts_at));
   const today = isoDate(now);
   const asked = c.req.query('week');
-  const weekStart = asked && /^\d{4}-\d{2}-\d{2}$/.test(asked) && !Number.isNaN(Date.parse(asked)) ? asked : today;
+  // Without a week asked for: this week, or the week of the next shift when this one is free.
+  const next = shifts[0]?.shift_date;
+  const fallback = next && next > addDays(today, 6) ? next : today;
+  const weekStart = asked && /^\d{4}-\d{2}-\d{2}$/.test(asked) && !Number.isNaN(Date.parse(asked)) ? asked : fallback;
   return renderPage(
     c,
     <ScheduleView
