@@ -4,6 +4,7 @@
 // expected status is an error. What a client consumes (broadcasts to claim, shifts to clock) is seeded
 // for the run's length (bench/seed.mjs, `pools`).
 import { execFileSync } from 'node:child_process';
+import { loadavg } from 'node:os';
 import { describe, ms, printTable, sleep, summarize } from './common.mjs';
 
 /** Mix of the workload, in weights. A kind whose pool is empty is replaced by a details read. */
@@ -144,7 +145,7 @@ export async function benchLoad(base, manifest, { seconds = 60, clients = 20, sa
     let lastDone = 0;
     let lastErrors = 0;
     const take = () => {
-      memory.push({ minute, rssMb: workerdRssMb(pgid), requests: done - lastDone, errors: errors - lastErrors });
+      memory.push({ minute, rssMb: workerdRssMb(pgid), requests: done - lastDone, errors: errors - lastErrors, load: loadavg()[0] });
       lastDone = done;
       lastErrors = errors;
       minute++;
@@ -168,7 +169,7 @@ export async function benchLoad(base, manifest, { seconds = 60, clients = 20, sa
   const wallMs = performance.now() - t0;
   if (sampler) {
     clearInterval(sampler);
-    memory.push({ minute: memory.length, rssMb: workerdRssMb(pgid), requests: 0, errors: 0, final: true });
+    memory.push({ minute: memory.length, rssMb: workerdRssMb(pgid), requests: 0, errors: 0, load: loadavg()[0], final: true });
   }
   const all = Object.values(samples.latency).flat();
   return {
@@ -211,8 +212,14 @@ export function printSoak(res) {
   printLoad(res, 'Soak');
   printTable(
     `Soak — workerd's resident memory, sampled every ${res.sampleSeconds === 60 ? 'minute' : `${res.sampleSeconds} s`}`,
-    [res.sampleSeconds === 60 ? 'minute' : 'sample', 'RSS MB', 'requests', 'errors'],
-    res.memory.map((m) => [m.final ? `${m.minute} (end)` : m.minute, m.rssMb === null ? '—' : m.rssMb.toFixed(0), m.requests, m.errors]),
+    [res.sampleSeconds === 60 ? 'minute' : 'sample', 'RSS MB', 'requests', 'errors', 'load avg'],
+    res.memory.map((m) => [
+      m.final ? `${m.minute} (end)` : m.minute,
+      m.rssMb === null ? '—' : m.rssMb.toFixed(0),
+      m.requests,
+      m.errors,
+      m.load === undefined ? '—' : m.load.toFixed(1),
+    ]),
   );
   const v = memoryVerdict(res.memory);
   if (v.flat !== null)

@@ -14,7 +14,7 @@
 // Environment: BENCH_PORT (default 8791; a free port with --smoke). See bench/README.md.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { benchAuthRead, printAuthRead } from './auth-read.mjs';
 import { benchBroadcasts, printBroadcasts } from './broadcasts.mjs';
@@ -216,12 +216,17 @@ async function main() {
   };
 
   const results = { sizes: { broadcasts, worked } };
+  /** The machine's 1-minute load average around each benchmark: others' work on a shared machine shows in the figures. */
+  const machineLoad = [];
   const run = async (name, fn) => {
     const tb = performance.now();
-    console.log(`[bench] running ${name}…`);
+    const before = loadavg()[0];
+    console.log(`[bench] running ${name}… (load average ${before.toFixed(1)})`);
     const res = await fn();
     res.seconds = (performance.now() - tb) / 1000;
-    console.log(`[bench] ${name} done in ${res.seconds.toFixed(1)} s — ${elapsed(t0)}`);
+    res.loadAverage = { before, after: loadavg()[0] };
+    machineLoad.push({ name, ...res.loadAverage });
+    console.log(`[bench] ${name} done in ${res.seconds.toFixed(1)} s (load average ${res.loadAverage.after.toFixed(1)}) — ${elapsed(t0)}`);
     return res;
   };
   try {
@@ -315,6 +320,11 @@ async function main() {
   if (results.counts) printCounts(results.counts);
   if (results.load) printLoad(results.load);
   if (results.soak) printSoak(results.soak);
+  printTable(
+    `Machine load — the 1-minute load average before and after each benchmark (${machine.cpus} cores: above ${machine.cpus} others' work shares the cores with the measurement)`,
+    ['benchmark', 'before', 'after'],
+    machineLoad.map((m) => [m.name, m.before.toFixed(1), m.after.toFixed(1)]),
+  );
 
   const failures = [];
   for (const [name, r] of Object.entries(results)) {
