@@ -55,6 +55,13 @@ const clockTime = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: 
 /** Registers the one service worker (offline shell, Background Sync of queued punches). */
 function registerWorker() {
   if ('serviceWorker' in navigator) void navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch(() => undefined);
+  // The page as it stands now, kept for the service worker to show without network.
+  if (navigator.onLine && 'caches' in window) {
+    void caches
+      .open('shifter-pages-v1')
+      .then((cache) => cache.add(location.pathname))
+      .catch(() => undefined);
+  }
 }
 
 async function askBackgroundSync() {

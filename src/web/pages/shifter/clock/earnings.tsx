@@ -97,7 +97,7 @@ function EarningsView({
       </Card>
       <Card title={`By business, ${e.year}`}>
         {e.by_business.length ? (
-          <div class="table-wrap">
+          <section class="table-wrap" tabindex={0} aria-label={`Earnings by business, ${e.year}`}>
             <table>
               <thead>
                 <tr>
@@ -118,13 +118,13 @@ function EarningsView({
                 ))}
               </tbody>
             </table>
-          </div>
+          </section>
         ) : (
           <p class="empty">No worked shift this year yet.</p>
         )}
       </Card>
       <Card title="Last 12 months">
-        <div class="table-wrap">
+        <section class="table-wrap" tabindex={0} aria-label="Earnings, last 12 months">
           <table class="trend-table">
             <caption class="visually-hidden">Gross earnings per month, last 12 months</caption>
             <thead>
@@ -147,7 +147,7 @@ function EarningsView({
               ))}
             </tbody>
           </table>
-        </div>
+        </section>
         {e.other_currencies.length ? (
           <p class="muted">{`Also earned in other currencies this month: ${e.other_currencies.map((o) => formatMoney(o.gross, o.currency)).join(', ')}.`}</p>
         ) : null}

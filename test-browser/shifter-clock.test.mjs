@@ -1,0 +1,192 @@
+// The shifter at work, on a 360 px phone with touch and the location of Harbor Street Bistro: a demo
+// shifter clocks in with a photo on a shift whose window is open; goes offline, clocks in on another
+// open shift, comes back online and sees it sent once and marked as made offline; sets an earnings goal
+// and sees the shifts to it; logs a trip and adds a credential with a PDF; then clocks the first shift
+// out. Every page axe-clean in light and dark at 360 and 1280 px, with screenshots.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { account, apiCall, NO_OWNER, ORIGIN, owner, screenshots, signIn } from './app.mjs';
+import { assertAccessibleInBothSchemes, CHROMIUM_ARGS, CHROMIUM } from './offline.mjs';
+import { chromium } from 'playwright-core';
+
+const BISTRO = { latitude: 40.7033, longitude: -74.017 };
+const PHONE = { viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 };
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+const PDF = Buffer.from(
+  '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n',
+);
+
+/** Wall-clock date and HH:MM in New York, `minutes` from now (rounded up to the minute). */
+function nyAt(minutes) {
+  const t = new Date(Math.ceil((Date.now() + minutes * 60_000) / 60_000) * 60_000);
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-CA', {
+      timeZone: 'America/New_York',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    })
+      .formatToParts(t)
+      .map((p) => [p.type, p.value]),
+  );
+  return { date: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` };
+}
+
+describe('shifter clock, offline punches, earnings and records', { skip: NO_OWNER }, () => {
+  it('works on a phone, online and off', { timeout: 240_000 }, async () => {
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 30_000 });
+    const screenshot = screenshots('shifter-clock');
+    try {
+      // The owner posts two short targeted shifts a few minutes from now (windows open at once), one after the other.
+      const boss = await browser.newContext({ serviceWorkers: 'block' });
+      const bossPage = await boss.newPage();
+      await signIn(bossPage, owner);
+      // Alex works the bistro's late weekend bar: rarely on shift at the moment the test runs.
+      const shifter = {
+        person: account('alex'),
+        made: [nyAt(2), nyAt(13)].map((a, i) => ({ shift_date: a.date, shift_in: a.time, shift_out: nyAt(i ? 23 : 12).time })),
+      };
+      const ids = [];
+      assert.ok(shifter.person, 'the demo shifter Alex');
+      const context = await browser.newContext({
+        ...PHONE,
+        geolocation: BISTRO,
+        permissions: ['geolocation'],
+      });
+      context.setDefaultTimeout(20_000);
+      const page = await context.newPage();
+      await signIn(page, shifter.person);
+      const sid = (await apiCall(page, 'GET', '/v1/user/details')).body.shifter_id;
+      assert.ok(sid, 'the demo shifter has a shifter profile');
+      for (const m of shifter.made) {
+        const sent = await apiCall(bossPage, 'POST', '/v1/shift_request/send_request', {
+          ...m,
+          shiftrole_id: 1,
+          hourly_rate: 20,
+          is_broadcast: false,
+          shifter_id: sid,
+        });
+        assert.equal(sent.status, 201, JSON.stringify(sent.body));
+        const ok = await apiCall(page, 'POST', `/v1/shift_request/${sent.body.id}/accept`, {});
+        assert.equal(ok.status, 200, JSON.stringify(ok.body));
+        ids.push(sent.body.id);
+      }
+      await boss.close();
+
+      // Clock in on the first with a photo: the location is asked at the tap, the distance shown.
+      const punches = [];
+      context.on('request', (r) => {
+        if (r.method() === 'POST' && /\/clock_(in|out)$/.test(new URL(r.url()).pathname)) punches.push(new URL(r.url()).pathname);
+      });
+      await page.goto(`${ORIGIN}/dashboard/shifter/clock`);
+      const first = page.locator(`li[data-shift="${ids[0]}"]`);
+      const second = page.locator(`li[data-shift="${ids[1]}"]`);
+      await first.locator('form[data-island-ready]').waitFor();
+      await assertAccessibleInBothSchemes(page, 'clock, 360 px');
+      await screenshot(page, 'clock-open');
+      await first.locator('input[type=file]').setInputFiles({ name: 'door.png', mimeType: 'image/png', buffer: PNG });
+      await Promise.all([
+        page.waitForURL((u) => u.searchParams.get('notice')?.startsWith('Clocked in')),
+        first.getByRole('button', { name: 'Clock in' }).tap(),
+      ]);
+      const inRow = await apiCall(page, 'GET', `/v1/shift_request/${ids[0]}`);
+      assert.ok(inRow.body.shift_start_at, 'clocked in');
+      assert.ok(inRow.body.clock_in_photo_url, 'with its photo');
+      assert.ok(
+        inRow.body.clock_in_distance_m !== null && inRow.body.clock_in_distance_m < 50,
+        `distance ${inRow.body.clock_in_distance_m}`,
+      );
+      assert.equal(inRow.body.clock_in_offline, false);
+      await first.getByRole('button', { name: 'Clock out' }).waitFor();
+      await screenshot(page, 'clocked-in');
+
+      // Offline: the second shift's clock-in is kept on the phone, then sent once when back online.
+      await second.locator('form[data-island-ready]').waitFor();
+      await context.setOffline(true);
+      await second.getByRole('button', { name: 'Clock in' }).tap();
+      await second.getByText('No network').waitFor();
+      await page.getByText('One punch is saved on this phone').waitFor();
+      await assertAccessibleInBothSchemes(page, 'clock, offline punch kept, 360 px');
+      await screenshot(page, 'offline-queued');
+      const before = punches.filter((p) => p.includes(ids[1])).length;
+      await Promise.all([
+        page.waitForURL((u) => u.searchParams.get('notice')?.startsWith('Sent:'), { timeout: 30_000 }),
+        context.setOffline(false),
+      ]);
+      await second.getByText('Made offline').waitFor();
+      const offRow = await apiCall(page, 'GET', `/v1/shift_request/${ids[1]}`);
+      assert.equal(offRow.body.clock_in_offline, true);
+      assert.ok(offRow.body.clock_in_received_at);
+      assert.equal(punches.filter((p) => p.includes(ids[1])).length - before, 1, 'sent once');
+      await screenshot(page, 'offline-sent');
+
+      // Earnings: a goal, and the shifts it still takes.
+      await page.goto(`${ORIGIN}/dashboard/shifter/earnings`);
+      await page.fill('input[name=monthly_earnings_goal]', '5000');
+      await Promise.all([
+        page.waitForURL((u) => u.searchParams.get('notice') === 'Goal saved.'),
+        page.getByRole('button', { name: 'Save goal' }).tap(),
+      ]);
+      await page.locator('[data-shifts-to-goal]').waitFor();
+      assert.match(await page.locator('[data-shifts-to-goal]').textContent(), /shift|Goal reached/);
+      await assertAccessibleInBothSchemes(page, 'earnings, 360 px');
+      await screenshot(page, 'earnings');
+
+      // Records: a trip and a credential with its PDF.
+      await page.goto(`${ORIGIN}/dashboard/shifter/records`);
+      const today = new Date().toISOString().slice(0, 10);
+      await page.fill('#field-log_date', today);
+      await page.fill('#field-miles', '12.4');
+      await page.fill('#field-purpose', 'To the bistro and back');
+      await Promise.all([
+        page.waitForURL((u) => u.searchParams.get('notice')?.startsWith('Trip of 12.4')),
+        page.getByRole('button', { name: 'Add trip' }).tap(),
+      ]);
+      await page.getByText('To the bistro and back').first().waitFor();
+      await page.locator('form[data-island="records"][data-island-ready]').waitFor();
+      await page.fill('#field-label', 'Food handler card');
+      await page.fill('#field-expires_on', new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10));
+      await page.setInputFiles('#credential-document', { name: 'card.pdf', mimeType: 'application/pdf', buffer: PDF });
+      await Promise.all([
+        page.waitForURL((u) => u.searchParams.get('notice')?.includes('with its document')),
+        page.getByRole('button', { name: 'Add credential' }).tap(),
+      ]);
+      const cred = page.locator('[data-credentials] li', { hasText: 'Food handler card' });
+      await cred.getByText('PDF').waitFor();
+      await cred.getByText('Expires soon').waitFor();
+      const csv = await page.evaluate(async () => (await fetch(document.querySelector('a[download]').href)).text());
+      assert.match(csv, /To the bistro and back/);
+      await assertAccessibleInBothSchemes(page, 'records, 360 px');
+      await screenshot(page, 'records');
+
+      // The wide view of each page.
+      await page.setViewportSize({ width: 1280, height: 900 });
+      for (const path of ['clock', 'earnings', 'records']) {
+        await page.goto(`${ORIGIN}/dashboard/shifter/${path}`);
+        await assertAccessibleInBothSchemes(page, `${path}, 1280 px`);
+        await screenshot(page, `${path}-wide`);
+      }
+      await page.setViewportSize(PHONE.viewport);
+
+      // Back to the first shift: clocked out a minute after the clock-in at the earliest.
+      const since = Date.parse(inRow.body.shift_start_at);
+      const wait = since + 62_000 - Date.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      await page.goto(`${ORIGIN}/dashboard/shifter/clock`);
+      await first.locator('form[data-island-ready]').waitFor();
+      await Promise.all([
+        page.waitForURL((u) => u.searchParams.get('notice')?.startsWith('Clocked out')),
+        first.getByRole('button', { name: 'Clock out' }).tap(),
+      ]);
+      const outRow = await apiCall(page, 'GET', `/v1/shift_request/${ids[0]}`);
+      assert.ok(outRow.body.shift_end_at, 'clocked out');
+      await screenshot(page, 'clocked-out');
+      await context.close();
+    } finally {
+      await browser.close();
+    }
+  });
+});
