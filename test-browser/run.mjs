@@ -76,8 +76,6 @@ async function startWorker(persistTo, seedToken, push) {
   args.push('--var', 'DEMO_MODE:true', '--var', `DEMO_SEED_TOKEN:${seedToken}`, '--var', 'LOCAL_DEFAULT_SECRETS:true');
   // As under `npm run dev`: emailed codes stay readable in the local mailbox (email_outbox) for the sign-up test.
   args.push('--var', 'LOCAL_MAILBOX:true');
-  // As under `npm run dev`: emailed codes stay readable in the local mailbox (email_outbox) for the sign-up test.
-  args.push('--var', 'LOCAL_MAILBOX:true');
   // Web push to the local stand-in of a push service that the inbox test runs (test-browser/push-service.mjs).
   args.push('--var', `VAPID_PUBLIC_KEY:${push.vapid.publicKey}`, '--var', `VAPID_PRIVATE_KEY:${push.vapid.privateKey}`);
   args.push('--var', `LOCAL_PUSH_SERVICE:http://127.0.0.1:${push.port}`);
