@@ -363,10 +363,10 @@ describe('urls', () => {
 });
 
 describe('rendering', () => {
-  it('pages carry the page CSP, no-store, HTML type and a same-origin referrer policy', async () => {
+  it('pages carry the page CSP (the manifest and the service worker from this origin only), no-store, HTML type and a same-origin referrer policy', async () => {
     const res = await request(`${HTTPS}/p/form`);
     expect(res.headers.get('Content-Security-Policy')).toBe(
-      "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+      "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; connect-src 'self'; manifest-src 'self'; worker-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
     );
     expect(res.headers.get('Cache-Control')).toBe('no-store');
     expect(res.headers.get('Content-Type')).toBe('text/html; charset=utf-8');
