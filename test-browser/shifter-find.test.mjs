@@ -1,5 +1,5 @@
 // The shifter finding work on a 360 px phone with touch, as the demo shifter Jordan (crew of Harbor
-// Street Bistro and Harbor Street Events): finds a broadcast the bistro just posted, with its score and
+// Street Bistro and Harbor Street Events): opens the home; finds a broadcast the bistro just posted, with its score and
 // reason, through the date filter, and claims it; accepts a targeted request; sees both on the
 // schedule, makes the calendar feed and finds the shifts in the .ics it serves; pauses requests in
 // the profile and sees Paused on the public profile, then takes requests again (the demo stays as it
@@ -60,6 +60,10 @@ describe('shifter: find shifts, requests, schedule and profile', { skip }, () =>
         shifter_id: me.shifter_id,
       });
       await boss.close();
+
+      // Home: what is next, the requests waiting and the best open shifts.
+      await page.goto(`${ORIGIN}/dashboard/shifter`);
+      await checkEverywhere(page, screenshot, 'home');
 
       // Find shifts: the filters (a GET form) narrow to the day; the broadcast shows its score and reason.
       await page.goto(`${ORIGIN}/dashboard/shifter/find`);

@@ -3,6 +3,7 @@ import { BASE } from '../helpers/api';
 import { randomIp } from '../helpers/auth';
 import { makeUser, TEST_PASSWORD, type TestUser } from '../helpers/factory';
 import { dateAhead, insertShift, makeCrewMember, makePair, readShift } from '../helpers/shifts';
+import { formatDate } from '../../src/web/format';
 import { WebClient } from '../helpers/web';
 
 /** A signed-in browser on the pages. */
@@ -113,6 +114,28 @@ describe('/dashboard/shifter/find', () => {
     expect(same.html).toContain('value="20"');
     const sent = await b.post(`/dashboard/shifter/find/requests/${c!.id}/counter`, { hourly_rate: '24.5', ...idem() });
     expect(sent.location).toBe('/dashboard/shifter/find?notice=countered');
+  });
+
+  it('home leads with the next shift, the requests waiting and the best open shifts with their reason', async () => {
+    const { biz, sh } = await makePair();
+    const next = await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId, date: dateAhead(2), in: '09:00', out: '13:00' });
+    await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId, status: 1, date: dateAhead(6), in: '09:00', out: '13:00' });
+    await insertShift({
+      businessId: biz.businessId!,
+      shifterId: null,
+      broadcast: true,
+      status: 1,
+      date: dateAhead(8),
+      in: '09:00',
+      out: '13:00',
+    });
+    const b = await signedIn(sh);
+    const home = await b.get('/dashboard/shifter');
+    expect(home.status).toBe(200);
+    expect(home.html).toContain('What is next');
+    expect(home.html).toContain(formatDate(next.shift_date));
+    expect(home.html).toContain('Answer the request');
+    expect(home.html).toMatch(/Score \d+ of 100: /);
   });
 
   it('sends a person without a shifter profile back to the dashboard', async () => {
