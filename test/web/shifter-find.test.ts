@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BASE } from '../helpers/api';
+import { BASE, call } from '../helpers/api';
 import { randomIp } from '../helpers/auth';
 import { makeUser, TEST_PASSWORD, type TestUser } from '../helpers/factory';
 import { dateAhead, insertShift, makeCrewMember, makePair, readShift } from '../helpers/shifts';
@@ -46,6 +46,17 @@ describe('/dashboard/shifter/find', () => {
     expect(page.html).toMatch(/out of 100/);
     expect(page.html).toContain('You have worked at');
     expect(page.html).toMatch(/Pays \d+% above your usual \$20\.00\/h/);
+
+    // The API carries the same signals on the ranked row (an additive field).
+    const api = await call('POST', '/v1/shift_request/list_of_broadcast_requests', {
+      key: sh.key,
+      body: { shifter_id: sh.shifterId, sort_by_relevance: true },
+    });
+    expect(api.status).toBe(200);
+    const row = api.body.data.find((r: { id: string }) => r.id === open.id);
+    expect(row.relevance_signals).toMatchObject({ reference_rate: 20, rate_floor: null, overlaps_accepted_shift: false });
+    expect(row.relevance_signals.familiarity_points).toBe(17);
+    expect(row.relevance_signals.pay_points).toBeGreaterThan(12.5);
 
     // A filter that leaves it out says so; the GET form keeps what was chosen.
     const other = await b.get(`/dashboard/shifter/find?date=${dateAhead(9)}`);
