@@ -17,15 +17,19 @@ export const BUSINESS_NAV = [
   { path: '/dashboard/assistant', label: 'Assistant' },
 ] as const;
 
-/** The sections of a person's shifter side, in the navigation's order (a bottom bar on a phone). */
+/**
+ * The sections of a person's shifter side, in the navigation's order. On a phone the first four are
+ * the bottom bar's tabs (one thumb's reach) and the rest sit under its More; from 64rem every one is
+ * listed in the side column.
+ */
 export const SHIFTER_NAV = [
-  { path: '/dashboard/shifter', label: 'Home' },
-  { path: '/dashboard/shifter/find', label: 'Find shifts' },
-  { path: '/dashboard/shifter/schedule', label: 'My schedule' },
-  { path: '/dashboard/shifter/clock', label: 'Clock' },
-  { path: '/dashboard/shifter/earnings', label: 'Earnings' },
-  { path: '/dashboard/shifter/records', label: 'Records' },
-  { path: '/dashboard/shifter/profile', label: 'Profile' },
+  { path: '/dashboard/shifter', label: 'Home', tab: true },
+  { path: '/dashboard/shifter/find', label: 'Find shifts', tab: true },
+  { path: '/dashboard/shifter/schedule', label: 'My schedule', tab: true },
+  { path: '/dashboard/shifter/clock', label: 'Clock', tab: true },
+  { path: '/dashboard/shifter/earnings', label: 'Earnings', tab: false },
+  { path: '/dashboard/shifter/records', label: 'Records', tab: false },
+  { path: '/dashboard/shifter/profile', label: 'Profile', tab: false },
 ] as const;
 
 /**
@@ -115,16 +119,33 @@ function SectionNav({ base, side, current }: { base: DashboardBase; side: ShellS
     );
   }
   if (side === 'shifter' && base.shifterId) {
+    const more = SHIFTER_NAV.filter((item) => !item.tab);
+    const inMore = more.some((item) => item.path === current);
     return (
       <nav class="app-nav app-nav-shifter" aria-label="Shifter: sections">
         <ul>
           {SHIFTER_NAV.map((item) => (
-            <li>
+            <li class={item.tab ? undefined : 'nav-beyond-tabs'}>
               <a href={item.path} aria-current={item.path === current ? 'page' : undefined}>
                 {item.label}
               </a>
             </li>
           ))}
+          <li class="nav-more">
+            {/* A disclosure that needs no script: the sections beyond the phone's tabs. */}
+            <details>
+              <summary class={inMore ? 'is-current' : undefined}>More</summary>
+              <ul>
+                {more.map((item) => (
+                  <li>
+                    <a href={item.path} aria-current={item.path === current ? 'page' : undefined}>
+                      {item.label}
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            </details>
+          </li>
         </ul>
       </nav>
     );

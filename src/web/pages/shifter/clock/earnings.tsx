@@ -39,25 +39,29 @@ function EarningsView({
   const max = Math.max(1, ...e.trend_12_months.map((t) => t.gross));
   return (
     <AppShell base={base} side="shifter" current={PATH} title="Earnings" notice={notice}>
-      <div class="grid earnings-stats">
-        <div class="stat">
+      <ul class="stat-row" aria-label="This month">
+        <li>
           <span class="stat-label">This month so far</span>
-          <strong class="stat-value" data-gross>
+          <strong class="stat" data-gross>
             {m(e.gross)}
           </strong>
-          <span class="muted">{`${e.shifts} shift${e.shifts === 1 ? '' : 's'}, day ${e.elapsed_days} of ${e.days_in_month}`}</span>
-        </div>
-        <div class="stat">
+          <span class="stat-label muted">{`${e.shifts} shift${e.shifts === 1 ? '' : 's'}, day ${e.elapsed_days} of ${e.days_in_month}`}</span>
+        </li>
+        <li>
           <span class="stat-label">Projected for the month</span>
-          <strong class="stat-value">{e.projected_end_of_month === null ? '—' : m(e.projected_end_of_month)}</strong>
-          <span class="muted">{e.projected_end_of_month === null ? 'From the third day of the month.' : 'At this month’s pace.'}</span>
-        </div>
-        <div class="stat">
+          <strong class="stat">{e.projected_end_of_month === null ? '—' : m(e.projected_end_of_month)}</strong>
+          <span class="stat-label muted">
+            {e.projected_end_of_month === null ? 'From the third day of the month.' : 'At this month’s pace.'}
+          </span>
+        </li>
+        <li>
           <span class="stat-label">Typical rate · shift</span>
-          <strong class="stat-value">{e.typical_hourly_rate === null ? '—' : `${m(e.typical_hourly_rate)}/h`}</strong>
-          <span class="muted">{e.typical_shift_hours === null ? 'No worked shift lately.' : `${e.typical_shift_hours} h a shift`}</span>
-        </div>
-      </div>
+          <strong class="stat">{e.typical_hourly_rate === null ? '—' : `${m(e.typical_hourly_rate)}/h`}</strong>
+          <span class="stat-label muted">
+            {e.typical_shift_hours === null ? 'No worked shift lately.' : `${e.typical_shift_hours} h a shift`}
+          </span>
+        </li>
+      </ul>
       <Card title="Monthly goal">
         {goal ? (
           <>
