@@ -2,7 +2,8 @@
 // assistant's link to the prefilled form, posting a broadcast and a targeted shift (the shifter's
 // conflicts shown as soon as they are chosen, and again by the server before it is saved), bulk
 // posting 12 rows of which 2 are refused by the service, fixed and sent again alone, switching
-// business and seeing a claim arrive. Every page is checked with axe-core in light and dark (at 1280
+// business and seeing a claim arrive; the assistant's one-click actions (its model is the scripted
+// stand-in of model-stand-in.mjs): the prefilled form, an invitation after confirmation, an in-app link. Every page is checked with axe-core in light and dark (at 1280
 // and 360 px for the day and the form); screenshots of each step go to the artifacts folder as
 // business-<n>-<step>.png. Run through `npm run test:browser`.
 import assert from 'node:assert/strict';
@@ -92,6 +93,77 @@ describe('business web application', { skip }, () => {
       }
     });
   }
+
+  // The Worker's language model is the scripted stand-in (test-browser/model-stand-in.mjs): asked to
+  // post a shift, it proposes open_shift_form; to invite a shifter by id, invite_shifter; to open a path, open_url.
+  test('the assistant’s one-click actions: the prefilled form, an invitation after confirmation, an in-app link', async () => {
+    const noah = account('noah');
+    assert.ok(noah, 'BROWSER_ACCOUNTS lists no demo shifter noah');
+    const session = await openOffline(browser, ORIGIN, { colorScheme: 'light' });
+    const shifter = await openOffline(browser, ORIGIN, { colorScheme: 'light' });
+    const { page } = session;
+    /** Sends a message from the assistant's box and waits for the page to show it again. */
+    const ask = async (text) => {
+      await page.fill('#field-message', text);
+      await Promise.all([page.waitForURL((u) => u.pathname === '/dashboard/assistant'), page.click('form#ask button[type=submit]')]);
+      await page.getByText(text).last().waitFor();
+    };
+    try {
+      await withEvidence(session, 'business-assistant-actions', async () => {
+        await signIn(page);
+        await page.goto(`${ORIGIN}/dashboard/assistant`);
+        const date = ahead(7);
+        await ask(`Please post a shift on ${date} from 11:15 to 16:45`);
+        const formButton = page.getByRole('link', { name: `Post a shift on ${date}, 11:15–16:45` }).last();
+        await formButton.waitFor();
+        await assertAccessibleInBothSchemes(page, 'assistant, an action proposed');
+        await screenshot(page, 'assistant-proposes-a-shift');
+        await Promise.all([page.waitForURL((u) => u.pathname === '/dashboard/shifts/new'), formButton.click()]);
+        await page.locator('form[data-island-ready]').waitFor();
+        assert.deepEqual(
+          [await page.inputValue('#field-shift_date'), await page.inputValue('#field-shift_in'), await page.inputValue('#field-shift_out')],
+          [date, '11:15', '16:45'],
+        );
+        await screenshot(page, 'assistant-form-prefilled');
+
+        // Noah works in London, outside the bistro's crew: the assistant proposes inviting him.
+        await signIn(shifter.page, noah);
+        const noahId = (await apiCall(shifter.page, 'GET', '/v1/shifter/of_user')).body.id;
+        assert.ok(noahId, 'no shifter id for noah');
+        await page.goto(`${ORIGIN}/dashboard/assistant`);
+        await ask(`Invite ${noahId} to the crew`);
+        await Promise.all([
+          page.waitForURL((u) => u.pathname === '/dashboard/assistant/invite'),
+          page.getByRole('link', { name: 'Invite Noah Patel' }).last().click(),
+        ]);
+        await page.getByText('Invite Noah Patel to work for Harbor Street Bistro?').waitFor();
+        await assertAccessibleInBothSchemes(page, 'assistant, the invitation to confirm');
+        await screenshot(page, 'assistant-invite-confirm');
+        await Promise.all([
+          page.waitForURL((u) => u.searchParams.get('notice') === 'invited'),
+          page.getByRole('button', { name: 'Invite Noah Patel' }).click(),
+        ]);
+        await page.getByText('The invitation was sent.').waitFor();
+        const lists = await apiCall(shifter.page, 'POST', '/v1/request_authorization/list_of_requests', {});
+        assert.equal(lists.status, 200, JSON.stringify(lists.body));
+        assert.ok(
+          lists.body.incoming.some((r) => r.business_name === 'Harbor Street Bistro'),
+          'Noah has no request from the bistro to accept',
+        );
+
+        await ask('Open /dashboard/crew');
+        await Promise.all([
+          page.waitForURL((u) => u.pathname === '/dashboard/crew'),
+          page.getByRole('link', { name: 'Open', exact: true }).last().click(),
+        ]);
+        await screenshot(page, 'assistant-link-followed');
+        assertNoForeignCode(session);
+      });
+    } finally {
+      await shifter.context.close();
+      await session.context.close();
+    }
+  });
 
   test('posts a broadcast with the keyboard, and bulk-posts 12 rows: 2 refused, fixed and sent again alone', async () => {
     const session = await openOffline(browser, ORIGIN, { colorScheme: 'light' });

@@ -6,6 +6,7 @@
 //    --persist-to folder (developers' .wrangler/state is never touched) with the migrations applied;
 //    retried on a failed start. As under `npm run dev`: DEMO_MODE with a fresh seed token and the
 //    development key for two-factor secrets (LOCAL_DEFAULT_SECRETS); the demo data is seeded once.
+//    Its language model is the scripted stand-in of test-browser/model-stand-in.mjs, served from here.
 // 3. `node --test test-browser/` against it (DOCS_BASE_URL; the demo accounts in BROWSER_ACCOUNTS;
 //    BROWSER_TESTS=widgets,sign-in runs only those files), among them the widgets on their example page,
 //    with the screenshots of the sign-in steps and of failed steps in test-browser/artifacts/
@@ -19,6 +20,7 @@ import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { callSeed, newSeedToken } from '../scripts/dev.mjs';
 import { CHROMIUM } from './offline.mjs';
+import { STAND_IN_KEY, startModelStandIn } from './model-stand-in.mjs';
 import { newVapidKeys } from './push-service.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -68,7 +70,7 @@ function applyMigrations(persistTo) {
 }
 
 /** One `wrangler dev` in its own process group, so stopping it also stops workerd. */
-async function startWorker(persistTo, seedToken, push) {
+async function startWorker(persistTo, seedToken, push, model) {
   if (cleaning) throw new Error('stopped');
   const [port, inspectorPort] = [await freePort(), await freePort()];
   const args = ['dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort)];
@@ -79,6 +81,9 @@ async function startWorker(persistTo, seedToken, push) {
   // Web push to the local stand-in of a push service that the inbox test runs (test-browser/push-service.mjs).
   args.push('--var', `VAPID_PUBLIC_KEY:${push.vapid.publicKey}`, '--var', `VAPID_PRIVATE_KEY:${push.vapid.privateKey}`);
   args.push('--var', `LOCAL_PUSH_SERVICE:http://127.0.0.1:${push.port}`);
+  // The language model is the local stand-in (test-browser/model-stand-in.mjs): the business assistant's
+  // one-click actions are scripted; the help assistant gets a 503 from it and answers its fixed reply.
+  args.push('--var', `OPENAI_API_KEY:${STAND_IN_KEY}`, '--var', `OPENAI_BASE_URL:http://127.0.0.1:${model.port}/v1`);
   const child = spawn(join(BIN, 'wrangler'), args, {
     cwd: ROOT,
     detached: true,
@@ -141,7 +146,7 @@ async function stop(child) {
   await Promise.race([exited, sleep(5_000)]);
 }
 
-const started = { worker: undefined, tests: undefined };
+const started = { worker: undefined, tests: undefined, model: undefined };
 const persistTo = mkdtempSync(join(tmpdir(), 'shiftmarket-browser-state-'));
 const DEFAULT_ARTIFACTS = join(ROOT, 'test-browser', 'artifacts');
 const artifacts = process.env.BROWSER_ARTIFACTS || DEFAULT_ARTIFACTS;
@@ -155,6 +160,8 @@ function cleanup() {
   cleaning ??= (async () => {
     await stop(started.tests);
     await stop(started.worker?.child);
+    started.model?.closeAllConnections();
+    started.model?.close();
     rmSync(persistTo, { recursive: true, force: true });
     if (readdirSync(artifacts).length > 0) log(`screenshots (sign-in steps, and failed steps with their records): ${artifacts}`);
   })();
@@ -176,9 +183,11 @@ async function main() {
   applyMigrations(persistTo);
   const seedToken = newSeedToken();
   const push = { vapid: newVapidKeys(), port: await freePort() };
+  const model = { port: await freePort() };
+  started.model = await startModelStandIn(model.port);
 
   for (let attempt = 1; ; attempt++) {
-    started.worker = await startWorker(persistTo, seedToken, push);
+    started.worker = await startWorker(persistTo, seedToken, push, model);
     try {
       await waitUntilServing(started.worker);
       break;
