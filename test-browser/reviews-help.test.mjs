@@ -2,8 +2,9 @@
 // (Jordan) reviews a worked shift at the bistro, the bistro's owner disputes the review, the demo admin
 // upholds the dispute, and the review leaves the bistro's public reviews and average (read through the
 // API as a program would). Help: a search, an article and its feedback, a question the help assistant
-// answers with articles (the fallback reply: no language model locally), the request for a person, and
-// the conversation in the admin's support queue, joined from there. Every page is axe-clean and fits the
+// answers with articles (the fallback reply: the local model stand-in answers no help conversation), the
+// request for a person, and the conversation in the admin's support queue, joined from there; a visitor
+// reading help from the front door, and led to sign in to ask. Every page is axe-clean and fits the
 // width in light and dark at 1280 and 360 px, with screenshots as reviews-help-<n>-<step>.png. Run
 // through `npm run test:browser` (BROWSER_TESTS=reviews-help for this file alone).
 import assert from 'node:assert/strict';
@@ -209,6 +210,46 @@ describe('reviews, help and the admin queues', { skip }, () => {
       assert.ok((await page.locator('.deliveries-table tbody tr').count()) > 0, 'the deliveries of the demo accounts are listed');
       await checkEverywhere(page, 'admin-deliveries');
     });
+  });
+
+  test('help for a visitor: from the front door to an article in the visitor header; asking leads to sign-in and back', async () => {
+    const visitor = await openOffline(browser, ORIGIN);
+    const { page } = visitor;
+    try {
+      await withEvidence(visitor, 'reviews-help-visitor', async () => {
+        await page.goto(`${ORIGIN}/`);
+        await Promise.all([page.waitForURL((u) => u.pathname === '/help'), page.getByRole('link', { name: 'Help', exact: true }).click()]);
+        assert.equal(await page.locator('.public-links a[aria-current="page"]').textContent(), 'Help');
+        await page.fill('input[name=q]', 'clock photo');
+        await page.getByRole('button', { name: 'Search' }).click();
+        await page.waitForURL((u) => u.searchParams.get('q') === 'clock photo');
+        await checkEverywhere(page, 'help-visitor-search');
+
+        await page.locator('.help-results a').first().click();
+        await page.waitForURL(/\/help\/articles\//);
+        const articlePath = new URL(page.url()).pathname;
+        assert.ok((await page.locator('.article-body h2').count()) > 0, 'the article body is rendered for a visitor');
+        assert.equal(await page.getByRole('button', { name: 'Yes, it helped' }).count(), 0, 'a visitor is offered a vote');
+        await checkEverywhere(page, 'help-visitor-article');
+        await Promise.all([
+          page.waitForURL((u) => u.pathname === '/login' && u.searchParams.get('next') === articlePath),
+          page.getByRole('link', { name: 'Sign in to say whether it helped' }).click(),
+        ]);
+
+        await page.goto(`${ORIGIN}/help`);
+        await Promise.all([
+          page.waitForURL((u) => u.pathname === '/login' && u.searchParams.get('next') === '/help'),
+          page.getByRole('link', { name: 'Sign in to ask' }).click(),
+        ]);
+        await page.fill('input[name=email]', jordan.email);
+        await page.fill('input[name=password]', jordan.password);
+        await Promise.all([page.waitForURL((u) => u.pathname === '/help'), page.press('input[name=password]', 'Enter')]);
+        await page.locator('#ask-question').waitFor();
+        assertNoForeignCode(visitor);
+      });
+    } finally {
+      await visitor.context.close();
+    }
   });
 
   test('the admin pages are for admins: anyone else gets the 403 page', async () => {

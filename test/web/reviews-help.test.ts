@@ -157,4 +157,38 @@ describe('the help pages', () => {
     expect(joined.location).toBe(`/inbox/${id}`);
     expect((await adminPage.get('/admin/deliveries')).status).toBe(200);
   });
+
+  it('a visitor reads help in the visitor header: search, categories, an article, a video; asking and voting lead to sign-in and back', async () => {
+    const v = new WebClient(undefined, { 'CF-Connecting-IP': randomIp() });
+    const home = await v.get('/help?q=clock+photo');
+    expect(home.status).toBe(200);
+    expect(home.html).toContain('class="public"'); // the visitor's header, not the app shell
+    expect(home.html).toContain('href="/help" aria-current="page"');
+    expect(home.html).toContain('Results for');
+    expect(home.html).toContain(`href="/login?next=${encodeURIComponent('/help')}"`);
+    expect(home.html).not.toContain('action="/help/ask"');
+    const slug = /href="\/help\/articles\/([a-z0-9-]+)"/.exec(home.html.slice(home.html.indexOf('Results for')))?.[1];
+    expect(slug).toBeTruthy();
+    expect((await v.get('/help?category=clocking')).status).toBe(200);
+
+    const article = await v.get(`/help/articles/${slug}`);
+    expect(article.status).toBe(200);
+    expect(article.html).toContain('<h2>');
+    expect(article.html).toContain(`href="/login?next=${encodeURIComponent(`/help/articles/${slug}`)}"`);
+    expect(article.html).not.toContain('/feedback"');
+    const video = /href="\/help\/videos\/([^"]+)"/.exec(home.html)?.[1];
+    if (video) expect((await v.get(`/help/videos/${video}`)).status).toBe(200);
+
+    // Writing needs an account: the ask form, feedback and the conversations send a visitor to sign in.
+    const asked = await v.post('/help/ask', { question: 'How do I clock in?', _idem: crypto.randomUUID() });
+    expect(asked.status).toBe(303);
+    expect(asked.location).toMatch(/^\/login\?next=/);
+    const voted = await v.post(`/help/articles/${slug}/feedback`, { helpful: 'yes', _idem: crypto.randomUUID() });
+    expect(voted.location).toMatch(/^\/login\?next=/);
+    expect((await v.get('/help/conversations/cnv_x')).location).toMatch(/^\/login\?next=/);
+
+    // The front door and the sign-in page lead to help.
+    expect((await v.get('/')).html).toContain('href="/help"');
+    expect((await v.get('/login')).html).toContain('href="/help"');
+  });
 });

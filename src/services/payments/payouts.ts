@@ -1,5 +1,5 @@
-import { and, asc, type Column, eq, gt, isNotNull, isNull, ne, type SQL, sql } from 'drizzle-orm';
-import { invoices, payoutAccounts, refunds, shiftRequests, shifters, users } from '../../db/schema';
+import { and, asc, type Column, desc, eq, gt, inArray, isNotNull, isNull, ne, type SQL, sql } from 'drizzle-orm';
+import { businesses, invoices, payoutAccounts, refunds, shiftRequests, shifters, users } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { errorFields } from '../../lib/log';
 import { fromMinor, roundRatio } from '../../lib/money';
@@ -10,6 +10,7 @@ import {
   prepareWrite,
   requirePerson,
   type ServiceContext,
+  SHIFT_STATUS,
   type TransferResult,
   workedShiftSql,
 } from '../kernel';
@@ -432,4 +433,66 @@ export async function getPayoutAccount(ctx: ServiceContext, q: PayoutAccountQuer
     ctx.log.warn('could not refresh the payout account from the processor', errorFields(err));
   }
   return accountView(shifterId, row);
+}
+
+/**
+ * What a payout row says of an invoice of the shifter's worked shift:
+ * `invoiced` (the business has not paid yet), `waiting` (paid; the share goes out once the payout
+ * account has payouts enabled), `sent` (transferred), `refunded` (nothing left to send or kept).
+ */
+export type PayoutState = 'invoiced' | 'waiting' | 'sent' | 'refunded';
+
+export interface PayoutRow {
+  invoice_id: string;
+  shift_request_id: string;
+  shift_date: string;
+  business_name: string;
+  /** The shifter's share, in currency: what was sent (less reversals), or what will be. */
+  amount: number;
+  currency: string;
+  state: PayoutState;
+  paid_at: string | null;
+}
+
+/** Payout rows a page shows at once: the latest worked shifts. */
+export const PAYOUT_ROWS = 20;
+
+/**
+ * The caller's latest payouts, newest shift first: one row per invoice of their worked shifts, with its
+ * state and their share. Read through the shifter's shift index and each shift's one invoice (the
+ * invoices table has no shifter index), so it costs the same whatever the number of invoices.
+ */
+export async function listPayouts(ctx: ServiceContext, q: { limit?: number } = {}): Promise<PayoutRow[]> {
+  const me = await ownShifter(ctx);
+  const rows = await ctx.db
+    .select({ inv: invoices, shift_date: shiftRequests.shift_date, business_name: businesses.name })
+    .from(shiftRequests)
+    .innerJoin(invoices, eq(invoices.shift_request_id, shiftRequests.id))
+    .innerJoin(businesses, eq(businesses.id, shiftRequests.business_id))
+    .where(and(eq(shiftRequests.shifter_id, me.id), inArray(shiftRequests.request_status, [SHIFT_STATUS.accepted, SHIFT_STATUS.completed])))
+    .orderBy(desc(shiftRequests.starts_at))
+    .limit(Math.min(q.limit ?? PAYOUT_ROWS, 100));
+  return rows.map(({ inv, shift_date, business_name }) => {
+    const charged = chargedAmount(inv);
+    const share = shifterShare(charged.amount, ctx.settings.PLATFORM_FEE_BPS);
+    let minor: number;
+    let state: PayoutState;
+    if (inv.transfer_id) {
+      minor = (inv.transfer_amount_minor ?? 0) - inv.transfer_reversed_minor;
+      state = minor > 0 ? 'sent' : 'refunded';
+    } else {
+      minor = share - roundRatio(share * inv.refunded_minor, charged.amount);
+      state = minor <= 0 ? 'refunded' : inv.status === 'paid' ? 'waiting' : 'invoiced';
+    }
+    return {
+      invoice_id: inv.id,
+      shift_request_id: inv.shift_request_id,
+      shift_date,
+      business_name,
+      amount: fromMinor(Math.max(0, minor), charged.currency),
+      currency: charged.currency.toUpperCase(),
+      state,
+      paid_at: inv.paid_at === null ? null : toIso(inv.paid_at),
+    };
+  });
 }

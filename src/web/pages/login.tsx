@@ -67,6 +67,9 @@ function LoginView({ csrfToken, next, email, error, notice }: LoginViewProps) {
           <li>
             New to Shiftmarket? <a href="/signup">Create an account</a>
           </li>
+          <li>
+            Questions first? <a href="/help">Read the help center</a>
+          </li>
         </ul>
       </Card>
     </Layout>

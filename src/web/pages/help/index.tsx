@@ -16,12 +16,12 @@ import {
 /**
  * The help center (/help): search, categories, articles with feedback, videos, the help assistant and
  * escalation to a person. Mounted at `/` beside the other shared pages, so the guards are scoped to
- * these paths.
+ * these paths. Reading (search, categories, articles, videos) is open to visitors, as the API's reads
+ * are; every write, and the conversations, need a signed-in person.
  */
 export const helpPages = new Hono<AppEnv>();
-helpPages.use('/help', requireWebUser);
-helpPages.use('/help/*', requireWebUser);
-helpPages.post('/help/*', formIdempotency);
+helpPages.post('/help/*', requireWebUser, formIdempotency);
+helpPages.use('/help/conversations/*', requireWebUser);
 helpPages.get('/help', renderHelp);
 helpPages.get('/help/articles/:id', renderArticle);
 helpPages.post('/help/articles/:id/feedback', postFeedback);

@@ -30,12 +30,17 @@ import { formFields } from '../../forms';
 import { renderError, renderPage } from '../../render';
 import { type DashboardBase, dashboardBase } from '../dashboard/context';
 import { AppShell } from '../dashboard/shell';
+import { PublicShell, signedInViewer } from '../public/shell';
 import { dayOf, type FormState, FormMessage, stateFor, Textarea } from '../reviews/shared';
 import { ArticleBody, pageHref } from './markdown';
 
 /**
  * The help center (/help): search, the articles by category, the videos, the help assistant and the
  * way to a person. Every page calls the help services as the API does, with the person as the actor.
+ * Search, categories, articles and videos are open to visitors, as the API's reads are (someone
+ * deciding whether to sign up needs them most): a visitor reads them in the visitor's header, a
+ * signed-in person inside the app shell. Asking the help assistant, article feedback (one vote per
+ * person) and the way to a person need an account: a visitor is offered sign-in leading back here.
  */
 
 const NOTICES: Record<string, string> = {
@@ -43,6 +48,27 @@ const NOTICES: Record<string, string> = {
   escalated: 'A person from the support team will answer in this conversation. It is in your inbox too.',
   sent: 'Your message was sent to the support team.',
 };
+
+/** The signed-in reader's shell data, or null for a visitor (the actor is then anonymous). */
+async function viewerBase(c: Context<AppEnv>): Promise<DashboardBase | null> {
+  return (await signedInViewer(c)) ? dashboardBase(c) : null;
+}
+
+/** The page inside the app shell for a signed-in person, in the visitor's header otherwise. */
+function Frame(p: { base: DashboardBase | null; title: string; notice?: string | undefined; children: Child }) {
+  return p.base ? (
+    <AppShell base={p.base} title={p.title} side="shared" current="/help" notice={p.notice}>
+      {p.children}
+    </AppShell>
+  ) : (
+    <PublicShell title={p.title} current="/help" notice={p.notice}>
+      {p.children}
+    </PublicShell>
+  );
+}
+
+/** Sign-in that comes back to `path`. */
+const signInHref = (path: string) => `/login?next=${encodeURIComponent(path)}`;
 
 const isCategory = (c: string | undefined): c is HelpCategory => (HELP_CATEGORIES as readonly string[]).includes(c ?? '');
 
@@ -215,7 +241,7 @@ function Videos({ videos }: { videos: VideoList }) {
 
 async function renderHomeWith(
   c: Context<AppEnv>,
-  base: DashboardBase,
+  base: DashboardBase | null,
   state: FormState | null,
   status: 200 | 400 | 404 | 409 | 422 | 429 = 200,
 ) {
@@ -227,27 +253,34 @@ async function renderHomeWith(
     q ? searchHelp(ctx, { query: q, limit: 10 }) : Promise.resolve(null),
     listArticles(ctx, category ? { category } : {}),
     listVideos(ctx, category ? { category } : {}),
-    listHelpConversations(ctx),
+    base ? listHelpConversations(ctx) : Promise.resolve([]),
   ]);
   return renderPage(
     c,
-    <AppShell base={base} title="Help" side="shared" current="/help" notice={NOTICES[c.req.query('notice') ?? '']}>
+    <Frame base={base} title="Help" notice={NOTICES[c.req.query('notice') ?? '']}>
       <SearchForm q={q} />
       {result ? <Results result={result} /> : null}
       <section class="card" aria-labelledby="ask-title">
         <h2 id="ask-title">Ask the help assistant</h2>
-        <AskForm base={base} state={stateFor(state, 'ask')} />
+        {base ? (
+          <AskForm base={base} state={stateFor(state, 'ask')} />
+        ) : (
+          <p>
+            The help assistant answers from these articles, and a person from the support team takes over when it cannot.{' '}
+            <a href={signInHref('/help')}>Sign in to ask</a> or <a href="/signup">create an account</a>.
+          </p>
+        )}
       </section>
       <Conversations list={conversations} />
       <Categories articles={articles} category={category} />
       <Videos videos={videos} />
-    </AppShell>,
+    </Frame>,
     status,
   );
 }
 
 export async function renderHelp(c: Context<AppEnv>): Promise<Response> {
-  return renderHomeWith(c, await dashboardBase(c), null);
+  return renderHomeWith(c, await viewerBase(c), null);
 }
 
 async function notFound(c: Context<AppEnv>, err: unknown): Promise<Response> {
@@ -262,7 +295,8 @@ export function renderArticle(c: Context<AppEnv>): Promise<Response> {
 }
 
 async function articlePage(c: Context<AppEnv>, state: FormState | null, status: 200 | 400 | 404 = 200): Promise<Response> {
-  const base = await dashboardBase(c);
+  // Feedback is posted only by a signed-in person (the POST route requires one).
+  const base = state ? await dashboardBase(c) : await viewerBase(c);
   const id = c.req.param('id') ?? '';
   let article: Awaited<ReturnType<typeof getArticle>>;
   try {
@@ -273,7 +307,7 @@ async function articlePage(c: Context<AppEnv>, state: FormState | null, status: 
   const fb = stateFor(state, 'feedback');
   return renderPage(
     c,
-    <AppShell base={base} title={article.title} side="shared" current="/help" notice={NOTICES[c.req.query('notice') ?? '']}>
+    <Frame base={base} title={article.title} notice={NOTICES[c.req.query('notice') ?? '']}>
       <p class="muted">
         <a href="/help">Help</a> › <a href={`/help?category=${encodeURIComponent(article.category)}`}>{article.category_label}</a>
       </p>
@@ -281,33 +315,43 @@ async function articlePage(c: Context<AppEnv>, state: FormState | null, status: 
       <ArticleBody markdown={article.body} />
       <section class="card" aria-labelledby="feedback-title">
         <h2 id="feedback-title">Did this article help?</h2>
-        <form method="post" action={`/help/articles/${encodeURIComponent(article.id)}/feedback`} class="stack" novalidate>
-          <CsrfField token={base.csrfToken} />
-          <IdempotencyField value={fb?.idem} />
-          <Textarea
-            id="feedback-comment"
-            label="What was missing or wrong? (optional)"
-            name="comment"
-            value={fb?.values.comment}
-            maxLength={FEEDBACK_COMMENT_MAX}
-            error={fb?.errors.comment}
-          />
-          <FormMessage state={fb} />
-          <div class="feedback-choices">
-            <SubmitButton name="helpful" value="yes">
-              Yes, it helped
-            </SubmitButton>
-            <SubmitButton name="helpful" value="no" variant="secondary">
-              No, it did not
-            </SubmitButton>
-          </div>
-          <p class="hint">{`${article.helpful_count} found it helpful, ${article.not_helpful_count} did not. A second vote replaces your first.`}</p>
-        </form>
+        {base ? null : (
+          <p>
+            <a href={signInHref(`/help/articles/${article.id}`)}>Sign in to say whether it helped</a>
+            {` · ${article.helpful_count} found it helpful, ${article.not_helpful_count} did not.`}
+          </p>
+        )}
+        {base ? (
+          <form method="post" action={`/help/articles/${encodeURIComponent(article.id)}/feedback`} class="stack" novalidate>
+            <CsrfField token={base.csrfToken} />
+            <IdempotencyField value={fb?.idem} />
+            <Textarea
+              id="feedback-comment"
+              label="What was missing or wrong? (optional)"
+              name="comment"
+              value={fb?.values.comment}
+              maxLength={FEEDBACK_COMMENT_MAX}
+              error={fb?.errors.comment}
+            />
+            <FormMessage state={fb} />
+            <div class="feedback-choices">
+              <SubmitButton name="helpful" value="yes">
+                Yes, it helped
+              </SubmitButton>
+              <SubmitButton name="helpful" value="no" variant="secondary">
+                No, it did not
+              </SubmitButton>
+            </div>
+            <p class="hint">{`${article.helpful_count} found it helpful, ${article.not_helpful_count} did not. A second vote replaces your first.`}</p>
+          </form>
+        ) : null}
       </section>
       <p>
-        Still stuck? <a href="/help#ask-title">Ask the help assistant</a>.
+        Still stuck?{' '}
+        <a href={base ? '/help#ask-title' : signInHref('/help')}>{base ? 'Ask the help assistant' : 'Sign in to ask the help assistant'}</a>
+        .
       </p>
-    </AppShell>,
+    </Frame>,
     status,
   );
 }
@@ -329,7 +373,7 @@ export async function postFeedback(c: Context<AppEnv>): Promise<Response> {
 }
 
 export async function renderVideo(c: Context<AppEnv>): Promise<Response> {
-  const base = await dashboardBase(c);
+  const base = await viewerBase(c);
   let video: Awaited<ReturnType<typeof getVideo>>;
   try {
     video = await getVideo(serviceCtx(c), c.req.param('id') ?? '');
@@ -341,7 +385,7 @@ export async function renderVideo(c: Context<AppEnv>): Promise<Response> {
   const elsewhere = video.url !== here && !video.url.startsWith('/');
   return renderPage(
     c,
-    <AppShell base={base} title={video.title} side="shared" current="/help">
+    <Frame base={base} title={video.title}>
       <p class="muted">
         <a href="/help">Help</a> › {`${video.category_label} · video, ${duration(video.duration_seconds)}`}
       </p>
@@ -354,7 +398,7 @@ export async function renderVideo(c: Context<AppEnv>): Promise<Response> {
       <Card title="Transcript">
         <p class="review-text">{video.transcript}</p>
       </Card>
-    </AppShell>,
+    </Frame>,
   );
 }
 

@@ -38,6 +38,9 @@ export async function renderLanding(c: Context<AppEnv>): Promise<Response> {
             </>
           )}
         </p>
+        <p>
+          Questions before you start? <a href="/help">Read the help center</a>: how posting, claiming, clocking in and paying work.
+        </p>
       </section>
 
       <div class="grid landing-sides">

@@ -25,7 +25,7 @@ export interface PublicShellProps {
   /** The signed-in person on the front door: the header leads to their dashboard instead. */
   signedIn?: boolean | undefined;
   /** Marks the header link of the page (aria-current). */
-  current?: '/signup' | '/login' | undefined;
+  current?: '/signup' | '/login' | '/help' | undefined;
   notice?: string | undefined;
   error?: string | undefined;
   /** The front door draws its own wide layout; forms keep the narrow column. */
@@ -48,6 +48,9 @@ export function PublicShell({ title, signedIn, current, notice, error, wide, hea
             Shiftmarket
           </a>
           <nav class="public-links" aria-label="Account">
+            <a href="/help" aria-current={current === '/help' ? 'page' : undefined}>
+              Help
+            </a>
             {signedIn ? (
               <a class="button button-primary" href="/dashboard">
                 Go to your dashboard

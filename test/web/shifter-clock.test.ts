@@ -1,0 +1,274 @@
+import { describe, expect, it } from 'vitest';
+import { invoices, mileageEntries } from '../../src/db/schema';
+import { invoiceFor } from '../../src/services/invoices';
+import { CLOCK_IN_EARLY_MINUTES } from '../../src/services/shifts';
+import { dateTimeIn } from '../../src/web/format';
+import { BASE, call } from '../helpers/api';
+import { randomIp } from '../helpers/auth';
+import { db, makeUser, TEST_PASSWORD, type TestUser } from '../helpers/factory';
+import { DAY, HOUR, insertShift, MINUTE, makePair, NY, readShift, setBusiness } from '../helpers/shifts';
+import { WebClient } from '../helpers/web';
+
+/** The shifter at work and after: the clock, earnings and records pages (src/web/pages/shifter/clock). */
+
+async function signedIn(u: TestUser): Promise<WebClient> {
+  const b = new WebClient(BASE, { 'CF-Connecting-IP': randomIp() });
+  expect((await b.signIn(u.email, TEST_PASSWORD)).status).toBe(303);
+  return b;
+}
+
+const idem = () => ({ _idem: crypto.randomUUID() });
+const RECORDS = '/dashboard/shifter/records';
+
+describe('/dashboard/shifter/clock', () => {
+  it('lists the shift at hand with its punch, and a later one with the time its window opens in the business zone', async () => {
+    const { biz, sh } = await makePair();
+    const now = await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId, startsAt: Date.now() + 20 * MINUTE });
+    const later = await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId, startsAt: Date.now() + 5 * HOUR });
+    const b = await signedIn(sh);
+    const page = await b.get('/dashboard/shifter/clock');
+    expect(page.status).toBe(200);
+    expect(page.html).toContain('<h1>Clock in and out</h1>');
+    const [atHand, next] = page.html.split('id="next-days"');
+    expect(atHand).toContain(`action="/dashboard/shifter/clock/${now.id}/in"`);
+    expect(atHand).not.toContain(later.id);
+    const opens = new Date(later.starts_at - CLOCK_IN_EARLY_MINUTES * MINUTE).toISOString();
+    expect(next).toContain(`data-shift="${later.id}"`);
+    expect(next).toContain(`Clock-in opens <time datetime="${opens}">${dateTimeIn(opens, NY)}</time>`);
+    expect(next).not.toContain(`/clock/${later.id}/in`);
+  });
+
+  it('a plain form clocks in (no script: no position, no photo); a refusal shows the service’s message', async () => {
+    const { biz, sh } = await makePair();
+    const shift = await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId, startsAt: Date.now() + 10 * MINUTE });
+    const b = await signedIn(sh);
+
+    // The business requires a photo: the plain form has none, and the page says why in the service's words.
+    await setBusiness(biz.businessId!, { require_clock_photo: true });
+    await b.get('/dashboard/shifter/clock');
+    const refused = await b.post(`/dashboard/shifter/clock/${shift.id}/in`, idem());
+    expect(refused.status).toBe(422);
+    expect(refused.html).toMatch(/role="alert"[^>]*>[^<]*photo/i);
+    expect((await readShift(shift.id))!.shift_start_at).toBeNull();
+
+    await setBusiness(biz.businessId!, { require_clock_photo: false });
+    await b.get('/dashboard/shifter/clock');
+    const done = await b.post(`/dashboard/shifter/clock/${shift.id}/in`, idem());
+    expect(done.status).toBe(303);
+    expect(decodeURIComponent(done.location!)).toMatch(/^\/dashboard\/shifter\/clock\?notice=Clocked in at \d\d:\d\d/);
+    const row = (await readShift(shift.id))!;
+    expect(row.shift_start_at).not.toBeNull();
+    expect(row.clock_in_received_at).toBeNull();
+    // The card now offers the clock-out.
+    const after = await b.get('/dashboard/shifter/clock');
+    expect(after.html).toContain(`action="/dashboard/shifter/clock/${shift.id}/out"`);
+  });
+});
+
+describe('/dashboard/shifter/earnings', () => {
+  it('shows the month’s gross; a refused goal keeps what was typed, a good one is saved', async () => {
+    const { biz, sh } = await makePair();
+    // 10:00–14:00 in New York on the 1st of this month (the shifter's zone is UTC): 4 h at $20 = $80.
+    const d = new Date();
+    const start = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1, 14);
+    await insertShift({
+      businessId: biz.businessId!,
+      shifterId: sh.shifterId,
+      startsAt: start,
+      set: { shift_start_at: start, shift_end_at: start + 4 * HOUR },
+    });
+    const b = await signedIn(sh);
+    const page = await b.get('/dashboard/shifter/earnings');
+    expect(page.status).toBe(200);
+    expect(page.html).toMatch(/data-gross[^>]*>\$80\.00</);
+    expect(page.html).toContain('1 shift,');
+
+    const refused = await b.post('/dashboard/shifter/earnings/goal', { monthly_earnings_goal: '-5', ...idem() });
+    expect(refused.status).toBe(422);
+    expect(refused.html).toContain('value="-5"');
+    expect(refused.html).toContain('Enter a positive amount');
+
+    const saved = await b.post('/dashboard/shifter/earnings/goal', { monthly_earnings_goal: '400', ...idem() });
+    expect(saved.status).toBe(303);
+    const again = await b.get('/dashboard/shifter/earnings');
+    expect(again.html).toContain('$80.00 of $400.00 (20%)');
+    expect(again.html).toMatch(/data-shifts-to-goal[^>]*>About 4 more shifts/);
+  });
+});
+
+describe('/dashboard/shifter/records', () => {
+  it('mileage: a refused trip keeps what was typed; added, changed and deleted; the year as CSV', async () => {
+    const sh = await makeUser({ shifter: true });
+    const b = await signedIn(sh);
+    const year = new Date().getUTCFullYear();
+    const day = `${year}-01-15`;
+    await b.get(RECORDS);
+    const refused = await b.post(`${RECORDS}/mileage`, { log_date: day, miles: '0', purpose: 'to the bistro', ...idem() });
+    expect(refused.status).toBe(400);
+    expect(refused.html).toContain('value="to the bistro"');
+    expect(refused.html).toMatch(/class="field-error"[^>]*>[^<]+</);
+    expect(await db().select().from(mileageEntries)).not.toContainEqual(expect.objectContaining({ shifter_id: sh.shifterId }));
+
+    const added = await b.post(`${RECORDS}/mileage`, { log_date: day, miles: '12.5', purpose: '=to the bistro', ...idem() });
+    expect(added.status).toBe(303);
+    const page = await b.get(`${RECORDS}?year=${year}`);
+    expect(page.html).toContain('1 trip · 12.5 miles');
+    const id = /action="\/dashboard\/shifter\/records\/mileage\/([^"]+)"/.exec(page.html)![1]!;
+
+    const changed = await b.post(`${RECORDS}/mileage/${id}`, {
+      log_date: day,
+      miles: '20',
+      purpose: 'there and back',
+      action: 'save',
+      ...idem(),
+    });
+    expect(changed.status).toBe(303);
+    const csv = await b.get(`${RECORDS}/mileage.csv?year=${year}`);
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('Content-Type')).toContain('text/csv');
+    expect(csv.headers.get('Content-Disposition')).toContain(`mileage-${year}.csv`);
+    const lines = csv.html.trim().split('\r\n');
+    expect(lines[0]).toBe('date,miles,rate_cents_per_mile,amount,currency,purpose');
+    expect(lines[1]).toMatch(new RegExp(`^${day},20,\\d+,\\d+\\.\\d\\d,USD,there and back$`));
+    expect(lines[2]).toMatch(/^total,20,,\d+\.\d\d,USD,1 trips$/);
+
+    // A purpose that starts like a formula is defused in the CSV.
+    await b.get(RECORDS);
+    await b.post(`${RECORDS}/mileage/${id}`, { log_date: day, miles: '20', purpose: '=SUM(A1)', action: 'save', ...idem() });
+    expect((await b.get(`${RECORDS}/mileage.csv?year=${year}`)).html).toContain(",'=SUM(A1)");
+
+    await b.get(RECORDS);
+    const deleted = await b.post(`${RECORDS}/mileage/${id}`, { action: 'delete', ...idem() });
+    expect(deleted.status).toBe(303);
+    expect((await b.get(`${RECORDS}?year=${year}`)).html).toContain('No trip logged this year.');
+  });
+
+  it('another shifter’s trip can be neither changed nor deleted, nor read in the CSV', async () => {
+    const owner = await makeUser({ shifter: true });
+    const other = await makeUser({ shifter: true });
+    const ob = await signedIn(owner);
+    const year = new Date().getUTCFullYear();
+    await ob.get(RECORDS);
+    await ob.post(`${RECORDS}/mileage`, { log_date: `${year}-02-01`, miles: '7', purpose: 'mine', ...idem() });
+    const id = /action="\/dashboard\/shifter\/records\/mileage\/([^"]+)"/.exec((await ob.get(`${RECORDS}?year=${year}`)).html)![1]!;
+
+    const xb = await signedIn(other);
+    await xb.get(RECORDS);
+    const change = await xb.post(`${RECORDS}/mileage/${id}`, { log_date: `${year}-02-01`, miles: '99', action: 'save', ...idem() });
+    expect(change.status).toBe(404);
+    await xb.get(RECORDS);
+    expect((await xb.post(`${RECORDS}/mileage/${id}`, { action: 'delete', ...idem() })).status).toBe(404);
+    expect((await xb.get(`${RECORDS}/mileage.csv?year=${year}`)).html).not.toContain('mine');
+    expect((await ob.get(`${RECORDS}/mileage.csv?year=${year}`)).html).toMatch(/,7,\d+,[\d.]+,USD,mine/);
+  });
+
+  it('sends a person without a shifter profile back to the dashboard from every page', async () => {
+    const owner = await makeUser({ business: true });
+    const b = await signedIn(owner);
+    for (const path of ['/dashboard/shifter/clock', '/dashboard/shifter/earnings', RECORDS, `${RECORDS}/mileage.csv`]) {
+      const res = await b.get(path);
+      expect(res.status, path).toBe(303);
+      expect(res.location, path).toBe('/dashboard');
+    }
+  });
+});
+
+describe('/dashboard/shifter/records: counter rules, credentials, payouts', () => {
+  it('a counter rule is refused beside its field with what was typed kept, then added, changed and deleted', async () => {
+    const sh = await makeUser({ shifter: true });
+    const b = await signedIn(sh);
+    await b.get(RECORDS);
+    const refused = await b.post(`${RECORDS}/rules`, { label: 'Late nights', min_hourly_rate: '', is_active: '1', ...idem() });
+    expect(refused.status).toBe(400);
+    expect(refused.html).toContain('value="Late nights"');
+    expect(refused.html).toMatch(/id="rule-new-rate-error"[^>]*>[^<]+</);
+
+    await b.get(RECORDS);
+    const rule0 = { label: 'Late nights', min_hourly_rate: '24', start_from: '22:00', start_to: '06:00', weekdays: '5', is_active: '1' };
+    const added = await b.post(`${RECORDS}/rules`, { ...rule0, ...idem() });
+    expect(added.status).toBe(303);
+    const rules = await call('GET', `/v1/shifter/${sh.shifterId}/counter_rules`, { key: sh.key });
+    const rule = (rules.body as { data: Array<Record<string, unknown>> }).data[0]!;
+    expect(rule).toMatchObject({
+      label: 'Late nights',
+      min_hourly_rate: 24,
+      start_from: '22:00',
+      start_to: '06:00',
+      weekdays: [5],
+      is_active: true,
+    });
+    const page = await b.get(RECORDS);
+    expect(page.html).toContain('Late nights</strong> · at least $24.00/h');
+    expect(page.html).toContain(`action="/dashboard/shifter/records/rules/${rule.id}"`);
+
+    const changed = await b.post(`${RECORDS}/rules/${rule.id}`, {
+      label: 'Late nights',
+      min_hourly_rate: '26.5',
+      action: 'save',
+      ...idem(),
+    });
+    expect(changed.status).toBe(303);
+    const after = (await call('GET', `/v1/shifter/${sh.shifterId}/counter_rules`, { key: sh.key })).body as {
+      data: Array<Record<string, unknown>>;
+    };
+    // Unticked boxes and empty times are the form's answer: any day, any time, off.
+    expect(after.data[0]).toMatchObject({ min_hourly_rate: 26.5, start_from: null, start_to: null, weekdays: null, is_active: false });
+    expect((await b.get(RECORDS)).html).toMatch(/Late nights<\/strong> · at least \$26\.50\/h <span class="badge">Off</);
+
+    const deleted = await b.post(`${RECORDS}/rules/${rule.id}`, { action: 'delete', ...idem() });
+    expect(deleted.status).toBe(303);
+    expect((await b.get(RECORDS)).html).toContain('No counter rule');
+  });
+
+  it('a credential is hidden, shown again and deleted; another shifter’s cannot be touched', async () => {
+    const sh = await makeUser({ shifter: true });
+    const b = await signedIn(sh);
+    await b.get(RECORDS);
+    const refused = await b.post(`${RECORDS}/credentials`, { label: '', issuer: 'County health', is_visible: '1', ...idem() });
+    expect(refused.status).toBe(400);
+    expect(refused.html).toContain('value="County health"');
+    await b.post(`${RECORDS}/credentials`, { label: 'Food handler card', issuer: 'County health', is_visible: '1', ...idem() });
+    const page = await b.get(RECORDS);
+    const id = /action="\/dashboard\/shifter\/records\/credentials\/([^"]+)"/.exec(page.html)![1]!;
+    expect(page.html).toContain('Visible to businesses');
+
+    expect((await b.post(`${RECORDS}/credentials/${id}`, { action: 'hide', ...idem() })).status).toBe(303);
+    expect((await b.get(RECORDS)).html).toContain('<span class="badge">Only you</span>');
+    expect((await b.post(`${RECORDS}/credentials/${id}`, { action: 'show', ...idem() })).status).toBe(303);
+
+    const other = await signedIn(await makeUser({ shifter: true }));
+    await other.get(RECORDS);
+    expect((await other.post(`${RECORDS}/credentials/${id}`, { action: 'delete', ...idem() })).status).toBe(404);
+    expect((await b.get(RECORDS)).html).toContain('Food handler card');
+
+    expect((await b.post(`${RECORDS}/credentials/${id}`, { action: 'delete', ...idem() })).status).toBe(303);
+    expect((await b.get(RECORDS)).html).toContain('No credential yet');
+  });
+
+  it('the payout account lists the worked shifts’ payouts with their state', async () => {
+    const { biz, sh } = await makePair();
+    const worked = async (daysAgo: number, set: Partial<typeof invoices.$inferInsert>) => {
+      const start = Date.now() - daysAgo * DAY;
+      const s = await insertShift({
+        businessId: biz.businessId!,
+        shifterId: sh.shifterId,
+        startsAt: start,
+        set: { shift_start_at: start, shift_end_at: start + 4 * HOUR },
+      });
+      await db()
+        .insert(invoices)
+        .values({ ...invoiceFor(s, start + 4 * HOUR), ...set });
+      return s;
+    };
+    await worked(3, {});
+    await worked(5, { status: 'paid', paid_at: Date.now() - 4 * DAY });
+    await worked(7, { status: 'paid', paid_at: Date.now() - 6 * DAY, transfer_id: 'tr_test', transfer_amount_minor: 7200 });
+    const b = await signedIn(sh);
+    const page = await b.get(RECORDS);
+    const list = page.html.split('data-payouts')[1]!.split('</ul>')[0]!;
+    const states = [...list.matchAll(/data-state="(\w+)"/g)].map((m) => m[1]);
+    expect(states).toEqual(['invoiced', 'waiting', 'sent']);
+    expect(list).toContain('$72.00');
+    expect(list).toContain('Waiting for your payout account');
+  });
+});
