@@ -23,7 +23,8 @@ export async function buildSnapshot(outdir, logFile, entry) {
   return join(outdir, entry ? `${basename(entry).replace(/\.[cm]?[jt]s$/, '')}.js` : 'index.js');
 }
 
-export async function startServer({ port, persistTo, logFile, script }) {
+/** `vars` replaces BENCH_VARS (the Lighthouse benchmark serves the demo world: DEMO_MODE with a seed token). */
+export async function startServer({ port, persistTo, logFile, script, vars = BENCH_VARS }) {
   const inspectorPort = await freePort();
   const args = [
     'dev',
@@ -38,7 +39,7 @@ export async function startServer({ port, persistTo, logFile, script }) {
     '--inspector-port',
     String(inspectorPort),
   ];
-  for (const [k, v] of Object.entries(BENCH_VARS)) args.push('--var', `${k}:${v}`);
+  for (const [k, v] of Object.entries(vars)) args.push('--var', `${k}:${v}`);
   const child = track(spawn(WRANGLER, args, { cwd: ROOT, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true }));
   const log = createWriteStream(logFile, { flags: 'a' });
   log.write(`\n$ wrangler ${args.join(' ')}\n`);

@@ -77,6 +77,12 @@ async function checkPage(page, label, width = 360) {
   await page.setViewportSize({ width, height: 800 });
 }
 
+/** On a phone the header's account links and Sign out sit under Menu: open it (from 48rem they are inline). */
+async function openHeaderMenu(page) {
+  const menu = page.locator('.header-menu summary');
+  if (await menu.isVisible()) await menu.click();
+}
+
 describe('the front door', { skip }, () => {
   test('a visitor creates a shifter account, confirms the emailed code, lands signed in, then resets a forgotten password', async () => {
     const session = await openOffline(browser, ORIGIN);
@@ -122,6 +128,7 @@ describe('the front door', { skip }, () => {
         await page.getByLabel('Password').fill(PASSWORD);
         await page.getByRole('button', { name: 'Confirm and sign in' }).click();
         await page.waitForURL((u) => u.pathname === '/dashboard/shifter');
+        await openHeaderMenu(page);
         assert.ok(await page.getByRole('button', { name: 'Sign out' }).isVisible(), 'signed in: the header offers Sign out');
         await screenshot(page, 'signed-in-360');
 
@@ -147,6 +154,7 @@ describe('the front door', { skip }, () => {
         await page.getByLabel('New password again').fill(NEW_PASSWORD);
         await page.getByRole('button', { name: 'Set the password and sign in' }).click();
         await page.waitForURL((u) => u.pathname.startsWith('/dashboard'));
+        await openHeaderMenu(page);
         assert.ok(await page.getByRole('button', { name: 'Sign out' }).isVisible(), 'signed in with the new password');
         assertNoForeignCode(session);
       });

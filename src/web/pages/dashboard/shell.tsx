@@ -101,6 +101,29 @@ function CountLink({ href, label, count, current }: { href: string; label: strin
   );
 }
 
+/** The header's links after the inbox and notifications: reviews, help, admin, the account, sign out. */
+function MoreLinks({ base, current }: { base: DashboardBase; current?: string | undefined }) {
+  return (
+    <>
+      {base.shifterId || base.businesses.length ? (
+        <a href="/reviews" aria-current={current === '/reviews' ? 'page' : undefined}>
+          Reviews
+        </a>
+      ) : null}
+      <a href="/help" aria-current={current === '/help' ? 'page' : undefined}>
+        Help
+      </a>
+      {base.isAdmin ? (
+        <a href="/admin" aria-current={current === '/admin' ? 'page' : undefined}>
+          Admin
+        </a>
+      ) : null}
+      <a href="/account">{base.user.displayName || base.user.email}</a>
+      <SignOutForm csrfToken={base.csrfToken} />
+    </>
+  );
+}
+
 /** The side's section navigation: the business's (every link keeps the business) or the shifter's. */
 function SectionNav({ base, side, current }: { base: DashboardBase; side: ShellSide; current?: string | undefined }) {
   if (side === 'business' && base.business) {
@@ -181,21 +204,16 @@ export function AppShell({ base, title, side: asked, current, notice, error, scr
           <nav class="header-links" aria-label="You">
             <CountLink href="/inbox" label="Inbox" count={base.counts.messages} current={current} />
             <CountLink href="/notifications" label="Notifications" count={base.counts.notifications} current={current} />
-            {base.shifterId || base.businesses.length ? (
-              <a href="/reviews" aria-current={current === '/reviews' ? 'page' : undefined}>
-                Reviews
-              </a>
-            ) : null}
-            <a href="/help" aria-current={current === '/help' ? 'page' : undefined}>
-              Help
-            </a>
-            {base.isAdmin ? (
-              <a href="/admin" aria-current={current === '/admin' ? 'page' : undefined}>
-                Admin
-              </a>
-            ) : null}
-            <a href="/account">{base.user.displayName || base.user.email}</a>
-            <SignOutForm csrfToken={base.csrfToken} />
+            {/* Inline from 48rem; on a phone the same links sit under Menu, so the header stays two rows. */}
+            <div class="header-more">
+              <MoreLinks base={base} current={current} />
+            </div>
+            <details class="header-menu">
+              <summary>Menu</summary>
+              <div class="header-menu-list">
+                <MoreLinks base={base} current={current} />
+              </div>
+            </details>
           </nav>
         </div>
       </header>
