@@ -285,7 +285,7 @@ async function main() {
     const summary = {};
     for (const p of pages)
       summary[p.name] = { url: p.url.replace(server.base, ''), median: printPage(p.title, runs[p.name]), runs: runs[p.name] };
-    const first = runs.find[0];
+    const first = runs[pages[0].name][0];
     console.log(
       `\nLighthouse ${first.lighthouse}, mobile (simulated slow 4G, 4× CPU slowdown), ${first.userAgent?.match(/Chrome\/[\d.]+/)?.[0] ?? 'Chromium'}, benchmark index ${first.benchmarkIndex}; ` +
         `${cpus().length} cores, load average ${load.before.toFixed(1)} before, ${load.after.toFixed(1)} after`,
