@@ -6,6 +6,8 @@ import { randomIp } from '../helpers/auth';
 import { connect, db, makeUser, TEST_PASSWORD, type TestUser } from '../helpers/factory';
 import { daysFromToday, insertShift } from '../helpers/rows';
 import { WebClient } from '../helpers/web';
+import { ESCALATED_NOTICE, fallbackReply } from '../../src/services/help';
+import { inWebWords } from '../../src/web/pages/help/page';
 
 const NY = 'America/New_York';
 
@@ -139,6 +141,9 @@ describe('the help pages', () => {
     expect(thread.html).toContain('help articles match your question');
     expect(thread.html).toMatch(/href="\/help\/articles\/[a-z0-9-]+"/);
     expect(thread.html).toContain(`href="/inbox/${id}"`);
+    // The fixed reply's API instructions read as the page's button here (the stored text is the API's).
+    expect(thread.html).not.toContain('POST /v1/help/escalate');
+    expect(thread.html).toContain('“Ask for a person” button on this page');
     expect((await (await signedIn(other)).get(`/help/conversations/${id}`)).status).toBe(404);
 
     const escalated = await b.post(`/help/conversations/${id}/escalate`, { _idem: crypto.randomUUID() });
@@ -148,6 +153,9 @@ describe('the help pages', () => {
       .from(conversations)
       .where(and(eq(conversations.id, id!), eq(conversations.owner_user_id, person.userId)));
     expect(conv!.kind).toBe('support');
+    const withTeam = await b.get(`/help/conversations/${id}`);
+    expect(withTeam.html).toContain('you can add details by writing to the support team below.');
+    expect(withTeam.html).not.toContain('/v1/messaging/messages');
 
     const adminPage = await signedIn(admin);
     const queue = await adminPage.get('/admin/support');
@@ -190,5 +198,12 @@ describe('the help pages', () => {
     // The front door and the sign-in page lead to help.
     expect((await v.get('/')).html).toContain('href="/help"');
     expect((await v.get('/login')).html).toContain('href="/help"');
+  });
+
+  it('every API instruction of the fixed replies has its web wording', () => {
+    const article = { id: 'a', title: 'A', path: '/v1/help/articles/a' };
+    for (const text of [fallbackReply([]), fallbackReply([article]), ESCALATED_NOTICE]) {
+      expect(inWebWords(text)).not.toMatch(/POST |conversation_id|\/v1\/help\/articles(?!\/a)/);
+    }
   });
 });
