@@ -20,6 +20,8 @@ interface Props {
   shiftId: string;
   side: 'in' | 'out';
   businessName: string;
+  /** The business's zone (ClockIslandProps). */
+  timeZone: string;
   place: Place | null;
 }
 
@@ -50,7 +52,9 @@ function position(): Promise<GeolocationPosition | string> {
   });
 }
 
-const clockTime = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+/** A time as the cards show it: the business's wall clock (src/web/format.ts timeIn), whatever the phone's zone. */
+const clockTime = (iso: string, timeZone: string | undefined) =>
+  new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hour12: false, timeZone }).format(new Date(iso));
 
 /** Registers the one service worker (offline shell, Background Sync of queued punches). */
 function registerWorker() {
@@ -126,6 +130,7 @@ function mountPunch(form: HTMLFormElement, props: Props) {
       shiftId: props.shiftId,
       side: props.side,
       deviceTime: madeAt,
+      timeZone: props.timeZone,
       idempotencyKey: newIdempotencyKey(),
       photoKey: newIdempotencyKey(),
       photo,
@@ -139,7 +144,7 @@ function mountPunch(form: HTMLFormElement, props: Props) {
       await enqueuePunch(punch);
       await askBackgroundSync();
       say(
-        `No network: your ${props.side === 'in' ? 'clock-in' : 'clock-out'} at ${clockTime(madeAt)} is saved on this phone and is sent when you are back online.`,
+        `No network: your ${props.side === 'in' ? 'clock-in' : 'clock-out'} at ${clockTime(madeAt, props.timeZone)} is saved on this phone and is sent when you are back online.`,
       );
       form.dataset.queued = 'true';
       document.dispatchEvent(new CustomEvent('clock-queue-changed'));
@@ -184,7 +189,7 @@ function mountPunch(form: HTMLFormElement, props: Props) {
     );
     if (r.ok) {
       const at = props.side === 'in' ? r.data.shift_start_at : r.data.shift_end_at;
-      const notice = `${props.side === 'in' ? 'Clocked in' : 'Clocked out'} at ${at ? clockTime(at) : clockTime(madeAt)} · ${props.businessName}`;
+      const notice = `${props.side === 'in' ? 'Clocked in' : 'Clocked out'} at ${clockTime(at ?? madeAt, props.timeZone)} · ${props.businessName}`;
       location.assign(`${location.pathname}?notice=${encodeURIComponent(notice)}`);
       return;
     }
@@ -197,7 +202,7 @@ function mountPunch(form: HTMLFormElement, props: Props) {
       return;
     }
     const opens = (r.error.details as { opens_at?: string } | undefined)?.opens_at;
-    say(opens ? `${r.error.message} It opens at ${clockTime(opens)}.` : r.error.message, 'error');
+    say(opens ? `${r.error.message} It opens at ${clockTime(opens, props.timeZone)}.` : r.error.message, 'error');
   });
 }
 
@@ -214,7 +219,9 @@ function mountQueue(el: HTMLElement) {
         `${waiting.length === 1 ? 'One punch is' : `${waiting.length} punches are`} saved on this phone, to send when you are online.`,
       );
     for (const p of refused)
-      parts.push(`Not recorded: your ${p.side === 'in' ? 'clock-in' : 'clock-out'} made at ${clockTime(p.deviceTime)}: ${p.refused}`);
+      parts.push(
+        `Not recorded: your ${p.side === 'in' ? 'clock-in' : 'clock-out'} made at ${clockTime(p.deviceTime, p.timeZone)}: ${p.refused}`,
+      );
     el.dataset.waiting = String(waiting.length);
     if (parts.length || !line.dataset.sent) line.textContent = parts.join(' ');
   };
@@ -224,7 +231,7 @@ function mountQueue(el: HTMLElement) {
     await show();
     if (out.sent.length) {
       const p = out.sent[0]!;
-      const notice = `Sent: your ${p.side === 'in' ? 'clock-in' : 'clock-out'} made offline at ${clockTime(p.deviceTime)} is recorded with your phone's time.`;
+      const notice = `Sent: your ${p.side === 'in' ? 'clock-in' : 'clock-out'} made offline at ${clockTime(p.deviceTime, p.timeZone)} is recorded with your phone's time.`;
       location.assign(`${location.pathname}?notice=${encodeURIComponent(notice)}`);
     }
   };

@@ -15,6 +15,8 @@ export interface QueuedPunch {
   side: 'in' | 'out';
   /** When it was made on the device (ISO 8601). */
   deviceTime: string;
+  /** The business's zone, to say that time on the business's clock (absent in punches queued before it was kept). */
+  timeZone?: string;
   idempotencyKey: string;
   photoKey: string;
   /** The photo taken with it, uploaded through clock_photo before the punch. */

@@ -43,13 +43,21 @@ export interface ClockIslandProps {
   shiftId: string;
   side: 'in' | 'out';
   businessName: string;
+  /** The business's zone: the island says the punch's time on the business's clock, like the cards. */
+  timeZone: string;
   place: ClockPlace | null;
 }
 
 function PunchForm({ s, side, place, csrf }: { s: ShiftRequestView; side: 'in' | 'out'; place: ClockPlace | null; csrf: string }) {
   const id = `${s.id}-${side}`;
   const photoRequired = place?.require_clock_photo ?? false;
-  const props: ClockIslandProps = { shiftId: s.id, side, businessName: s.business_name ?? 'the business', place };
+  const props: ClockIslandProps = {
+    shiftId: s.id,
+    side,
+    businessName: s.business_name ?? 'the business',
+    timeZone: s.timezone ?? 'UTC',
+    place,
+  };
   return (
     <form
       method="post"
