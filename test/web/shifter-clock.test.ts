@@ -32,6 +32,8 @@ describe('/dashboard/shifter/clock', () => {
     const [atHand, next] = page.html.split('id="next-days"');
     expect(atHand).toContain(`action="/dashboard/shifter/clock/${now.id}/in"`);
     expect(atHand).not.toContain(later.id);
+    // The island says the punch's time in the business's zone, as the cards do.
+    expect(atHand).toContain('&quot;timeZone&quot;:&quot;America/New_York&quot;');
     const opens = new Date(later.starts_at - CLOCK_IN_EARLY_MINUTES * MINUTE).toISOString();
     expect(next).toContain(`data-shift="${later.id}"`);
     expect(next).toContain(`Clock-in opens <time datetime="${opens}">${dateTimeIn(opens, NY)}</time>`);
@@ -82,6 +84,10 @@ describe('/dashboard/shifter/earnings', () => {
     expect(page.status).toBe(200);
     expect(page.html).toMatch(/data-gross[^>]*>\$80\.00</);
     expect(page.html).toContain('1 shift,');
+    // The 12-month chart's island gets the figures; the table under it says the same without script.
+    expect(page.html).toContain('data-island="earnings-chart"');
+    expect(page.html).toMatch(/data-chart-canvas/);
+    expect(page.html).toMatch(/<table class="trend-table">[\s\S]*\$80\.00/);
 
     const refused = await b.post('/dashboard/shifter/earnings/goal', { monthly_earnings_goal: '-5', ...idem() });
     expect(refused.status).toBe(422);
@@ -93,6 +99,8 @@ describe('/dashboard/shifter/earnings', () => {
     const again = await b.get('/dashboard/shifter/earnings');
     expect(again.html).toContain('$80.00 of $400.00 (20%)');
     expect(again.html).toMatch(/data-shifts-to-goal[^>]*>About 4 more shifts/);
+    expect(again.html).toContain('the dashed line is your monthly goal of $400.00');
+    expect(again.html).toContain('&quot;goal&quot;:400');
   });
 });
 

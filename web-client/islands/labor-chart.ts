@@ -1,6 +1,7 @@
-import uPlot from 'uplot';
+import type uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { api, money, newIdempotencyKey } from '../lib/api';
+import { axisStyle, barSeries, chartColors, mountChart, niceCeil, referenceLine } from '../lib/chart';
 import { eachIsland } from '../lib/island';
 import { againstBudget, budgetSentence, type LaborChartProps, weekLabel } from '../lib/labor-model';
 
@@ -20,33 +21,6 @@ import { againstBudget, budgetSentence, type LaborChartProps, weekLabel } from '
 
 const HEIGHT = 240;
 
-interface Colors {
-  bar: string;
-  budget: string;
-  text: string;
-  grid: string;
-}
-
-/** The design tokens of the current theme (light or dark), read from the stylesheet. */
-function colors(): Colors {
-  const css = getComputedStyle(document.documentElement);
-  const v = (name: string, fallback: string) => css.getPropertyValue(name).trim() || fallback;
-  return {
-    bar: v('--primary-bg', '#0b57d0'),
-    budget: v('--error-text', '#a50e0e'),
-    text: v('--text', '#1a1a1a'),
-    grid: v('--border', '#8a9099'),
-  };
-}
-
-/** A round ceiling for the value axis, at least `max`: 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6 or 8 times a power of ten. */
-function niceCeil(max: number): number {
-  if (max <= 0) return 100;
-  const p = 10 ** Math.floor(Math.log10(max));
-  for (const m of [1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10]) if (m * p >= max) return m * p;
-  return 10 * p;
-}
-
 /** Below this width every other week is labelled (the current one always), so labels never overlap. */
 const NARROW = 520;
 
@@ -61,7 +35,6 @@ function mount(el: HTMLElement, props: LaborChartProps) {
   let budget = props.budget;
   const xs = props.weeks.map((_, i) => i);
   const totals = props.weeks.map((w) => w.total);
-  let plot: uPlot | null = null;
 
   const record = () => {
     el.dataset.chartBudget = budget === null ? '' : String(budget);
@@ -69,8 +42,8 @@ function mount(el: HTMLElement, props: LaborChartProps) {
   };
 
   const options = (width: number): uPlot.Options => {
-    const c = colors();
-    const axis = { stroke: c.text, grid: { stroke: c.grid, width: 0.5 }, ticks: { stroke: c.grid, width: 0.5 } };
+    const c = chartColors();
+    const axis = axisStyle(c);
     return {
       width,
       height: HEIGHT,
@@ -88,52 +61,13 @@ function mount(el: HTMLElement, props: LaborChartProps) {
         },
         { ...axis, size: 64, values: (_u, splits) => splits.map(short) },
       ],
-      series: [
-        {},
-        {
-          label: 'Labor cost',
-          fill: c.bar,
-          stroke: c.bar,
-          width: 0,
-          points: { show: false },
-          paths: uPlot.paths.bars?.({ size: [0.6, 56] }),
-        },
-      ],
-      hooks: {
-        // The budget: one dashed line across the whole plot (a series would stop at the first and last bar).
-        draw: [
-          (u) => {
-            if (budget === null) return;
-            const y = Math.round(u.valToPos(budget, 'y', true));
-            const ctx = u.ctx;
-            ctx.save();
-            ctx.strokeStyle = c.budget;
-            ctx.lineWidth = 2 * uPlot.pxRatio;
-            ctx.setLineDash([8 * uPlot.pxRatio, 5 * uPlot.pxRatio]);
-            ctx.beginPath();
-            ctx.moveTo(u.bbox.left, y);
-            ctx.lineTo(u.bbox.left + u.bbox.width, y);
-            ctx.stroke();
-            ctx.restore();
-          },
-        ],
-      },
+      series: [{}, barSeries('Labor cost', c)],
+      // The budget: one dashed line across the whole plot.
+      hooks: { draw: [referenceLine(() => budget, c.reference)] },
     };
   };
 
-  const draw = () => {
-    plot?.destroy();
-    const width = Math.max(240, Math.floor(box.getBoundingClientRect().width));
-    plot = new uPlot(options(width), [xs, totals], box);
-    record();
-  };
-  draw();
-  new ResizeObserver(() => {
-    const width = Math.max(240, Math.floor(box.getBoundingClientRect().width));
-    if (plot && plot.width !== width) plot.setSize({ width, height: HEIGHT });
-  }).observe(box);
-  // Canvas colors are read once: a theme change redraws with the other theme's tokens.
-  window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', draw);
+  const chart = mountChart(box, HEIGHT, options, () => [xs, totals], record);
 
   /** The table's "against the budget" cells and the week's sentence, said again for the new budget. */
   const sayAgain = () => {
@@ -222,7 +156,7 @@ function mount(el: HTMLElement, props: LaborChartProps) {
     input.value = budget === null ? '' : String(budget);
     sentFor = '';
     // New data rescales the value axis to the new budget and redraws the line.
-    plot?.setData([xs, totals]);
+    chart.plot()?.setData([xs, totals]);
     record();
     sayAgain();
     if (status) status.textContent = budget === null ? 'Budget removed.' : `Budget saved: ${fmt(budget)} a week.`;

@@ -1,5 +1,6 @@
-import uPlot from 'uplot';
+import type uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { axisStyle, chartColors, mountChart } from '../lib/chart';
 import { eachIsland } from '../lib/island';
 
 /**
@@ -24,12 +25,6 @@ const HEIGHT = 220;
 /** Below this width fewer dates are labelled, so labels never overlap. */
 const NARROW = 520;
 
-function colors() {
-  const css = getComputedStyle(document.documentElement);
-  const v = (name: string, fallback: string) => css.getPropertyValue(name).trim() || fallback;
-  return { line: v('--primary-bg', '#0b57d0'), text: v('--text', '#1a1a1a'), grid: v('--border', '#8a9099') };
-}
-
 const label = (ymd: string) =>
   new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(new Date(`${ymd}T12:00:00Z`));
 
@@ -39,11 +34,10 @@ function mount(el: HTMLElement, props: TrendProps) {
   const xs = props.buckets.map((_, i) => i);
   const ys = props.buckets.map((b) => b.average);
   el.dataset.chartAverages = ys.map((y) => (y === null ? '' : String(y))).join(',');
-  let plot: uPlot | null = null;
 
   const options = (width: number): uPlot.Options => {
-    const c = colors();
-    const axis = { stroke: c.text, grid: { stroke: c.grid, width: 0.5 }, ticks: { stroke: c.grid, width: 0.5 } };
+    const c = chartColors();
+    const axis = axisStyle(c);
     const every = (u: uPlot) => Math.max(1, Math.ceil(xs.length / (u.width < NARROW ? 4 : 8)));
     return {
       width,
@@ -59,22 +53,14 @@ function mount(el: HTMLElement, props: TrendProps) {
         },
         { ...axis, size: 40, splits: () => [1, 2, 3, 4, 5], values: (_u, splits) => splits.map((n) => `${n}★`) },
       ],
-      series: [{}, { label: 'Average rating', stroke: c.line, width: 2, spanGaps: true, points: { show: true, size: 7, fill: c.line } }],
+      series: [
+        {},
+        { label: 'Average rating', stroke: c.primary, width: 2, spanGaps: true, points: { show: true, size: 7, fill: c.primary } },
+      ],
     };
   };
 
-  const widthOf = () => Math.max(240, Math.floor(box.getBoundingClientRect().width));
-  const draw = () => {
-    plot?.destroy();
-    plot = new uPlot(options(widthOf()), [xs, ys], box);
-  };
-  draw();
-  new ResizeObserver(() => {
-    const width = widthOf();
-    if (plot && plot.width !== width) plot.setSize({ width, height: HEIGHT });
-  }).observe(box);
-  // Canvas colors are read once: a theme change redraws with the other theme's tokens.
-  window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', draw);
+  mountChart(box, HEIGHT, options, () => [xs, ys]);
 }
 
 eachIsland<TrendProps>('review-trend', mount);

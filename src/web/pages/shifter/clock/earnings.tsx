@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { WEB_ENTRIES } from '../../../../../generated/web/assets';
 import type { AppEnv } from '../../../../http/app-types';
 import { serviceCtx } from '../../../../http/create-app';
 import { AppError } from '../../../../lib/errors';
@@ -37,8 +38,18 @@ function EarningsView({
   const goal = e.monthly_earnings_goal;
   const progress = goal ? Math.min(100, Math.round((e.gross / goal) * 100)) : 0;
   const max = Math.max(1, ...e.trend_12_months.map((t) => t.gross));
+  const island = WEB_ENTRIES.islands['earnings-chart'];
+  const chart = { currency: e.currency, months: e.trend_12_months.map((t) => ({ month: t.month, gross: t.gross })), goal };
   return (
-    <AppShell base={base} side="shifter" current={PATH} title="Earnings" notice={notice}>
+    <AppShell
+      base={base}
+      side="shifter"
+      current={PATH}
+      title="Earnings"
+      notice={notice}
+      scripts={island ? [island.js] : []}
+      styles={island?.css ? [island.css] : []}
+    >
       <ul class="stat-row" aria-label="This month">
         <li>
           <span class="stat-label">This month so far</span>
@@ -128,6 +139,18 @@ function EarningsView({
         )}
       </Card>
       <Card title="Last 12 months">
+        <figure
+          class="earnings-chart"
+          data-island="earnings-chart"
+          data-props={JSON.stringify(chart)}
+          aria-labelledby="earnings-chart-caption"
+        >
+          {island ? <div class="earnings-chart-canvas" data-chart-canvas aria-hidden="true" /> : null}
+          <figcaption id="earnings-chart-caption">
+            {`Gross per month, ${monthName(e.trend_12_months[0]?.month ?? '')} to ${monthName(e.trend_12_months.at(-1)?.month ?? '')}`}
+            {goal ? `; the dashed line is your monthly goal of ${m(goal)}` : ''}. The table below gives the same figures.
+          </figcaption>
+        </figure>
         <section class="table-wrap" tabindex={0} aria-label="Earnings, last 12 months">
           <table class="trend-table">
             <caption class="visually-hidden">Gross earnings per month, last 12 months</caption>
