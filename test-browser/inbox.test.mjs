@@ -7,7 +7,7 @@
 // axe-core in light and dark at 360 and 1280 px; screenshots as inbox-<n>-<step>.png.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { ACCOUNTS, NO_OWNER, ORIGIN, owner, screenshots, signIn } from './app.mjs';
+import { ACCOUNTS, apiCall, NO_OWNER, ORIGIN, owner, screenshots, signIn } from './app.mjs';
 import { assertAccessibleInBothSchemes, assertStayedOffline, launchBrowser, openOffline, withEvidence } from './offline.mjs';
 import { checkVapid, newSubscription, startPushService } from './push-service.mjs';
 
@@ -139,9 +139,23 @@ describe('inbox and notifications', { skip }, () => {
     try {
       await context.grantPermissions(['notifications'], { origin: ORIGIN });
       await context.addInitScript((json) => {
-        const fake = { endpoint: json.endpoint, expirationTime: null, options: {}, toJSON: () => json, unsubscribe: async () => true };
-        PushManager.prototype.subscribe = async () => fake;
-        PushManager.prototype.getSubscription = async () => null;
+        let current = null;
+        const fake = {
+          endpoint: json.endpoint,
+          expirationTime: null,
+          options: {},
+          toJSON: () => json,
+          unsubscribe: async () => {
+            current = null;
+            window.fakePushUnsubscribed = true;
+            return true;
+          },
+        };
+        PushManager.prototype.subscribe = async () => {
+          current = fake;
+          return fake;
+        };
+        PushManager.prototype.getSubscription = async () => current;
       }, sub);
       const page = await context.newPage();
       await signIn(page, jordan, '/dashboard/shifter');
@@ -191,6 +205,16 @@ describe('inbox and notifications', { skip }, () => {
       assert.equal(shown.length, 1);
       assert.equal(shown[0].title, 'New message from Harbor Street Bistro');
       assert.equal(shown[0].url, `/inbox/${payload.data.conversation_id}`);
+
+      // Turned off on this device: the service forgets the subscription and the browser unsubscribes.
+      const registered = async () => (await apiCall(page, 'GET', '/v1/notifications/push_subscriptions')).body.data.length;
+      const before = await registered();
+      await page.getByRole('button', { name: 'Turn off browser notifications on this device' }).click();
+      await page.getByText('Browser notifications are off for this browser.').waitFor();
+      assert.equal(await registered(), before - 1, 'the subscription is still registered with the service');
+      assert.equal(await page.evaluate(() => window.fakePushUnsubscribed), true, 'the browser was not unsubscribed');
+      assert.equal(await page.getByRole('button', { name: 'Turn off browser notifications on this device' }).isVisible(), false);
+      await shot(page, 'push-off');
     } finally {
       await context.close();
     }

@@ -7,6 +7,13 @@ import { eachIsland } from '../lib/island';
  * key (GET /v1/notifications/push_subscriptions) and sends the subscription to
  * POST /v1/notifications/push_subscriptions. From then on the service worker's push module
  * (web-client/service-worker/push.ts) shows each notification and opens its page on a click.
+ *
+ * "Turn off browser notifications on this device", shown while this browser has a subscription: the
+ * API lists subscriptions without their endpoints, so the island learns this one's id by registering
+ * the same endpoint again (which only renews its keys), deletes it with
+ * DELETE /v1/notifications/push_subscriptions/{id}, then unsubscribes in the browser. The server is
+ * asked first: a browser unsubscribed while the service still held the endpoint would leave a
+ * subscription that fails on every push until the push service answers it gone.
  */
 
 interface Props {
@@ -16,6 +23,21 @@ interface Props {
 
 interface SubscriptionList {
   vapid_public_key: string | null;
+}
+
+interface SavedSubscription {
+  id: string;
+}
+
+/** The subscription as the API registers it. */
+function forApi(subscription: PushSubscription) {
+  const json = subscription.toJSON();
+  return {
+    endpoint: json.endpoint,
+    expiration_time: json.expirationTime ?? null,
+    keys: { p256dh: json.keys?.p256dh, auth: json.keys?.auth },
+    label: label(),
+  };
 }
 
 function label(): string {
@@ -45,8 +67,9 @@ function label(): string {
 
 function mount(root: HTMLElement, _props: Props) {
   const button = root.querySelector<HTMLButtonElement>('.push-turn-on');
+  const off = root.querySelector<HTMLButtonElement>('.push-turn-off');
   const status = root.querySelector<HTMLElement>('.push-status');
-  if (!button || !status) return;
+  if (!button || !off || !status) return;
   const say = (text: string, failed = false) => {
     status.textContent = text;
     status.classList.toggle('field-error', failed);
@@ -55,8 +78,48 @@ function mount(root: HTMLElement, _props: Props) {
     say('This browser cannot show notifications from a website.');
     return;
   }
-  button.hidden = false;
+  /** This browser's subscription, once known: turning off is offered while there is one. */
+  let current: PushSubscription | null = null;
+  const showState = () => {
+    off.hidden = current === null;
+    button.hidden = current !== null;
+    root.dataset.pushState = current ? 'on' : 'off';
+  };
+  showState();
   if (Notification.permission === 'denied') say('Notifications are blocked for this site in the browser’s settings.');
+  void navigator.serviceWorker
+    .getRegistration('/')
+    .then((reg) => reg?.pushManager.getSubscription() ?? null)
+    .then((sub) => {
+      current ??= sub;
+      showState();
+    })
+    .catch(() => undefined);
+
+  off.addEventListener('click', async () => {
+    if (!current) return;
+    off.disabled = true;
+    say('Turning off…');
+    try {
+      const found = await api<SavedSubscription>('POST', '/v1/notifications/push_subscriptions', forApi(current), {
+        idempotencyKey: newIdempotencyKey(),
+      });
+      if (!found.ok) return say(`Could not turn off: ${found.error.message}`, true);
+      const removed = await api('DELETE', `/v1/notifications/push_subscriptions/${encodeURIComponent(found.data.id)}`, undefined, {
+        idempotencyKey: newIdempotencyKey(),
+      });
+      if (!removed.ok) return say(`Could not turn off: ${removed.error.message}`, true);
+      await current.unsubscribe();
+      current = null;
+      showState();
+      say('Browser notifications are off for this browser.');
+      button.focus();
+    } catch (err) {
+      say(`Could not turn off: ${err instanceof Error ? err.message : 'the browser refused'}.`, true);
+    } finally {
+      off.disabled = false;
+    }
+  });
 
   button.addEventListener('click', async () => {
     button.disabled = true;
@@ -76,21 +139,15 @@ function mount(root: HTMLElement, _props: Props) {
           // The key as the API gives it: base64url, which the Push API takes as is.
           applicationServerKey: keys.data.vapid_public_key,
         }));
-      const json = subscription.toJSON();
-      const saved = await api(
-        'POST',
-        '/v1/notifications/push_subscriptions',
-        {
-          endpoint: json.endpoint,
-          expiration_time: json.expirationTime ?? null,
-          keys: { p256dh: json.keys?.p256dh, auth: json.keys?.auth },
-          label: label(),
-        },
-        { idempotencyKey: newIdempotencyKey() },
-      );
+      const saved = await api('POST', '/v1/notifications/push_subscriptions', forApi(subscription), {
+        idempotencyKey: newIdempotencyKey(),
+      });
       if (!saved.ok) return say(`Could not turn on: ${saved.error.message}`, true);
+      current = subscription;
+      showState();
       say('Browser notifications are on for this browser.');
-      root.dataset.pushState = 'on';
+      // The button pressed is hidden now: keep the keyboard's place on the one that undoes it.
+      off.focus();
     } catch (err) {
       say(`Could not turn on: ${err instanceof Error ? err.message : 'the browser refused'}.`, true);
     } finally {

@@ -261,6 +261,9 @@ function PreferencesPage({
         </p>
         <button type="button" class="button button-primary push-turn-on" hidden>
           Turn on browser notifications
+        </button>{' '}
+        <button type="button" class="button button-secondary push-turn-off" hidden>
+          Turn off browser notifications on this device
         </button>
         <p class="push-status" role="status" />
       </section>
