@@ -1,8 +1,10 @@
 // The shifter at work, on a 360 px phone with touch and the location of Harbor Street Bistro: a demo
 // shifter clocks in with a photo on a shift whose window is open; goes offline, clocks in on another
 // open shift, comes back online and sees it sent once and marked as made offline; sets an earnings goal
-// and sees the shifts to it; logs a trip and adds a credential with a PDF; then clocks the first shift
-// out. Every page axe-clean in light and dark at 360 and 1280 px, with screenshots.
+// and sees the shifts to it and the 12-month chart; logs a trip and changes it, adds a counter rule and a
+// credential with a PDF; then clocks the first shift out. The phone is in another zone than the
+// business (Tokyo): the punch's confirmation says the business's time, as the cards do. Every page
+// axe-clean in light and dark at 360 and 1280 px, with screenshots.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { account, apiCall, NO_OWNER, ORIGIN, owner, screenshots, signIn } from './app.mjs';
@@ -15,6 +17,12 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 const PDF = Buffer.from(
   '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n',
 );
+
+/** HH:MM of an instant on New York's clock (the bistro's zone). */
+const nyTime = (iso) =>
+  new Intl.DateTimeFormat('en-GB', { timeZone: 'America/New_York', hour: '2-digit', minute: '2-digit', hour12: false }).format(
+    new Date(iso),
+  );
 
 /** Wall-clock date and HH:MM in New York, `minutes` from now (rounded up to the minute). */
 function nyAt(minutes) {
@@ -55,6 +63,7 @@ describe('shifter clock, offline punches, earnings and records', { skip: NO_OWNE
         ...PHONE,
         geolocation: BISTRO,
         permissions: ['geolocation'],
+        timezoneId: 'Asia/Tokyo',
       });
       context.setDefaultTimeout(20_000);
       const page = await context.newPage();
@@ -94,6 +103,11 @@ describe('shifter clock, offline punches, earnings and records', { skip: NO_OWNE
       ]);
       const inRow = await apiCall(page, 'GET', `/v1/shift_request/${ids[0]}`);
       assert.ok(inRow.body.shift_start_at, 'clocked in');
+      // Said on the bistro's clock, not the phone's (Tokyo).
+      assert.equal(
+        new URL(page.url()).searchParams.get('notice'),
+        `Clocked in at ${nyTime(inRow.body.shift_start_at)} · Harbor Street Bistro`,
+      );
       assert.ok(inRow.body.clock_in_photo_url, 'with its photo');
       assert.ok(
         inRow.body.clock_in_distance_m !== null && inRow.body.clock_in_distance_m < 50,
@@ -132,20 +146,43 @@ describe('shifter clock, offline punches, earnings and records', { skip: NO_OWNE
       ]);
       await page.locator('[data-shifts-to-goal]').waitFor();
       assert.match(await page.locator('[data-shifts-to-goal]').textContent(), /shift|Goal reached/);
+      // The 12-month chart is drawn (a canvas) above the table that says the same.
+      const chart = page.locator('figure[data-island="earnings-chart"][data-chart-totals]');
+      await chart.locator('canvas').first().waitFor();
+      assert.equal((await chart.getAttribute('data-chart-totals')).split(',').length, 12);
       await assertAccessibleInBothSchemes(page, 'earnings, 360 px');
       await screenshot(page, 'earnings');
 
       // Records: a trip and a credential with its PDF.
       await page.goto(`${ORIGIN}/dashboard/shifter/records`);
       const today = new Date().toISOString().slice(0, 10);
-      await page.fill('#field-log_date', today);
-      await page.fill('#field-miles', '12.4');
-      await page.fill('#field-purpose', 'To the bistro and back');
+      await page.fill('#mi-new-date', today);
+      await page.fill('#mi-new-miles', '12.4');
+      await page.fill('#mi-new-purpose', 'To the bistro and back');
       await Promise.all([
         page.waitForURL((u) => u.searchParams.get('notice')?.startsWith('Trip of 12.4')),
         page.getByRole('button', { name: 'Add trip' }).tap(),
       ]);
       await page.getByText('To the bistro and back').first().waitFor();
+      // The trip changed: 12.4 miles were 14.
+      const trip = page.locator('.record-list li', { hasText: 'To the bistro and back' }).first();
+      await trip.locator('summary').tap();
+      await trip.getByLabel('Miles').fill('14');
+      await Promise.all([
+        page.waitForURL((u) => u.searchParams.get('notice') === 'Trip saved.'),
+        trip.getByRole('button', { name: 'Save' }).tap(),
+      ]);
+      await page.locator('.record-list li', { hasText: 'To the bistro and back' }).first().getByText('· 14 mi').waitFor();
+      // A counter rule.
+      await page.getByText('Add a counter rule').tap();
+      await page.fill('#rule-new-label', 'Weekend nights');
+      await page.fill('#rule-new-rate', '26');
+      await page.check('#rule-new-day-6');
+      await Promise.all([
+        page.waitForURL((u) => u.searchParams.get('notice')?.startsWith('Counter rule')),
+        page.getByRole('button', { name: 'Add rule' }).tap(),
+      ]);
+      await page.locator('[data-rules]').getByText('Weekend nights', { exact: true }).waitFor();
       await page.locator('form[data-island="records"][data-island-ready]').waitFor();
       await page.fill('#field-label', 'Food handler card');
       await page.fill('#field-expires_on', new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10));
