@@ -198,9 +198,14 @@ describe('kiosk mode', () => {
       expect((await readShift(id))!.shift_start_at).toBeNull();
     }
 
-    // Every page but the kiosk's: a page goes back to the kiosk, a form is refused.
+    // Every page but the kiosk's (and the static files every page loads: assets, the service worker,
+    // the manifest; and the calendar feed, which calendar apps read by its secret alone, never with a
+    // session): a page goes back to the kiosk, a form is refused.
     const pages = webRouter.routes.filter(
-      (r) => (r.method === 'GET' || r.method === 'POST') && !r.path.includes('*') && !/^\/(kiosk|assets|favicon)/.test(r.path),
+      (r) =>
+        (r.method === 'GET' || r.method === 'POST') &&
+        !r.path.includes('*') &&
+        !/^\/(kiosk|assets|favicon|cal\/|sw\.js$|app\.webmanifest$)/.test(r.path),
     );
     expect(pages.length).toBeGreaterThan(40);
     for (const r of pages) {
