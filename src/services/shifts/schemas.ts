@@ -177,10 +177,6 @@ const STATUS_LEGEND = SHIFT_STATUS_NAMES.map((name) => `${SHIFT_STATUS[name]} ${
 export const requestStatusSchema = z.enum(SHIFT_STATUS).openapi({ description: `${STATUS_LEGEND}.` });
 const statusNameSchema = z.enum(SHIFT_STATUS_NAMES).openapi({ description: 'The name of request_status.' });
 
-export const shiftRequestSchema = z
-  .object({
-    id: z.string(),
-    business_id: z.string(),
 /**
  * What made a broadcast's relevance score (services/shifts/relevance.ts): each signal's points and the
  * figures behind them, so a list can say why a shift ranks where it does.
@@ -218,6 +214,10 @@ export const relevanceSignalsSchema = z
   .openapi('RelevanceSignals');
 export type RelevanceSignals = z.infer<typeof relevanceSignalsSchema>;
 
+export const shiftRequestSchema = z
+  .object({
+    id: z.string(),
+    business_id: z.string(),
     business_name: z.string().nullable(),
     business_slug: z.string().nullable(),
     timezone: z.string().nullable().openapi({ description: "The business's zone: shift_date/shift_in/shift_out are wall-clock there." }),
@@ -280,6 +280,7 @@ export type RelevanceSignals = z.infer<typeof relevanceSignalsSchema>;
     created_at: z.string(),
     updated_at: z.string(),
     relevance_score: z.number().int().min(0).max(100).optional().openapi({ description: 'Present only when relevance sorting is on.' }),
+    relevance_signals: relevanceSignalsSchema.optional(),
     suggested_counter_rate: z.number().nullable().optional().openapi({
       description:
         'Only for the targeted shifter of a pending, targeted request: the counter-offer their counter rules suggest (in currency), or null when no rule asks for more than hourly_rate.',
@@ -299,7 +300,6 @@ export type ShiftList = z.infer<typeof shiftListSchema>;
 
 export const conflictsSchema = z.object({
   window: z.object({ starts_at: z.string(), ends_at: z.string(), timezone: z.string() }),
-    relevance_signals: relevanceSignalsSchema.optional(),
   data: z.array(shiftRequestSchema).openapi({ description: 'Overlapping shifts the caller may see in full.' }),
   busy: z.array(z.object({ starts_at: z.string(), ends_at: z.string() })).openapi({
     description:

@@ -69,6 +69,6 @@ export function shiftRequestView(
     created_at: toIso(r.created_at),
     updated_at: toIso(r.updated_at),
     ...(extra.relevance_score === undefined ? {} : { relevance_score: extra.relevance_score }),
+    ...(extra.relevance_signals === undefined ? {} : { relevance_signals: extra.relevance_signals }),
   };
 }
-    ...(extra.relevance_signals === undefined ? {} : { relevance_signals: extra.relevance_signals }),
