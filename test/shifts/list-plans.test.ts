@@ -115,7 +115,9 @@ describe('lists cost by the page (EXPLAIN QUERY PLAN of the statements sent)', (
     const plan = await expectPageCost(shifterPage.statements, 'shift_requests');
     // Each business is walked newest first down to the page's floor; the floor itself is a walk in order.
     // The index ends with starts_at, so the walks read no row for the start-in-the-future filter.
-    expect(plan).toContain('SEARCH shift_requests USING COVERING INDEX shift_requests_open_business_created_idx (business_id=? AND created_at>?)');
+    expect(plan).toContain(
+      'SEARCH shift_requests USING COVERING INDEX shift_requests_open_business_created_idx (business_id=? AND created_at>?)',
+    );
     expect(plan).toContain('SEARCH shift_requests USING COVERING INDEX shift_requests_open_business_created_idx (business_id=?)');
 
     const ownerPage = await callRecording('POST', BROADCASTS, { key: owner.key, body: { limit: 10 } });
