@@ -3,6 +3,8 @@ import { type ApiResult, call } from '../helpers/api';
 import { addTeammate, connect, makeUser } from '../helpers/factory';
 import { itRejectsBadCredentials } from '../helpers/security';
 import { addDays } from '../../src/lib/shift-time';
+import { listRequests, listRequestsBody, listRequestsMany } from '../../src/services/shifts';
+import { contextAt } from '../helpers/clock';
 import { dateAhead, expectDeniedWith, expectValidation, HOUR, insertShift, makeCrewMember, makePair, NY } from '../helpers/shifts';
 
 const LIST = '/v1/shift_request/list_of_requests';
@@ -148,6 +150,28 @@ describe('POST /v1/shift_request/list_of_requests', () => {
       }
       expect(seen).toEqual(newest(before, first, last, after));
     }
+  });
+
+  it('several lists in one call answer as each alone (the dashboard reads four at once), and refuse alike', async () => {
+    const { a, b, r1, r2, r3, r5 } = await scenario();
+    const ctx = contextAt(Date.now(), a);
+    const asks = [
+      { as: 'business' },
+      { status: 1 },
+      { date_from: r2.shift_date, date_to: r3.shift_date },
+      { as: 'business', is_broadcast: true, date_from: r1.shift_date },
+      { as: 'shifter' },
+    ].map((f) => listRequestsBody.parse(f));
+    const many = await listRequestsMany(ctx, asks);
+    expect(many).toHaveLength(asks.length);
+    for (const [i, f] of asks.entries()) expect(many[i]).toEqual(await listRequests(ctx, f));
+    expect(many[0]!.data.map((r) => r.id)).toEqual(newest(r1, r2, r3, r5));
+    expect(many[3]!.data.map((r) => r.id)).toEqual([r3.id]);
+    // The owner has no shifter profile: that list is empty, the others are still read.
+    expect(many[4]).toEqual({ data: [], next_cursor: null });
+    await expect(listRequestsMany(ctx, [listRequestsBody.parse({ as: 'business', business_id: b.businessId })])).rejects.toMatchObject({
+      code: 'BUSINESS-NOT-FND-ERR',
+    });
   });
 
   it('cursor pagination walks every row exactly once', async () => {

@@ -30,7 +30,9 @@ const joinedColumns = {
   business_lon: businesses.longitude,
   role_label: shiftRoles.label,
   shifter_name: shifterAlias.display_name,
-  shifter_slug: shifterAlias.slug,
+  // Named apart from the business's slug: a D1 batch answers rows keyed by column name, and drizzle
+  // lines them up by position, so two columns of one name would shift every value after them.
+  shifter_slug: sql<string | null>`${shifterAlias.slug}`.as('shifter_slug'),
 };
 
 function selectJoined(ctx: ServiceContext) {
@@ -97,22 +99,61 @@ function keysetAfter(cursor: string | null | undefined): SQL | undefined {
  * linked to) and their shifter profile is walked newest first on its own index (`newestPage`).
  */
 export async function listRequests(ctx: ServiceContext, f: ListRequestsInput): Promise<ShiftList> {
+  const [list] = await listRequestsMany(ctx, [f]);
+  return list!;
+}
+
+/**
+ * Several of the caller's lists (each as listRequests answers it) after one look-up of whom the
+ * caller acts for, their pages read in one D1 batch: a page that shows four lists of a business
+ * (the dashboard's day at a glance) costs two round trips, not eight.
+ */
+export async function listRequestsMany(ctx: ServiceContext, lists: ListRequestsInput[]): Promise<ShiftList[]> {
   const actor = ctx.actor.kind === 'partner' ? null : requirePerson(ctx);
+  const caller =
+    actor && !isAdmin(actor) ? await Promise.all([actingBusinessIds(ctx, actor.userId), shifterIdOf(ctx, actor.userId)]) : null;
+  const queries = lists.map((f) => requestsPage(ctx, f, actor === null, caller));
+  const built = queries.filter((q) => q !== null);
+  const [first, ...rest] = built;
+  const results = !first ? [] : rest.length ? await ctx.db.batch([first, ...rest]) : [await first];
+  let next = 0;
+  return Promise.all(
+    lists.map(async (f, i) => {
+      if (queries[i] === null) return { data: [], next_cursor: null };
+      const rows = results[next++]!;
+      const page = rows.slice(0, f.limit);
+      const last = page.at(-1);
+      // The targeted shifter sees a suggested counter-offer on each incoming request (counter rules).
+      const counters = f.as === 'business' || !actor ? null : await counterSuggestionsForUser(ctx, actor.userId, page);
+      return {
+        data: page.map((r) => ({ ...toView(r), ...counters?.get(r.row.id) })),
+        next_cursor: rows.length > f.limit && last ? encodeCursor([last.row.created_at, last.row.id]) : null,
+      };
+    }),
+  );
+}
+
+/**
+ * The statement that reads one list's page (limit + 1 rows), or null when the caller has nothing to
+ * list. `caller` is whom a person acts for (their businesses, their shifter profile); null for an
+ * admin, whose list walks every request, and for a partner client (`partner`).
+ */
+function requestsPage(ctx: ServiceContext, f: ListRequestsInput, partner: boolean, caller: [string[], string | null] | null) {
   const filters: SQL[] = [];
   // What the page is drawn from: some businesses (a SELECT of their ids) and a shifter profile;
   // both null for an admin, whose list walks every request newest first.
   let businessUnits: SQL | null = null;
   let shifterUnit: string | null = null;
-  if (!actor) {
+  if (partner) {
     businessUnits = sql`SELECT ${businesses.id} AS id FROM ${businesses} WHERE ${partnerLinkedBusinessSql(partnerActor(ctx).partnerId, businesses.id, 'shifts:read')}`;
-  } else if (!isAdmin(actor)) {
-    const [bizIds, myShifter] = await Promise.all([actingBusinessIds(ctx, actor.userId), shifterIdOf(ctx, actor.userId)]);
+  } else if (caller) {
+    const [bizIds, myShifter] = caller;
     // Listing as a business one does not act for is refused the same way for everyone (no probing).
     if (f.business_id && !bizIds.includes(f.business_id) && f.as === 'business') throw new AppError('BUSINESS-NOT-FND-ERR');
     // A bound list, read through json_each: one parameter however many businesses the caller acts for.
     if (f.as !== 'shifter' && bizIds.length) businessUnits = sql`SELECT value AS id FROM json_each(${JSON.stringify(bizIds)})`;
     if (f.as !== 'business' && myShifter) shifterUnit = myShifter;
-    if (!businessUnits && !shifterUnit) return { data: [], next_cursor: null };
+    if (!businessUnits && !shifterUnit) return null;
   }
   if (f.business_id) filters.push(eq(shiftRequests.business_id, f.business_id));
   if (f.shifter_id) filters.push(eq(shiftRequests.shifter_id, f.shifter_id));
@@ -134,18 +175,10 @@ export async function listRequests(ctx: ServiceContext, f: ListRequestsInput): P
   const pageIds = dates
     ? datedPage(businessUnits!, dates, filter, f.limit + 1)
     : newestPage(walks, 'shift_requests_created_idx', filter, f.limit + 1);
-  const rows = await selectJoined(ctx)
+  return selectJoined(ctx)
     .where(inArray(shiftRequests.id, pageIds))
     .orderBy(desc(shiftRequests.created_at), desc(shiftRequests.id))
     .limit(f.limit + 1);
-  const page = rows.slice(0, f.limit);
-  const last = page.at(-1);
-  // The targeted shifter sees a suggested counter-offer on each incoming request (counter rules).
-  const counters = f.as === 'business' || !actor ? null : await counterSuggestionsForUser(ctx, actor.userId, page);
-  return {
-    data: page.map((r) => ({ ...toView(r), ...counters?.get(r.row.id) })),
-    next_cursor: rows.length > f.limit && last ? encodeCursor([last.row.created_at, last.row.id]) : null,
-  };
 }
 
 /** A day's starts, in any zone (UTC−12 to UTC+14, and an hour a DST gap moves a time), lie this far before its UTC midnight… */

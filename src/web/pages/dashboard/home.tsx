@@ -5,7 +5,7 @@ import { addDays, todayIn } from '../../../lib/shift-time';
 import { laborCosts } from '../../../services/insights';
 import { listInbox } from '../../../services/messaging';
 import { stuckInvoices } from '../../../services/payments';
-import { listRequests, type ShiftRequestView } from '../../../services/shifts';
+import { listRequestsMany, type ShiftRequestView } from '../../../services/shifts';
 import { Card } from '../../components';
 import { formatDate, formatMoney, shiftHours, timeIn } from '../../format';
 import { renderPage } from '../../render';
@@ -43,13 +43,16 @@ async function loadHome(c: Context<AppEnv>, base: DashboardBase): Promise<HomeDa
   if (!b) return null;
   const ctx = serviceCtx(c);
   const today = todayIn(b.timezone, ctx.now());
-  const list = (f: Parameters<typeof listRequests>[1]) => listRequests(ctx, f).then((r) => r.data);
   const common = { as: 'business' as const, business_id: b.id, limit: 200 };
-  const [todays, broadcasts, claimed, pending, labor, inbox, stuck] = await Promise.all([
-    list({ ...common, date_from: today, date_to: today }),
-    list({ ...common, status: 1, is_broadcast: true, date_from: today }),
-    list({ ...common, status: 2, is_broadcast: true, date_from: today, date_to: addDays(today, 14) }),
-    list({ ...common, status: 1, is_broadcast: false, date_from: today }),
+  // The four lists in one round trip after one access check (each reads its dates, not the history).
+  const lists = listRequestsMany(ctx, [
+    { ...common, date_from: today, date_to: today },
+    { ...common, status: 1, is_broadcast: true, date_from: today },
+    { ...common, status: 2, is_broadcast: true, date_from: today, date_to: addDays(today, 14) },
+    { ...common, status: 1, is_broadcast: false, date_from: today },
+  ]).then((all) => all.map((l) => l.data));
+  const [[todays, broadcasts, claimed, pending], labor, inbox, stuck] = await Promise.all([
+    lists as Promise<[ShiftRequestView[], ShiftRequestView[], ShiftRequestView[], ShiftRequestView[]]>,
     seesPay(base) ? laborCosts(ctx, b.id) : Promise.resolve(null),
     listInbox(ctx, { tab: 'all', as_kind: 'business', as_id: b.id, limit: 100 }),
     seesPay(base) ? stuckInvoices(ctx) : Promise.resolve([]),
