@@ -83,6 +83,46 @@ export function TextField(props: TextFieldProps) {
   );
 }
 
+/**
+ * A new password and its repeat (a password change, a reset): the first field with an error takes
+ * the focus (`first`, the form's first such field).
+ */
+export function NewPasswordFields({
+  errors,
+  first,
+  hint,
+}: {
+  errors: { new_password?: string | undefined; new_password_again?: string | undefined };
+  first: string | undefined;
+  hint: string;
+}) {
+  return (
+    <>
+      <TextField
+        label="New password"
+        name="new_password"
+        type="password"
+        autocomplete="new-password"
+        required
+        maxLength={200}
+        hint={hint}
+        error={errors.new_password}
+        autofocus={first === 'new_password'}
+      />
+      <TextField
+        label="New password again"
+        name="new_password_again"
+        type="password"
+        autocomplete="new-password"
+        required
+        maxLength={200}
+        error={errors.new_password_again}
+        autofocus={first === 'new_password_again'}
+      />
+    </>
+  );
+}
+
 export interface SubmitButtonProps {
   children: Child;
   variant?: ButtonVariant | undefined;

@@ -4,7 +4,7 @@ import type { AppEnv } from '../../../http/app-types';
 import { serviceCtx } from '../../../http/create-app';
 import { AppError } from '../../../lib/errors';
 import { changePassword, changePasswordInput } from '../../../services/accounts';
-import { Card, CsrfField, TextField } from '../../components';
+import { Card, CsrfField, NewPasswordFields, TextField } from '../../components';
 import { rotateCsrfToken } from '../../csrf';
 import { formFields, formProblem } from '../../forms';
 import { renderPage } from '../../render';
@@ -45,26 +45,10 @@ function PasswordView({ base, errors = {}, error }: PasswordViewProps) {
             error={errors.current_password}
             autofocus={!first || first === 'current_password'}
           />
-          <TextField
-            label="New password"
-            name="new_password"
-            type="password"
-            autocomplete="new-password"
-            required
-            maxLength={NEW_MAX}
+          <NewPasswordFields
+            errors={errors}
+            first={first}
             hint={`At least ${NEW_MIN} characters. A few unrelated words make a strong one.`}
-            error={errors.new_password}
-            autofocus={first === 'new_password'}
-          />
-          <TextField
-            label="New password again"
-            name="new_password_again"
-            type="password"
-            autocomplete="new-password"
-            required
-            maxLength={NEW_MAX}
-            error={errors.new_password_again}
-            autofocus={first === 'new_password_again'}
           />
           <DescribedSubmit describedBy="password-effect">Change password</DescribedSubmit>
         </form>

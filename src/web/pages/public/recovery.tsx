@@ -3,17 +3,16 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from '../../../http/app-types';
 import { serviceCtx } from '../../../http/create-app';
 import { enforceAuthIpLimit } from '../../../http/middleware/auth';
-import { AppError } from '../../../lib/errors';
 import {
   confirmPasswordReset,
   confirmPasswordResetInput,
   requestPasswordReset,
   requestPasswordResetInput,
 } from '../../../services/accounts';
-import { CsrfField, SubmitButton, TextField } from '../../components';
+import { CsrfField, NewPasswordFields, SubmitButton } from '../../components';
 import { formFields, formProblem } from '../../forms';
 import { renderPage } from '../../render';
-import { startWebSession } from '../login';
+import { checkCode, EmailAndCodeFields, EmailField, LocalMailboxHint, signInAfterCode } from './code-step';
 import { PublicShell } from './shell';
 
 /*
@@ -28,17 +27,7 @@ function ForgotView({ csrfToken, email, error }: { csrfToken: string; email: str
       <p>Enter the email address of your account. We email you a 6-digit code to set a new password.</p>
       <form method="post" action="/login/forgot" class="stack card" novalidate>
         <CsrfField token={csrfToken} />
-        <TextField
-          label="Email"
-          name="email"
-          type="email"
-          value={email}
-          autocomplete="email"
-          required
-          maxLength={254}
-          error={error}
-          autofocus
-        />
+        <EmailField email={email} error={error} autofocus />
         <SubmitButton>Email me a code</SubmitButton>
       </form>
       <p>
@@ -91,58 +80,11 @@ function ResetView({ csrfToken, email, localMailbox, sent, errors = {}, error }:
       notice={sent ? `If ${email} belongs to an account, a code is on its way to it. It expires in 15 minutes.` : undefined}
       error={error}
     >
-      {localMailbox ? (
-        <p class="hint">
-          Local development: emails are not sent. The code is in the local mailbox: the <code>npm run dev</code> log prints it under{' '}
-          <code>email (local mailbox)</code>, and the <code>email_outbox</code> table keeps it.
-        </p>
-      ) : null}
+      <LocalMailboxHint show={localMailbox} />
       <form method="post" action="/login/reset" class="stack card" novalidate>
         <CsrfField token={csrfToken} />
-        <TextField
-          label="Email"
-          name="email"
-          type="email"
-          value={email}
-          autocomplete="email"
-          required
-          maxLength={254}
-          error={errors.email}
-          autofocus={first === 'email' || (!first && !email)}
-        />
-        <TextField
-          label="Code"
-          name="code"
-          inputMode="numeric"
-          pattern="[0-9]{6}"
-          maxLength={6}
-          autocomplete="one-time-code"
-          required
-          hint="6 digits, from the email."
-          error={errors.code}
-          autofocus={first === 'code' || (!first && !!email)}
-        />
-        <TextField
-          label="New password"
-          name="new_password"
-          type="password"
-          autocomplete="new-password"
-          required
-          maxLength={200}
-          hint="At least 10 characters."
-          error={errors.new_password}
-          autofocus={first === 'new_password'}
-        />
-        <TextField
-          label="New password again"
-          name="new_password_again"
-          type="password"
-          autocomplete="new-password"
-          required
-          maxLength={200}
-          error={errors.new_password_again}
-          autofocus={first === 'new_password_again'}
-        />
+        <EmailAndCodeFields email={email} errors={errors} first={first} codeHint="6 digits, from the email." />
+        <NewPasswordFields errors={errors} first={first} hint="At least 10 characters." />
         <p class="hint" id="reset-consequences">
           Setting a new password signs out every session and replaces your API key: programs using it need the new one (Account, API key).
         </p>
@@ -193,19 +135,7 @@ export async function postReset(c: Context<AppEnv>): Promise<Response> {
     errors.new_password_again = 'The two passwords are not the same.';
   }
   if (!parsed.success || Object.keys(errors).length) return again(400, errors);
-  try {
-    await enforceAuthIpLimit(c);
-    await confirmPasswordReset(serviceCtx(c), parsed.data);
-  } catch (err) {
-    if (err instanceof AppError && err.code === 'VERIFY-CODE-ERR') return again(400, { code: err.message });
-    const problem = formProblem(c, err);
-    return again(problem.status, {}, problem.message);
-  }
-  try {
-    return c.redirect(await startWebSession(c, { email: parsed.data.email, password: newPassword }, '/dashboard'), 303);
-  } catch (err) {
-    // The password is set, but the sign-in itself was refused (a limit): the sign-in page finishes it.
-    formProblem(c, err);
-    return c.redirect('/login?notice=password_reset', 303);
-  }
+  const refused = await checkCode(c, () => confirmPasswordReset(serviceCtx(c), parsed.data));
+  if (refused) return again(refused.status, refused.errors, refused.error);
+  return signInAfterCode(c, { email: parsed.data.email, password: newPassword }, '/dashboard', '/login?notice=password_reset');
 }

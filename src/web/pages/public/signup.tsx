@@ -15,7 +15,7 @@ import { AppError } from '../../../lib/errors';
 import { CsrfField, SubmitButton, TextField } from '../../components';
 import { formFields, formProblem } from '../../forms';
 import { renderPage } from '../../render';
-import { startWebSession } from '../login';
+import { checkCode, EmailAndCodeFields, LocalMailboxHint, signInAfterCode } from './code-step';
 import { PublicShell, signedInViewer } from './shell';
 
 /** Which profiles a new account gets: the sign-up form's first choice. */
@@ -230,38 +230,11 @@ function VerifyView({ csrfToken, email, kind, localMailbox, notice, errors = {},
       <p>
         Enter the code we emailed to <strong>{email || 'your address'}</strong>, and the password you chose, to finish and sign in.
       </p>
-      {localMailbox ? (
-        <p class="hint">
-          Local development: emails are not sent. The code is in the local mailbox: the <code>npm run dev</code> log prints it under{' '}
-          <code>email (local mailbox)</code>, and the <code>email_outbox</code> table keeps it.
-        </p>
-      ) : null}
+      <LocalMailboxHint show={localMailbox} />
       <form method="post" action="/signup/verify" class="stack card" novalidate>
         <CsrfField token={csrfToken} />
         <input type="hidden" name="as" value={kind} />
-        <TextField
-          label="Email"
-          name="email"
-          type="email"
-          value={email}
-          autocomplete="email"
-          required
-          maxLength={254}
-          error={errors.email}
-          autofocus={first === 'email' || (!first && !email)}
-        />
-        <TextField
-          label="Code"
-          name="code"
-          inputMode="numeric"
-          pattern="[0-9]{6}"
-          maxLength={6}
-          autocomplete="one-time-code"
-          required
-          hint="6 digits."
-          error={errors.code}
-          autofocus={first === 'code' || (!first && !!email)}
-        />
+        <EmailAndCodeFields email={email} errors={errors} first={first} codeHint="6 digits." />
         <TextField
           label="Password"
           name="password"
@@ -323,21 +296,15 @@ export async function postVerify(c: Context<AppEnv>): Promise<Response> {
     }
     return again(400, errors);
   }
-  try {
-    await enforceAuthIpLimit(c);
-    await verifyEmail(serviceCtx(c), parsed.data);
-  } catch (err) {
-    if (err instanceof AppError && err.code === 'VERIFY-CODE-ERR') return again(400, { code: err.message });
-    const problem = formProblem(c, err);
-    return again(problem.status, {}, problem.message);
-  }
-  try {
-    return c.redirect(await startWebSession(c, { email: parsed.data.email, password }, landingFor(kind)), 303);
-  } catch (err) {
-    // Verified, but the sign-in itself was refused (a limit): the sign-in page finishes it.
-    formProblem(c, err);
-    return c.redirect(`/login?${new URLSearchParams({ next: landingFor(kind), notice: 'verified' })}`, 303);
-  }
+  const refused = await checkCode(c, () => verifyEmail(serviceCtx(c), parsed.data));
+  if (refused) return again(refused.status, refused.errors, refused.error);
+  const landing = landingFor(kind);
+  return signInAfterCode(
+    c,
+    { email: parsed.data.email, password },
+    landing,
+    `/login?${new URLSearchParams({ next: landing, notice: 'verified' })}`,
+  );
 }
 
 /** A new code (the same service as POST /v1/auth/resend_verification: silent for unknown emails). */
