@@ -1,4 +1,5 @@
 import { type Context, Hono } from 'hono';
+import type { Child } from 'hono/jsx';
 import { WEB_ENTRIES } from '../../../../../generated/web/assets';
 import type { AppEnv } from '../../../../http/app-types';
 import { serviceCtx } from '../../../../http/create-app';
@@ -80,6 +81,29 @@ const yearOf = (c: Context<AppEnv>) => {
 /** A number typed in a form: empty is absent (the schema then says it is required), anything else is read as typed. */
 const numberOf = (v: string) => (v === '' ? undefined : Number(v));
 
+/** A listed record's own form, folded under its summary: its fields, then Save and Delete (the `action` the handler reads). */
+function EditForm(p: { summary: string; action: string; csrfToken: string; open: boolean; error: string | undefined; children: Child }) {
+  return (
+    <details class="record-edit" open={p.open}>
+      <summary>{p.summary}</summary>
+      <form method="post" action={p.action} class="form-grid">
+        <CsrfField token={p.csrfToken} />
+        <IdempotencyField />
+        {p.error ? <p class="field-error">{p.error}</p> : null}
+        {p.children}
+        <div class="form-actions">
+          <SubmitButton name="action" value="save">
+            Save
+          </SubmitButton>
+          <SubmitButton name="action" value="delete" variant="danger">
+            Delete
+          </SubmitButton>
+        </div>
+      </form>
+    </details>
+  );
+}
+
 function MileageFields({ id, typed, errors }: { id: string; typed: Typed; errors: Errors }) {
   return (
     <>
@@ -131,23 +155,15 @@ function MileageCard({ base, list, refused }: { base: DashboardBase; list: Milea
               <li>
                 <strong>{m.log_date}</strong> {`· ${m.miles} mi · ${formatMoney(m.amount, m.currency)}`}
                 {m.purpose ? <span class="muted">{` · ${m.purpose}`}</span> : null}
-                <details class="record-edit" open={mine}>
-                  <summary>{`Change or delete the trip of ${m.log_date}`}</summary>
-                  <form method="post" action={`${PATH}/mileage/${encodeURIComponent(m.id)}`} class="form-grid">
-                    <CsrfField token={base.csrfToken} />
-                    <IdempotencyField />
-                    {mine && refused.errors._ ? <p class="field-error">{refused.errors._}</p> : null}
-                    <MileageFields id={`mi-${m.id}`} typed={typed} errors={mine ? refused.errors : {}} />
-                    <div class="form-actions">
-                      <SubmitButton name="action" value="save">
-                        Save
-                      </SubmitButton>
-                      <SubmitButton name="action" value="delete" variant="danger">
-                        Delete
-                      </SubmitButton>
-                    </div>
-                  </form>
-                </details>
+                <EditForm
+                  summary={`Change or delete the trip of ${m.log_date}`}
+                  action={`${PATH}/mileage/${encodeURIComponent(m.id)}`}
+                  csrfToken={base.csrfToken}
+                  open={mine}
+                  error={mine ? refused.errors._ : undefined}
+                >
+                  <MileageFields id={`mi-${m.id}`} typed={typed} errors={mine ? refused.errors : {}} />
+                </EditForm>
               </li>
             );
           })}
@@ -328,28 +344,20 @@ function RulesCard({
                 {r.start_from && r.start_to ? <span class="muted">{` · starting ${r.start_from}–${r.start_to}`}</span> : null}
                 {r.weekdays?.length ? <span class="muted">{` · ${r.weekdays.map((d) => WEEKDAYS[d - 1]).join(', ')}`}</span> : null}{' '}
                 {r.is_active ? null : <span class="badge">Off</span>}
-                <details class="record-edit" open={mine}>
-                  <summary>{`Change or delete the rule “${r.label}”`}</summary>
-                  <form method="post" action={`${PATH}/rules/${encodeURIComponent(r.id)}`} class="form-grid">
-                    <CsrfField token={base.csrfToken} />
-                    <IdempotencyField />
-                    {mine && refused.errors._ ? <p class="field-error">{refused.errors._}</p> : null}
-                    <RuleFields
-                      id={`rule-${r.id}`}
-                      typed={mine ? refused.typed : ruleTyped(r)}
-                      errors={mine ? refused.errors : {}}
-                      currency={r.currency}
-                    />
-                    <div class="form-actions">
-                      <SubmitButton name="action" value="save">
-                        Save
-                      </SubmitButton>
-                      <SubmitButton name="action" value="delete" variant="danger">
-                        Delete
-                      </SubmitButton>
-                    </div>
-                  </form>
-                </details>
+                <EditForm
+                  summary={`Change or delete the rule “${r.label}”`}
+                  action={`${PATH}/rules/${encodeURIComponent(r.id)}`}
+                  csrfToken={base.csrfToken}
+                  open={mine}
+                  error={mine ? refused.errors._ : undefined}
+                >
+                  <RuleFields
+                    id={`rule-${r.id}`}
+                    typed={mine ? refused.typed : ruleTyped(r)}
+                    errors={mine ? refused.errors : {}}
+                    currency={r.currency}
+                  />
+                </EditForm>
               </li>
             );
           })}
@@ -466,12 +474,19 @@ function refusedBy(err: unknown, typed: Typed, target: string): { refused: Refus
 export const records = new Hono<AppEnv>();
 records.get('/', (c) => renderRecords(c));
 
+/** A trip's form as its input (adding and changing read the same fields). */
+async function mileageForm(c: Context<AppEnv>) {
+  const b = await c.req.parseBody();
+  const typed = { log_date: text(b.log_date), miles: text(b.miles), purpose: text(b.purpose) };
+  const input = { log_date: typed.log_date, miles: numberOf(typed.miles), purpose: typed.purpose || null };
+  return { action: text(b.action), typed, input };
+}
+
 records.post('/mileage', async (c) => {
   const base = await dashboardBase(c);
   if (!base.shifterId) return c.redirect('/dashboard', 303);
-  const b = await c.req.parseBody();
-  const typed = { log_date: text(b.log_date), miles: text(b.miles), purpose: text(b.purpose) };
-  const parsed = createMileageInput.safeParse({ log_date: typed.log_date, miles: numberOf(typed.miles), purpose: typed.purpose || null });
+  const { typed, input } = await mileageForm(c);
+  const parsed = createMileageInput.safeParse(input);
   if (!parsed.success)
     return renderRecords(c, { mileage: { errors: schemaErrors(parsed.error.issues), typed, target: 'new' }, status: 400 });
   try {
@@ -486,17 +501,12 @@ records.post('/mileage', async (c) => {
 records.post('/mileage/:entry', async (c) => {
   const base = await dashboardBase(c);
   if (!base.shifterId) return c.redirect('/dashboard', 303);
-  const b = await c.req.parseBody();
   const id = c.req.param('entry');
-  const typed = { log_date: text(b.log_date), miles: text(b.miles), purpose: text(b.purpose) };
+  const { action, typed, input } = await mileageForm(c);
   try {
-    if (b.action === 'delete') await deleteMileage(serviceCtx(c), base.shifterId, id);
+    if (action === 'delete') await deleteMileage(serviceCtx(c), base.shifterId, id);
     else {
-      const parsed = updateMileageInput.safeParse({
-        log_date: typed.log_date,
-        miles: numberOf(typed.miles),
-        purpose: typed.purpose || null,
-      });
+      const parsed = updateMileageInput.safeParse(input);
       if (!parsed.success)
         return renderRecords(c, { mileage: { errors: schemaErrors(parsed.error.issues), typed, target: id }, status: 400 });
       await updateMileage(serviceCtx(c), base.shifterId, id, parsed.data);
@@ -505,7 +515,7 @@ records.post('/mileage/:entry', async (c) => {
     const r = refusedBy(err, typed, id);
     return renderRecords(c, { mileage: r.refused, status: r.status });
   }
-  return c.redirect(`${PATH}?notice=${encodeURIComponent(b.action === 'delete' ? 'Trip deleted.' : 'Trip saved.')}`, 303);
+  return c.redirect(`${PATH}?notice=${encodeURIComponent(action === 'delete' ? 'Trip deleted.' : 'Trip saved.')}`, 303);
 });
 /** The year's trips as CSV: one row a trip, then the totals (what a tax form asks for). */
 records.get('/mileage.csv', async (c) => {
