@@ -1,8 +1,14 @@
 // What the web application's browser tests share: the Worker's origin and the demo accounts the
 // runner seeded, numbered screenshots in the artifacts folder, signing in through the page, dates
-// ahead of today, and API calls with the page's session (as the page's own scripts make them).
-import { join } from 'node:path';
-import { artifactsDir } from './offline.mjs';
+// ahead of today, API calls with the page's session (as the page's own scripts make them), the
+// Worker's local D1 and mailbox, and the check of a page in both schemes at two widths.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { artifactsDir, assertAccessible } from './offline.mjs';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 export const ORIGIN = process.env.DOCS_BASE_URL ? new URL(process.env.DOCS_BASE_URL).origin : undefined;
 if (!ORIGIN) throw new Error('DOCS_BASE_URL is not set: run `npm run test:browser`');
@@ -13,6 +19,39 @@ export const account = (local) => ACCOUNTS.find((a) => a.email.startsWith(`${loc
 export const owner = account('owner');
 export const NO_OWNER = !owner && 'BROWSER_ACCOUNTS lists no demo owner: run `npm run test:browser`';
 
+/** The Worker's local state (its D1 and the local mailbox); unset when run against another server. */
+export const STATE_DIR = process.env.BROWSER_STATE_DIR;
+
+/** Reads the Worker's local D1 with wrangler (the same SQLite files `wrangler dev` uses). */
+export function queryD1(sql) {
+  const args = ['d1', 'execute', 'DB', '--local', '--persist-to', STATE_DIR, '--json', '--command', sql];
+  const run = spawnSync(join(ROOT, 'node_modules', '.bin', 'wrangler'), args, {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, CI: 'true', WRANGLER_SEND_METRICS: 'false' },
+  });
+  if (run.status !== 0) throw new Error(`wrangler d1 execute failed (exit ${run.status}): ${run.stderr || run.stdout}`);
+  return JSON.parse(run.stdout)[0]?.results ?? [];
+}
+
+/**
+ * What `pattern` finds in the newest `template` email to `to` in the local mailbox
+ * (the first group), waiting up to 30 s for the Worker's write to show; null when none comes.
+ */
+export async function fromMailbox(to, template, pattern) {
+  const deadline = Date.now() + 30_000;
+  const quoted = to.replaceAll("'", "''");
+  while (Date.now() < deadline) {
+    const rows = queryD1(
+      `SELECT text_body FROM email_outbox WHERE to_address = '${quoted}' AND template = '${template}' ORDER BY created_at DESC LIMIT 1`,
+    );
+    const found = pattern.exec(rows[0]?.text_body ?? '')?.[1];
+    if (found) return found;
+    await new Promise((r) => setTimeout(r, 1_000));
+  }
+  return null;
+}
+
 /** Screenshots named `<prefix>-<n>-<step>.png`, numbered in the order they are taken. */
 export function screenshots(prefix) {
   let shot = 0;
@@ -20,6 +59,38 @@ export function screenshots(prefix) {
     shot += 1;
     await page.screenshot({ path: join(artifactsDir(), `${prefix}-${String(shot).padStart(2, '0')}-${step}.png`), fullPage: true });
   };
+}
+
+/** The elements reaching past the window's right edge (none when the page fits), named for the failure message. */
+const overflowing = (page) =>
+  page.evaluate(() => {
+    if (document.documentElement.scrollWidth <= window.innerWidth) return [];
+    const clipped = (el) => {
+      for (let p = el.parentElement; p; p = p.parentElement) if (getComputedStyle(p).overflowX !== 'visible') return true;
+      return false;
+    };
+    return [...document.querySelectorAll('body *')]
+      .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1 && !clipped(el))
+      .slice(0, 5)
+      .map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} (${Math.round(el.getBoundingClientRect().right)} px)`);
+  });
+
+/**
+ * The page as it stands, axe-clean and fitting the width, in both schemes at 1280 and 360 px, with a
+ * screenshot of each (`screenshot` from screenshots()); it is left light at 1280 px.
+ */
+export async function checkEverywhere(page, screenshot, name) {
+  for (const scheme of ['light', 'dark']) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const width of [1280, 360]) {
+      await page.setViewportSize({ width, height: 900 });
+      await assertAccessible(page, `${name}, ${scheme}, ${width} px`);
+      assert.deepEqual(await overflowing(page), [], `${name} scrolls sideways at ${width} px (${scheme})`);
+      await screenshot(page, `${name}-${scheme}-${width}`);
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 1280, height: 900 });
 }
 
 /** Signs in through /login (with `next` when given) and waits for the page it lands on. */

@@ -7,7 +7,7 @@
 // (BROWSER_TESTS=crew-board for this file alone).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { account, apiCall as api, NO_OWNER, ORIGIN, owner, screenshots, signIn } from './app.mjs';
+import { account, apiCall as api, checkEverywhere, NO_OWNER, ORIGIN, owner, screenshots, signIn } from './app.mjs';
 import { assertAccessible, assertNoForeignCode, assertStayedOffline, launchBrowser, openOffline, withEvidence } from './offline.mjs';
 
 /** The bistro's crew members who take requests, in the order they are tried. */
@@ -17,35 +17,6 @@ const TZ = 'America/New_York'; // the demo bistro's zone
 const screenshot = screenshots('crew-board');
 
 let browser;
-
-/** The elements reaching past the window's right edge (none when the page fits), named for the failure message. */
-const overflowing = (page) =>
-  page.evaluate(() => {
-    if (document.documentElement.scrollWidth <= window.innerWidth) return [];
-    const clipped = (el) => {
-      for (let p = el.parentElement; p; p = p.parentElement) if (getComputedStyle(p).overflowX !== 'visible') return true;
-      return false;
-    };
-    return [...document.querySelectorAll('body *')]
-      .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1 && !clipped(el))
-      .slice(0, 5)
-      .map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} (${Math.round(el.getBoundingClientRect().right)} px)`);
-  });
-
-/** The page as it stands, axe-clean and fitting the width, in both schemes at 1280 and 360 px; a screenshot of each. */
-async function checkEverywhere(page, name) {
-  for (const scheme of ['light', 'dark']) {
-    await page.emulateMedia({ colorScheme: scheme });
-    for (const width of [1280, 360]) {
-      await page.setViewportSize({ width, height: 900 });
-      await assertAccessible(page, `${name}, ${scheme}, ${width} px`);
-      assert.deepEqual(await overflowing(page), [], `${name} scrolls sideways at ${width} px (${scheme})`);
-      await screenshot(page, `${name}-${scheme}-${width}`);
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
 
 /** A wall-clock date and time in the bistro's zone. */
 function inZone(ms) {
@@ -130,7 +101,7 @@ describe('templates, crew, clock board and kiosk', { skip }, () => {
     try {
       await withEvidence(session, 'crew-board-templates', async () => {
         await signIn(page, owner, '/dashboard/templates');
-        await checkEverywhere(page, 'templates');
+        await checkEverywhere(page, screenshot, 'templates');
 
         // A template on every weekday but today's and tomorrow's, at an hour no demo shift has.
         const today = inZone(Date.now()).date;
@@ -165,7 +136,7 @@ describe('templates, crew, clock board and kiosk', { skip }, () => {
         await card.getByRole('button', { name: /^Preview shifts/ }).click();
         await page.getByRole('heading', { name: 'Will be created (5)' }).waitFor();
         await page.getByRole('heading', { name: 'Skipped, already there (5)' }).waitFor();
-        await checkEverywhere(page, 'template-preview');
+        await checkEverywhere(page, screenshot, 'template-preview');
         await Promise.all([
           page.waitForURL((u) => u.pathname.endsWith('/generated')),
           page.getByRole('button', { name: 'Create 5 shifts' }).click(),
@@ -173,7 +144,7 @@ describe('templates, crew, clock board and kiosk', { skip }, () => {
         await page.getByText('5 shifts were created').waitFor();
         await page.getByRole('heading', { name: 'Skipped, already there (5)' }).waitFor();
         assert.equal(await page.locator('ul[aria-label="Dates skipped as already there"] li').count(), 5);
-        await checkEverywhere(page, 'template-generated');
+        await checkEverywhere(page, screenshot, 'template-generated');
         assertNoForeignCode(session);
         await assertStayedOffline(session);
       });
@@ -189,10 +160,10 @@ describe('templates, crew, clock board and kiosk', { skip }, () => {
       await withEvidence(session, 'crew-board-crew', async () => {
         await signIn(page, owner, '/dashboard/crew');
         await page.getByRole('heading', { name: /^Your crew/ }).waitFor();
-        await checkEverywhere(page, 'crew');
+        await checkEverywhere(page, screenshot, 'crew');
         await page.locator('table.crew-table th[scope=row] a').first().click();
         await page.getByRole('heading', { name: 'Public details' }).waitFor();
-        await checkEverywhere(page, 'crew-shifter');
+        await checkEverywhere(page, screenshot, 'crew-shifter');
         await assertStayedOffline(session);
         // Looking up a name nobody has: the field keeps it, with the reason beside it (a 404 answer,
         // which the browser logs as a failed load, so the offline check above comes first).
@@ -215,7 +186,7 @@ describe('templates, crew, clock board and kiosk', { skip }, () => {
     try {
       await withEvidence(session, 'crew-board-board', async () => {
         await signIn(page, owner, '/dashboard/board');
-        await checkEverywhere(page, 'board');
+        await checkEverywhere(page, screenshot, 'board');
 
         // The first shift's clock-in is a minute old at least (a manager's clock-out comes after that).
         const wait = setup.clockedAt + 62_000 - Date.now();
@@ -224,7 +195,7 @@ describe('templates, crew, clock board and kiosk', { skip }, () => {
         const card = page.locator('li.board-card', { hasText: setup.early.name }).filter({ hasText: 'In since' });
         await card.getByRole('link', { name: /^End the shift now/ }).click();
         await page.getByRole('heading', { name: 'End a shift now' }).waitFor();
-        await checkEverywhere(page, 'end-shift-confirm');
+        await checkEverywhere(page, screenshot, 'end-shift-confirm');
         await Promise.all([
           page.waitForURL((u) => u.searchParams.get('notice') === 'ended'),
           page.getByRole('button', { name: `End ${setup.early.name}'s shift now` }).click(),
@@ -236,23 +207,23 @@ describe('templates, crew, clock board and kiosk', { skip }, () => {
         // Kiosk mode on this browser.
         await page.getByRole('link', { name: 'Start kiosk mode on this device' }).click();
         await page.getByRole('heading', { name: 'Start kiosk mode' }).waitFor();
-        await checkEverywhere(page, 'kiosk-start');
+        await checkEverywhere(page, screenshot, 'kiosk-start');
         await Promise.all([
           page.waitForURL((u) => u.pathname === '/kiosk'),
           page.getByRole('button', { name: 'Start kiosk mode' }).click(),
         ]);
         await page.getByRole('heading', { name: 'Clock in or out' }).waitFor();
-        await checkEverywhere(page, 'kiosk');
+        await checkEverywhere(page, screenshot, 'kiosk');
 
         await page.getByRole('link', { name: new RegExp(`^${setup.kiosk.name}`) }).click();
         await page.getByRole('heading', { name: `Clock in: ${setup.kiosk.name}` }).waitFor();
-        await checkEverywhere(page, 'kiosk-punch');
+        await checkEverywhere(page, screenshot, 'kiosk-punch');
         await Promise.all([
           page.waitForURL((u) => u.pathname === '/kiosk' && u.searchParams.has('done')),
           page.getByRole('button', { name: `Clock in as ${setup.kiosk.name}` }).click(),
         ]);
         await page.getByText(`${setup.kiosk.name}, you are clocked in`).waitFor();
-        await checkEverywhere(page, 'kiosk-clocked-in');
+        await checkEverywhere(page, screenshot, 'kiosk-clocked-in');
 
         await assertStayedOffline(session);
 
@@ -274,7 +245,7 @@ describe('templates, crew, clock board and kiosk', { skip }, () => {
         await page.fill('#field-password', 'not the password');
         await page.getByRole('button', { name: 'End kiosk mode' }).click();
         await page.getByText('That is not the owner’s password.').waitFor();
-        await checkEverywhere(page, 'kiosk-end-refused');
+        await checkEverywhere(page, screenshot, 'kiosk-end-refused');
         await page.fill('#field-password', owner.password);
         await Promise.all([page.waitForURL((u) => u.pathname === '/login'), page.getByRole('button', { name: 'End kiosk mode' }).click()]);
         await screenshot(page, 'kiosk-ended');

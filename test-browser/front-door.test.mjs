@@ -6,16 +6,10 @@
 // and 1280 px, never scrolling sideways; screenshots go to the artifacts folder as
 // front-door-<n>-<step>.png. Run through `npm run test:browser` (BROWSER_TESTS=front-door alone).
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { artifactsDir, assertAccessible, assertNoForeignCode, launchBrowser, openOffline, withEvidence } from './offline.mjs';
+import { ORIGIN, fromMailbox, queryD1, STATE_DIR, screenshots } from './app.mjs';
+import { assertAccessible, assertNoForeignCode, launchBrowser, openOffline, withEvidence } from './offline.mjs';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const ORIGIN = process.env.DOCS_BASE_URL ? new URL(process.env.DOCS_BASE_URL).origin : undefined;
-if (!ORIGIN) throw new Error('DOCS_BASE_URL is not set: run `npm run test:browser`');
-const STATE_DIR = process.env.BROWSER_STATE_DIR;
 const skip = !STATE_DIR && 'no Worker state to read the local mailbox from: run `npm run test:browser`';
 
 const PASSWORD = 'front door password 1';
@@ -29,37 +23,14 @@ after(async () => {
   await browser?.close();
 });
 
-/** Reads the Worker's local D1 with wrangler (the same SQLite files `wrangler dev` uses). */
-function queryD1(sql) {
-  const args = ['d1', 'execute', 'DB', '--local', '--persist-to', STATE_DIR, '--json', '--command', sql];
-  const run = spawnSync(join(ROOT, 'node_modules', '.bin', 'wrangler'), args, {
-    cwd: ROOT,
-    encoding: 'utf8',
-    env: { ...process.env, CI: 'true', WRANGLER_SEND_METRICS: 'false' },
-  });
-  if (run.status !== 0) throw new Error(`wrangler d1 execute failed (exit ${run.status}): ${run.stderr || run.stdout}`);
-  return JSON.parse(run.stdout)[0]?.results ?? [];
+/** The code of the newest `template` email to `to` in the local mailbox. */
+async function mailedCode(to, template) {
+  const code = await fromMailbox(to, template, /code is (\d{6})/);
+  if (!code) throw new Error(`no ${template} code in the local mailbox for ${to}`);
+  return code;
 }
 
-/** The code of the newest `template` email to `to` in the local mailbox, waiting for the Worker's write to show. */
-async function mailedCode(to, template, notBefore = 0) {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    const rows = queryD1(
-      `SELECT text_body FROM email_outbox WHERE to_address = '${to.replaceAll("'", "''")}' AND template = '${template}' AND created_at >= ${notBefore} ORDER BY created_at DESC LIMIT 1`,
-    );
-    const code = /code is (\d{6})/.exec(rows[0]?.text_body ?? '')?.[1];
-    if (code) return code;
-    await new Promise((r) => setTimeout(r, 1_000));
-  }
-  throw new Error(`no ${template} code in the local mailbox for ${to}`);
-}
-
-let shot = 0;
-async function screenshot(page, step) {
-  shot += 1;
-  await page.screenshot({ path: join(artifactsDir(), `front-door-${String(shot).padStart(2, '0')}-${step}.png`), fullPage: true });
-}
+const screenshot = screenshots('front-door');
 
 const scrollsSideways = (page) => page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
 

@@ -7,17 +7,11 @@
 // authentication page and the issuer page) and leaves it waiting, and the light run completes it.
 // Screenshots: payments-3ds-<scheme>-<n>-<step>.png in the artifacts folder.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { ACCOUNTS, fromMailbox, ORIGIN, queryD1, STATE_DIR } from './app.mjs';
 import { artifactsDir, assertNoForeignCode, assertStayedOffline, launchBrowser, openOffline, withEvidence } from './offline.mjs';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const ORIGIN = process.env.DOCS_BASE_URL ? new URL(process.env.DOCS_BASE_URL).origin : undefined;
-if (!ORIGIN) throw new Error('DOCS_BASE_URL is not set: run `npm run test:browser`');
-const STATE_DIR = process.env.BROWSER_STATE_DIR;
-const ACCOUNTS = JSON.parse(process.env.BROWSER_ACCOUNTS || '[]');
 /** The demo owner of the bistro and the events business (the cast's only 'business' account). */
 const owner = ACCOUNTS.find((a) => a.role === 'business');
 const skip = (!owner || !STATE_DIR) && 'no demo business owner or Worker state: run `npm run test:browser`';
@@ -31,31 +25,11 @@ after(async () => {
   await browser?.close();
 });
 
-/** Reads the Worker's local D1 with wrangler (the same SQLite files `wrangler dev` uses). */
-function queryD1(sql) {
-  const args = ['d1', 'execute', 'DB', '--local', '--persist-to', STATE_DIR, '--json', '--command', sql];
-  const run = spawnSync(join(ROOT, 'node_modules', '.bin', 'wrangler'), args, {
-    cwd: ROOT,
-    encoding: 'utf8',
-    env: { ...process.env, CI: 'true', WRANGLER_SEND_METRICS: 'false' },
-  });
-  if (run.status !== 0) throw new Error(`wrangler d1 execute failed (exit ${run.status}): ${run.stderr || run.stdout}`);
-  return JSON.parse(run.stdout)[0]?.results ?? [];
-}
-
 /** The authentication link of the newest "confirm a payment" email to `to`, waiting for the mail to be written. */
 async function emailedLink(to) {
-  const deadline = Date.now() + 30_000;
-  const quoted = to.replaceAll("'", "''");
-  while (Date.now() < deadline) {
-    const rows = queryD1(
-      `SELECT text_body FROM email_outbox WHERE to_address = '${quoted}' AND template = 'notification:payment_action_required' ORDER BY created_at DESC LIMIT 1`,
-    );
-    const match = rows[0] && AUTH_LINK.exec(rows[0].text_body);
-    if (match) return match[1];
-    await new Promise((r) => setTimeout(r, 1_000));
-  }
-  throw new Error(`no payment_action_required email with an authentication link reached ${to}`);
+  const link = await fromMailbox(to, 'notification:payment_action_required', AUTH_LINK);
+  if (!link) throw new Error(`no payment_action_required email with an authentication link reached ${to}`);
+  return link;
 }
 
 /** Tab until `selector` has the focus (at most `max` presses), then check its focus ring is drawn. */

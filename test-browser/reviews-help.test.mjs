@@ -9,8 +9,8 @@
 // through `npm run test:browser` (BROWSER_TESTS=reviews-help for this file alone).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { account, apiCall as api, NO_OWNER, ORIGIN, owner, screenshots, signIn } from './app.mjs';
-import { assertAccessible, assertNoForeignCode, launchBrowser, openOffline, withEvidence } from './offline.mjs';
+import { account, apiCall as api, checkEverywhere, NO_OWNER, ORIGIN, owner, screenshots, signIn } from './app.mjs';
+import { assertNoForeignCode, launchBrowser, openOffline, withEvidence } from './offline.mjs';
 
 const jordan = account('jordan');
 const admin = account('admin');
@@ -20,35 +20,6 @@ const screenshot = screenshots('reviews-help');
 let browser;
 /** The three people's browser sessions, opened once. */
 const who = {};
-
-/** The elements reaching past the window's right edge (none when the page fits), named for the failure message. */
-const overflowing = (page) =>
-  page.evaluate(() => {
-    if (document.documentElement.scrollWidth <= window.innerWidth) return [];
-    const clipped = (el) => {
-      for (let p = el.parentElement; p; p = p.parentElement) if (getComputedStyle(p).overflowX !== 'visible') return true;
-      return false;
-    };
-    return [...document.querySelectorAll('body *')]
-      .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1 && !clipped(el))
-      .slice(0, 5)
-      .map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} (${Math.round(el.getBoundingClientRect().right)} px)`);
-  });
-
-/** The page as it stands, axe-clean and fitting the width, in both schemes at 1280 and 360 px; a screenshot of each. */
-async function checkEverywhere(page, name) {
-  for (const scheme of ['light', 'dark']) {
-    await page.emulateMedia({ colorScheme: scheme });
-    for (const width of [1280, 360]) {
-      await page.setViewportSize({ width, height: 900 });
-      await assertAccessible(page, `${name}, ${scheme}, ${width} px`);
-      assert.deepEqual(await overflowing(page), [], `${name} scrolls sideways at ${width} px (${scheme})`);
-      await screenshot(page, `${name}-${scheme}-${width}`);
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
 
 /** The notice the page shows after a form's success. */
 const noticeText = (page) => page.locator('.notice-success').textContent();
@@ -78,7 +49,7 @@ describe('reviews, help and the admin queues', { skip }, () => {
       const { page } = session;
       await page.goto(`${ORIGIN}/reviews`);
       await page.waitForSelector('[data-island="review-trend"][data-island-ready="true"]');
-      await checkEverywhere(page, 'reviews-shifter');
+      await checkEverywhere(page, screenshot, 'reviews-shifter');
 
       const todo = page.locator('li.review-todo', { hasText: 'Harbor Street Bistro' }).first();
       review.shift = await todo.locator('input[name=shift_request_id]').inputValue();
@@ -124,7 +95,7 @@ describe('reviews, help and the admin queues', { skip }, () => {
       await item.getByRole('button', { name: 'Send the dispute' }).click();
       assert.match(await noticeText(page), /dispute was sent/);
       await page.locator(`#review-${review.id} .badge`, { hasText: 'waiting for an admin' }).waitFor();
-      await checkEverywhere(page, 'reviews-business-disputed');
+      await checkEverywhere(page, screenshot, 'reviews-business-disputed');
     });
 
     await withEvidence(who.admin, 'reviews-help-uphold', async () => {
@@ -133,7 +104,7 @@ describe('reviews, help and the admin queues', { skip }, () => {
       const item = page.locator(`#dispute-${review.id}`);
       await item.waitFor();
       assert.match(await item.textContent(), /Aprons were in the storeroom/);
-      await checkEverywhere(page, 'admin-disputes');
+      await checkEverywhere(page, screenshot, 'admin-disputes');
       await item.getByRole('button', { name: /Uphold/ }).click();
       assert.match(await noticeText(page), /upheld/);
       assert.equal(await page.locator(`#dispute-${review.id}`).count(), 0);
@@ -164,7 +135,7 @@ describe('reviews, help and the admin queues', { skip }, () => {
       await page.waitForURL((u) => u.searchParams.get('q') === 'clock photo');
       const first = page.locator('.help-results a').first();
       assert.match(await first.textContent(), /clock/i);
-      await checkEverywhere(page, 'help-search');
+      await checkEverywhere(page, screenshot, 'help-search');
 
       await first.click();
       await page.waitForURL(/\/help\/articles\//);
@@ -174,7 +145,7 @@ describe('reviews, help and the admin queues', { skip }, () => {
       await page.getByRole('button', { name: 'Yes, it helped' }).click();
       assert.match(await noticeText(page), /feedback was saved/);
       assert.equal(Number((await counts()).match(/^(\d+) found/)[1]), helpfulBefore + 1);
-      await checkEverywhere(page, 'help-article');
+      await checkEverywhere(page, screenshot, 'help-article');
 
       await page.goto(`${ORIGIN}/help`);
       await page.fill('#ask-question', ask.question);
@@ -188,7 +159,7 @@ describe('reviews, help and the admin queues', { skip }, () => {
       assert.doesNotMatch(await answer.textContent(), /POST \/v1\/help\/escalate/);
       assert.ok((await answer.locator('a[href^="/help/articles/"]').count()) > 0, 'the answer links the articles it lists');
       assert.equal(await page.locator(`a[href="/inbox/${ask.id}"]`).count(), 1, 'the conversation links to its inbox address');
-      await checkEverywhere(page, 'help-answer');
+      await checkEverywhere(page, screenshot, 'help-answer');
 
       await page.getByRole('button', { name: 'Ask for a person' }).click();
       assert.match(await noticeText(page), /person from the support team/);
@@ -203,7 +174,7 @@ describe('reviews, help and the admin queues', { skip }, () => {
       const item = page.locator(`#support-${ask.id}`);
       await item.waitFor();
       assert.match(await item.textContent(), /clock in with a photo/);
-      await checkEverywhere(page, 'admin-support');
+      await checkEverywhere(page, screenshot, 'admin-support');
       await item.getByRole('button', { name: 'Join and answer' }).click();
       await page.waitForURL((u) => u.pathname === `/inbox/${ask.id}`);
       await page.goto(`${ORIGIN}/admin/support`);
@@ -211,7 +182,7 @@ describe('reviews, help and the admin queues', { skip }, () => {
 
       await page.goto(`${ORIGIN}/admin/deliveries`);
       assert.ok((await page.locator('.deliveries-table tbody tr').count()) > 0, 'the deliveries of the demo accounts are listed');
-      await checkEverywhere(page, 'admin-deliveries');
+      await checkEverywhere(page, screenshot, 'admin-deliveries');
     });
   });
 
@@ -226,14 +197,14 @@ describe('reviews, help and the admin queues', { skip }, () => {
         await page.fill('input[name=q]', 'clock photo');
         await page.getByRole('button', { name: 'Search' }).click();
         await page.waitForURL((u) => u.searchParams.get('q') === 'clock photo');
-        await checkEverywhere(page, 'help-visitor-search');
+        await checkEverywhere(page, screenshot, 'help-visitor-search');
 
         await page.locator('.help-results a').first().click();
         await page.waitForURL(/\/help\/articles\//);
         const articlePath = new URL(page.url()).pathname;
         assert.ok((await page.locator('.article-body h2').count()) > 0, 'the article body is rendered for a visitor');
         assert.equal(await page.getByRole('button', { name: 'Yes, it helped' }).count(), 0, 'a visitor is offered a vote');
-        await checkEverywhere(page, 'help-visitor-article');
+        await checkEverywhere(page, screenshot, 'help-visitor-article');
         await Promise.all([
           page.waitForURL((u) => u.pathname === '/login' && u.searchParams.get('next') === articlePath),
           page.getByRole('link', { name: 'Sign in to say whether it helped' }).click(),
