@@ -1,6 +1,5 @@
-import type uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { axisStyle, barSeries, chartColors, mountChart, niceCeil, referenceLine } from '../lib/chart';
+import { mountChart, periodBarsOptions } from '../lib/chart';
 import { eachIsland } from '../lib/island';
 
 /**
@@ -29,35 +28,17 @@ function mount(el: HTMLElement, props: EarningsChartProps) {
   if (!box || !props.months.length) return;
   const xs = props.months.map((_, i) => i);
   const gross = props.months.map((m) => m.gross);
-  const short = (n: number) =>
-    new Intl.NumberFormat('en-US', { style: 'currency', currency: props.currency, notation: 'compact', maximumFractionDigits: 1 }).format(
-      n,
-    );
-
-  const options = (width: number): uPlot.Options => {
-    const c = chartColors();
-    const axis = axisStyle(c);
-    return {
-      width,
-      height: HEIGHT,
-      legend: { show: false },
-      cursor: { show: false },
-      scales: {
-        x: { time: false, range: [-0.5, xs.length - 0.5] },
-        y: { range: (_u, _min, max) => [0, niceCeil(Math.max(max, props.goal ?? 0) * 1.1)] },
-      },
-      axes: [
-        {
-          ...axis,
-          splits: (u) => (u.width < NARROW ? xs.filter((i) => (xs.length - 1 - i) % 3 === 0) : xs),
-          values: (_u, splits) => splits.map((i) => (props.months[i] ? monthLabel(props.months[i].month) : '')),
-        },
-        { ...axis, size: 56, values: (_u, splits) => splits.map(short) },
-      ],
-      series: [{}, barSeries('Gross', c)],
-      hooks: { draw: [referenceLine(() => props.goal, c.reference)] },
-    };
-  };
+  const options = periodBarsOptions({
+    height: HEIGHT,
+    count: xs.length,
+    label: (i) => monthLabel(props.months[i]?.month ?? ''),
+    narrow: NARROW,
+    every: 3,
+    valueAxisSize: 56,
+    currency: props.currency,
+    seriesLabel: 'Gross',
+    reference: () => props.goal,
+  });
 
   mountChart(
     box,

@@ -1,7 +1,6 @@
-import type uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { api, money, newIdempotencyKey } from '../lib/api';
-import { axisStyle, barSeries, chartColors, mountChart, niceCeil, referenceLine } from '../lib/chart';
+import { mountChart, periodBarsOptions } from '../lib/chart';
 import { eachIsland } from '../lib/island';
 import { againstBudget, budgetSentence, type LaborChartProps, weekLabel } from '../lib/labor-model';
 
@@ -28,10 +27,6 @@ function mount(el: HTMLElement, props: LaborChartProps) {
   const box = el.querySelector<HTMLElement>('[data-chart-canvas]');
   if (!box) return;
   const fmt = (n: number) => money(n, props.currency);
-  const short = (n: number) =>
-    new Intl.NumberFormat('en-US', { style: 'currency', currency: props.currency, notation: 'compact', maximumFractionDigits: 1 }).format(
-      n,
-    );
   let budget = props.budget;
   const xs = props.weeks.map((_, i) => i);
   const totals = props.weeks.map((w) => w.total);
@@ -41,31 +36,18 @@ function mount(el: HTMLElement, props: LaborChartProps) {
     el.dataset.chartTotals = totals.join(',');
   };
 
-  const options = (width: number): uPlot.Options => {
-    const c = chartColors();
-    const axis = axisStyle(c);
-    return {
-      width,
-      height: HEIGHT,
-      legend: { show: false },
-      cursor: { show: false },
-      scales: {
-        x: { time: false, range: [-0.5, props.weeks.length - 0.5] },
-        y: { range: (_u, _min, max) => [0, niceCeil(Math.max(max, budget ?? 0) * 1.1)] },
-      },
-      axes: [
-        {
-          ...axis,
-          splits: (u) => (u.width < NARROW ? xs.filter((i) => (xs.length - 1 - i) % 2 === 0) : xs),
-          values: (_u, splits) => splits.map((i) => (props.weeks[i] ? weekLabel(props.weeks[i].week_start) : '')),
-        },
-        { ...axis, size: 64, values: (_u, splits) => splits.map(short) },
-      ],
-      series: [{}, barSeries('Labor cost', c)],
-      // The budget: one dashed line across the whole plot.
-      hooks: { draw: [referenceLine(() => budget, c.reference)] },
-    };
-  };
+  const options = periodBarsOptions({
+    height: HEIGHT,
+    count: xs.length,
+    label: (i) => weekLabel(props.weeks[i]?.week_start ?? ''),
+    narrow: NARROW,
+    every: 2,
+    valueAxisSize: 64,
+    currency: props.currency,
+    seriesLabel: 'Labor cost',
+    // The budget: one dashed line across the whole plot.
+    reference: () => budget,
+  });
 
   const chart = mountChart(box, HEIGHT, options, () => [xs, totals], record);
 

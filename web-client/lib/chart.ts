@@ -4,7 +4,8 @@ import uPlot from 'uplot';
  * What the app's uPlot charts share: the current theme's colours from the design tokens, the axis
  * style, a round ceiling for a money axis, bars, a dashed reference line across the plot, and the
  * mounting (fit the box's width, follow its resizes, redraw when the colour scheme changes since a
- * canvas reads its colours once). Each island keeps what is its own: series, labels, props.
+ * canvas reads its colours once), and the options of a bar chart of periods against a reference line.
+ * Each island keeps what is its own: series, labels, props.
  */
 
 export interface ChartColors {
@@ -62,6 +63,60 @@ export function referenceLine(value: () => number | null, color: string): (u: uP
     ctx.lineTo(u.bbox.left + u.bbox.width, y);
     ctx.stroke();
     ctx.restore();
+  };
+}
+
+/** A compact money label for the value axis ($1.2K). */
+export function compactMoney(currency: string): (n: number) => string {
+  const f = new Intl.NumberFormat('en-US', { style: 'currency', currency, notation: 'compact', maximumFractionDigits: 1 });
+  return (n) => f.format(n);
+}
+
+/** A bar chart of periods (weeks, months), the newest last, against a reference line (a budget, a goal). */
+export interface PeriodBarsSpec {
+  height: number;
+  /** How many periods are drawn (x is their index). */
+  count: number;
+  /** The label under period `i`. */
+  label: (i: number) => string;
+  /** Below this width only every `every`-th period is labelled, counted back from the newest, so labels never overlap. */
+  narrow: number;
+  every: number;
+  /** The width of the value axis, px. */
+  valueAxisSize: number;
+  currency: string;
+  seriesLabel: string;
+  /** The reference line's value, read at each draw (null: none). */
+  reference: () => number | null;
+}
+
+/** uPlot options (for mountChart) of a period bar chart: value axis from 0 to a round ceiling above the bars and the line. */
+export function periodBarsOptions(spec: PeriodBarsSpec): (width: number) => uPlot.Options {
+  const xs = Array.from({ length: spec.count }, (_, i) => i);
+  const short = compactMoney(spec.currency);
+  return (width) => {
+    const c = chartColors();
+    const axis = axisStyle(c);
+    return {
+      width,
+      height: spec.height,
+      legend: { show: false },
+      cursor: { show: false },
+      scales: {
+        x: { time: false, range: [-0.5, spec.count - 0.5] },
+        y: { range: (_u, _min, max) => [0, niceCeil(Math.max(max, spec.reference() ?? 0) * 1.1)] },
+      },
+      axes: [
+        {
+          ...axis,
+          splits: (u) => (u.width < spec.narrow ? xs.filter((i) => (xs.length - 1 - i) % spec.every === 0) : xs),
+          values: (_u, splits) => splits.map((i) => (i >= 0 && i < spec.count ? spec.label(i) : '')),
+        },
+        { ...axis, size: spec.valueAxisSize, values: (_u, splits) => splits.map(short) },
+      ],
+      series: [{}, barSeries(spec.seriesLabel, c)],
+      hooks: { draw: [referenceLine(spec.reference, c.reference)] },
+    };
   };
 }
 
