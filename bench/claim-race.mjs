@@ -15,9 +15,9 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { Temporal } from 'temporal-polyfill';
-import { freePort, ms, portIsFree, printTable, ROOT, signalAllChildren, sleep, STATE_DIR, summarize } from './common.mjs';
+import { freePort, ms, portIsFree, printTable, STATE_DIR, summarize, writeResults } from './common.mjs';
 import { load } from './seed.mjs';
-import { BENCH_VARS, buildSnapshot, startServer } from './server.mjs';
+import { BENCH_VARS, buildSnapshot, runBench, startServer } from './server.mjs';
 
 const SMOKE = process.argv.includes('--smoke');
 const CLAIMS = Number(process.env.CLAIMS || (SMOKE ? 40 : 1000));
@@ -241,7 +241,6 @@ async function main() {
   await load(persistTo, data.files, logFile, (m) => console.log(`[claim-race] ${m} — ${elapsed(t0)}`));
   const script = await buildSnapshot(join(dir, 'build'), logFile);
   const server = await startServer({ port, persistTo, logFile, script });
-  stopServer = server.stop;
   console.log(`[claim-race] wrangler dev answers on ${server.base} — ${elapsed(t0)}`);
   const rounds = [];
   try {
@@ -261,7 +260,6 @@ async function main() {
     if (server.reloads())
       console.warn(`[claim-race] wrangler dev reloaded the Worker ${server.reloads()} time(s): the figures are not reliable`);
     await server.stop();
-    stopServer = null;
   }
   const cpu = cpus();
   console.log(
@@ -300,36 +298,9 @@ async function main() {
     if (problems.length) process.exitCode = 1;
     return;
   }
-  mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
-  const out = join(
-    ROOT,
-    'bench',
-    'results',
-    `claim-race-${new Date()
-      .toISOString()
-      .replaceAll(':', '-')
-      .replace(/\.\d+Z$/, 'Z')}.json`,
-  );
-  writeFileSync(out, `${JSON.stringify({ claims: CLAIMS, claimers: CLAIMERS, rounds }, null, 2)}\n`);
-  console.log(`Results written to ${out.replace(`${ROOT}/`, '')} — whole run ${elapsed(t0)}`);
+  const out = writeResults('claim-race-', { claims: CLAIMS, claimers: CLAIMERS, rounds });
+  console.log(`Results written to ${out} — whole run ${elapsed(t0)}`);
   if (problems.length) process.exitCode = 1;
 }
 
-let stopServer = null;
-for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-  process.on(sig, async () => {
-    if (stopServer) await stopServer().catch(() => undefined);
-    signalAllChildren('SIGTERM');
-    await sleep(300);
-    signalAllChildren('SIGKILL');
-    process.exit(130);
-  });
-}
-process.on('exit', () => signalAllChildren('SIGKILL'));
-
-main().catch(async (err) => {
-  console.error(`[claim-race] ${err instanceof Error ? err.message : String(err)}`);
-  if (stopServer) await stopServer().catch(() => undefined);
-  signalAllChildren('SIGKILL');
-  process.exitCode = 1;
-});
+runBench('claim-race', main);

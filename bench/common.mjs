@@ -1,7 +1,7 @@
 // Shared helpers for the benchmarks: paths, child processes, a seeded random source, timing and
 // percentile statistics. Plain Node ESM, no dependencies beyond the project's own.
 import { spawn } from 'node:child_process';
-import { createWriteStream, readdirSync, statSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,23 @@ export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const BENCH_DIR = join(ROOT, 'bench');
 export const STATE_DIR = join(BENCH_DIR, '.state');
 export const RESULTS_DIR = join(BENCH_DIR, 'results');
+
+/**
+ * Writes a run's figures as bench/results/<prefix><time>.json (the time in UTC, to the second, with
+ * no colon so every file system takes the name); returns its path relative to the project.
+ */
+export function writeResults(prefix, figures, at = new Date()) {
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const file = join(
+    RESULTS_DIR,
+    `${prefix}${at
+      .toISOString()
+      .replaceAll(':', '-')
+      .replace(/\.\d+Z$/, 'Z')}.json`,
+  );
+  writeFileSync(file, `${JSON.stringify(figures, null, 2)}\n`);
+  return file.replace(`${ROOT}/`, '');
+}
 const BIN = join(ROOT, 'node_modules', '.bin');
 export const WRANGLER = join(BIN, process.platform === 'win32' ? 'wrangler.cmd' : 'wrangler');
 /** The Node the project pins (22, with node:sqlite), whatever Node runs the benchmark itself. */

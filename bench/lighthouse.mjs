@@ -22,8 +22,8 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import lighthouse from 'lighthouse';
 import { callSeed, DEV_VARS, newSeedToken } from '../scripts/dev.mjs';
-import { freePort, ms, portIsFree, printTable, ROOT, runWrangler, signalAllChildren, sleep, STATE_DIR, track } from './common.mjs';
-import { buildSnapshot, startServer } from './server.mjs';
+import { freePort, ms, portIsFree, printTable, ROOT, runWrangler, sleep, STATE_DIR, track, writeResults } from './common.mjs';
+import { buildSnapshot, runBench, startServer } from './server.mjs';
 
 const SMOKE = process.argv.includes('--smoke');
 const RUNS = SMOKE ? 1 : Number(process.env.RUNS || 3);
@@ -253,7 +253,6 @@ async function main() {
   log(`migrations applied, Worker bundled — ${elapsed(t0)}`);
   const token = newSeedToken();
   const server = await startServer({ port, persistTo, logFile, script, vars: { ...DEV_VARS, DEMO_SEED_TOKEN: token } });
-  stopServer = server.stop;
   log(`${server.base} serving — ${elapsed(t0)}`);
   try {
     const seeded = await callSeed(port, token);
@@ -303,39 +302,11 @@ async function main() {
       log(`smoke run (the numbers are not figures) — whole run ${elapsed(t0)}`);
       return;
     }
-    mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
-    const out = join(
-      ROOT,
-      'bench',
-      'results',
-      `lighthouse-${new Date()
-        .toISOString()
-        .replaceAll(':', '-')
-        .replace(/\.\d+Z$/, 'Z')}.json`,
-    );
-    writeFileSync(out, `${JSON.stringify({ runs: RUNS, machine: { cpus: cpus().length, loadAverage: load }, pages: summary }, null, 2)}\n`);
-    log(`results written to ${out.replace(`${ROOT}/`, '')}, full reports in ${reports.replace(`${ROOT}/`, '')} — whole run ${elapsed(t0)}`);
+    const out = writeResults('lighthouse-', { runs: RUNS, machine: { cpus: cpus().length, loadAverage: load }, pages: summary });
+    log(`results written to ${out}, full reports in ${reports.replace(`${ROOT}/`, '')} — whole run ${elapsed(t0)}`);
   } finally {
     await server.stop();
-    stopServer = null;
   }
 }
 
-let stopServer = null;
-for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-  process.on(sig, async () => {
-    if (stopServer) await stopServer().catch(() => undefined);
-    signalAllChildren('SIGTERM');
-    await sleep(300);
-    signalAllChildren('SIGKILL');
-    process.exit(130);
-  });
-}
-process.on('exit', () => signalAllChildren('SIGKILL'));
-
-main().catch(async (err) => {
-  console.error(`[lighthouse] ${err instanceof Error ? err.message : String(err)}`);
-  if (stopServer) await stopServer().catch(() => undefined);
-  signalAllChildren('SIGKILL');
-  process.exitCode = 1;
-});
+runBench('lighthouse', main);

@@ -19,14 +19,14 @@ import { join } from 'node:path';
 import { benchAuthRead, printAuthRead } from './auth-read.mjs';
 import { benchBroadcasts, printBroadcasts } from './broadcasts.mjs';
 import { benchClaims, printClaims } from './claims.mjs';
-import { call, freePort, ms, portIsFree, printTable, RESULTS_DIR, ROOT, signalAllChildren, sleep, STATE_DIR } from './common.mjs';
+import { call, freePort, ms, portIsFree, printTable, ROOT, STATE_DIR, writeResults } from './common.mjs';
 import { benchCounts, printCounts } from './counts.mjs';
 import { benchDashboard, printDashboard } from './dashboard.mjs';
 import { benchInsights, printInsights } from './insights.mjs';
 import { benchLists, printLists } from './lists.mjs';
 import { benchLoad, memoryVerdict, poolsFor, printLoad, printSoak } from './load.mjs';
 import { generate, generateBroadcasts, generateWorked, load } from './seed.mjs';
-import { BENCH_VARS, buildSnapshot, startServer } from './server.mjs';
+import { BENCH_VARS, buildSnapshot, runBench, startServer } from './server.mjs';
 
 const ALL = ['claims', 'broadcasts', 'lists', 'insights', 'dashboard', 'auth', 'counts', 'load', 'soak'];
 /** What `npm run bench` runs when no benchmark is named: all but the long-running load and soak. */
@@ -190,7 +190,6 @@ async function main() {
   const start = async () => {
     const tStart = performance.now();
     server = await startServer({ port, persistTo, logFile, script });
-    stopServer = server.stop;
     startSeconds += (performance.now() - tStart) / 1000;
     // The figures' windowed rollups follow the clock: the 5-minute job, run once the data is in.
     const r = await call(server.base, 'POST', '/__bench/rollups');
@@ -200,7 +199,6 @@ async function main() {
   const stop = async () => {
     reloads += server.reloads();
     await server.stop();
-    stopServer = null;
     server = null;
   };
   /** Grows the data to `size` with the server stopped (its SQLite file is written by the loader). */
@@ -351,19 +349,22 @@ async function main() {
     return;
   }
   if (!reuse) saveManifest();
-  mkdirSync(RESULTS_DIR, { recursive: true });
-  const file = join(
-    RESULTS_DIR,
-    `${started
-      .toISOString()
-      .replaceAll(':', '-')
-      .replace(/\.\d+Z$/, 'Z')}.json`,
+  const file = writeResults(
+    '',
+    {
+      started: started.toISOString(),
+      source,
+      machine,
+      settings: BENCH_VARS,
+      plan: PLAN,
+      counts: manifest.counts,
+      timings: { loadSeconds, startSeconds, totalSeconds },
+      results,
+      failures,
+    },
+    started,
   );
-  writeFileSync(
-    file,
-    `${JSON.stringify({ started: started.toISOString(), source, machine, settings: BENCH_VARS, plan: PLAN, counts: manifest.counts, timings: { loadSeconds, startSeconds, totalSeconds }, results, failures }, null, 2)}\n`,
-  );
-  console.log(`Results written to ${file.replace(`${ROOT}/`, '')}`);
+  console.log(`Results written to ${file}`);
   if (failures.length) {
     console.error(`\n${failures.length} unexpected answer(s):`);
     for (const f of failures.slice(0, 20)) console.error(`  ${f}`);
@@ -428,27 +429,4 @@ function printInsightSizes(insights, lists, auths) {
   );
 }
 
-let stopServer = null;
-let interrupted = false;
-for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-  process.on(sig, async () => {
-    if (interrupted) return;
-    interrupted = true;
-    console.error(`\n[bench] ${sig}: stopping wrangler…`);
-    if (stopServer) await stopServer().catch(() => undefined);
-    signalAllChildren('SIGTERM');
-    await sleep(500);
-    signalAllChildren('SIGKILL');
-    process.exit(130);
-  });
-}
-// Last resort: whatever way the process ends, no child of ours outlives it.
-process.on('exit', () => signalAllChildren('SIGKILL'));
-
-main().catch(async (err) => {
-  if (interrupted) return;
-  console.error(`[bench] ${err instanceof Error ? err.message : String(err)}`);
-  if (stopServer) await stopServer().catch(() => undefined);
-  signalAllChildren('SIGKILL');
-  process.exitCode = 1;
-});
+runBench('bench', main);

@@ -8,7 +8,10 @@
 import { spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { basename, join } from 'node:path';
-import { childEnv, freePort, ROOT, runWrangler, sleep, track, WRANGLER } from './common.mjs';
+import { childEnv, freePort, ROOT, runWrangler, signalAllChildren, sleep, track, WRANGLER } from './common.mjs';
+
+/** The stops of the servers started and not stopped yet: what an interrupted or failed run stops first. */
+const running = new Set();
 
 /** Settings passed with --var: demo data off, and a rate limit no benchmark reaches. */
 export const BENCH_VARS = { DEMO_MODE: 'false', API_KEY_RATE_LIMIT: '1000000' };
@@ -69,6 +72,7 @@ export async function startServer({ port, persistTo, logFile, script, vars = BEN
 
   /** SIGTERM to the whole group, then SIGKILL if it lingers; resolves once wrangler has exited. */
   async function stop() {
+    running.delete(stop);
     if (child.exitCode === null && child.signalCode === null) {
       try {
         process.kill(-child.pid, 'SIGTERM');
@@ -93,10 +97,42 @@ export async function startServer({ port, persistTo, logFile, script, vars = BEN
     }
   }
 
+  running.add(stop);
   if (!up) {
     await stop();
     throw new Error(`wrangler dev did not answer on ${base} within 120 s\n${tail}`);
   }
   /** Restarts of the Worker after it first answered (a changed wrangler.toml still causes one). */
   return { base, pid: child.pid, stop, tail: () => tail, reloads: () => reloads };
+}
+
+/**
+ * Runs a benchmark's `main` so that nothing it started outlives it: on Ctrl-C, a kill or a failure the
+ * servers still running are stopped and every child is ended (TERM, then KILL); `tag` prefixes the messages.
+ */
+export function runBench(tag, main) {
+  let interrupted = false;
+  const stopServers = () => Promise.all([...running].map((stop) => stop().catch(() => undefined)));
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    process.on(sig, async () => {
+      if (interrupted) return;
+      interrupted = true;
+      console.error(`\n[${tag}] ${sig}: stopping wrangler…`);
+      await stopServers();
+      signalAllChildren('SIGTERM');
+      await sleep(500);
+      signalAllChildren('SIGKILL');
+      process.exit(130);
+    });
+  }
+  // Last resort: whatever way the process ends, no child of ours outlives it.
+  process.on('exit', () => signalAllChildren('SIGKILL'));
+
+  main().catch(async (err) => {
+    if (interrupted) return;
+    console.error(`[${tag}] ${err instanceof Error ? err.message : String(err)}`);
+    await stopServers();
+    signalAllChildren('SIGKILL');
+    process.exitCode = 1;
+  });
 }
