@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../src/lib/errors';
 import type { ServiceContext } from '../../src/services/kernel/context';
 import { CLOCK_IN_EARLY_MINUTES, CLOCK_OUT_GRACE_MINUTES, clockIn, clockOut, MIN_CLOCKED_MINUTES } from '../../src/services/shifts/clock';
 import { markNoShow } from '../../src/services/shifts/no-show';
@@ -9,6 +8,7 @@ import { type ApiResult, call, expectError } from '../helpers/api';
 import { contextAt } from '../helpers/clock';
 import { addTeammate, makeUser, type TestUser } from '../helpers/factory';
 import { auditFor, callWithEnv, HOUR, insertShift, makePair, MINUTE, readShift, type ShiftRow } from '../helpers/shifts';
+import { expectAppError } from '../helpers/two-factor';
 
 /**
  * The clock rules (docs/decisions/shift-requests.md, "Clock-in and clock-out"), tested on injected clocks: the
@@ -23,17 +23,6 @@ const noShow = (id: string, key: string) => call('POST', `/v1/shift_request/${id
 function ok(res: ApiResult, status = 200) {
   expect(res.status, JSON.stringify(res.body)).toBe(status);
   return res.body;
-}
-
-/** Runs a service call and returns the AppError it throws (fails the test if it does not throw one). */
-async function refusal(p: Promise<unknown>, code: string): Promise<AppError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof AppError && err.code === code) return err;
-    throw err;
-  }
-  throw new Error(`expected ${code}, the call succeeded`);
 }
 
 /** An accepted 8-hour shift starting a day from now, far from the real clock, so every instant is injected. */
@@ -56,10 +45,10 @@ describe('clock-in window', () => {
   it(`opens ${CLOCK_IN_EARLY_MINUTES} minutes before the start and closes at the scheduled end`, async () => {
     const { sh, shift } = await dayShift();
     const opens = shift.starts_at - CLOCK_IN_EARLY_MINUTES * MINUTE;
-    const tooEarly = await refusal(clockIn(at(opens - SECOND, sh), shift.id, {}), 'SHFT-CLOCK-WINDOW-ERR');
+    const tooEarly = await expectAppError(clockIn(at(opens - SECOND, sh), shift.id, {}), 'SHFT-CLOCK-WINDOW-ERR');
     expect(tooEarly.status).toBe(422);
     expect(tooEarly.details).toEqual({ opens_at: new Date(opens).toISOString(), closes_at: new Date(shift.ends_at).toISOString() });
-    await refusal(clockIn(at(shift.ends_at + SECOND, sh), shift.id, {}), 'SHFT-CLOCK-WINDOW-ERR');
+    await expectAppError(clockIn(at(shift.ends_at + SECOND, sh), shift.id, {}), 'SHFT-CLOCK-WINDOW-ERR');
     expect((await readShift(shift.id))!.shift_start_at).toBeNull();
     const s = await clockIn(at(opens, sh), shift.id, {});
     expect(s.shift_start_at).toBe(iso(opens));
@@ -74,9 +63,9 @@ describe('clock-out rules', () => {
     const { sh, shift } = await dayShift();
     const inAt = shift.starts_at - 55 * MINUTE;
     await clockIn(at(inAt, sh), shift.id, {});
-    const err = await refusal(clockOut(at(inAt + SECOND, sh), shift.id, {}), 'SHFT-CLOCK-WINDOW-ERR');
+    const err = await expectAppError(clockOut(at(inAt + SECOND, sh), shift.id, {}), 'SHFT-CLOCK-WINDOW-ERR');
     expect(err.details).toEqual({ opens_at: new Date(shift.ends_at - CLOCK_OUT_GRACE_MINUTES * MINUTE).toISOString() });
-    await refusal(clockOut(at(shift.starts_at + HOUR, sh), shift.id, {}), 'SHFT-CLOCK-WINDOW-ERR');
+    await expectAppError(clockOut(at(shift.starts_at + HOUR, sh), shift.id, {}), 'SHFT-CLOCK-WINDOW-ERR');
     const row = (await readShift(shift.id))!;
     expect(row.shift_end_at).toBeNull();
     expect(isWorked(row)).toBe(false);
@@ -87,7 +76,7 @@ describe('clock-out rules', () => {
     const { sh, shift } = await dayShift();
     await clockIn(at(shift.starts_at - 5 * MINUTE, sh), shift.id, {});
     const opens = shift.ends_at - CLOCK_OUT_GRACE_MINUTES * MINUTE;
-    await refusal(clockOut(at(opens - SECOND, sh), shift.id, {}), 'SHFT-CLOCK-WINDOW-ERR');
+    await expectAppError(clockOut(at(opens - SECOND, sh), shift.id, {}), 'SHFT-CLOCK-WINDOW-ERR');
     const out = await clockOut(at(opens, sh), shift.id, {});
     expect(out).toMatchObject({ shift_end_at: iso(opens), shift_end_by_id: sh.userId });
     expect(isWorked((await readShift(shift.id))!)).toBe(true);
@@ -104,7 +93,7 @@ describe('clock-out rules', () => {
   it('a kiosk punching for the shifter follows the shifter’s rules', async () => {
     const { biz, sh, shift } = await dayShift();
     await clockIn(at(shift.starts_at, biz), shift.id, { actor_id: sh.shifterId! });
-    await refusal(clockOut(at(shift.ends_at - 20 * MINUTE, biz), shift.id, { actor_id: sh.shifterId! }), 'SHFT-CLOCK-WINDOW-ERR');
+    await expectAppError(clockOut(at(shift.ends_at - 20 * MINUTE, biz), shift.id, { actor_id: sh.shifterId! }), 'SHFT-CLOCK-WINDOW-ERR');
     const out = await clockOut(at(shift.ends_at - 10 * MINUTE, biz), shift.id, { actor_id: sh.shifterId! });
     expect(out.shift_end_by_id).toBe(sh.userId);
   });
@@ -113,7 +102,7 @@ describe('clock-out rules', () => {
     const { biz, sh, shift } = await dayShift();
     const inAt = shift.starts_at + 2 * MINUTE;
     await clockIn(at(inAt, sh), shift.id, {});
-    const tooSoon = await refusal(clockOut(at(inAt + 59 * SECOND, biz), shift.id, {}), 'SHFT-CLOCK-WINDOW-ERR');
+    const tooSoon = await expectAppError(clockOut(at(inAt + 59 * SECOND, biz), shift.id, {}), 'SHFT-CLOCK-WINDOW-ERR');
     expect(tooSoon.details).toEqual({ opens_at: new Date(inAt + MIN_CLOCKED_MINUTES * MINUTE).toISOString() });
     const endAt = inAt + 2 * HOUR;
     const out = await clockOut(at(endAt, biz), shift.id, {});
@@ -127,8 +116,8 @@ describe('clock-out rules', () => {
     const { biz, sh, shift } = await dayShift();
     const inAt = shift.ends_at - 2 * MINUTE;
     await clockIn(at(inAt, sh), shift.id, {});
-    await refusal(clockOut(at(inAt + 30 * SECOND, sh), shift.id, {}), 'SHFT-CLOCK-WINDOW-ERR');
-    await refusal(clockOut(at(inAt + 30 * SECOND, biz), shift.id, {}), 'SHFT-CLOCK-WINDOW-ERR');
+    await expectAppError(clockOut(at(inAt + 30 * SECOND, sh), shift.id, {}), 'SHFT-CLOCK-WINDOW-ERR');
+    await expectAppError(clockOut(at(inAt + 30 * SECOND, biz), shift.id, {}), 'SHFT-CLOCK-WINDOW-ERR');
     expect((await clockOut(at(inAt + MINUTE, sh), shift.id, {})).shift_end_at).toBe(iso(inAt + MINUTE));
   });
 
@@ -266,12 +255,12 @@ describe('no-show and clock-in race', () => {
     const a = await startedShift();
     const now = Date.now();
     const clockInCtx = staleContext(at(now, a.sh), () => markNoShow(at(now, a.biz), a.shift.id));
-    await refusal(clockIn(clockInCtx, a.shift.id, {}), 'SHFT-STATE-ERR');
+    await expectAppError(clockIn(clockInCtx, a.shift.id, {}), 'SHFT-STATE-ERR');
     expect((await readShift(a.shift.id))!).toMatchObject({ is_noshow: true, shift_start_at: null });
 
     const b = await startedShift();
     const noShowCtx = staleContext(at(now, b.biz), () => clockIn(at(now, b.sh), b.shift.id, {}));
-    await refusal(markNoShow(noShowCtx, b.shift.id), 'SHFT-STATE-ERR');
+    await expectAppError(markNoShow(noShowCtx, b.shift.id), 'SHFT-STATE-ERR');
     const row = (await readShift(b.shift.id))!;
     expect(row.is_noshow).toBe(false);
     expect(row.shift_start_at).toBe(now);

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../src/lib/errors';
 import {
   CLOCK_IN_EARLY_MINUTES,
   CLOCK_OUT_GRACE_MINUTES,
@@ -12,6 +11,7 @@ import { call } from '../helpers/api';
 import { contextAt } from '../helpers/clock';
 import type { TestUser } from '../helpers/factory';
 import { auditFor, HOUR, insertShift, MINUTE, makePair, readShift } from '../helpers/shifts';
+import { expectAppError } from '../helpers/two-factor';
 
 /**
  * Offline punches (docs/decisions/shift-requests.md "Offline punches"): a clock-in or clock-out
@@ -21,16 +21,6 @@ import { auditFor, HOUR, insertShift, MINUTE, makePair, readShift } from '../hel
 
 const SECOND = 1000;
 const iso = (ms: number) => new Date(ms).toISOString();
-
-async function refusal(p: Promise<unknown>, code: string): Promise<AppError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof AppError && err.code === code) return err;
-    throw err;
-  }
-  throw new Error(`expected ${code}, the call succeeded`);
-}
 
 /** An accepted 8-hour shift starting `startsIn` from now. */
 async function shiftFrom(startsIn: number) {
@@ -75,7 +65,7 @@ describe('offline punches: the bounds', () => {
   it(`refuses a device time more than ${OFFLINE_PUNCH_MAX_SKEW_SECONDS} s ahead, and records one ahead within the skew at its arrival`, async () => {
     const { sh, shift } = await shiftFrom(24 * HOUR);
     const now = shift.starts_at;
-    const ahead = await refusal(
+    const ahead = await expectAppError(
       clockIn(at(now, sh), shift.id, { device_time: iso(now + (OFFLINE_PUNCH_MAX_SKEW_SECONDS + 1) * SECOND) }),
       'VALIDATION-ERR',
     );
@@ -89,7 +79,7 @@ describe('offline punches: the bounds', () => {
   it(`refuses a punch sent more than ${OFFLINE_PUNCH_MAX_AGE_HOURS} hours after it was made`, async () => {
     const { sh, shift } = await shiftFrom(24 * HOUR);
     const made = shift.starts_at;
-    const err = await refusal(
+    const err = await expectAppError(
       clockIn(at(made + OFFLINE_PUNCH_MAX_AGE_HOURS * HOUR + SECOND, sh), shift.id, { device_time: iso(made) }),
       'VALIDATION-ERR',
     );
@@ -101,10 +91,10 @@ describe('offline punches: the bounds', () => {
   it('the clock window is checked at the device time: before it opens or after the end is refused, even if it arrives inside', async () => {
     const { sh, shift } = await shiftFrom(24 * HOUR);
     const opens = shift.starts_at - CLOCK_IN_EARLY_MINUTES * MINUTE;
-    await refusal(clockIn(at(shift.starts_at, sh), shift.id, { device_time: iso(opens - SECOND) }), 'SHFT-CLOCK-WINDOW-ERR');
+    await expectAppError(clockIn(at(shift.starts_at, sh), shift.id, { device_time: iso(opens - SECOND) }), 'SHFT-CLOCK-WINDOW-ERR');
     // Arriving after the window closed is fine when it was made inside it.
     const late = await shiftFrom(24 * HOUR);
-    await refusal(
+    await expectAppError(
       clockIn(at(late.shift.ends_at + HOUR, late.sh), late.shift.id, { device_time: iso(late.shift.ends_at + SECOND) }),
       'SHFT-CLOCK-WINDOW-ERR',
     );
@@ -117,7 +107,7 @@ describe('offline punches: the bounds', () => {
     const { sh, shift } = await shiftFrom(24 * HOUR);
     await clockIn(at(shift.starts_at, sh), shift.id, {});
     const opens = shift.ends_at - CLOCK_OUT_GRACE_MINUTES * MINUTE;
-    await refusal(clockOut(at(shift.ends_at, sh), shift.id, { device_time: iso(opens - SECOND) }), 'SHFT-CLOCK-WINDOW-ERR');
+    await expectAppError(clockOut(at(shift.ends_at, sh), shift.id, { device_time: iso(opens - SECOND) }), 'SHFT-CLOCK-WINDOW-ERR');
     expect((await readShift(shift.id))!.shift_end_at).toBeNull();
     const out = await clockOut(at(shift.ends_at, sh), shift.id, { device_time: iso(opens) });
     expect(out.shift_end_at).toBe(iso(opens));
