@@ -200,6 +200,16 @@ interface ThreadPageProps {
   draft?: { body: string; error: string } | undefined;
 }
 
+/** The side a thread's form acts as (a person on both sides of it), posted with the form. */
+function AsFields({ as }: { as: { kind: string; id: string } | null }) {
+  return as ? (
+    <>
+      <input type="hidden" name="as_kind" value={as.kind} />
+      <input type="hidden" name="as_id" value={as.id} />
+    </>
+  ) : null;
+}
+
 interface ActionButtonProps {
   csrf: string;
   view: ThreadView;
@@ -214,12 +224,7 @@ function ActionButton({ csrf, view, action, label, variant = 'secondary' }: Acti
     <form method="post" action={`/inbox/${encodeURIComponent(view.id)}/${action}`} class="inline-form">
       <CsrfField token={csrf} />
       <IdempotencyField />
-      {as ? (
-        <>
-          <input type="hidden" name="as_kind" value={as.kind} />
-          <input type="hidden" name="as_id" value={as.id} />
-        </>
-      ) : null}
+      <AsFields as={as} />
       <SubmitButton variant={variant}>{label}</SubmitButton>
     </form>
   );
@@ -337,12 +342,7 @@ function ThreadPage({ base, view, messages, olderCursor, zone, notice, error, dr
           <form method="post" action={`/inbox/${encodeURIComponent(view.id)}/send`} class="thread-compose">
             <CsrfField token={base.csrfToken} />
             <IdempotencyField />
-            {as ? (
-              <>
-                <input type="hidden" name="as_kind" value={as.kind} />
-                <input type="hidden" name="as_id" value={as.id} />
-              </>
-            ) : null}
+            <AsFields as={as} />
             <label for="field-body">{view.tab === 'requests' ? 'Reply (replying accepts the request)' : 'Your message'}</label>
             <textarea
               id="field-body"
