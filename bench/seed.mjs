@@ -134,6 +134,21 @@ const STARTS = [360, 420, 480, 540, 600, 660, 720, 900, 960, 1020, 1080, 1320];
 const ROLES = [1, 1, 1, 2, 2, 3, 3, 4, 5, 6, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
 const rateOf = (r, city, role) => city.base + role * 40 + r.int(-400, 900);
 
+/** A worked shift's day and times 1 to `historyDays` days back, ended at least an hour before `now`. */
+function pastShift(r, biz, now, historyDays) {
+  const daysBack = r.int(1, historyDays);
+  const startMin = r.pick(STARTS);
+  const shiftIn = hhmm(startMin);
+  const shiftOut = hhmm(startMin + 60 * r.int(4, 10));
+  let date = addDays(todayIn(biz.b.timezone, now), -daysBack);
+  let t = shiftInstants(date, shiftIn, shiftOut, biz.b.timezone);
+  if (t.endsAt > now - 60 * 60_000) {
+    date = addDays(date, -1);
+    t = shiftInstants(date, shiftIn, shiftOut, biz.b.timezone);
+  }
+  return { date, shiftIn, shiftOut, t };
+}
+
 /**
  * Direct threads between a business and `count` new shifters (numbered from `from`), each with a
  * message, one a minute back from now: users and shifters pushed into the given lists, the thread
@@ -541,17 +556,7 @@ export function generate(
   const rowsByCity = new Map();
   for (let i = 0; i < S.insightRows; i++) {
     const biz = r.chance(S.bigBusinessShare) ? big : r.pick(others);
-    let d = r.int(1, S.historyDays);
-    const startMin = r.pick(STARTS);
-    const shiftIn = hhmm(startMin);
-    const shiftOut = hhmm(startMin + 60 * r.int(4, 10));
-    let date = addDays(todayIn(biz.b.timezone, now), -d);
-    let t = shiftInstants(date, shiftIn, shiftOut, biz.b.timezone);
-    if (t.endsAt > now - 60 * 60_000) {
-      d += 1;
-      date = addDays(date, -1);
-      t = shiftInstants(date, shiftIn, shiftOut, biz.b.timezone);
-    }
+    const { date, shiftIn, shiftOut, t } = pastShift(r, biz, now, S.historyDays);
     const role = r.pick(ROLES);
     const who = pool[r.int(0, pool.length - 1)];
     shift(biz, date, shiftIn, shiftOut, role, rateFor(biz.city, role), {
@@ -863,17 +868,7 @@ export function generateWorked(dir, manifest, count, batch) {
   const byCity = manifest.counts.insightRowsByCity;
   for (let i = 0; i < count; i++) {
     const biz = r.chance(SIZES.bigBusinessShare) ? big : r.pick(others);
-    let d = r.int(1, SIZES.historyDays);
-    const startMin = r.pick(STARTS);
-    const shiftIn = hhmm(startMin);
-    const shiftOut = hhmm(startMin + 60 * r.int(4, 10));
-    let date = addDays(todayIn(biz.b.timezone, now), -d);
-    let t = shiftInstants(date, shiftIn, shiftOut, biz.b.timezone);
-    if (t.endsAt > now - 60 * 60_000) {
-      d += 1;
-      date = addDays(date, -1);
-      t = shiftInstants(date, shiftIn, shiftOut, biz.b.timezone);
-    }
+    const { date, shiftIn, shiftOut, t } = pastShift(r, biz, now, SIZES.historyDays);
     const role = r.pick(ROLES);
     ctx.shift(biz, date, shiftIn, shiftOut, role, rateOf(r, biz.city, role), {
       ...ctx.worked(pool[r.int(0, pool.length - 1)], t.startsAt, t.endsAt, r.chance(0.8) ? 5 : 2),

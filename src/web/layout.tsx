@@ -81,6 +81,21 @@ export function Document({ title, scripts, styles, csrfToken, bodyClass, manifes
 }
 
 /** The sign-out button: a POST with the CSRF field, so a link elsewhere cannot sign anyone out. */
+/** The account's sections as list items, the current one marked: in this header and on the account pages. */
+export function AccountNavItems({ current }: { current?: string | undefined }) {
+  return (
+    <>
+      {ACCOUNT_NAV.map((item) => (
+        <li>
+          <a href={item.href} aria-current={item.href === current ? 'page' : undefined}>
+            {item.label}
+          </a>
+        </li>
+      ))}
+    </>
+  );
+}
+
 export function SignOutForm({ csrfToken }: { csrfToken: string }) {
   return (
     <form method="post" action="/logout" class="inline-form">
@@ -112,13 +127,7 @@ export function Layout({ title, user, csrfToken, current, scripts, children }: L
           {user ? (
             <nav class="site-nav" aria-label="Account">
               <ul>
-                {ACCOUNT_NAV.map((item) => (
-                  <li>
-                    <a href={item.href} aria-current={item.href === current ? 'page' : undefined}>
-                      {item.label}
-                    </a>
-                  </li>
-                ))}
+                <AccountNavItems current={current} />
                 <li>
                   <SignOutForm csrfToken={csrfToken ?? ''} />
                 </li>

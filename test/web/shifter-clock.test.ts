@@ -70,9 +70,10 @@ describe('/dashboard/shifter/clock', () => {
 describe('/dashboard/shifter/earnings', () => {
   it('shows the month’s gross; a refused goal keeps what was typed, a good one is saved', async () => {
     const { biz, sh } = await makePair();
-    // 10:00–14:00 in New York on the 1st of this month (the shifter's zone is UTC): 4 h at $20 = $80.
+    // 4 h at $20 = $80, from midnight on the 1st of this month on the shifter's clock (UTC): in this
+    // month and already started whatever the day the test runs, so it counts for the typical rate too.
     const d = new Date();
-    const start = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1, 14);
+    const start = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1, 0);
     await insertShift({
       businessId: biz.businessId!,
       shifterId: sh.shifterId,

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { Child } from 'hono/jsx';
 import type { AppEnv, WebUser } from '../../../http/app-types';
 import { CsrfField, SubmitButton } from '../../components';
-import { ACCOUNT_NAV } from '../../layout';
+import { AccountNavItems } from '../../layout';
 import { type DashboardBase, dashboardBase } from '../dashboard/context';
 import { AppShell } from '../dashboard/shell';
 
@@ -41,13 +41,7 @@ function AccountNav({ current }: { current: string }) {
   return (
     <nav class="account-nav" aria-label="Account">
       <ul>
-        {ACCOUNT_NAV.map((item) => (
-          <li>
-            <a href={item.href} aria-current={item.href === current ? 'page' : undefined}>
-              {item.label}
-            </a>
-          </li>
-        ))}
+        <AccountNavItems current={current} />
       </ul>
     </nav>
   );
