@@ -136,7 +136,9 @@ async function apply(world: World, ops: Op[], ids: string[]) {
       ids.push(
         await insertShift({
           businessId: biz!.id,
-          shifterId: state === 'pending' && o.shifter === 4 ? null : world.shifters[o.shifter]!.shifterId,
+          shifterId: state === 'pending' && o.shifter >= 3 ? null : world.shifters[o.shifter]!.shifterId,
+          // A pending shift without a shifter is an open broadcast (the relevance ranking's groups).
+          broadcast: state === 'pending' && o.shifter >= 3,
           tz: biz!.timezone,
           date,
           in: hhmm(o.start),
@@ -263,6 +265,107 @@ describe('figure rollups equal the rows', () => {
       { numRuns: 14, seed: 20261110, endOnFailure: true },
     );
     expect(runs).toBeGreaterThanOrEqual(14);
+  });
+
+  it("labor's weeks: the shifts between a local Monday and the UTC one move between weeks, by shifter and role too", async () => {
+    // New York's Monday starts after the UTC one (its Sunday evening is in the next UTC week),
+    // Kathmandu's before (its early Monday is in the UTC week before): both ways, at every boundary the
+    // figures read, in two currencies, for three shifters and three roles.
+    const sh = await Promise.all([0, 1, 2].map((i) => makeUser({ shifter: true, name: `Edge ${i}` })));
+    const week = '2026-11-10';
+    for (const tz of ['America/New_York', 'Asia/Kathmandu']) {
+      const owner = await makeUser({ business: { timezone: tz, currency: 'USD' } });
+      for (const s of sh) await connect(owner.businessId!, s.shifterId!);
+      let inThisWeek = 0;
+      for (let w = -8; w <= 1; w++) {
+        const monday = addDays('2026-11-09', 7 * w);
+        for (const [k, [date, from, to]] of (
+          [
+            [addDays(monday, -1), '20:00', '23:30'],
+            [addDays(monday, -1), '22:15', '01:45'],
+            [monday, '01:00', '04:00'],
+            [monday, '05:00', '09:30'],
+          ] as const
+        ).entries()) {
+          await insertShift({
+            businessId: owner.businessId!,
+            shifterId: sh[k % 3]!.shifterId,
+            tz,
+            date,
+            in: from,
+            out: to,
+            rate: 1500 + 100 * k + w,
+            role: 1 + (k % 3),
+            currency: k === 3 && w === 0 ? 'EUR' : 'USD',
+          });
+          if (date >= '2026-11-09' && date <= '2026-11-15') inThisWeek++;
+        }
+      }
+      const [biz] = await db().select().from(businesses).where(eq(businesses.id, owner.businessId!));
+      const got = await laborCosts(contextAt(T0, owner), owner.businessId!, { week });
+      expect(got, tz).toEqual(await laborCostsFromRows(biz!, week, T0));
+      // A week holds its own Monday's and Sunday's shifts (four, this one a euro shift of them), whatever the UTC week says.
+      expect(got.this_week_shifts + got.other_currencies.reduce((n, o) => n + o.shifts, 0), tz).toBe(inThisWeek);
+      expect(got.by_shifter.reduce((n, r) => n + r.shifts, 0) + 1, tz).toBe(inThisWeek);
+      expect(
+        got.last_8_weeks.map((x) => x.shifts),
+        tz,
+      ).toEqual([4, 4, 4, 4, 4, 4, 4, 3]);
+    }
+  });
+
+  it('the groups of open broadcasts follow posts, rate changes, claims, cancellations and deletions', async () => {
+    const owner = await makeUser({ business: { timezone: 'Europe/London', currency: 'GBP' } });
+    const sh = await makeUser({ shifter: true });
+    const groups = async () =>
+      (
+        await db().all<{ shiftrole_id: number; currency: string; open_count: number; best_rate_minor: number }>(
+          sql`SELECT shiftrole_id, currency, open_count, best_rate_minor FROM open_broadcast_groups WHERE business_id = ${owner.businessId} ORDER BY 1, 2`,
+        )
+      ).map((g) => [g.shiftrole_id, g.currency, g.open_count, g.best_rate_minor]);
+    const post = (role: number, rate: number, currency = 'GBP') =>
+      insertShift({
+        businessId: owner.businessId!,
+        shifterId: null,
+        broadcast: true,
+        status: 1,
+        tz: 'Europe/London',
+        date: '2026-12-01',
+        in: '09:00',
+        out: '17:00',
+        rate,
+        role,
+        currency,
+      });
+    const a = await post(1, 1500);
+    const b = await post(1, 2200);
+    const c = await post(2, 1800);
+    await post(2, 1700, 'EUR');
+    expect(await groups()).toEqual([
+      [1, 'GBP', 2, 2200],
+      [2, 'EUR', 1, 1700],
+      [2, 'GBP', 1, 1800],
+    ]);
+    const set = (id: string, values: Partial<typeof shiftRequests.$inferInsert>) =>
+      db().update(shiftRequests).set(values).where(eq(shiftRequests.id, id));
+    // The best broadcast claimed: the group's best falls to the next one.
+    await set(b, { request_status: 2, shifter_id: sh.shifterId });
+    expect((await groups())[0]).toEqual([1, 'GBP', 1, 1500]);
+    // A rate raised, a role changed.
+    await set(a, { hourly_rate_minor: 2600 });
+    await set(c, { shiftrole_id: 1 });
+    expect(await groups()).toEqual([
+      [1, 'GBP', 2, 2600],
+      [2, 'EUR', 1, 1700],
+    ]);
+    // Cancelled and deleted: the groups go.
+    await set(a, { request_status: 7, cancelled_by: 'business' });
+    await db().delete(shiftRequests).where(eq(shiftRequests.id, c));
+    expect(await groups()).toEqual([[2, 'EUR', 1, 1700]]);
+    // What the triggers kept is what a rebuild computes.
+    const kept = await groups();
+    await rebuildInsightRollups(at(T0), { businessIds: [owner.businessId!] });
+    expect(await groups()).toEqual(kept);
   });
 
   it('a business deleted with its shifts leaves nothing behind, and its place change moves its rates', async () => {

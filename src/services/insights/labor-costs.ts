@@ -1,13 +1,18 @@
-import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
-import { shiftLaborWeeks, shiftLaborWeekShifters, shiftRequests, shiftRoles, shifters } from '../../db/schema';
+import { and, eq, gte, lt, sql } from 'drizzle-orm';
+import { shiftLaborWeeks, shiftLaborWeekShifters, shiftRoles, shifters } from '../../db/schema';
 import { fromMinor, percentOf } from '../../lib/money';
 import { addDays, mondayOf, startOfDay, todayIn } from '../../lib/shift-time';
 import { accessBusiness, PAY_VIEWERS } from '../access';
-import { hours, scheduledMinutes, type ServiceContext, shiftPayMinor } from '../kernel';
-import { businessRowsIn, workedSql } from './rollups';
+import { hours, type ServiceContext } from '../kernel';
+import { minutesSql, paySql, workedSql } from './rollups';
 import type { LaborByRole, LaborByShifter, LaborCosts, LaborCostsQuery, LaborWeek, OtherCurrencyTotal } from './schemas';
 
 const WEEKS_OF_HISTORY = 8;
+
+/** The edge ranges as rows (edge, lo, hi, detail) of a SELECT: one JSON parameter, however many. */
+const edgeRangesSql = (ranges: Array<{ lo: number; hi: number; detail: boolean }>) =>
+  sql`SELECT key AS edge, json_extract(value, '$[0]') AS lo, json_extract(value, '$[1]') AS hi, json_extract(value, '$[2]') AS detail
+    FROM json_each(${JSON.stringify(ranges.map((e) => [e.lo, e.hi, e.detail ? 1 : 0]))})`;
 
 interface Bucket {
   minutes: number;
@@ -68,8 +73,8 @@ const withOthers = <Row extends { other_currencies?: OtherCurrencyTotal[] | unde
  *
  * Read from the labor rollups (rollups.ts), which count by UTC week: each local week is its UTC
  * week's rollup, corrected by the rows that start between the local Monday midnight and the UTC one
- * (a few hours at each of the nine boundaries, read from shift_requests). One batch, whatever the
- * number of shifts.
+ * (a few hours at each of the nine boundaries, added up in SQL from the covering index of starts).
+ * One batch, whatever the number of shifts.
  */
 export async function laborCosts(ctx: ServiceContext, businessId: string, query: LaborCostsQuery = {}): Promise<LaborCosts> {
   const { week } = query;
@@ -82,7 +87,22 @@ export async function laborCosts(ctx: ServiceContext, businessId: string, query:
   const bounds = mondays.map((d) => startOfDay(d, tz));
   // The UTC week the rollup files each local week under: the one starting on the same calendar Monday.
   const utc = mondays.map((d) => Date.parse(`${d}T00:00:00Z`));
-  const edges = bounds.map((b, i): [number, number] => [Math.min(b, utc[i]!), Math.max(b, utc[i]!)]).filter(([lo, hi]) => lo < hi);
+  // A row between a local Monday and the UTC one is counted by the rollup in one week and belongs to
+  // another (the same two for every row of the range): out of the one, into the other.
+  const weekOf = (ms: number, starts: number[]) => {
+    if (ms < starts[0]! || ms >= starts[WEEKS_OF_HISTORY]!) return -1;
+    let w = WEEKS_OF_HISTORY - 1;
+    while (ms < starts[w]!) w--;
+    return w;
+  };
+  const last = WEEKS_OF_HISTORY - 1;
+  const edgeRanges = bounds
+    .map((b, i) => {
+      const lo = Math.min(b, utc[i]!);
+      return { lo, hi: Math.max(b, utc[i]!), counted: weekOf(lo, utc), own: weekOf(lo, bounds) };
+    })
+    .filter((e) => e.lo < e.hi && e.counted !== e.own)
+    .map((e) => ({ ...e, detail: e.counted === last || e.own === last }));
 
   const [weekRows, shifterRows, edgeRows] = await ctx.db.batch([
     ctx.db
@@ -116,38 +136,36 @@ export async function laborCosts(ctx: ServiceContext, businessId: string, query:
       .from(shiftLaborWeekShifters)
       .leftJoin(shifters, eq(shifters.id, shiftLaborWeekShifters.shifter_id))
       .where(and(eq(shiftLaborWeekShifters.business_id, business.id), eq(shiftLaborWeekShifters.week_start, utc[WEEKS_OF_HISTORY - 1]!))),
+    // The rows between each local Monday and the UTC one, added up per range and currency (and per
+    // shifter and role in the ranges at this week's two ends), from the covering index alone.
     ctx.db
       .select({
-        starts_at: shiftRequests.starts_at,
-        ends_at: shiftRequests.ends_at,
-        hourly_rate_minor: shiftRequests.hourly_rate_minor,
-        currency: shiftRequests.currency,
-        shifter_id: shiftRequests.shifter_id,
+        edge: sql<number>`e.edge`.mapWith(Number),
+        currency: sql<string>`e.currency`,
+        shifter_id: sql<string | null>`e.shifter_id`,
         shifter_name: shifters.display_name,
-        shiftrole_id: shiftRequests.shiftrole_id,
+        shiftrole_id: sql<number | null>`e.shiftrole_id`,
         role: shiftRoles.label,
+        shifts: sql<number>`e.shifts`.mapWith(Number),
+        minutes: sql<number>`e.minutes`.mapWith(Number),
+        minor: sql<number>`e.minor`.mapWith(Number),
       })
-      .from(shiftRequests)
-      .leftJoin(shifters, eq(shifters.id, shiftRequests.shifter_id))
-      .leftJoin(shiftRoles, eq(shiftRoles.id, shiftRequests.shiftrole_id))
-      .where(
-        and(
-          inArray(
-            shiftRequests.id,
-            businessRowsIn(
-              business.id,
-              sql`SELECT json_extract(value, '$[0]') AS lo, json_extract(value, '$[1]') AS hi FROM json_each(${JSON.stringify(edges)})`,
-              workedSql('x'),
-            ),
-          ),
-        ),
-      ),
+      .from(
+        sql`(SELECT r.edge, x.currency,
+            CASE WHEN r.detail = 1 THEN x.shifter_id END AS shifter_id,
+            CASE WHEN r.detail = 1 THEN x.shiftrole_id END AS shiftrole_id,
+            count(*) AS shifts, sum(${minutesSql('x')}) AS minutes, sum(${paySql('x')}) AS minor
+          FROM (${edgeRangesSql(edgeRanges)}) AS r CROSS JOIN shift_requests AS x INDEXED BY shift_requests_worked_cover_idx
+          WHERE x.business_id = ${business.id} AND x.starts_at >= r.lo AND x.starts_at < r.hi AND ${workedSql('x')}
+          GROUP BY r.edge, x.currency, 3, 4) AS e`,
+      )
+      .leftJoin(shifters, sql`${shifters.id} = e.shifter_id`)
+      .leftJoin(shiftRoles, sql`${shiftRoles.id} = e.shiftrole_id`),
   ]);
 
   const weeks = mondays.slice(0, WEEKS_OF_HISTORY).map(() => new Split());
   const byShifter = new Map<string, { split: Split; name: string | null }>();
   const byRole = new Map<number, { split: Split; role: string | null }>();
-  const last = WEEKS_OF_HISTORY - 1;
   const toShifter = (id: string | null, name: string | null) => {
     const key = id || 'unknown';
     if (!byShifter.has(key)) byShifter.set(key, { split: new Split(), name });
@@ -163,28 +181,17 @@ export async function laborCosts(ctx: ServiceContext, businessId: string, query:
     if (w === last) toRole(r.shiftrole_id, r.role).add(r.currency, cur, r.minutes, r.minor, r.shifts);
   }
   for (const r of shifterRows) toShifter(r.shifter_id, r.shifter_name).add(r.currency, cur, r.minutes, r.minor, r.shifts);
-  // A row between a local Monday and the UTC one: out of the UTC week the rollup counted it in, into its own.
-  const weekOf = (ms: number, starts: number[]) => {
-    if (ms < starts[0]! || ms >= starts[WEEKS_OF_HISTORY]!) return -1;
-    let w = WEEKS_OF_HISTORY - 1;
-    while (ms < starts[w]!) w--;
-    return w;
-  };
   for (const r of edgeRows) {
-    const counted = weekOf(r.starts_at, utc);
-    const own = weekOf(r.starts_at, bounds);
-    if (counted === own) continue;
-    const minutes = scheduledMinutes(r);
-    const minor = shiftPayMinor(r);
+    const e = edgeRanges[r.edge]!;
     for (const [w, n] of [
-      [counted, -1],
-      [own, 1],
+      [e.counted, -1],
+      [e.own, 1],
     ] as const) {
       if (w < 0) continue;
-      weeks[w]!.add(r.currency, cur, n * minutes, n * minor, n);
+      weeks[w]!.add(r.currency, cur, n * r.minutes, n * r.minor, n * r.shifts);
       if (w === last) {
-        toShifter(r.shifter_id, r.shifter_name).add(r.currency, cur, n * minutes, n * minor, n);
-        toRole(r.shiftrole_id, r.role).add(r.currency, cur, n * minutes, n * minor, n);
+        toShifter(r.shifter_id, r.shifter_name).add(r.currency, cur, n * r.minutes, n * r.minor, n * r.shifts);
+        toRole(r.shiftrole_id!, r.role).add(r.currency, cur, n * r.minutes, n * r.minor, n * r.shifts);
       }
     }
   }
