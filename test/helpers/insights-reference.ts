@@ -273,5 +273,6 @@ export async function rollupTables() {
     laborShifters: await rows('shift_labor_week_shifters'),
     crew: await rows('shift_crew_window'),
     rate: await rows('shift_rate_window'),
+    openGroups: await rows('open_broadcast_groups'),
   };
 }

@@ -104,6 +104,26 @@ export const shiftRequests = sqliteTable(
 );
 
 /**
+ * The groups of open broadcasts (pending broadcasts) by business, role and currency: how many, and the
+ * best rate among them. The relevance ranking (services/shifts/relevance-signals.ts) starts from a
+ * crew's groups and their best rates, the upper bound of each group's scores, instead of seeking the
+ * rate index for every business and role. Kept by triggers on shift_requests
+ * (migrations/0023_open_broadcast_groups.sql) in the statement that changes a row; rebuilt from the
+ * rows by the nightly job. A group with no open broadcast left has no row.
+ */
+export const openBroadcastGroups = sqliteTable(
+  'open_broadcast_groups',
+  {
+    business_id: text('business_id').notNull(),
+    shiftrole_id: integer('shiftrole_id').notNull(),
+    currency: text('currency').notNull(),
+    open_count: integer('open_count').notNull(),
+    best_rate_minor: integer('best_rate_minor').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.business_id, t.shiftrole_id, t.currency] })],
+);
+
+/**
  * Rollups of worked shifts for the figures (services/insights/rollups.ts), kept by triggers on
  * shift_requests and businesses (migrations/0019_shift_rollups.sql) in the statement that changes a
  * row, so no write path can miss them, and rebuilt from the rows by the nightly job. A shift counts

@@ -1,7 +1,15 @@
 import { and, eq, gt, type SQL, sql } from 'drizzle-orm';
 import { type BatchItem, runBatch } from '../../db/client';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
-import { businesses, shiftCrewWindow, shiftLaborWeeks, shiftLaborWeekShifters, shiftRateWindow, shiftRollupWindows } from '../../db/schema';
+import {
+  businesses,
+  openBroadcastGroups,
+  shiftCrewWindow,
+  shiftLaborWeeks,
+  shiftLaborWeekShifters,
+  shiftRateWindow,
+  shiftRollupWindows,
+} from '../../db/schema';
 import type { ServiceContext } from '../kernel';
 
 /**
@@ -18,7 +26,9 @@ import type { ServiceContext } from '../kernel';
  *   and removing those that leave in one batch; a read adds and removes the rows between the window
  *   and the asked span (minutes of rows), so a late or missed job makes a read slower, never wrong.
  * - `rebuildInsightRollups` (nightly) recomputes them from the rows, business by business and city
- *   by city, each in one batch: the repair for a rollup changed outside the triggers.
+ *   by city, each in one batch: the repair for a rollup changed outside the triggers. The business
+ *   step also rebuilds the relevance ranking's groups of open broadcasts (`open_broadcast_groups`,
+ *   migration 0023), kept the same way.
  *
  * The SQL below states "worked", minutes and pay as the triggers do (and as kernel/shift does in
  * code: scheduledMinutes, shiftPayMinor); test/insights/rollups.test.ts holds all three to the same
@@ -271,7 +281,7 @@ export async function advanceInsightRollups(ctx: ServiceContext): Promise<Record
 
 const REBUILD_PAGE = 50;
 
-/** One business's labor and crew rollups recomputed from its rows: delete and insert, one batch. */
+/** One business's labor, open broadcast groups and crew rollups recomputed from its rows: delete and insert, one batch. */
 function rebuildBusiness(ctx: ServiceContext, businessId: string): BatchItem[] {
   const own = sql`s.business_id = ${businessId}`;
   const labor = (key: string) =>
@@ -283,6 +293,12 @@ function rebuildBusiness(ctx: ServiceContext, businessId: string): BatchItem[] {
     ctx.db.insert(shiftLaborWeeks).select(labor('s.shiftrole_id')),
     ctx.db.delete(shiftLaborWeekShifters).where(eq(shiftLaborWeekShifters.business_id, businessId)),
     ctx.db.insert(shiftLaborWeekShifters).select(labor("coalesce(s.shifter_id, '')")),
+    ctx.db.delete(openBroadcastGroups).where(eq(openBroadcastGroups.business_id, businessId)),
+    ctx.db.insert(openBroadcastGroups).select(
+      sql`SELECT s.business_id, s.shiftrole_id, s.currency, count(*), max(s.hourly_rate_minor)
+      FROM shift_requests s WHERE ${own} AND s.request_status = 1 AND s.is_broadcast = 1
+      GROUP BY 1, 2, 3`,
+    ),
     ctx.db.delete(shiftCrewWindow).where(eq(shiftCrewWindow.business_id, businessId)),
     ctx.db.insert(shiftCrewWindow).select(
       sql`SELECT s.business_id, s.shifter_id, s.currency, sum(${workedSql()}), sum(${workedSql()} * ${minutesSql()}),

@@ -17,7 +17,7 @@ import { requirePerson, type ServiceContext, SHIFT_STATUS } from '../kernel';
 import { counterSuggestionsForUser } from './counter-suggest';
 import { exactWindow, exactWithin, loadPlaces, type RankedBroadcasts, rankedBroadcasts } from './relevance-signals';
 import type { ListBroadcastsInput, ListRequestsInput, RelevanceSignals, ShiftList } from './schemas';
-import { shiftRequestView } from './view';
+import { type ShiftSummary, shiftRequestView, shiftSummaryView } from './view';
 
 const shifterAlias = alias(shifters, 'target_shifter');
 
@@ -46,16 +46,50 @@ function selectJoined(ctx: ServiceContext) {
 
 /** The ranked page's rows, best first, each with its score: one statement with the ranking as a CTE. */
 function selectRanked(ctx: ServiceContext, ranked: RankedBroadcasts) {
-  return ctx.db
-    .with(ranked)
-    .select({ ...joinedColumns, relevance_score: ranked.score, ranked_bound: ranked.bound, ranked_signals: ranked.signals })
-    .from(ranked)
-    .innerJoin(shiftRequests, eq(shiftRequests.id, ranked.rankedId))
-    .innerJoin(businesses, eq(businesses.id, shiftRequests.business_id))
-    .leftJoin(shiftRoles, eq(shiftRoles.id, shiftRequests.shiftrole_id))
-    .leftJoin(shifterAlias, eq(shifterAlias.id, shiftRequests.shifter_id))
-    .orderBy(desc(ranked.score), asc(shiftRequests.starts_at), desc(shiftRequests.created_at), asc(shiftRequests.id));
+  return (
+    ctx.db
+      .with(ranked)
+      .select({
+        ...joinedColumns,
+        relevance_score: ranked.score,
+        ranked_bound: ranked.bound,
+        ranked_cut: ranked.cut,
+        ranked_signals: ranked.signals,
+      })
+      .from(ranked)
+      // CROSS JOIN: the page's rows are the outer loop, each looked up by id (SQLite keeps that order,
+      // however it estimates the ranking).
+      .crossJoin(shiftRequests)
+      .innerJoin(businesses, eq(businesses.id, shiftRequests.business_id))
+      .leftJoin(shiftRoles, eq(shiftRoles.id, shiftRequests.shiftrole_id))
+      .leftJoin(shifterAlias, eq(shifterAlias.id, shiftRequests.shifter_id))
+      .where(eq(shiftRequests.id, ranked.rankedId))
+      .orderBy(desc(ranked.score), asc(shiftRequests.starts_at), desc(shiftRequests.created_at), asc(shiftRequests.id))
+  );
 }
+
+/** What a summary reads of each shift (shiftSummaryView): a few columns, for lists of many shifts. */
+const summaryColumns = {
+  row: {
+    id: shiftRequests.id,
+    shifter_id: shiftRequests.shifter_id,
+    shift_date: shiftRequests.shift_date,
+    shift_in: shiftRequests.shift_in,
+    shift_out: shiftRequests.shift_out,
+    starts_at: shiftRequests.starts_at,
+    ends_at: shiftRequests.ends_at,
+    hourly_rate_minor: shiftRequests.hourly_rate_minor,
+    currency: shiftRequests.currency,
+    is_broadcast: shiftRequests.is_broadcast,
+    request_status: shiftRequests.request_status,
+    shift_start_at: shiftRequests.shift_start_at,
+    shift_end_at: shiftRequests.shift_end_at,
+    is_noshow: shiftRequests.is_noshow,
+    created_at: shiftRequests.created_at,
+  },
+  role_label: shiftRoles.label,
+  shifter_name: shifterAlias.display_name,
+};
 
 type JoinedRow = Awaited<ReturnType<ReturnType<typeof selectJoined>['execute']>>[number];
 const toView = (r: JoinedRow, score?: number, signals?: string) =>
@@ -109,10 +143,16 @@ export async function listRequests(ctx: ServiceContext, f: ListRequestsInput): P
  * (the dashboard's day at a glance) costs two round trips, not eight.
  */
 export async function listRequestsMany(ctx: ServiceContext, lists: ListRequestsInput[]): Promise<ShiftList[]> {
-  const actor = ctx.actor.kind === 'partner' ? null : requirePerson(ctx);
-  const caller =
-    actor && !isAdmin(actor) ? await Promise.all([actingBusinessIds(ctx, actor.userId), shifterIdOf(ctx, actor.userId)]) : null;
-  const queries = lists.map((f) => requestsPage(ctx, f, actor === null, caller));
+  const { actor, caller } = await callerOf(ctx);
+  const queries = lists.map((f) => {
+    const ids = requestsPage(ctx, f, actor === null, caller);
+    return ids === null
+      ? null
+      : selectJoined(ctx)
+          .where(inArray(shiftRequests.id, ids))
+          .orderBy(desc(shiftRequests.created_at), desc(shiftRequests.id))
+          .limit(f.limit + 1);
+  });
   const built = queries.filter((q) => q !== null);
   const [first, ...rest] = built;
   const results = !first ? [] : rest.length ? await ctx.db.batch([first, ...rest]) : [await first];
@@ -134,11 +174,46 @@ export async function listRequestsMany(ctx: ServiceContext, lists: ListRequestsI
 }
 
 /**
- * The statement that reads one list's page (limit + 1 rows), or null when the caller has nothing to
+ * The page list_of_requests answers for `f`, each shift in brief (shiftSummaryView): the same rows in
+ * the same order, a few columns read, for a view of many shifts at once (the schedule's week).
+ */
+export async function listRequestSummaries(
+  ctx: ServiceContext,
+  f: ListRequestsInput,
+): Promise<{ data: ShiftSummary[]; next_cursor: string | null }> {
+  const { actor, caller } = await callerOf(ctx);
+  const ids = requestsPage(ctx, f, actor === null, caller);
+  if (ids === null) return { data: [], next_cursor: null };
+  const rows = await ctx.db
+    .select(summaryColumns)
+    .from(shiftRequests)
+    .leftJoin(shiftRoles, eq(shiftRoles.id, shiftRequests.shiftrole_id))
+    .leftJoin(shifterAlias, eq(shifterAlias.id, shiftRequests.shifter_id))
+    .where(inArray(shiftRequests.id, ids))
+    .orderBy(desc(shiftRequests.created_at), desc(shiftRequests.id))
+    .limit(f.limit + 1);
+  const page = rows.slice(0, f.limit);
+  const last = page.at(-1);
+  return {
+    data: page.map((r) => shiftSummaryView(r.row, r)),
+    next_cursor: rows.length > f.limit && last ? encodeCursor([last.row.created_at, last.row.id]) : null,
+  };
+}
+
+/** Who lists: a person (and whom they act for, unless an admin) or, with `actor` null, a partner client. */
+async function callerOf(ctx: ServiceContext) {
+  const actor = ctx.actor.kind === 'partner' ? null : requirePerson(ctx);
+  const caller =
+    actor && !isAdmin(actor) ? await Promise.all([actingBusinessIds(ctx, actor.userId), shifterIdOf(ctx, actor.userId)]) : null;
+  return { actor, caller };
+}
+
+/**
+ * The ids of one list's page (limit + 1 rows) as a subquery, or null when the caller has nothing to
  * list. `caller` is whom a person acts for (their businesses, their shifter profile); null for an
  * admin, whose list walks every request, and for a partner client (`partner`).
  */
-function requestsPage(ctx: ServiceContext, f: ListRequestsInput, partner: boolean, caller: [string[], string | null] | null) {
+function requestsPage(ctx: ServiceContext, f: ListRequestsInput, partner: boolean, caller: [string[], string | null] | null): SQL | null {
   const filters: SQL[] = [];
   // What the page is drawn from: some businesses (a SELECT of their ids) and a shifter profile;
   // both null for an admin, whose list walks every request newest first.
@@ -175,10 +250,7 @@ function requestsPage(ctx: ServiceContext, f: ListRequestsInput, partner: boolea
   const pageIds = dates
     ? datedPage(businessUnits!, dates, filter, f.limit + 1)
     : newestPage(walks, 'shift_requests_created_idx', filter, f.limit + 1);
-  return selectJoined(ctx)
-    .where(inArray(shiftRequests.id, pageIds))
-    .orderBy(desc(shiftRequests.created_at), desc(shiftRequests.id))
-    .limit(f.limit + 1);
+  return pageIds;
 }
 
 /** A day's starts, in any zone (UTC−12 to UTC+14, and an hour a DST gap moves a time), lie this far before its UTC midnight… */
@@ -312,7 +384,13 @@ export async function listBroadcasts(ctx: ServiceContext, f: ListBroadcastsInput
   const rank = async (window: number | null) =>
     selectRanked(ctx, rankedBroadcasts(ctx, shifterId, and(...conds)!, await places!, page, window));
   let rows = await rank(exactWindow(page));
-  if (!exactWithin(rows, f.limit)) rows = await rank(null);
+  if (
+    !exactWithin(
+      rows.map((r) => ({ ...r, starts_at: r.row.starts_at })),
+      f.limit,
+    )
+  )
+    rows = await rank(null);
   return {
     data: rows.slice(0, f.limit).map((r) => toView(r, r.relevance_score, r.ranked_signals)),
     next_cursor: rows.length > f.limit ? encodeCursor({ o: page.offset + f.limit }) : null,

@@ -64,7 +64,7 @@ export function exactWindow(page: RankWindow): number {
 }
 
 /**
- * The ranking as a CTE (`ranked`: ranked_id, ranked_score, ranked_bound) holding one page of the
+ * The ranking as a CTE (`ranked`: ranked_id, ranked_score, ranked_bound, ranked_cut, ranked_signals) holding one page of the
  * candidates (`candidates`: a condition on shift_requests, of the shifter's crew's broadcasts, that
  * states `request_status = 1 AND is_broadcast = 1` as literals) best first: score, then earlier
  * start, then newer post, then id. It holds up to `limit + 1` rows, so the caller knows whether
@@ -75,15 +75,18 @@ export function exactWindow(page: RankWindow): number {
  * same for every candidate of a group (business, role, currency) but the pay, which grows with the
  * rate; so within a group the bound follows the rate, the order of an index
  * (shift_requests_open_rate_idx). With `window`, the candidates are never all read:
- *  1. the groups are found by seeking that index (crew businesses × roles, the currencies present),
- *     each with its best rate, hence its best bound;
+ *  1. the crew's groups are read from open_broadcast_groups (kept by triggers), each with its best
+ *     rate, hence its best bound;
  *  2. a threshold T comes down from the best bound (one point at a time near the window, up to four
  *     when far from it), counting per group the candidates at or above it (an index range from the
  *     rate that reaches T), until at least `window` candidates reach it;
  *  3. those are scored in full (the penalties cost a lookup each) and ranked.
- * `ranked_bound` is then T − 1, the highest bound left out (NULL when none was). The page is exact
- * when every candidate left out scores lower than the page's last row: see `exactWithin`; otherwise
- * rank again with `window` null, which bounds and scores every candidate.
+ *  4. when the last step let in many more than the window needs (the score's parts saturate, so at
+ *     size a single point can hold a thousand candidates), that band is cut by the final order's next
+ *     key: of it, only the earliest-starting ones that fill the window are scored (`ranked_cut`).
+ * `ranked_bound` is then T − 1, the highest bound left out below the threshold (NULL when none was).
+ * The page is exact when every candidate left out ranks below the page's last row: see `exactWithin`;
+ * otherwise rank again with `window` null, which bounds and scores every candidate.
  */
 export function rankedBroadcasts(
   ctx: ServiceContext,
@@ -167,6 +170,7 @@ export function rankedBroadcasts(
       shift_requests.shift_date, shift_requests.shift_in`;
   let ranking: SQL;
   let leftOut: SQL;
+  let bandCut: SQL;
   if (window === null) {
     ranking = sql`
   rel_cand AS NOT MATERIALIZED (
@@ -185,6 +189,7 @@ export function rankedBroadcasts(
     SELECT *, ${bound(sql`role_points`, sql`pay`, sql`distance_points`, sql`familiarity_points`)} AS ub FROM rel_paid
   )`;
     leftOut = sql`NULL`;
+    bandCut = sql`NULL`;
   } else {
     // The rate at or above which a candidate of group g bounds to at least t: the inverse of the pay
     // points, a unit lower to absorb floating-point error (the bound itself is then checked exactly).
@@ -197,21 +202,24 @@ export function rankedBroadcasts(
     // Each group seeks its own range of the rate index: the group is the outer loop (CROSS JOIN keeps
     // that order) and INDEXED BY the index, so the open broadcasts are never read in bulk.
     const byRate = sql`CROSS JOIN shift_requests INDEXED BY shift_requests_open_rate_idx`;
+    // A candidate's bound, from its group's signals and its rate (the index's columns).
+    const candidateBound = bound(
+      sql`g.role_points`,
+      payPoints(sql`shift_requests.hourly_rate_minor`, sql`g.ref`),
+      sql`g.distance_points`,
+      sql`g.familiarity_points`,
+    );
     const next = sql`max(0, rel_t.t - (CASE WHEN rel_t.n = 0 THEN 1 WHEN rel_t.n * 8 < ${window} THEN 4 WHEN rel_t.n * 2 < ${window} THEN 2 ELSE 1 END))`;
     const inGroup = (t: SQL) => sql`shift_requests.business_id = g.business_id AND shift_requests.shiftrole_id = g.role
         AND shift_requests.currency = g.currency AND shift_requests.hourly_rate_minor >= ${need(t)}
         AND ${candidates}
-        AND ${bound(sql`g.role_points`, payPoints(sql`shift_requests.hourly_rate_minor`, sql`g.ref`), sql`g.distance_points`, sql`g.familiarity_points`)} >= ${t}`;
+        AND ${candidateBound} >= ${t}`;
     ranking = sql`
-  -- The groups present among the open broadcasts of the crew: a seek per role, then per currency.
-  rel_grp_c(business_id, role, currency) AS MATERIALIZED (
-    SELECT b.business_id, r.id, (SELECT min(currency) FROM shift_requests INDEXED BY shift_requests_open_rate_idx
-        WHERE business_id = b.business_id AND shiftrole_id = r.id AND request_status = 1 AND is_broadcast = 1)
-      FROM rel_biz b CROSS JOIN shift_roles r
-    UNION ALL
-    SELECT x.business_id, x.role, (SELECT min(currency) FROM shift_requests INDEXED BY shift_requests_open_rate_idx
-        WHERE business_id = x.business_id AND shiftrole_id = x.role AND request_status = 1 AND is_broadcast = 1 AND currency > x.currency)
-      FROM rel_grp_c x WHERE x.currency IS NOT NULL
+  -- The groups of the crew's open broadcasts, each with its best rate (open_broadcast_groups, kept by
+  -- triggers): a few rows per business, never the broadcasts themselves.
+  rel_grp_c(business_id, role, currency, best) AS MATERIALIZED (
+    SELECT g.business_id, g.shiftrole_id, g.currency, g.best_rate_minor
+    FROM rel_biz b JOIN open_broadcast_groups g ON g.business_id = b.business_id
   ),
   rel_grp(business_id, role, currency, km, distance_points, familiarity_points, role_points, ref, best) AS MATERIALIZED (
     SELECT c.business_id, c.role, c.currency, b.km, b.distance_points, b.familiarity_points,
@@ -219,11 +227,9 @@ export function rankedBroadcasts(
            ELSE coalesce((SELECT ${rolePoints(sql`x.n`)} FROM rel_roles x WHERE x.role = c.role), 0) END,
       CASE WHEN rc.role IS NOT NULL THEN rc.ref
            ELSE (SELECT nullif(m.median, 0) FROM rel_market m WHERE m.role = c.role AND m.currency = c.currency) END,
-      (SELECT max(hourly_rate_minor) FROM shift_requests INDEXED BY shift_requests_open_rate_idx WHERE business_id = c.business_id AND shiftrole_id = c.role
-        AND currency = c.currency AND request_status = 1 AND is_broadcast = 1)
+      c.best
     FROM rel_grp_c c JOIN rel_biz b ON b.business_id = c.business_id
     LEFT JOIN rel_rc rc ON rc.role = c.role AND rc.currency = c.currency
-    WHERE c.currency IS NOT NULL
   ),
   rel_g AS MATERIALIZED (
     SELECT *, ${bound(sql`role_points`, payPoints(sql`best`, sql`ref`), sql`distance_points`, sql`familiarity_points`)} AS best_ub FROM rel_grp
@@ -237,15 +243,30 @@ export function rankedBroadcasts(
     SELECT ${next}, (SELECT count(*) FROM rel_g g ${byRate} WHERE ${inGroup(next)} AND g.best_ub >= ${next})
     FROM rel_t WHERE n < ${window} AND t > 0
   ),
-  rel_limit(t) AS MATERIALIZED (SELECT min(t) FROM rel_t),
+  rel_limit(t, n) AS MATERIALIZED (SELECT t, n FROM rel_t ORDER BY t LIMIT 1),
+  -- The band the last step let in (bounds from the threshold up to the step before it) can hold far
+  -- more than the window asks, where the parts of the score saturate: it is cut by the order's next
+  -- key, the start. Of the band, the earliest-starting ones that fill the window are kept (and any
+  -- that start at the same time as the last of them); cut.t is the step before, whose candidates are
+  -- all kept, and cut.start is NULL when the band was not cut.
+  rel_prev(t, n) AS MATERIALIZED (SELECT t, n FROM rel_t WHERE t > (SELECT t FROM rel_limit) ORDER BY t LIMIT 1),
+  rel_cut(t, start) AS MATERIALIZED (
+    SELECT p.t, CASE WHEN l.n > ${window} THEN (
+        SELECT shift_requests.starts_at FROM rel_g g ${byRate}
+        WHERE ${inGroup(sql`l.t`)} AND g.best_ub >= l.t AND ${candidateBound} < p.t
+        ORDER BY shift_requests.starts_at LIMIT 1 OFFSET (SELECT ${window} - n - 1 FROM rel_prev)) END
+    FROM rel_limit l LEFT JOIN rel_prev p
+  ),
   rel_top AS MATERIALIZED (
     SELECT ${candidateColumns}, g.km, g.distance_points, g.familiarity_points, g.role_points, g.ref,
       ${payPoints(sql`shift_requests.hourly_rate_minor`, sql`g.ref`)} AS pay,
-      ${bound(sql`g.role_points`, payPoints(sql`shift_requests.hourly_rate_minor`, sql`g.ref`), sql`g.distance_points`, sql`g.familiarity_points`)} AS ub
-    FROM rel_limit CROSS JOIN rel_g g ${byRate}
+      ${candidateBound} AS ub
+    FROM rel_limit CROSS JOIN rel_cut CROSS JOIN rel_g g ${byRate}
     WHERE ${inGroup(sql`rel_limit.t`)} AND g.best_ub >= rel_limit.t
+      AND (rel_cut.start IS NULL OR shift_requests.starts_at <= rel_cut.start OR ${candidateBound} >= rel_cut.t)
   )`;
     leftOut = sql`(SELECT CASE WHEN t > 0 THEN t - 1 END FROM rel_limit)`;
+    bandCut = sql`(SELECT CASE WHEN start IS NOT NULL THEN json_array(t - 1, start) END FROM rel_cut)`;
   }
   const query = sql`WITH RECURSIVE ${signals},${ranking},
   -- The penalties' inputs. The overlap test and the counter-rule floor run only when the shifter has
@@ -278,6 +299,7 @@ SELECT id AS ranked_id,
   CAST(CASE WHEN overlaps THEN min(role_points + pay_points + distance_points + familiarity_points, 10)
             ELSE role_points + pay_points + distance_points + familiarity_points + 10 END + 0.5 AS INTEGER) AS ranked_score,
   ${leftOut} AS ranked_bound,
+  ${bandCut} AS ranked_cut,
   -- The signals behind the score, for the reason a list shows beside it.
   json_array(role_points, pay_points, distance_points, km, familiarity_points, overlaps, ref, floor) AS ranked_signals
 FROM rel_scored
@@ -288,6 +310,7 @@ LIMIT ${page.limit + 1} OFFSET ${page.offset}`;
       rankedId: sql<string>`ranked_id`.mapWith(String).as('ranked_id'),
       score: sql<number>`ranked_score`.mapWith(Number).as('ranked_score'),
       bound: sql<number | null>`ranked_bound`.as('ranked_bound'),
+      cut: sql<string | null>`ranked_cut`.as('ranked_cut'),
       signals: sql<string>`ranked_signals`.as('ranked_signals'),
     })
     .as(query);
@@ -296,16 +319,29 @@ LIMIT ${page.limit + 1} OFFSET ${page.offset}`;
 export type RankedBroadcasts = ReturnType<typeof rankedBroadcasts>;
 
 /**
- * Whether a page ranked within a window is exact: no candidate left out can reach it. Each left-out
- * candidate scores at most `bound`, so it is enough that the last row read (the page's, or the one
- * that tells a next page exists) scores more. A page that ends inside the window is exact only when
- * nothing was left out.
+ * Whether a page ranked within a window is exact: no candidate left out can reach it. Each candidate
+ * left out below the threshold scores at most `ranked_bound`; one left out of the cut band (see
+ * rankedBroadcasts; `ranked_cut` is [its bound, the latest start kept]) scores at most the band's bound
+ * and starts later than every candidate kept from it. So it is enough that the last row read (the
+ * page's, or the one that tells a next page exists) ranks above both: it scores more than
+ * `ranked_bound`, and more than the band's bound or as much and starting no later than the cut. A page
+ * that ends inside the window is exact only when nothing was left out.
  */
-export function exactWithin(rows: ReadonlyArray<{ relevance_score: number; ranked_bound: number | null }>, limit: number): boolean {
-  const bound = rows[0]?.ranked_bound ?? null;
+export function exactWithin(
+  rows: ReadonlyArray<{ relevance_score: number; ranked_bound: number | null; ranked_cut: string | null; starts_at: number }>,
+  limit: number,
+): boolean {
   // The window always reaches past the page's offset, so an empty answer means no candidate is left there.
   if (rows.length === 0) return true;
-  if (bound === null) return true;
+  const bound = rows[0]!.ranked_bound;
+  const cut = rows[0]!.ranked_cut === null ? null : (JSON.parse(rows[0]!.ranked_cut) as [number, number]);
+  if (bound === null && cut === null) return true;
   if (rows.length <= limit) return false;
-  return bound < rows[limit]!.relevance_score;
+  const last = rows[limit]!;
+  if (bound !== null && !(bound < last.relevance_score)) return false;
+  if (cut !== null) {
+    const [bandBound, latestStart] = cut;
+    return last.relevance_score > bandBound || (last.relevance_score === bandBound && last.starts_at <= latestStart);
+  }
+  return true;
 }

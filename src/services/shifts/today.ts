@@ -1,10 +1,51 @@
 import { addDays, startOfDay, todayIn } from '../../lib/shift-time';
 import { type ServiceContext, SHIFT_STATUS } from '../kernel';
-import { listRequests } from './list';
+import { listRequestSummaries, listRequests } from './list';
 import type { ShiftRequestView } from './schemas';
+import type { ShiftSummary } from './view';
 
-/** Pages of list_of_requests read for one day at most (200 rows each): far beyond a venue's day. */
-const MAX_PAGES = 5;
+/** The most shifts a dated read answers (a week of a very busy venue); past it the answer says `truncated`. */
+export const DATED_READ_MAX = 1_000;
+
+/** list_of_requests for a business's shifts dated `from` to `to` (both in) in the given statuses, as many as a dated read answers. */
+const datedList = (businessId: string, range: DatedRange) => ({
+  as: 'business' as const,
+  business_id: businessId,
+  status: range.status,
+  date_from: range.from,
+  date_to: range.to,
+  limit: DATED_READ_MAX,
+});
+interface DatedRange {
+  from: string;
+  to: string;
+  status: number[];
+}
+
+/**
+ * A business's shifts dated `from` to `to` (both in; a range of at most two months, which
+ * list_of_requests reads by start) in the given statuses: one statement, through list_of_requests
+ * with the caller as actor, so the caller's standing is checked as everywhere else. Newest post first;
+ * `truncated` when the range holds more than DATED_READ_MAX.
+ */
+export async function businessShiftsDated(
+  ctx: ServiceContext,
+  businessId: string,
+  range: DatedRange,
+): Promise<{ shifts: ShiftRequestView[]; truncated: boolean }> {
+  const res = await listRequests(ctx, datedList(businessId, range));
+  return { shifts: res.data, truncated: res.next_cursor !== null };
+}
+
+/** The same shifts in brief (shiftSummaryView): what a week's calendar of a busy venue reads. */
+export async function businessShiftSummariesDated(
+  ctx: ServiceContext,
+  businessId: string,
+  range: DatedRange,
+): Promise<{ shifts: ShiftSummary[]; truncated: boolean }> {
+  const res = await listRequestSummaries(ctx, datedList(businessId, range));
+  return { shifts: res.data, truncated: res.next_cursor !== null };
+}
 
 /** What a day's board shows: nothing superseded or declined (those have no one to show). */
 const ON_THE_BOARD = [SHIFT_STATUS.pending, SHIFT_STATUS.accepted, SHIFT_STATUS.completed, SHIFT_STATUS.expired, SHIFT_STATUS.cancelled];
@@ -22,22 +63,7 @@ export async function todaysShifts(
   const today = todayIn(business.timezone, ctx.now());
   const yesterday = addDays(today, -1);
   const dayStarts = startOfDay(today, business.timezone);
-  const rows: ShiftRequestView[] = [];
-  let cursor: string | null = null;
-  for (let page = 0; page < MAX_PAGES; page++) {
-    const res = await listRequests(ctx, {
-      as: 'business',
-      business_id: business.id,
-      status: ON_THE_BOARD,
-      date_from: yesterday,
-      date_to: today,
-      limit: 200,
-      cursor,
-    });
-    rows.push(...res.data);
-    cursor = res.next_cursor;
-    if (!cursor) break;
-  }
+  const { shifts: rows } = await businessShiftsDated(ctx, business.id, { from: yesterday, to: today, status: ON_THE_BOARD });
   const shifts = rows
     .filter((s) => s.shift_date === today || Date.parse(s.ends_at) > dayStarts)
     .sort((a, b) => a.starts_at.localeCompare(b.starts_at) || a.id.localeCompare(b.id));

@@ -17,7 +17,7 @@ import type { AppEnv } from '../../../http/app-types';
 import { serviceCtx } from '../../../http/create-app';
 import { addDays, isValidDate, mondayOf, todayIn } from '../../../lib/shift-time';
 import { laborCosts } from '../../../services/insights';
-import { listRequests, type ShiftRequestView } from '../../../services/shifts';
+import { businessShiftSummariesDated, DATED_READ_MAX, type ShiftSummary } from '../../../services/shifts';
 import type { ServiceContext } from '../../../services/kernel';
 import { Card } from '../../components';
 import { formatMoney } from '../../format';
@@ -32,51 +32,19 @@ const VIEWS: readonly { view: ScheduleView; label: string }[] = [
   { view: 'list', label: 'List' },
 ];
 
-/** Pages of list_of_requests read for one range at most (200 rows each): a week of a busy venue fits in one. */
-const MAX_PAGES = 5;
-
-/** The shifts a range shows: those starting in it and the overnight shifts of the day before. */
-export async function scheduleShifts(ctx: ServiceContext, businessId: string, from: string, to: string): Promise<ShiftRequestView[]> {
-  const rows: ShiftRequestView[] = [];
-  let cursor: string | null = null;
-  for (let page = 0; page < MAX_PAGES; page++) {
-    const res = await listRequests(ctx, {
-      as: 'business',
-      business_id: businessId,
-      status: [...SCHEDULE_STATUSES],
-      date_from: addDays(from, -1),
-      date_to: to,
-      limit: 200,
-      cursor,
-    });
-    rows.push(...res.data);
-    cursor = res.next_cursor;
-    if (!cursor) break;
-  }
-  return rows.filter((s) => inRange(s, from, to)).sort((a, b) => a.starts_at.localeCompare(b.starts_at));
-}
-
-/** Only what the island reads of a shift, so the page stays small. */
-function forIsland(s: ShiftRequestView): ScheduleShift {
-  return {
-    id: s.id,
-    shift_date: s.shift_date,
-    shift_in: s.shift_in,
-    shift_out: s.shift_out,
-    starts_at: s.starts_at,
-    ends_at: s.ends_at,
-    duration_minutes: s.duration_minutes,
-    role: s.role,
-    shifter_id: s.shifter_id,
-    shifter_name: s.shifter_name,
-    is_broadcast: s.is_broadcast,
-    status: s.status,
-    hourly_rate: s.hourly_rate,
-    currency: s.currency,
-    shift_start_at: s.shift_start_at,
-    shift_end_at: s.shift_end_at,
-    is_noshow: s.is_noshow,
-  };
+/** The shifts a range shows: those starting in it and the overnight shifts of the day before, read in one statement. */
+export async function scheduleShifts(
+  ctx: ServiceContext,
+  businessId: string,
+  from: string,
+  to: string,
+): Promise<{ shifts: ShiftSummary[]; truncated: boolean }> {
+  const { shifts, truncated } = await businessShiftSummariesDated(ctx, businessId, {
+    from: addDays(from, -1),
+    to,
+    status: [...SCHEDULE_STATUSES],
+  });
+  return { shifts: shifts.filter((s) => inRange(s, from, to)).sort((a, b) => a.starts_at.localeCompare(b.starts_at)), truncated };
 }
 
 interface ScheduleData {
@@ -87,6 +55,8 @@ interface ScheduleData {
   to: string;
   /** Monday to Sunday (and the Sunday before's overnight shifts); the table shows those in [from, to]. */
   week: ScheduleShift[];
+  /** The week holds more than DATED_READ_MAX shifts; those posted last are shown. */
+  truncated: boolean;
   labor: LaborWeek | null;
   nowMs: number;
 }
@@ -110,11 +80,11 @@ async function loadSchedule(c: Context<AppEnv>, base: DashboardBase): Promise<Sc
   const monday = mondayOf(date);
   const [from, to] = view === 'day' ? [date, date] : [monday, addDays(monday, 6)];
   // The whole week even for one day: the labor card counts the week, and the island starts from it.
-  const [week, labor] = await Promise.all([
+  const [{ shifts: week, truncated }, labor] = await Promise.all([
     scheduleShifts(ctx, b.id, monday, addDays(monday, 6)),
     seesPay(base) ? laborCosts(ctx, b.id, { week: date }) : Promise.resolve(null),
   ]);
-  return { view, date, today, from, to, week: week.map(forIsland), labor, nowMs };
+  return { view, date, today, from, to, week, truncated, labor, nowMs };
 }
 
 function LaborFigures({ labor, shifts, nowMs }: { labor: LaborWeek; shifts: ScheduleShift[]; nowMs: number }) {
@@ -290,6 +260,9 @@ export function ScheduleView({ base, data, notice }: { base: DashboardBase; data
         <div class="schedule-main" data-schedule-main>
           <RangeNav base={base} data={data} />
           <h2>{title}</h2>
+          {data.truncated ? (
+            <p class="field-error">{`This week has more than ${DATED_READ_MAX.toLocaleString('en-US')} shifts; the ${DATED_READ_MAX.toLocaleString('en-US')} posted last are shown.`}</p>
+          ) : null}
           <ShiftTable base={base} data={data} />
         </div>
         <div class="schedule-side">
