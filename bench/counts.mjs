@@ -24,19 +24,27 @@ async function copyOfDatabase(persistTo, workDir) {
   return new DatabaseSync(dst);
 }
 
-/** Median time (ms) of running `stmts` in order inside a rolled-back transaction, over `runs` runs. */
+/**
+ * Median time (ms) of running `stmts` in order inside a rolled-back transaction, over `runs` runs, and
+ * each statement's median (in the order sent).
+ */
 function sqlTime(db, stmts, runs = 9) {
   const prepared = stmts.map((s) => ({ st: db.prepare(s.sql), params: s.params.map((p) => (typeof p === 'boolean' ? Number(p) : p)) }));
   const times = [];
+  const each = prepared.map(() => []);
   for (let i = 0; i < runs; i++) {
     db.exec('BEGIN');
     const t0 = performance.now();
-    for (const p of prepared) p.st.all(...p.params);
+    for (const [k, p] of prepared.entries()) {
+      const ts = performance.now();
+      p.st.all(...p.params);
+      each[k].push(performance.now() - ts);
+    }
     times.push(performance.now() - t0);
     db.exec('ROLLBACK');
   }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
+  const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  return { total: median(times), each: each.map(median) };
 }
 
 let traceSeq = 0;
@@ -135,7 +143,15 @@ export async function benchCounts(base, manifest, { persistTo, workDir } = {}) {
   // The database's own work per request, on the copy (writes rolled back).
   for (const row of rows) {
     try {
-      row.sqlMs = db ? sqlTime(db, row.statements) : null;
+      const t = db ? sqlTime(db, row.statements) : null;
+      row.sqlMs = t ? t.total : null;
+      // The three slowest statements, for the results file: where a request's database time goes.
+      row.slowest = t
+        ? row.statements
+            .map((st, k) => ({ ms: Number(t.each[k].toFixed(2)), sql: st.sql.replace(/\s+/g, ' ').slice(0, 240) }))
+            .sort((a, b) => b.ms - a.ms)
+            .slice(0, 3)
+        : [];
     } catch (err) {
       row.sqlMs = null;
       failures.push(`${row.name}: statements could not be replayed (${err instanceof Error ? err.message : String(err)})`);
