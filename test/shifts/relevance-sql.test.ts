@@ -3,6 +3,7 @@ import { counterRules } from '../../src/db/schema';
 import { newId } from '../../src/lib/ids';
 import { type ApiResult, call } from '../helpers/api';
 import { connect, db, type MakeUserOptions, makeUser, type TestUser } from '../helpers/factory';
+import { callRecording } from '../helpers/plans';
 import { referenceRanking } from '../helpers/relevance-reference';
 import { dateAhead, DAY, HOUR, type InsertSpec, insertShift, insertShifts, NYC } from '../helpers/shifts';
 
@@ -249,10 +250,11 @@ describe('relevance ranked in SQL equals the definition', () => {
   });
 
   it('a candidate left out of the window by a tie at its edge still makes the page when it scores higher', async () => {
-    // 210 broadcasts on one weekday, each bound to 78 but under a counter-rule floor (75), then one on
-    // another weekday with the same bound and no floor (78), starting after them all: the window of
-    // the best bounds fills with the first 201, and only the check against the bound left out finds
-    // the one that belongs on top.
+    // 450 broadcasts on one weekday, each bound to 78 but under a counter-rule floor (75), then one on
+    // another weekday with the same bound and no floor (78), starting after them all: one band of
+    // bound 78, more than twice the window, so the band is cut by start and the window keeps the
+    // earliest 204; only the check against the cut finds the one that belongs on top, and the list
+    // ranks every candidate.
     const me = await makeUser({ shifter: { latitude: NYC.lat, longitude: NYC.lon, timezone: 'America/New_York' } });
     const biz = await makeUser({ business: { latitude: NYC.lat, longitude: NYC.lon } });
     await connect(biz.businessId!, me.shifterId!);
@@ -273,7 +275,7 @@ describe('relevance ranked in SQL equals the definition', () => {
     const otherDay = days.find((d) => d > lastFloorDay && weekday(d) !== weekday(days[0]!))!;
     await rule(me.shifterId!, { min_hourly_rate_minor: 1800, weekdays: String(weekday(days[0]!)) });
     await insertShifts(
-      Array.from({ length: 210 }, (_, i) => ({
+      Array.from({ length: 450 }, (_, i) => ({
         businessId: biz.businessId!,
         broadcast: true,
         status: 1,
@@ -295,10 +297,47 @@ describe('relevance ranked in SQL equals the definition', () => {
     const expected = await referenceRanking(me.shifterId!);
     expect(expected[0]).toEqual({ id: star.id, score: 78 });
     expect(expected[1]!.score).toBe(75);
-    const first = await call('POST', BROADCASTS, { key: me.key, body: { shifter_id: me.shifterId, sort_by_relevance: true, limit: 5 } });
-    expect(first.body.data.map((d: { id: string; relevance_score: number }) => ({ id: d.id, score: d.relevance_score }))).toEqual(
+    const first = await callRecording('POST', BROADCASTS, {
+      key: me.key,
+      body: { shifter_id: me.shifterId, sort_by_relevance: true, limit: 5 },
+    });
+    expect(first.res.body.data.map((d: { id: string; relevance_score: number }) => ({ id: d.id, score: d.relevance_score }))).toEqual(
       expected.slice(0, 5),
     );
+    // Ranked twice: within the cut window, then over every candidate.
+    expect(first.statements.filter((st) => st.sql.includes('rel_top')).length).toBe(2);
+  });
+
+  it('a band of equal bounds far past the window is cut by start, and the page it gives is exact', async () => {
+    // 450 broadcasts of one business and role at one rate, all bounding (and scoring) the same: the
+    // page is the earliest-starting ones, ranked once, within the cut.
+    const me = await makeUser({ shifter: { latitude: NYC.lat, longitude: NYC.lon } });
+    const biz = await makeUser({ business: { latitude: NYC.lat, longitude: NYC.lon } });
+    await connect(biz.businessId!, me.shifterId!);
+    const days = Array.from({ length: 5 }, (_, i) => dateAhead(i + 2));
+    await insertShifts(
+      Array.from({ length: 450 }, (_, i) => ({
+        businessId: biz.businessId!,
+        broadcast: true,
+        status: 1,
+        date: days[i % 5]!,
+        in: hhmm(300 + 2 * Math.floor(i / 5)),
+        out: hhmm(540 + 2 * Math.floor(i / 5)),
+        rateMinor: 2000,
+      })),
+    );
+    const expected = await referenceRanking(me.shifterId!);
+    expect(new Set(expected.map((e) => e.score)).size).toBe(1);
+    const first = await callRecording('POST', BROADCASTS, {
+      key: me.key,
+      body: { shifter_id: me.shifterId, sort_by_relevance: true, limit: 20 },
+    });
+    expect(first.res.body.data.map((d: { id: string; relevance_score: number }) => ({ id: d.id, score: d.relevance_score }))).toEqual(
+      expected.slice(0, 20),
+    );
+    // One ranking: the cut settled the page.
+    expect(first.statements.filter((st) => st.sql.includes('rel_top')).length).toBe(1);
+    expect(await rankedByApi(me.key, me.shifterId!, 50)).toEqual(expected);
   });
 
   it('ranks a crew of 120 businesses (more than D1 binds parameters) by distance', async () => {

@@ -77,12 +77,12 @@ export function exactWindow(page: RankWindow): number {
  * (shift_requests_open_rate_idx). With `window`, the candidates are never all read:
  *  1. the crew's groups are read from open_broadcast_groups (kept by triggers), each with its best
  *     rate, hence its best bound;
- *  2. a threshold T comes down from the best bound (one point at a time near the window, up to four
- *     when far from it), counting per group the candidates at or above it (an index range from the
+ *  2. a threshold T comes down from the best bound (four points at a time while under half the
+ *     window, then two), counting per group the candidates at or above it (an index range from the
  *     rate that reaches T), until at least `window` candidates reach it;
  *  3. those are scored in full (the penalties cost a lookup each) and ranked.
- *  4. when the last step let in many more than the window needs (the score's parts saturate, so at
- *     size a single point can hold a thousand candidates), that band is cut by the final order's next
+ *  4. when the last step let in more than twice the window (the score's parts saturate, so at size
+ *     a single point can hold a thousand candidates), that band is cut by the final order's next
  *     key: of it, only the earliest-starting ones that fill the window are scored (`ranked_cut`).
  * `ranked_bound` is then T − 1, the highest bound left out below the threshold (NULL when none was).
  * The page is exact when every candidate left out ranks below the page's last row: see `exactWithin`;
@@ -209,7 +209,7 @@ export function rankedBroadcasts(
       sql`g.distance_points`,
       sql`g.familiarity_points`,
     );
-    const next = sql`max(0, rel_t.t - (CASE WHEN rel_t.n = 0 THEN 1 WHEN rel_t.n * 8 < ${window} THEN 4 WHEN rel_t.n * 2 < ${window} THEN 2 ELSE 1 END))`;
+    const next = sql`max(0, rel_t.t - (CASE WHEN rel_t.n = 0 THEN 1 WHEN rel_t.n * 2 < ${window} THEN 4 ELSE 2 END))`;
     const inGroup = (t: SQL) => sql`shift_requests.business_id = g.business_id AND shift_requests.shiftrole_id = g.role
         AND shift_requests.currency = g.currency AND shift_requests.hourly_rate_minor >= ${need(t)}
         AND ${candidates}
@@ -235,8 +235,9 @@ export function rankedBroadcasts(
     SELECT *, ${bound(sql`role_points`, payPoints(sql`best`, sql`ref`), sql`distance_points`, sql`familiarity_points`)} AS best_ub FROM rel_grp
   ),
   -- The threshold: down from the best bound until the window's count of candidates reach it (or all do).
-  -- The first step is to the best bound itself; then faster while far from the window (4 points under
-  -- an eighth of it, 2 under half): a threshold a little low only scores a few more candidates in full.
+  -- The first step is to the best bound itself; then 4 points while under half the window, 2 after:
+  -- a threshold a little low only scores a few more candidates in full (and a band far past the
+  -- window is cut, below), while each step counts every group again.
   rel_t(t, n) AS (
     SELECT (SELECT max(best_ub) + 1 FROM rel_g), 0
     UNION ALL
@@ -245,13 +246,13 @@ export function rankedBroadcasts(
   ),
   rel_limit(t, n) AS MATERIALIZED (SELECT t, n FROM rel_t ORDER BY t LIMIT 1),
   -- The band the last step let in (bounds from the threshold up to the step before it) can hold far
-  -- more than the window asks, where the parts of the score saturate: it is cut by the order's next
-  -- key, the start. Of the band, the earliest-starting ones that fill the window are kept (and any
+  -- more than the window asks, where the parts of the score saturate: past twice the window it is cut
+  -- by the order's next key, the start (below that, scoring the few more costs less than the cut). Of the band, the earliest-starting ones that fill the window are kept (and any
   -- that start at the same time as the last of them); cut.t is the step before, whose candidates are
   -- all kept, and cut.start is NULL when the band was not cut.
   rel_prev(t, n) AS MATERIALIZED (SELECT t, n FROM rel_t WHERE t > (SELECT t FROM rel_limit) ORDER BY t LIMIT 1),
   rel_cut(t, start) AS MATERIALIZED (
-    SELECT p.t, CASE WHEN l.n > ${window} THEN (
+    SELECT p.t, CASE WHEN l.n > 2 * ${window} THEN (
         SELECT shift_requests.starts_at FROM rel_g g ${byRate}
         WHERE ${inGroup(sql`l.t`)} AND g.best_ub >= l.t AND ${candidateBound} < p.t
         ORDER BY shift_requests.starts_at LIMIT 1 OFFSET (SELECT ${window} - n - 1 FROM rel_prev)) END
