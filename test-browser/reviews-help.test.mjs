@@ -155,7 +155,7 @@ describe('reviews, help and the admin queues', { skip }, () => {
       const answer = page.locator('.chat-assistant').last();
       assert.match(await answer.textContent(), /help articles match your question/);
       // The fixed reply's API instruction reads as the button beside it on this page.
-      assert.match(await answer.textContent(), /with the “Ask for a person” button on this page/);
+      assert.match(await answer.textContent(), /with the “Ask for a person” button of this conversation in the help center/);
       assert.doesNotMatch(await answer.textContent(), /POST \/v1\/help\/escalate/);
       assert.ok((await answer.locator('a[href^="/help/articles/"]').count()) > 0, 'the answer links the articles it lists');
       assert.equal(await page.locator(`a[href="/inbox/${ask.id}"]`).count(), 1, 'the conversation links to its inbox address');

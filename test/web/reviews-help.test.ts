@@ -7,7 +7,7 @@ import { connect, db, makeUser, TEST_PASSWORD, type TestUser } from '../helpers/
 import { daysFromToday, insertShift } from '../helpers/rows';
 import { WebClient } from '../helpers/web';
 import { ESCALATED_NOTICE, fallbackReply } from '../../src/services/help';
-import { inWebWords } from '../../src/web/pages/help/page';
+import { inWebWords } from '../../web-client/lib/help-wording';
 
 const NY = 'America/New_York';
 
@@ -143,7 +143,13 @@ describe('the help pages', () => {
     expect(thread.html).toContain(`href="/inbox/${id}"`);
     // The fixed reply's API instructions read as the page's button here (the stored text is the API's).
     expect(thread.html).not.toContain('POST /v1/help/escalate');
-    expect(thread.html).toContain('“Ask for a person” button on this page');
+    expect(thread.html).toContain('“Ask for a person” button of this conversation in the help center');
+    // The inbox shows the same words, and the help assistant by name.
+    const inInbox = await b.get(`/inbox/${id}`);
+    expect(inInbox.status).toBe(200);
+    expect(inInbox.html).not.toContain('POST /v1/help/escalate');
+    expect(inInbox.html).toContain('“Ask for a person” button of this conversation in the help center');
+    expect(inInbox.html).toContain('<p class="chat-who">Help assistant</p>');
     expect((await (await signedIn(other)).get(`/help/conversations/${id}`)).status).toBe(404);
 
     const escalated = await b.post(`/help/conversations/${id}/escalate`, { _idem: crypto.randomUUID() });

@@ -1,3 +1,4 @@
+import { ASSISTANT_NAME, inWebWords } from '../lib/help-wording';
 import { api, newIdempotencyKey } from '../lib/api';
 import { eachIsland } from '../lib/island';
 
@@ -94,10 +95,14 @@ function mount(root: HTMLElement, props: Props) {
     li.dataset.seq = String(m.seq);
     const who = document.createElement('p');
     who.className = 'chat-who';
-    who.textContent = mine ? 'You' : (props.names[key] ?? (m.sender_kind === 'user' ? 'Support team' : 'Someone'));
+    who.textContent = mine
+      ? 'You'
+      : m.sender_kind === 'assistant'
+        ? ASSISTANT_NAME
+        : (props.names[key] ?? (m.sender_kind === 'user' ? 'Support team' : 'Someone'));
     const text = document.createElement('p');
     text.className = 'chat-text';
-    text.textContent = m.body;
+    text.textContent = m.sender_kind === 'assistant' ? inWebWords(m.body) : m.body;
     const time = document.createElement('time');
     time.className = 'chat-time';
     time.dateTime = new Date(m.created_at).toISOString();

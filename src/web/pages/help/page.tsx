@@ -1,3 +1,4 @@
+import { ASSISTANT_NAME, inWebWords } from '../../../../web-client/lib/help-wording';
 import type { Context } from 'hono';
 import type { Child } from 'hono/jsx';
 import type { AppEnv } from '../../../http/app-types';
@@ -429,31 +430,8 @@ export async function postAsk(c: Context<AppEnv>): Promise<Response> {
   return c.redirect(`/help/conversations/${encodeURIComponent(answer.conversation_id)}#latest`, 303);
 }
 
-/**
- * The help assistant's fixed sentences that speak to programs (the API's documented fallback reply and
- * escalation notice: docs/decisions/help-center.md), in this page's words: here a button and a form
- * do what those operations do. The stored message, and what the API and the inbox show, stay as they
- * are; only this page's copy of these exact sentences differs.
- */
-const WEB_WORDING: ReadonlyArray<readonly [string, string]> = [
-  [
-    'ask for a person: POST /v1/help/escalate with this conversation_id, and someone from the support team will reply here.',
-    'ask for a person with the “Ask for a person” button on this page, and someone from the support team will reply here.',
-  ],
-  ['Browse the help articles at /v1/help/articles, or ', 'Browse the help articles on the help page, or '],
-  [
-    'you can add details by writing to this conversation (POST /v1/messaging/messages with its conversation_id).',
-    'you can add details by writing to the support team below.',
-  ],
-];
-
-/** An assistant message as this page words it (WEB_WORDING); anything else unchanged. */
-export function inWebWords(text: string): string {
-  return WEB_WORDING.reduce((t, [api, web]) => t.split(api).join(web), text);
-}
-
 function Message({ m, last }: { m: MessageView; last: boolean }) {
-  const who = m.sender.kind === 'assistant' ? 'Help assistant' : (m.sender.name ?? 'You');
+  const who = m.sender.kind === 'assistant' ? ASSISTANT_NAME : (m.sender.name ?? 'You');
   return (
     <li class={m.sender.kind === 'assistant' ? 'chat-message chat-assistant' : 'chat-message chat-user'} id={last ? 'latest' : undefined}>
       <p class="chat-who">

@@ -1,3 +1,4 @@
+import { ASSISTANT_NAME, inWebWords } from '../../../../web-client/lib/help-wording';
 import type { Context } from 'hono';
 import { WEB_ENTRIES } from '../../../../generated/web/assets';
 import type { AppEnv } from '../../../http/app-types';
@@ -260,8 +261,14 @@ function MessageItem({ m, me, zone }: { m: MessageView; me: string | null; zone:
   const mine = `${m.sender.kind}:${m.sender.id}` === me;
   return (
     <li class={mine ? 'chat-message chat-user' : 'chat-message'} data-seq={String(m.seq)}>
-      <p class="chat-who">{mine ? 'You' : (m.sender.name ?? (m.sender.kind === 'user' ? 'Support team' : 'Someone'))}</p>
-      <p class="chat-text">{m.body}</p>
+      <p class="chat-who">
+        {mine
+          ? 'You'
+          : m.sender.kind === 'assistant'
+            ? ASSISTANT_NAME
+            : (m.sender.name ?? (m.sender.kind === 'user' ? 'Support team' : 'Someone'))}
+      </p>
+      <p class="chat-text">{m.sender.kind === 'assistant' ? inWebWords(m.body) : m.body}</p>
       <time class="chat-time" datetime={m.created_at}>
         {dateTimeIn(m.created_at, zone)}
       </time>
