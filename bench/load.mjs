@@ -4,7 +4,9 @@
 // expected status is an error. What a client consumes (broadcasts to claim, shifts to clock) is seeded
 // for the run's length (bench/seed.mjs, `pools`).
 import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import { join } from 'node:path';
 import { describe, ms, printTable, sleep, summarize } from './common.mjs';
 
 /** Mix of the workload, in weights. A kind whose pool is empty is replaced by a details read. */
@@ -18,16 +20,52 @@ export function poolsFor(seconds, clients) {
   return { claims, clockIns, clockOuts: 3, clients };
 }
 
-/** workerd's resident memory (MB): every workerd process in the server's process group. */
-export function workerdRssMb(pgid) {
+/**
+ * workerd's resident memory (MB), every workerd process in the server's process group: the total
+ * (`rssMb`) and what it is made of, from /proc/<pid>/status on Linux (else null): anonymous memory
+ * (the isolates' heaps, SQLite's page caches, the Durable Objects' state), file-backed pages (the
+ * binary, and database files read through a mapping) and shared memory.
+ */
+export function workerdMemory(pgid) {
   try {
-    const out = execFileSync('ps', ['-eo', 'pgid=,rss=,comm='], { encoding: 'utf8' });
+    const out = execFileSync('ps', ['-eo', 'pgid=,pid=,rss=,comm='], { encoding: 'utf8' });
     let kb = 0;
+    const parts = { anon: 0, file: 0, shmem: 0 };
+    let known = true;
     for (const line of out.trim().split('\n')) {
-      const [g, rss, comm] = line.trim().split(/\s+/);
-      if (Number(g) === pgid && comm?.startsWith('workerd')) kb += Number(rss);
+      const [g, pid, rss, comm] = line.trim().split(/\s+/);
+      if (Number(g) !== pgid || !comm?.startsWith('workerd')) continue;
+      kb += Number(rss);
+      try {
+        const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+        const field = (name) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? Number.NaN);
+        parts.anon += field('RssAnon');
+        parts.file += field('RssFile');
+        parts.shmem += field('RssShmem');
+      } catch {
+        known = false;
+      }
     }
-    return kb / 1024;
+    const mb = (v) => (known && Number.isFinite(v) ? v / 1024 : null);
+    return { rssMb: kb / 1024, anonMb: mb(parts.anon), fileMb: mb(parts.file), shmemMb: mb(parts.shmem) };
+  } catch {
+    return { rssMb: null, anonMb: null, fileMb: null, shmemMb: null };
+  }
+}
+
+/** The Durable Object instances the run has created: their storage files under the state folder. */
+export function durableObjectFiles(persistTo) {
+  if (!persistTo) return null;
+  let n = 0;
+  const walk = (dir) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(dir, e.name));
+      else if (e.name.endsWith('.sqlite') && !dir.includes('miniflare-D1DatabaseObject')) n++;
+    }
+  };
+  try {
+    walk(join(persistTo, 'v3', 'do'));
+    return n;
   } catch {
     return null;
   }
@@ -49,7 +87,11 @@ async function request(base, method, path, key, body) {
  * Runs the workload for `seconds`; with `sampleSeconds`, samples workerd's RSS that often (soak).
  * Returns per-kind latency, throughput, errors and the memory samples.
  */
-export async function benchLoad(base, manifest, { seconds = 60, clients = 20, sampleSeconds = null, pgid = null, seed = 1 } = {}) {
+export async function benchLoad(
+  base,
+  manifest,
+  { seconds = 60, clients = 20, sampleSeconds = null, pgid = null, seed = 1, persistTo = null } = {},
+) {
   const L = manifest.load;
   const shifter = manifest.ids.relevanceShifter;
   const users = L.clients.slice(0, clients);
@@ -145,7 +187,14 @@ export async function benchLoad(base, manifest, { seconds = 60, clients = 20, sa
     let lastDone = 0;
     let lastErrors = 0;
     const take = () => {
-      memory.push({ minute, rssMb: workerdRssMb(pgid), requests: done - lastDone, errors: errors - lastErrors, load: loadavg()[0] });
+      memory.push({
+        minute,
+        ...workerdMemory(pgid),
+        objects: durableObjectFiles(persistTo),
+        requests: done - lastDone,
+        errors: errors - lastErrors,
+        load: loadavg()[0],
+      });
       lastDone = done;
       lastErrors = errors;
       minute++;
@@ -169,7 +218,15 @@ export async function benchLoad(base, manifest, { seconds = 60, clients = 20, sa
   const wallMs = performance.now() - t0;
   if (sampler) {
     clearInterval(sampler);
-    memory.push({ minute: memory.length, rssMb: workerdRssMb(pgid), requests: 0, errors: 0, load: loadavg()[0], final: true });
+    memory.push({
+      minute: memory.length,
+      ...workerdMemory(pgid),
+      objects: durableObjectFiles(persistTo),
+      requests: 0,
+      errors: 0,
+      load: loadavg()[0],
+      final: true,
+    });
   }
   const all = Object.values(samples.latency).flat();
   return {
@@ -233,10 +290,24 @@ export function printSoak(res) {
   printLoad(res, 'Soak');
   printTable(
     `Soak — workerd's resident memory, sampled every ${res.sampleSeconds === 60 ? 'minute' : `${res.sampleSeconds} s`}`,
-    [res.sampleSeconds === 60 ? 'minute' : 'sample', 'RSS MB', 'requests', 'errors', 'load avg'],
+    [
+      res.sampleSeconds === 60 ? 'minute' : 'sample',
+      'RSS MB',
+      'anon MB',
+      'file MB',
+      'shmem MB',
+      'DO instances',
+      'requests',
+      'errors',
+      'load avg',
+    ],
     res.memory.map((m) => [
       m.final ? `${m.minute} (end)` : m.minute,
       m.rssMb === null ? '—' : m.rssMb.toFixed(0),
+      m.anonMb === null || m.anonMb === undefined ? '—' : m.anonMb.toFixed(0),
+      m.fileMb === null || m.fileMb === undefined ? '—' : m.fileMb.toFixed(0),
+      m.shmemMb === null || m.shmemMb === undefined ? '—' : m.shmemMb.toFixed(0),
+      m.objects === null || m.objects === undefined ? '—' : m.objects,
       m.requests,
       m.errors,
       m.load === undefined ? '—' : m.load.toFixed(1),

@@ -284,6 +284,7 @@ async function main() {
           sampleSeconds: smoke ? 2 : 60,
           pgid: server.pid,
           seed: 2,
+          persistTo,
         }),
       );
   } finally {
