@@ -150,6 +150,18 @@ export function Notice({ kind, children }: { kind: 'info' | 'success' | 'error';
 }
 
 /** A titled section of a page. */
+/**
+ * A table that may scroll sideways on a narrow screen: the scrolling region is focusable and named,
+ * so a keyboard can scroll it (WCAG 2.1.1; axe's scrollable-region-focusable).
+ */
+export function TableWrap({ label, children }: { label: string; children: Child }) {
+  return (
+    <section class="table-wrap" tabindex={0} aria-label={label}>
+      {children}
+    </section>
+  );
+}
+
 export function Card({ title, children }: { title: string; children: Child }) {
   return (
     <section class="card">

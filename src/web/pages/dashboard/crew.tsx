@@ -28,7 +28,7 @@ import { type CrewAnalytics, type CrewMember, crewAnalytics } from '../../../ser
 import { findPublicShifter, findPublicShifterById, type PublicShifter } from '../../../services/profiles';
 import { type Rating, ratingsFor } from '../../../services/reviews';
 import { type CredentialView, listCredentials, readCredentialDocument } from '../../../services/shifter-records';
-import { Card, CsrfField, IdempotencyField, SubmitButton, TextField } from '../../components';
+import { Card, CsrfField, IdempotencyField, SubmitButton, TableWrap, TextField } from '../../components';
 import { formatDate, formatMoney } from '../../format';
 import { renderError, renderPage } from '../../render';
 import { ConfirmPage } from './confirm-page';
@@ -216,7 +216,7 @@ function CrewTable({ base, data }: { base: DashboardBase; data: CrewData }) {
     return <p class="empty">No one in your crew yet. Invite a shifter above; they join once they accept.</p>;
   }
   return (
-    <div class="table-wrap">
+    <TableWrap label="Your crew">
       <table class="crew-table">
         <caption class="visually-hidden">{`Your crew, with their last ${a.window_days} days at ${base.business!.name}`}</caption>
         <thead>
@@ -269,7 +269,7 @@ function CrewTable({ base, data }: { base: DashboardBase; data: CrewData }) {
           })}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }
 

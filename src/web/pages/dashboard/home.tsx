@@ -6,7 +6,7 @@ import { laborCosts } from '../../../services/insights';
 import { listInbox } from '../../../services/messaging';
 import { stuckInvoices } from '../../../services/payments';
 import { listRequestsMany, type ShiftRequestView } from '../../../services/shifts';
-import { Card } from '../../components';
+import { Card, TableWrap } from '../../components';
 import { formatDate, formatMoney, shiftHours, timeIn } from '../../format';
 import { renderPage } from '../../render';
 import { type DashboardBase, dashboardBase, dashboardHref, seesPay } from './context';
@@ -82,7 +82,7 @@ function ShiftLine({ s, extra }: { s: ShiftRequestView; extra?: string | undefin
 function TodayTable({ data, nowMs }: { data: HomeData; nowMs: number }) {
   if (!data.todays.length) return <p class="empty">No shifts today.</p>;
   return (
-    <div class="table-wrap">
+    <TableWrap label="Shifts of today">
       <table>
         <caption class="visually-hidden">Shifts of today</caption>
         <thead>
@@ -109,7 +109,7 @@ function TodayTable({ data, nowMs }: { data: HomeData; nowMs: number }) {
           })}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }
 

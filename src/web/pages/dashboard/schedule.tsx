@@ -19,7 +19,7 @@ import { addDays, isValidDate, mondayOf, todayIn } from '../../../lib/shift-time
 import { laborCosts } from '../../../services/insights';
 import { businessShiftSummariesDated, DATED_READ_MAX, type ShiftSummary } from '../../../services/shifts';
 import type { ServiceContext } from '../../../services/kernel';
-import { Card } from '../../components';
+import { Card, TableWrap } from '../../components';
 import { formatMoney } from '../../format';
 import { renderPage } from '../../render';
 import { type DashboardBase, dashboardBase, dashboardHref, seesPay } from './context';
@@ -140,7 +140,7 @@ function ShiftTable({ base, data }: { base: DashboardBase; data: ScheduleData })
   const shifts = data.week.filter((s) => inRange(s, data.from, data.to));
   if (!shifts.length) return <p class="empty">No shifts {data.view === 'day' ? 'on this day' : 'this week'}.</p>;
   return (
-    <div class="table-wrap">
+    <TableWrap label={`Shifts from ${dateText(data.from)} to ${dateText(data.to)}`}>
       <table>
         <caption class="visually-hidden">
           Shifts from {dateText(data.from)} to {dateText(data.to)}
@@ -181,7 +181,7 @@ function ShiftTable({ base, data }: { base: DashboardBase; data: ScheduleData })
           })}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }
 

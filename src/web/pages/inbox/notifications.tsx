@@ -16,7 +16,7 @@ import {
   updatePreferences,
   updatePreferencesInput,
 } from '../../../services/notifications';
-import { CsrfField, IdempotencyField, InputField, SubmitButton } from '../../components';
+import { CsrfField, IdempotencyField, InputField, SubmitButton, TableWrap } from '../../components';
 import { dateTimeIn } from '../../format';
 import { formFields } from '../../forms';
 import { renderPage } from '../../render';
@@ -331,7 +331,7 @@ function PreferencesPage({
           const rows = kinds.filter((k) => k.group === g.group);
           if (!rows.length) return null;
           return (
-            <div class="table-wrap">
+            <TableWrap label={g.label}>
               <table class="prefs-table">
                 <caption class="visually-hidden">{g.label}</caption>
                 <thead>
@@ -366,7 +366,7 @@ function PreferencesPage({
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableWrap>
           );
         })}
         <div class="actions">

@@ -23,7 +23,7 @@ import {
   respondToReview,
   type Trend,
 } from '../../../services/reviews';
-import { Card, CsrfField, IdempotencyField, SubmitButton } from '../../components';
+import { Card, CsrfField, IdempotencyField, SubmitButton, TableWrap } from '../../components';
 import { formatDate, shiftHours } from '../../format';
 import { formFields } from '../../forms';
 import { renderPage } from '../../render';
@@ -298,7 +298,7 @@ function TrendCard({ party, trend, days }: { party: ReviewParty; trend: Trend; d
         </figcaption>
       </figure>
       {rated.length ? (
-        <div class="table-wrap">
+        <TableWrap label={`Average rating by ${trend.bucket}`}>
           <table class="trend-table">
             <caption class="visually-hidden">Average rating by {trend.bucket}</caption>
             <thead>
@@ -319,7 +319,7 @@ function TrendCard({ party, trend, days }: { party: ReviewParty; trend: Trend; d
             </tbody>
           </table>
           <p class="hint">{trend.bucket === 'day' ? 'Days' : 'Weeks'} without reviews are left out.</p>
-        </div>
+        </TableWrap>
       ) : null}
     </section>
   );
