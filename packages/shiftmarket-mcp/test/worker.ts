@@ -43,7 +43,26 @@ export async function startWorker(): Promise<LocalWorker> {
     env: env(),
   });
   if (migrate.status !== 0) throw new Error(`migrations failed: ${migrate.stdout}${migrate.stderr}`);
-  const [port, inspector] = [await freePort(), await freePort()];
+  // Two free ports, never the same one twice (a port just closed can be handed out again), and a
+  // new pair if another process takes one before wrangler binds it.
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    let inspector = await freePort();
+    while (inspector === port) inspector = await freePort();
+    try {
+      return await launch(state, port, inspector);
+    } catch (err) {
+      const taken = err instanceof Error && err.message.startsWith('wrangler dev exited') && err.message.includes('Address already in use');
+      if (attempt >= 3 || !taken) {
+        rmSync(state, { recursive: true, force: true });
+        throw err;
+      }
+    }
+  }
+}
+
+/** `wrangler dev` on the given ports with the state folder, once it answers. */
+async function launch(state: string, port: number, inspector: number): Promise<LocalWorker> {
   const args = ['dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspector), '--persist-to', state];
   args.push('--log-level', 'warn', '--show-interactive-dev-session=false');
   args.push('--var', 'LOCAL_MAILBOX:true', '--var', 'LOCAL_DEFAULT_SECRETS:true', '--var', 'LOG_LEVEL:warn');
