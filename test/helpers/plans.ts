@@ -91,3 +91,46 @@ export function fullScans(plan: string[], names: string[]): string[] {
     return m !== null && names.includes(m[1]!) && m[2] === undefined;
   });
 }
+
+/**
+ * How many times SQLite expands each CTE of `sqlText` while preparing it. SQLite copies a CTE's whole
+ * definition into every place that names it (MATERIALIZED or not) and resolves each copy, with the
+ * CTEs it names in turn: a CTE's expansions are the sum, over the CTEs and the main query that name
+ * it, of how often they do times their own expansions. Preparing costs by these, not by the text's
+ * length. Read from the text: comments dropped, every word equal to a CTE's name counted as a
+ * reference (a column qualified by it included, so it errs high).
+ */
+export function cteExpansions(sqlText: string): Record<string, number> {
+  const text = sqlText.replace(/--[^\n]*/g, '');
+  const head = /\b(\w+)\s*(?:\([^()]*\))?\s+AS\s+(?:NOT\s+)?(?:MATERIALIZED\s+)?\(/gi;
+  const bodies = new Map<string, string>();
+  const spans: Array<[number, number]> = [];
+  for (let m = head.exec(text); m; m = head.exec(text)) {
+    if (/^(as|select|from|in|exists|join|over|cast)$/i.test(m[1]!)) continue;
+    let depth = 1;
+    let i = head.lastIndex;
+    for (; i < text.length && depth > 0; i++) depth += text[i] === '(' ? 1 : text[i] === ')' ? -1 : 0;
+    bodies.set(m[1]!, text.slice(head.lastIndex, i - 1));
+    spans.push([m.index, i]);
+  }
+  let main = text;
+  for (const [a, b] of spans.sort((x, y) => y[0] - x[0])) main = main.slice(0, a) + main.slice(b);
+  const refs = (body: string, name: string) => body.match(new RegExp(`\\b${name}\\b`, 'g'))?.length ?? 0;
+  const memo = new Map<string, number>();
+  const open = new Set<string>();
+  const expansions = (name: string): number => {
+    const known = memo.get(name);
+    if (known !== undefined) return known;
+    if (open.has(name)) throw new Error(`CTEs name each other: ${[...open].join(' → ')} → ${name}`);
+    open.add(name);
+    let n = refs(main, name);
+    for (const [user, body] of bodies) {
+      const r = user === name ? 0 : refs(body, name);
+      if (r > 0) n += r * expansions(user);
+    }
+    open.delete(name);
+    memo.set(name, n);
+    return n;
+  };
+  return Object.fromEntries([...bodies.keys()].map((name) => [name, expansions(name)]));
+}

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { advanceInsightRollups } from '../../src/services/insights';
 import { contextAt } from '../helpers/clock';
 import { connect, makeUser, type TestUser } from '../helpers/factory';
-import { callRecording, fullScans, plansReading } from '../helpers/plans';
+import { callRecording, cteExpansions, fullScans, plansReading } from '../helpers/plans';
 import { DAY, dateAhead, HOUR, insertShift, insertShifts } from '../helpers/shifts';
 
 /*
@@ -139,6 +139,16 @@ describe('lists cost by the page (EXPLAIN QUERY PLAN of the statements sent)', (
     // 360 candidates, more than the 200 scored in full: the threshold settled the page in one statement.
     const rankings = ranked.statements.filter((s) => s.sql.includes('rel_t('));
     expect(rankings).toHaveLength(1);
+    // Preparing it stays cheap (the local runtime prepares every query it is sent): no CTE is expanded
+    // more than a dozen times (each step names the one before it, not every step before: over 200
+    // expansions of the first ones when they did), and it binds
+    // no value SQLite reads while planning (a bare LIMIT; request_status compared to a bound value,
+    // checked against the partial indexes), which would make SQLite prepare it a second time once its
+    // values are bound. Both together had made preparing cost more than running it.
+    const expansions = cteExpansions(rankings[0]!.sql);
+    expect(Math.max(...Object.values(expansions)), JSON.stringify(expansions)).toBeLessThanOrEqual(12);
+    expect(rankings[0]!.sql).not.toMatch(/\blimit \?(?!\s*\+)/i);
+    expect(rankings[0]!.sql).not.toMatch(/request_status"?\s*=\s*\?/i);
     // The market median (a currency the shifter never worked in) reads that currency's candidates: it
     // is computed only when such a candidate exists, and is the one read left out of this check.
     const rankedPlan = await expectPageCost(ranked.statements, 'shift_requests', { skip: /^MATERIALIZE rel_market/ });

@@ -9,6 +9,7 @@ export * from './guarded-write';
 export * from './marked-write';
 export * from './paging';
 export * from './payment-gateway';
+export * from './planned-values';
 export * from './rate-limit';
 export * from './secret-box';
 export * from './shift/load';

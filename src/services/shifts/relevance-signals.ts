@@ -1,7 +1,7 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { businesses, requestAuthorizations, shifters } from '../../db/schema';
 import { haversineMeters } from '../../lib/geo';
-import { type ServiceContext, SHIFT_STATUS, workedShiftSql } from '../kernel';
+import { runLimit, type ServiceContext, SHIFT_STATUS, statusLiteral, workedShiftSql } from '../kernel';
 import { distancePoints, UNKNOWN_DISTANCE_POINTS } from './relevance';
 
 const DAY = 86_400_000;
@@ -130,7 +130,7 @@ export function rankedBroadcasts(
   ),
   rel_busy(starts_at, ends_at) AS MATERIALIZED (
     SELECT starts_at, ends_at FROM shift_requests
-    WHERE shifter_id = ${shifterId} AND request_status = ${SHIFT_STATUS.accepted} AND is_noshow = 0 AND ends_at > ${now}
+    WHERE shifter_id = ${shifterId} AND request_status = ${statusLiteral(SHIFT_STATUS.accepted)} AND is_noshow = 0 AND ends_at > ${now}
   ),
   rel_rules AS MATERIALIZED (
     SELECT shiftrole_id, weekdays, start_from, start_to, min_hourly_rate_minor, currency, distance_threshold_km, distance_premium_minor
@@ -169,8 +169,6 @@ export function rankedBroadcasts(
       shift_requests.hourly_rate_minor AS rate, shift_requests.currency, shift_requests.shiftrole_id,
       shift_requests.shift_date, shift_requests.shift_in`;
   let ranking: SQL;
-  let leftOut: SQL;
-  let bandCut: SQL;
   if (window === null) {
     ranking = sql`
   rel_cand AS NOT MATERIALIZED (
@@ -186,10 +184,9 @@ export function rankedBroadcasts(
   ),
   rel_paid AS NOT MATERIALIZED (SELECT *, ${payPoints(sql`rate`, sql`ref`)} AS pay FROM rel_cand),
   rel_top AS MATERIALIZED (
-    SELECT *, ${bound(sql`role_points`, sql`pay`, sql`distance_points`, sql`familiarity_points`)} AS ub FROM rel_paid
+    SELECT *, ${bound(sql`role_points`, sql`pay`, sql`distance_points`, sql`familiarity_points`)} AS ub,
+      NULL AS lim_t, NULL AS prev_t, NULL AS cut_start FROM rel_paid
   )`;
-    leftOut = sql`NULL`;
-    bandCut = sql`NULL`;
   } else {
     // The rate at or above which a candidate of group g bounds to at least t: the inverse of the pay
     // points, a unit lower to absorb floating-point error (the bound itself is then checked exactly).
@@ -215,21 +212,17 @@ export function rankedBroadcasts(
         AND ${candidates}
         AND ${candidateBound} >= ${t}`;
     ranking = sql`
-  -- The groups of the crew's open broadcasts, each with its best rate (open_broadcast_groups, kept by
-  -- triggers): a few rows per business, never the broadcasts themselves.
-  rel_grp_c(business_id, role, currency, best) AS MATERIALIZED (
-    SELECT g.business_id, g.shiftrole_id, g.currency, g.best_rate_minor
-    FROM rel_biz b JOIN open_broadcast_groups g ON g.business_id = b.business_id
-  ),
+  -- The groups of the crew's open broadcasts, each with its signals and best rate (open_broadcast_groups,
+  -- kept by triggers): a few rows per business, never the broadcasts themselves.
   rel_grp(business_id, role, currency, km, distance_points, familiarity_points, role_points, ref, best) AS MATERIALIZED (
-    SELECT c.business_id, c.role, c.currency, b.km, b.distance_points, b.familiarity_points,
+    SELECT g.business_id, g.shiftrole_id, g.currency, b.km, b.distance_points, b.familiarity_points,
       CASE WHEN rc.role IS NOT NULL THEN rc.role_points
-           ELSE coalesce((SELECT ${rolePoints(sql`x.n`)} FROM rel_roles x WHERE x.role = c.role), 0) END,
+           ELSE coalesce((SELECT ${rolePoints(sql`x.n`)} FROM rel_roles x WHERE x.role = g.shiftrole_id), 0) END,
       CASE WHEN rc.role IS NOT NULL THEN rc.ref
-           ELSE (SELECT nullif(m.median, 0) FROM rel_market m WHERE m.role = c.role AND m.currency = c.currency) END,
-      c.best
-    FROM rel_grp_c c JOIN rel_biz b ON b.business_id = c.business_id
-    LEFT JOIN rel_rc rc ON rc.role = c.role AND rc.currency = c.currency
+           ELSE (SELECT nullif(m.median, 0) FROM rel_market m WHERE m.role = g.shiftrole_id AND m.currency = g.currency) END,
+      g.best_rate_minor
+    FROM rel_biz b JOIN open_broadcast_groups g ON g.business_id = b.business_id
+    LEFT JOIN rel_rc rc ON rc.role = g.shiftrole_id AND rc.currency = g.currency
   ),
   rel_g AS MATERIALIZED (
     SELECT *, ${bound(sql`role_points`, payPoints(sql`best`, sql`ref`), sql`distance_points`, sql`familiarity_points`)} AS best_ub FROM rel_grp
@@ -244,36 +237,39 @@ export function rankedBroadcasts(
     SELECT ${next}, (SELECT count(*) FROM rel_g g ${byRate} WHERE ${inGroup(next)} AND g.best_ub >= ${next})
     FROM rel_t WHERE n < ${window} AND t > 0
   ),
-  rel_limit(t, n) AS MATERIALIZED (SELECT t, n FROM rel_t ORDER BY t LIMIT 1),
-  -- The band the last step let in (bounds from the threshold up to the step before it) can hold far
-  -- more than the window asks, where the parts of the score saturate: past twice the window it is cut
-  -- by the order's next key, the start (below that, scoring the few more costs less than the cut). Of the band, the earliest-starting ones that fill the window are kept (and any
-  -- that start at the same time as the last of them); cut.t is the step before, whose candidates are
-  -- all kept, and cut.start is NULL when the band was not cut.
-  rel_prev(t, n) AS MATERIALIZED (SELECT t, n FROM rel_t WHERE t > (SELECT t FROM rel_limit) ORDER BY t LIMIT 1),
-  rel_cut(t, start) AS MATERIALIZED (
-    SELECT p.t, CASE WHEN l.n > 2 * ${window} THEN (
-        SELECT shift_requests.starts_at FROM rel_g g ${byRate}
-        WHERE ${inGroup(sql`l.t`)} AND g.best_ub >= l.t AND ${candidateBound} < p.t
-        ORDER BY shift_requests.starts_at LIMIT 1 OFFSET (SELECT ${window} - n - 1 FROM rel_prev)) END
-    FROM rel_limit l LEFT JOIN rel_prev p
+  -- The last step (t, n) and the one before it (prev_t, prev_n), in one read of the steps.
+  rel_lim(t, n, prev_t, prev_n) AS MATERIALIZED (
+    SELECT t, n, lead(t) OVER (ORDER BY t), lead(n) OVER (ORDER BY t) FROM rel_t ORDER BY t LIMIT 1
+  ),
+  -- The band the last step let in (bounds from t up to prev_t) can hold far more than the window
+  -- asks, where the parts of the score saturate: past twice the window it is cut by the order's next
+  -- key, the start (below that, scoring the few more costs less than the cut). Of the band, the
+  -- earliest-starting ones that fill the window are kept (and any that start at the same time as the
+  -- last of them); those of the step before are all kept. start is NULL when the band was not cut.
+  rel_cut(t, prev_t, start) AS MATERIALIZED (
+    SELECT l.t, l.prev_t, CASE WHEN l.n > 2 * ${window} THEN (
+        SELECT s FROM (
+          SELECT shift_requests.starts_at AS s, row_number() OVER (ORDER BY shift_requests.starts_at) AS k
+          FROM rel_g g ${byRate}
+          WHERE ${inGroup(sql`l.t`)} AND g.best_ub >= l.t AND ${candidateBound} < l.prev_t)
+        WHERE k = ${window} - l.prev_n) END
+    FROM rel_lim l
   ),
   rel_top AS MATERIALIZED (
     SELECT ${candidateColumns}, g.km, g.distance_points, g.familiarity_points, g.role_points, g.ref,
       ${payPoints(sql`shift_requests.hourly_rate_minor`, sql`g.ref`)} AS pay,
-      ${candidateBound} AS ub
-    FROM rel_limit CROSS JOIN rel_cut CROSS JOIN rel_g g ${byRate}
-    WHERE ${inGroup(sql`rel_limit.t`)} AND g.best_ub >= rel_limit.t
-      AND (rel_cut.start IS NULL OR shift_requests.starts_at <= rel_cut.start OR ${candidateBound} >= rel_cut.t)
+      ${candidateBound} AS ub, cut.t AS lim_t, cut.prev_t, cut.start AS cut_start
+    FROM rel_cut cut CROSS JOIN rel_g g ${byRate}
+    WHERE ${inGroup(sql`cut.t`)} AND g.best_ub >= cut.t
+      AND (cut.start IS NULL OR shift_requests.starts_at <= cut.start OR ${candidateBound} >= cut.prev_t)
   )`;
-    leftOut = sql`(SELECT CASE WHEN t > 0 THEN t - 1 END FROM rel_limit)`;
-    bandCut = sql`(SELECT CASE WHEN start IS NOT NULL THEN json_array(t - 1, start) END FROM rel_cut)`;
   }
   const query = sql`WITH RECURSIVE ${signals},${ranking},
   -- The penalties' inputs. The overlap test and the counter-rule floor run only when the shifter has
   -- accepted shifts or active rules at all.
   rel_pen AS MATERIALIZED (
     SELECT c.id, c.starts_at, c.created_at, c.rate, c.role_points, c.pay, c.distance_points, c.km, c.familiarity_points, c.ref,
+      c.lim_t, c.prev_t, c.cut_start,
       EXISTS (SELECT 1 FROM rel_busy) AND EXISTS (SELECT 1 FROM rel_busy b WHERE b.starts_at < c.ends_at AND b.ends_at > c.starts_at) AS overlaps,
       CASE WHEN EXISTS (SELECT 1 FROM rel_rules) THEN (
             SELECT max(r.min_hourly_rate_minor + CASE
@@ -299,13 +295,13 @@ export function rankedBroadcasts(
 SELECT id AS ranked_id,
   CAST(CASE WHEN overlaps THEN min(role_points + pay_points + distance_points + familiarity_points, 10)
             ELSE role_points + pay_points + distance_points + familiarity_points + 10 END + 0.5 AS INTEGER) AS ranked_score,
-  ${leftOut} AS ranked_bound,
-  ${bandCut} AS ranked_cut,
+  CASE WHEN lim_t > 0 THEN lim_t - 1 END AS ranked_bound,
+  CASE WHEN cut_start IS NOT NULL THEN json_array(prev_t - 1, cut_start) END AS ranked_cut,
   -- The signals behind the score, for the reason a list shows beside it.
   json_array(role_points, pay_points, distance_points, km, familiarity_points, overlaps, ref, floor) AS ranked_signals
 FROM rel_scored
 ORDER BY ranked_score DESC, starts_at ASC, created_at DESC, id ASC
-LIMIT ${page.limit + 1} OFFSET ${page.offset}`;
+LIMIT ${runLimit(page.limit + 1)} OFFSET ${page.offset}`;
   return ctx.db
     .$with('ranked', {
       rankedId: sql<string>`ranked_id`.mapWith(String).as('ranked_id'),
