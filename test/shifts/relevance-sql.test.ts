@@ -56,6 +56,42 @@ async function rule(shifterId: string, r: Partial<typeof counterRules.$inferInse
     .values({ id: newId('counterRule'), shifter_id: shifterId, label: 'rule', currency: 'USD', created_at: now, updated_at: now, ...r });
 }
 
+/** A shifter in New York and a business beside them, the shifter on its crew. */
+async function nycCrew(shifter: MakeUserOptions['shifter'] = {}) {
+  const me = await makeUser({ shifter: { latitude: NYC.lat, longitude: NYC.lon, ...(typeof shifter === 'object' ? shifter : {}) } });
+  const biz = await makeUser({ business: { latitude: NYC.lat, longitude: NYC.lon } });
+  await connect(biz.businessId!, me.shifterId!);
+  return { me, biz };
+}
+
+/** 450 open broadcasts of one business at one rate, spread over `days` in turn, each a few minutes after the last. */
+function band450(businessId: string, days: string[], first: { in: number; out: number; step: number }, rateMinor: number) {
+  return insertShifts(
+    Array.from({ length: 450 }, (_, i) => ({
+      businessId,
+      broadcast: true,
+      status: 1,
+      date: days[i % days.length]!,
+      in: hhmm(first.in + first.step * Math.floor(i / days.length)),
+      out: hhmm(first.out + first.step * Math.floor(i / days.length)),
+      rateMinor,
+    })),
+  );
+}
+
+/** The first page ranked by relevance ({ id, score } each) and how many rankings the list ran for it. */
+async function firstRankedPage(me: TestUser, limit: number) {
+  const { res, statements } = await callRecording('POST', BROADCASTS, {
+    key: me.key,
+    body: { shifter_id: me.shifterId, sort_by_relevance: true, limit },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return {
+    page: res.body.data.map((d: { id: string; relevance_score: number }) => ({ id: d.id, score: d.relevance_score })),
+    rankings: statements.filter((st) => st.sql.includes('rel_top')).length,
+  };
+}
+
 describe('relevance ranked in SQL equals the definition', () => {
   it('scores and orders 600 generated broadcasts exactly as relevanceScore does, on every page', async () => {
     const r = rng(20261122);
@@ -255,9 +291,7 @@ describe('relevance ranked in SQL equals the definition', () => {
     // bound 78, more than twice the window, so the band is cut by start and the window keeps the
     // earliest 204; only the check against the cut finds the one that belongs on top, and the list
     // ranks every candidate.
-    const me = await makeUser({ shifter: { latitude: NYC.lat, longitude: NYC.lon, timezone: 'America/New_York' } });
-    const biz = await makeUser({ business: { latitude: NYC.lat, longitude: NYC.lon } });
-    await connect(biz.businessId!, me.shifterId!);
+    const { me, biz } = await nycCrew({ timezone: 'America/New_York' });
     for (let k = 0; k < 5; k++) {
       const startsAt = Date.now() - (k + 2) * DAY;
       await insertShift({
@@ -274,17 +308,7 @@ describe('relevance ranked in SQL equals the definition', () => {
     const lastFloorDay = floorDays.at(-1)!;
     const otherDay = days.find((d) => d > lastFloorDay && weekday(d) !== weekday(days[0]!))!;
     await rule(me.shifterId!, { min_hourly_rate_minor: 1800, weekdays: String(weekday(days[0]!)) });
-    await insertShifts(
-      Array.from({ length: 450 }, (_, i) => ({
-        businessId: biz.businessId!,
-        broadcast: true,
-        status: 1,
-        date: floorDays[i % 3]!,
-        in: hhmm(360 + Math.floor(i / 3)),
-        out: hhmm(600 + Math.floor(i / 3)),
-        rateMinor: 1560,
-      })),
-    );
+    await band450(biz.businessId!, floorDays, { in: 360, out: 600, step: 1 }, 1560);
     const star = await insertShift({
       businessId: biz.businessId!,
       broadcast: true,
@@ -297,46 +321,24 @@ describe('relevance ranked in SQL equals the definition', () => {
     const expected = await referenceRanking(me.shifterId!);
     expect(expected[0]).toEqual({ id: star.id, score: 78 });
     expect(expected[1]!.score).toBe(75);
-    const first = await callRecording('POST', BROADCASTS, {
-      key: me.key,
-      body: { shifter_id: me.shifterId, sort_by_relevance: true, limit: 5 },
-    });
-    expect(first.res.body.data.map((d: { id: string; relevance_score: number }) => ({ id: d.id, score: d.relevance_score }))).toEqual(
-      expected.slice(0, 5),
-    );
+    const first = await firstRankedPage(me, 5);
+    expect(first.page).toEqual(expected.slice(0, 5));
     // Ranked twice: within the cut window, then over every candidate.
-    expect(first.statements.filter((st) => st.sql.includes('rel_top')).length).toBe(2);
+    expect(first.rankings).toBe(2);
   });
 
   it('a band of equal bounds far past the window is cut by start, and the page it gives is exact', async () => {
     // 450 broadcasts of one business and role at one rate, all bounding (and scoring) the same: the
     // page is the earliest-starting ones, ranked once, within the cut.
-    const me = await makeUser({ shifter: { latitude: NYC.lat, longitude: NYC.lon } });
-    const biz = await makeUser({ business: { latitude: NYC.lat, longitude: NYC.lon } });
-    await connect(biz.businessId!, me.shifterId!);
+    const { me, biz } = await nycCrew();
     const days = Array.from({ length: 5 }, (_, i) => dateAhead(i + 2));
-    await insertShifts(
-      Array.from({ length: 450 }, (_, i) => ({
-        businessId: biz.businessId!,
-        broadcast: true,
-        status: 1,
-        date: days[i % 5]!,
-        in: hhmm(300 + 2 * Math.floor(i / 5)),
-        out: hhmm(540 + 2 * Math.floor(i / 5)),
-        rateMinor: 2000,
-      })),
-    );
+    await band450(biz.businessId!, days, { in: 300, out: 540, step: 2 }, 2000);
     const expected = await referenceRanking(me.shifterId!);
     expect(new Set(expected.map((e) => e.score)).size).toBe(1);
-    const first = await callRecording('POST', BROADCASTS, {
-      key: me.key,
-      body: { shifter_id: me.shifterId, sort_by_relevance: true, limit: 20 },
-    });
-    expect(first.res.body.data.map((d: { id: string; relevance_score: number }) => ({ id: d.id, score: d.relevance_score }))).toEqual(
-      expected.slice(0, 20),
-    );
+    const first = await firstRankedPage(me, 20);
+    expect(first.page).toEqual(expected.slice(0, 20));
     // One ranking: the cut settled the page.
-    expect(first.statements.filter((st) => st.sql.includes('rel_top')).length).toBe(1);
+    expect(first.rankings).toBe(1);
     expect(await rankedByApi(me.key, me.shifterId!, 50)).toEqual(expected);
   });
 

@@ -1,14 +1,13 @@
 import { addDays, startOfDay, todayIn } from '../../lib/shift-time';
 import { type ServiceContext, SHIFT_STATUS } from '../kernel';
-import { listRequestSummaries, listRequests } from './list';
-import type { ShiftRequestView } from './schemas';
-import type { ShiftSummary } from './view';
+import { listRequests } from './list';
+import type { ListRequestsInput, ShiftRequestView } from './schemas';
 
 /** The most shifts a dated read answers (a week of a very busy venue); past it the answer says `truncated`. */
 export const DATED_READ_MAX = 1_000;
 
 /** list_of_requests for a business's shifts dated `from` to `to` (both in) in the given statuses, as many as a dated read answers. */
-const datedList = (businessId: string, range: DatedRange) => ({
+const datedList = (businessId: string, range: DatedRange): ListRequestsInput => ({
   as: 'business' as const,
   business_id: businessId,
   status: range.status,
@@ -26,24 +25,16 @@ interface DatedRange {
  * A business's shifts dated `from` to `to` (both in; a range of at most two months, which
  * list_of_requests reads by start) in the given statuses: one statement, through list_of_requests
  * with the caller as actor, so the caller's standing is checked as everywhere else. Newest post first;
- * `truncated` when the range holds more than DATED_READ_MAX.
+ * `truncated` when the range holds more than DATED_READ_MAX. `read` says how each shift is answered:
+ * `listRequests` in full, `listRequestSummaries` in brief (what a week's calendar of a busy venue reads).
  */
-export async function businessShiftsDated(
+export async function businessShiftsDated<T>(
   ctx: ServiceContext,
   businessId: string,
   range: DatedRange,
-): Promise<{ shifts: ShiftRequestView[]; truncated: boolean }> {
-  const res = await listRequests(ctx, datedList(businessId, range));
-  return { shifts: res.data, truncated: res.next_cursor !== null };
-}
-
-/** The same shifts in brief (shiftSummaryView): what a week's calendar of a busy venue reads. */
-export async function businessShiftSummariesDated(
-  ctx: ServiceContext,
-  businessId: string,
-  range: DatedRange,
-): Promise<{ shifts: ShiftSummary[]; truncated: boolean }> {
-  const res = await listRequestSummaries(ctx, datedList(businessId, range));
+  read: (ctx: ServiceContext, f: ListRequestsInput) => Promise<{ data: T[]; next_cursor: string | null }>,
+): Promise<{ shifts: T[]; truncated: boolean }> {
+  const res = await read(ctx, datedList(businessId, range));
   return { shifts: res.data, truncated: res.next_cursor !== null };
 }
 
@@ -63,7 +54,7 @@ export async function todaysShifts(
   const today = todayIn(business.timezone, ctx.now());
   const yesterday = addDays(today, -1);
   const dayStarts = startOfDay(today, business.timezone);
-  const { shifts: rows } = await businessShiftsDated(ctx, business.id, { from: yesterday, to: today, status: ON_THE_BOARD });
+  const { shifts: rows } = await businessShiftsDated(ctx, business.id, { from: yesterday, to: today, status: ON_THE_BOARD }, listRequests);
   const shifts = rows
     .filter((s) => s.shift_date === today || Date.parse(s.ends_at) > dayStarts)
     .sort((a, b) => a.starts_at.localeCompare(b.starts_at) || a.id.localeCompare(b.id));

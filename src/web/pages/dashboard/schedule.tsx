@@ -17,7 +17,7 @@ import type { AppEnv } from '../../../http/app-types';
 import { serviceCtx } from '../../../http/create-app';
 import { addDays, isValidDate, mondayOf, todayIn } from '../../../lib/shift-time';
 import { laborCosts } from '../../../services/insights';
-import { businessShiftSummariesDated, DATED_READ_MAX, type ShiftSummary } from '../../../services/shifts';
+import { businessShiftsDated, DATED_READ_MAX, listRequestSummaries, type ShiftSummary } from '../../../services/shifts';
 import type { ServiceContext } from '../../../services/kernel';
 import { Card, TableWrap } from '../../components';
 import { formatMoney } from '../../format';
@@ -39,11 +39,12 @@ export async function scheduleShifts(
   from: string,
   to: string,
 ): Promise<{ shifts: ShiftSummary[]; truncated: boolean }> {
-  const { shifts, truncated } = await businessShiftSummariesDated(ctx, businessId, {
-    from: addDays(from, -1),
-    to,
-    status: [...SCHEDULE_STATUSES],
-  });
+  const { shifts, truncated } = await businessShiftsDated(
+    ctx,
+    businessId,
+    { from: addDays(from, -1), to, status: [...SCHEDULE_STATUSES] },
+    listRequestSummaries,
+  );
   return { shifts: shifts.filter((s) => inRange(s, from, to)).sort((a, b) => a.starts_at.localeCompare(b.starts_at)), truncated };
 }
 
