@@ -87,6 +87,11 @@ export function exactWindow(page: RankWindow): number {
  * `ranked_bound` is then T − 1, the highest bound left out below the threshold (NULL when none was).
  * The page is exact when every candidate left out ranks below the page's last row: see `exactWithin`;
  * otherwise rank again with `window` null, which bounds and scores every candidate.
+ *
+ * The statement is written to prepare cheaply, as D1 prepares it on every request: each CTE names the
+ * one before it rather than every earlier one (SQLite expands a CTE at each place that names it,
+ * with all it names in turn; test/shifts/list-plans.test.ts counts the expansions), and it binds no
+ * value SQLite reads while planning (kernel/planned-values.ts). docs/decisions/scale.md has the figures.
  */
 export function rankedBroadcasts(
   ctx: ServiceContext,
