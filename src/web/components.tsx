@@ -149,7 +149,6 @@ export function Notice({ kind, children }: { kind: 'info' | 'success' | 'error';
   );
 }
 
-/** A titled section of a page. */
 /**
  * A table that may scroll sideways on a narrow screen: the scrolling region is focusable and named,
  * so a keyboard can scroll it (WCAG 2.1.1; axe's scrollable-region-focusable).
@@ -162,6 +161,7 @@ export function TableWrap({ label, children }: { label: string; children: Child 
   );
 }
 
+/** A titled section of a page. */
 export function Card({ title, children }: { title: string; children: Child }) {
   return (
     <section class="card">

@@ -141,10 +141,10 @@ describe('lists cost by the page (EXPLAIN QUERY PLAN of the statements sent)', (
     expect(rankings).toHaveLength(1);
     // Preparing it stays cheap (the local runtime prepares every query it is sent): no CTE is expanded
     // more than a dozen times (each step names the one before it, not every step before: over 200
-    // expansions of the first ones when they did), and it binds
-    // no value SQLite reads while planning (a bare LIMIT; request_status compared to a bound value,
-    // checked against the partial indexes), which would make SQLite prepare it a second time once its
-    // values are bound. Both together had made preparing cost more than running it.
+    // expansions of the first ones when they did), and it binds no value SQLite reads while planning
+    // (a bare LIMIT; request_status compared to a bound value, checked against the partial indexes),
+    // which would make SQLite prepare it a second time once its values are bound. Both together had
+    // made preparing cost more than running it.
     const expansions = cteExpansions(rankings[0]!.sql);
     expect(Math.max(...Object.values(expansions)), JSON.stringify(expansions)).toBeLessThanOrEqual(12);
     expect(rankings[0]!.sql).not.toMatch(/\blimit \?(?!\s*\+)/i);

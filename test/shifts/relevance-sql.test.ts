@@ -57,8 +57,8 @@ async function rule(shifterId: string, r: Partial<typeof counterRules.$inferInse
 }
 
 /** A shifter in New York and a business beside them, the shifter on its crew. */
-async function nycCrew(shifter: MakeUserOptions['shifter'] = {}) {
-  const me = await makeUser({ shifter: { latitude: NYC.lat, longitude: NYC.lon, ...(typeof shifter === 'object' ? shifter : {}) } });
+async function nycCrew(shifter: Extract<MakeUserOptions['shifter'], object> = {}) {
+  const me = await makeUser({ shifter: { latitude: NYC.lat, longitude: NYC.lon, ...shifter } });
   const biz = await makeUser({ business: { latitude: NYC.lat, longitude: NYC.lon } });
   await connect(biz.businessId!, me.shifterId!);
   return { me, biz };

@@ -4,12 +4,12 @@ import type { ShiftStatus } from './shift/status';
 /**
  * Values a long statement binds without making SQLite prepare it again on every run.
  *
- * The runtime keeps one prepared statement per SQL text, and SQLite prepares a statement again each
- * time a value is bound to a parameter its plan read. Two kinds of parameter are read while
- * planning: a bare `LIMIT ?`, and `column = ?` on a column that a partial index's condition compares
- * to a constant (shift_requests.request_status and is_broadcast, of the open-broadcast indexes). For
- * a short statement preparing costs little; for the relevance ranking (18 KB of SQL) it cost more
- * than running it: 10.4 ms a run against 4.8 ms with these two helpers (docs/decisions/scale.md).
+ * D1 prepares each statement it is sent and then binds its values; SQLite prepares a statement again
+ * on its next run whenever a value is bound to a parameter its plan read. Two kinds of parameter are
+ * read while planning: a bare `LIMIT ?`, and `column = ?` on a column that a partial index's
+ * condition compares to a constant (shift_requests.request_status and is_broadcast, of the
+ * open-broadcast indexes). For a short statement preparing costs little; for the relevance ranking
+ * (18 KB of SQL) it cost more than running it, and it was prepared twice (docs/decisions/scale.md).
  */
 
 /** A LIMIT's value that SQLite reads only when the statement runs (`LIMIT (? + 0)`). */
