@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { describe, ms, printTable, sleep, summarize } from './common.mjs';
 
 /** Mix of the workload, in weights. A kind whose pool is empty is replaced by a details read. */
@@ -22,20 +22,25 @@ export function poolsFor(seconds, clients) {
 
 /**
  * workerd's resident memory (MB), every workerd process in the server's process group: the total
- * (`rssMb`) and what it is made of, from /proc/<pid>/status on Linux (else null): anonymous memory
- * (the isolates' heaps, SQLite's page caches, the Durable Objects' state), file-backed pages (the
- * binary, and database files read through a mapping) and shared memory.
+ * (`rssMb`), what it is made of, from /proc/<pid>/status on Linux (else null): anonymous memory
+ * (the isolates' heaps, SQLite's page caches, the Durable Objects' state, and what the allocator
+ * keeps of what was freed), file-backed pages (the binary, and database files read through a
+ * mapping) and shared memory; and how it splits between the two processes `wrangler dev` starts:
+ * the runtime that runs the Worker, D1 and the Durable Objects (`runtimeRssMb`, the one started with
+ * an inspector) and wrangler's proxy in front of it (`proxyRssMb`), through which every request passes.
  */
 export function workerdMemory(pgid) {
   try {
-    const out = execFileSync('ps', ['-eo', 'pgid=,pid=,rss=,comm='], { encoding: 'utf8' });
+    const out = execFileSync('ps', ['-eo', 'pgid=,pid=,rss=,args='], { encoding: 'utf8' });
     let kb = 0;
+    let runtimeKb = 0;
     const parts = { anon: 0, file: 0, shmem: 0 };
     let known = true;
     for (const line of out.trim().split('\n')) {
-      const [g, pid, rss, comm] = line.trim().split(/\s+/);
-      if (Number(g) !== pgid || !comm?.startsWith('workerd')) continue;
+      const [g, pid, rss, command, ...args] = line.trim().split(/\s+/);
+      if (Number(g) !== pgid || !basename(command ?? '').startsWith('workerd')) continue;
       kb += Number(rss);
+      if (args.some((a) => a.startsWith('--inspector-addr'))) runtimeKb += Number(rss);
       try {
         const status = readFileSync(`/proc/${pid}/status`, 'utf8');
         const field = (name) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? Number.NaN);
@@ -47,9 +52,16 @@ export function workerdMemory(pgid) {
       }
     }
     const mb = (v) => (known && Number.isFinite(v) ? v / 1024 : null);
-    return { rssMb: kb / 1024, anonMb: mb(parts.anon), fileMb: mb(parts.file), shmemMb: mb(parts.shmem) };
+    return {
+      rssMb: kb / 1024,
+      runtimeRssMb: runtimeKb / 1024,
+      proxyRssMb: (kb - runtimeKb) / 1024,
+      anonMb: mb(parts.anon),
+      fileMb: mb(parts.file),
+      shmemMb: mb(parts.shmem),
+    };
   } catch {
-    return { rssMb: null, anonMb: null, fileMb: null, shmemMb: null };
+    return { rssMb: null, runtimeRssMb: null, proxyRssMb: null, anonMb: null, fileMb: null, shmemMb: null };
   }
 }
 
@@ -90,7 +102,7 @@ async function request(base, method, path, key, body) {
 export async function benchLoad(
   base,
   manifest,
-  { seconds = 60, clients = 20, sampleSeconds = null, pgid = null, seed = 1, persistTo = null } = {},
+  { seconds = 60, clients = 20, sampleSeconds = null, pgid = null, seed = 1, persistTo = null, heap = null } = {},
 ) {
   const L = manifest.load;
   const shifter = manifest.ids.relevanceShifter;
@@ -182,22 +194,33 @@ export async function benchLoad(
   const t0 = performance.now();
   const deadline = t0 + seconds * 1000;
   let sampler = null;
+  let reading = null;
   if (sampleSeconds && pgid) {
     let minute = 0;
     let lastDone = 0;
     let lastErrors = 0;
+    // The heaps are read after the resident memory (a collection takes a moment); a sample whose
+    // heaps are still being read when the next is due is not overlapped.
     const take = () => {
-      memory.push({
+      const m = {
         minute,
         ...workerdMemory(pgid),
         objects: durableObjectFiles(persistTo),
         requests: done - lastDone,
         errors: errors - lastErrors,
         load: loadavg()[0],
-      });
+      };
+      memory.push(m);
       lastDone = done;
       lastErrors = errors;
       minute++;
+      if (heap && !reading)
+        reading = heap
+          .sample()
+          .then((h) => Object.assign(m, h))
+          .finally(() => {
+            reading = null;
+          });
     };
     take();
     sampler = setInterval(take, sampleSeconds * 1000);
@@ -218,6 +241,7 @@ export async function benchLoad(
   const wallMs = performance.now() - t0;
   if (sampler) {
     clearInterval(sampler);
+    await reading;
     memory.push({
       minute: memory.length,
       ...workerdMemory(pgid),
@@ -239,6 +263,8 @@ export async function benchLoad(
     kinds: Object.fromEntries(Object.entries(samples.latency).map(([k, v]) => [k, summarize(v)])),
     memory,
     sampleSeconds,
+    heapProbe: heap !== null,
+    collected: heap?.collect ?? false,
     failures: samples.errors,
   };
 }
@@ -261,30 +287,35 @@ const median = (xs) => {
 };
 
 /**
- * Memory is flat when, past the warm-up, it stops growing: the median of the run's last quarter of
- * samples is within 5 % (and at least 50 MB) of the median of its second quarter. workerd's memory
- * climbs for the first minutes of a run (caches and heaps filling: 0.3 GB to 2.0 GB in the first 8
- * minutes of a 30-minute soak, then within 2.0–2.08 GB); a leak keeps growing, so it shows between
- * the second quarter and the last. Null for fewer than 8 samples (the smoke run).
+ * A figure sampled through the soak is flat when, past the warm-up, it stops growing: the median of
+ * the run's last quarter of samples is within 5 % (and at least `floorMb`) of the median of its
+ * second quarter. workerd's resident memory (`rssMb`, floor 50 MB) climbs for the first minutes of
+ * a run, to ~1.5 GB by minute 3 with a full collection each minute (bench/README.md); a leak keeps
+ * growing, so it shows between the second quarter and the last. The Worker's heap after a
+ * collection (`workerMb`, floor 2 MB) is what our code keeps: ~35 MB all through. Null for fewer
+ * than 8 samples of the figure (the smoke run).
  */
-export function memoryVerdict(memory) {
-  const rss = memory.map((m) => m.rssMb).filter((v) => typeof v === 'number');
-  const q = Math.floor(rss.length / 4);
+export function memoryVerdict(memory, field = 'rssMb', floorMb = 50) {
+  const xs = memory.map((m) => m[field]).filter((v) => typeof v === 'number');
+  const q = Math.floor(xs.length / 4);
   if (q < 2) return { flat: null, growthMb: null };
-  const steadyMb = median(rss.slice(q, 2 * q));
-  const lastMb = median(rss.slice(rss.length - q));
+  const steadyMb = median(xs.slice(q, 2 * q));
+  const lastMb = median(xs.slice(xs.length - q));
   const growthMb = lastMb - steadyMb;
   return {
-    flat: growthMb <= Math.max(50, steadyMb * 0.05),
+    flat: growthMb <= Math.max(floorMb, steadyMb * 0.05),
     growthMb,
-    startMb: rss[0],
+    startMb: xs[0],
     steadyMb,
     lastMb,
     warmupSamples: q,
-    endMb: rss.at(-1),
-    peakMb: Math.max(...rss),
+    endMb: xs.at(-1),
+    peakMb: Math.max(...xs),
   };
 }
+
+/** The Worker's heap verdict: meaningful only when each sample followed a full collection. */
+export const heapVerdict = (res) => (res.collected ? memoryVerdict(res.memory, 'workerMb', 2) : { flat: null, growthMb: null });
 
 export function printSoak(res) {
   printLoad(res, 'Soak');
@@ -293,9 +324,12 @@ export function printSoak(res) {
     [
       res.sampleSeconds === 60 ? 'minute' : 'sample',
       'RSS MB',
+      'runtime',
+      'proxy',
       'anon MB',
       'file MB',
-      'shmem MB',
+      'Worker heap MB',
+      'other heaps MB',
       'DO instances',
       'requests',
       'errors',
@@ -303,10 +337,9 @@ export function printSoak(res) {
     ],
     res.memory.map((m) => [
       m.final ? `${m.minute} (end)` : m.minute,
-      m.rssMb === null ? '—' : m.rssMb.toFixed(0),
-      m.anonMb === null || m.anonMb === undefined ? '—' : m.anonMb.toFixed(0),
-      m.fileMb === null || m.fileMb === undefined ? '—' : m.fileMb.toFixed(0),
-      m.shmemMb === null || m.shmemMb === undefined ? '—' : m.shmemMb.toFixed(0),
+      ...[m.rssMb, m.runtimeRssMb, m.proxyRssMb, m.anonMb, m.fileMb].map((v) => (typeof v === 'number' ? v.toFixed(0) : '—')),
+      typeof m.workerMb === 'number' ? `${m.workerMb.toFixed(1)} of ${m.workerTotalMb.toFixed(0)}` : '—',
+      typeof m.runtimeMb === 'number' ? m.runtimeMb.toFixed(1) : '—',
       m.objects === null || m.objects === undefined ? '—' : m.objects,
       m.requests,
       m.errors,
@@ -318,4 +351,11 @@ export function printSoak(res) {
     console.log(
       `Memory ${v.flat ? 'flat' : 'GROWING'} past the warm-up: ${v.startMb.toFixed(0)} MB at the start; median ${v.steadyMb.toFixed(0)} MB over the second quarter of the samples, ${v.lastMb.toFixed(0)} MB over the last (${v.growthMb >= 0 ? '+' : ''}${v.growthMb.toFixed(0)} MB); ${v.endMb.toFixed(0)} MB at the end, peak ${v.peakMb.toFixed(0)} MB; ${res.errors} errors.`,
     );
+  const h = heapVerdict(res);
+  if (h.flat !== null)
+    console.log(
+      `The Worker's heap after a full collection ${h.flat ? 'flat' : 'GROWING'}: ${h.startMb.toFixed(1)} MB at the start; median ${h.steadyMb.toFixed(1)} MB over the second quarter of the samples, ${h.lastMb.toFixed(1)} MB over the last (${h.growthMb >= 0 ? '+' : ''}${h.growthMb.toFixed(1)} MB); peak ${h.peakMb.toFixed(1)} MB.`,
+    );
+  else if (!res.collected && res.memory.some((m) => typeof m.workerMb === 'number'))
+    console.log('The heaps were read without a collection (--no-collect): they include what V8 has yet to collect, so no verdict on them.');
 }

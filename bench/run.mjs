@@ -6,7 +6,8 @@
 // 100000,1000000` (worked shifts the figures and the lists read): the data grows to each size in turn
 // (top-ups loaded with the server stopped) and the size-dependent benchmarks run at each.
 // `load` runs the mixed workload (`--clients 20`, `--seconds 60`); `soak` the same for `--minutes 30`
-// with workerd's memory sampled every minute.
+// with workerd's memory and its isolates' heaps sampled every minute, each heap after a full
+// collection (`--no-collect`: as it is, V8 collecting when it chooses).
 // `--reuse` keeps the data of the last run (read-only benchmarks only; claims change the data).
 // `--smoke` runs every chosen benchmark a few requests deep on tiny data in its own state
 // (bench/.state/smoke/) and fails on any unexpected answer: a check that the benchmarks still run,
@@ -22,9 +23,10 @@ import { benchClaims, printClaims } from './claims.mjs';
 import { call, freePort, ms, portIsFree, printTable, ROOT, STATE_DIR, writeResults } from './common.mjs';
 import { benchCounts, printCounts } from './counts.mjs';
 import { benchDashboard, printDashboard } from './dashboard.mjs';
+import { openHeapProbe } from './heap.mjs';
 import { benchInsights, printInsights } from './insights.mjs';
 import { benchLists, printLists } from './lists.mjs';
-import { benchLoad, memoryVerdict, poolsFor, printLoad, printSoak } from './load.mjs';
+import { benchLoad, heapVerdict, memoryVerdict, poolsFor, printLoad, printSoak } from './load.mjs';
 import { generate, generateBroadcasts, generateWorked, load } from './seed.mjs';
 import { BENCH_VARS, buildSnapshot, runBench, startServer } from './server.mjs';
 
@@ -106,7 +108,9 @@ function parseArgs(argv) {
     console.error(`--reuse only with read-only benchmarks (${READ_ONLY.join(', ')}): the others change the data`);
     process.exit(2);
   }
-  return { benches, reuse, smoke, broadcasts, worked, clients, seconds, minutes };
+  // `--no-collect`: the soak reads the isolates' heaps as they are, without a full collection first.
+  const collect = !argv.includes('--no-collect');
+  return { benches, reuse, smoke, broadcasts, worked, clients, seconds, minutes, collect };
 }
 
 /** The commit the work tree is on and whether it has uncommitted changes under src/ or migrations/. */
@@ -122,7 +126,7 @@ function gitSource() {
 const elapsed = (t0) => `${((performance.now() - t0) / 1000).toFixed(1)} s`;
 
 async function main() {
-  const { benches, reuse, smoke, broadcasts, worked, clients, seconds, minutes } = parseArgs(process.argv.slice(2));
+  const { benches, reuse, smoke, broadcasts, worked, clients, seconds, minutes, collect } = parseArgs(process.argv.slice(2));
   const plan = smoke ? SMOKE_PLAN : PLAN;
   const port = Number(process.env.BENCH_PORT || (smoke ? await freePort() : 8791));
   if (port === 8787) throw new Error('port 8787 belongs to `npm run dev`; choose another BENCH_PORT');
@@ -276,17 +280,25 @@ async function main() {
         benchCounts(server.base, manifest, { persistTo, workDir: join(stateDir, 'sql-copy') }),
       );
     if (has('load')) results.load = await run('load', () => benchLoad(server.base, manifest, { seconds, clients }));
-    if (has('soak'))
-      results.soak = await run('soak', () =>
-        benchLoad(server.base, manifest, {
-          seconds: Math.round(minutes * 60),
-          clients,
-          sampleSeconds: smoke ? 2 : 60,
-          pgid: server.pid,
-          seed: 2,
-          persistTo,
-        }),
-      );
+    if (has('soak')) {
+      const heap = await openHeapProbe({ pgid: server.pid, inspectorPort: server.inspectorPort, collect });
+      if (!heap) console.log('[bench] the runtime inspector is out of reach: the soak samples the resident memory alone');
+      try {
+        results.soak = await run('soak', () =>
+          benchLoad(server.base, manifest, {
+            seconds: Math.round(minutes * 60),
+            clients,
+            sampleSeconds: smoke ? 2 : 60,
+            pgid: server.pid,
+            seed: 2,
+            persistTo,
+            heap,
+          }),
+        );
+      } finally {
+        heap?.close();
+      }
+    }
   } finally {
     if (server) await stop();
     console.log(`[bench] wrangler dev stopped — ${elapsed(t0)}`);
@@ -336,6 +348,10 @@ async function main() {
   if (results.load?.errors) failures.push(`load: ${results.load.errors} errors`);
   if (results.soak?.errors) failures.push(`soak: ${results.soak.errors} errors`);
   if (results.soak && !smoke && memoryVerdict(results.soak.memory).flat === false) failures.push('soak: workerd memory grew');
+  if (results.soak && !smoke && heapVerdict(results.soak).flat === false) failures.push("soak: the Worker's heap grew");
+  // The probe opened (it is null where the inspector is out of reach) but read no heap: it has rotted.
+  if (results.soak?.heapProbe && !results.soak.memory.some((m) => typeof m.workerMb === 'number'))
+    failures.push("soak: the heap probe read no heap of the Worker's");
   if (reloads) failures.push(`wrangler dev reloaded the Worker ${reloads} time(s) during the run; the figures are not reliable`);
   const totalSeconds = (performance.now() - t0) / 1000;
   console.log(

@@ -103,7 +103,7 @@ export async function startServer({ port, persistTo, logFile, script, vars = BEN
     throw new Error(`wrangler dev did not answer on ${base} within 120 s\n${tail}`);
   }
   /** Restarts of the Worker after it first answered (a changed wrangler.toml still causes one). */
-  return { base, pid: child.pid, stop, tail: () => tail, reloads: () => reloads };
+  return { base, pid: child.pid, inspectorPort, stop, tail: () => tail, reloads: () => reloads };
 }
 
 /**
