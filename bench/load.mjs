@@ -217,7 +217,11 @@ export async function benchLoad(
       if (heap && !reading)
         reading = heap
           .sample()
-          .then((h) => Object.assign(m, h))
+          // A probe that failed (the inspector gone) leaves the sample with its resident memory alone.
+          .then(
+            (h) => Object.assign(m, h),
+            () => undefined,
+          )
           .finally(() => {
             reading = null;
           });
