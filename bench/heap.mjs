@@ -11,20 +11,14 @@
 // workerd carries out once the isolate next runs, so only while requests flow) and then for its
 // heap (`Runtime.getHeapUsage`, answered at once).
 import { execFileSync } from 'node:child_process';
+import { groupProcesses } from './server.mjs';
 
 const mb = (bytes) => bytes / 2 ** 20;
 
 /** The local ports the processes of the group `pgid` listen on (from `ss`; none where it is absent). */
 function listeningPorts(pgid) {
   try {
-    const pids = new Set(
-      execFileSync('ps', ['-eo', 'pgid=,pid='], { encoding: 'utf8' })
-        .trim()
-        .split('\n')
-        .map((l) => l.trim().split(/\s+/))
-        .filter(([g]) => Number(g) === pgid)
-        .map(([, pid]) => pid),
-    );
+    const pids = new Set(groupProcesses(pgid).map((p) => p.pid));
     const ports = [];
     for (const line of execFileSync('ss', ['-ltnpH'], { encoding: 'utf8' }).split('\n')) {
       const port = /127\.0\.0\.1:(\d+)/.exec(line)?.[1];

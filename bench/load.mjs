@@ -3,11 +3,11 @@
 // in soak mode, workerd's memory (RSS) sampled every minute. Every answer is checked; anything but the
 // expected status is an error. What a client consumes (broadcasts to claim, shifts to clock) is seeded
 // for the run's length (bench/seed.mjs, `pools`).
-import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, ms, printTable, sleep, summarize } from './common.mjs';
+import { groupProcesses } from './server.mjs';
 
 /** Mix of the workload, in weights. A kind whose pool is empty is replaced by a details read. */
 export const MIX = { list_newest: 25, list_relevance: 15, details: 20, claim: 10, clock_in: 10, clock_out: 5, message: 15 };
@@ -31,16 +31,14 @@ export function poolsFor(seconds, clients) {
  */
 export function workerdMemory(pgid) {
   try {
-    const out = execFileSync('ps', ['-eo', 'pgid=,pid=,rss=,args='], { encoding: 'utf8' });
     let kb = 0;
     let runtimeKb = 0;
     const parts = { anon: 0, file: 0, shmem: 0 };
     let known = true;
-    for (const line of out.trim().split('\n')) {
-      const [g, pid, rss, command, ...args] = line.trim().split(/\s+/);
-      if (Number(g) !== pgid || !basename(command ?? '').startsWith('workerd')) continue;
-      kb += Number(rss);
-      if (args.some((a) => a.startsWith('--inspector-addr'))) runtimeKb += Number(rss);
+    for (const { pid, rssKb, command, args } of groupProcesses(pgid)) {
+      if (!basename(command ?? '').startsWith('workerd')) continue;
+      kb += rssKb;
+      if (args.some((a) => a.startsWith('--inspector-addr'))) runtimeKb += rssKb;
       try {
         const status = readFileSync(`/proc/${pid}/status`, 'utf8');
         const field = (name) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? Number.NaN);

@@ -5,10 +5,23 @@
 // served with `wrangler dev --no-bundle`: `wrangler dev` on src/ rebuilds and restarts the Worker
 // whenever a source file changes, which in a shared work tree can happen mid-measurement (the
 // requests in flight then fail with 503 "Your worker restarted mid-request").
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { basename, join } from 'node:path';
 import { childEnv, freePort, ROOT, runWrangler, signalAllChildren, sleep, track, WRANGLER } from './common.mjs';
+
+/**
+ * The processes of the group `pgid` (a server's: wrangler, its workerd processes, esbuild), from
+ * `ps`: pid, resident memory in KB, the command and its arguments. Throws where `ps` is absent.
+ */
+export function groupProcesses(pgid) {
+  return execFileSync('ps', ['-eo', 'pgid=,pid=,rss=,args='], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/))
+    .filter(([g]) => Number(g) === pgid)
+    .map(([, pid, rss, command, ...args]) => ({ pid, rssKb: Number(rss), command, args }));
+}
 
 /** The stops of the servers started and not stopped yet: what an interrupted or failed run stops first. */
 const running = new Set();
