@@ -16,6 +16,7 @@ import {
 } from '../../src/db/schema';
 import { getSettings } from '../../src/env';
 import { handleScheduled } from '../../src/jobs/scheduled';
+import { Temporal } from 'temporal-polyfill';
 import { addDays, shiftInstants, todayIn, wallClockToInstant } from '../../src/lib/shift-time';
 import worker from '../../src';
 import { buildShiftHistory } from '../../src/local/demo/history';
@@ -186,18 +187,22 @@ describe('POST /internal/demo/seed', () => {
       expect(r.created_at).toBeLessThan(r.starts_at);
     }
 
-    // A shift over each zone's DST change, when the window holds one: 9 (or 7) real hours.
+    // A shift over each zone's DST change, when the window holds one (yesterday's may not have ended):
+    // every worked shift that spans the instant the clocks change has 7 or 9 real hours, not its nominal 8.
     for (const zone of ['America/New_York', 'Europe/London']) {
       const today = todayIn(zone);
-      const change = Array.from({ length: 100 }, (_, i) => addDays(today, -100 + i)).find(
+      const change = Array.from({ length: 99 }, (_, i) => addDays(today, -100 + i)).find(
         (day) => wallClockToInstant(addDays(day, 1), '12:00', zone) - wallClockToInstant(day, '12:00', zone) !== 86_400_000,
       );
       if (!change) continue;
-      const dst = worked.filter((r) => tz.get(r.business_id)!.timezone === zone && r.shift_date === change && r.shift_out < r.shift_in);
-      expect(dst.length, `${zone} ${change}`).toBeGreaterThan(0);
+      const instant = clocksChangeAt(change, zone);
+      const crossing = worked.filter((r) => tz.get(r.business_id)!.timezone === zone && r.starts_at < instant && instant < r.ends_at);
+      expect(crossing.length, `${zone} ${change}`).toBeGreaterThan(0);
       const mins = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3));
-      const nominal = (mins(dst[0]!.shift_out) - mins(dst[0]!.shift_in) + 1440) % 1440;
-      expect(Math.abs((dst[0]!.ends_at - dst[0]!.starts_at) / 60_000 - nominal)).toBe(60);
+      for (const r of crossing) {
+        const nominal = (mins(r.shift_out) - mins(r.shift_in) + 1440) % 1440;
+        expect(Math.abs((r.ends_at - r.starts_at) / 60_000 - nominal), `${r.shift_date} ${r.shift_in}-${r.shift_out}`).toBe(60);
+      }
     }
   });
 
@@ -421,6 +426,56 @@ describe('demo seed internals', () => {
       );
       expect(countered.length, `day ${day}`).toBeGreaterThan(0);
     }
+  });
+
+  it('places a worked shift over every clock change in its window, whatever the date and hour', () => {
+    const shifterMap = new Map(
+      ['jordan', 'alex', 'taylor', 'chris', 'amelia', 'oliver', 'noah'].map((k) => [
+        k,
+        { id: `shf_${k}`, user_id: `usr_${k}`, accept_shift_req: true },
+      ]),
+    );
+    const place = { latitude: 40.7, longitude: -74, geofence_radius_m: 150, creators: ['usr_owner'] };
+    const businesses = [
+      {
+        ...place,
+        key: 'bistro',
+        id: 'biz_bistro',
+        timezone: 'America/New_York',
+        currency: 'USD' as const,
+        crew: ['jordan', 'alex', 'taylor', 'chris'],
+      },
+      { ...place, key: 'events', id: 'biz_events', timezone: 'America/New_York', currency: 'USD' as const, crew: ['jordan', 'taylor'] },
+      {
+        ...place,
+        key: 'coffee',
+        id: 'biz_coffee',
+        timezone: 'Europe/London',
+        currency: 'GBP' as const,
+        crew: ['amelia', 'oliver', 'noah'],
+      },
+    ];
+    const start = Date.UTC(2026, 0, 1, 3, 17);
+    let checked = 0;
+    for (let step = 0; step < 160; step++) {
+      const now = start + step * (2.3 * 86_400_000);
+      const rows = buildShiftHistory(now, businesses, shifterMap);
+      for (const zone of ['America/New_York', 'Europe/London']) {
+        const today = todayIn(zone, now);
+        for (let back = 100; back >= 2; back--) {
+          const day = addDays(today, -back);
+          if (wallClockToInstant(addDays(day, 1), '12:00', zone) - wallClockToInstant(day, '12:00', zone) === 86_400_000) continue;
+          const instant = clocksChangeAt(day, zone);
+          const ids = new Set(businesses.filter((b) => b.timezone === zone).map((b) => b.id));
+          const crossing = rows.filter(
+            (r) => ids.has(r.business_id!) && r.shift_end_at != null && !r.is_noshow && r.starts_at! < instant && instant < r.ends_at!,
+          );
+          expect(crossing.length, `${zone} ${day}, seeded at ${new Date(now).toISOString()}`).toBeGreaterThan(0);
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(100);
   });
 
   it('writes a well-formed PDF: every cross-reference offset points at its object', () => {
@@ -701,3 +756,17 @@ describe('nightly demo reset (one run, with every case built before it)', () => 
     expect((await call('GET', '/v1/user/details', { key: world.tiedToDemo.key })).status).toBe(200);
   });
 });
+
+/** The instant a zone's UTC offset changes between noon of `day` and noon of the next day, to the minute. */
+function clocksChangeAt(day: string, zone: string): number {
+  const offset = (t: number) => Temporal.Instant.fromEpochMilliseconds(t).toZonedDateTimeISO(zone).offsetNanoseconds;
+  let lo = wallClockToInstant(day, '12:00', zone);
+  let hi = wallClockToInstant(addDays(day, 1), '12:00', zone);
+  const before = offset(lo);
+  while (hi - lo > 60_000) {
+    const mid = lo + Math.floor((hi - lo) / 120_000) * 60_000;
+    if (offset(mid) === before) lo = mid;
+    else hi = mid;
+  }
+  return hi;
+}

@@ -140,7 +140,11 @@ export function buildShiftHistory(now: number, businesses: HistoryBusiness[], sh
       const date = addDays(today, -daysAgo);
       const weekday = weekdayOf(date);
       const dstNight = clocksChangeAfter(date, b.timezone);
-      PLANS[b.key]!.forEach((slot, i) => {
+      // On the night the clocks change, the slots that cross it go first, so their crew is free and
+      // history always holds a worked shift over the change (7 or 9 real hours).
+      const slots = PLANS[b.key]!.map((slot, i) => ({ slot, i }));
+      if (dstNight) slots.sort((x, y) => Number(y.slot.dst === true) - Number(x.slot.dst === true));
+      slots.forEach(({ slot, i }) => {
         // The oldest day always has a worked shift, so history spans the whole window.
         const forced = (dstNight && slot.dst === true) || (daysAgo === HISTORY_DAYS && i === 0);
         if (!forced && (!slot.days.includes(weekday) || rnd() >= slot.prob)) return;
