@@ -6,6 +6,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig(async () => {
   const migrations = await readD1Migrations('migrations');
   return {
+    // tsconfig.json's paths: @shiftmarket/tool-specs (the tool specs the stdio package shares).
+    resolve: { tsconfigPaths: true },
     plugins: [
       cloudflareTest({
         wrangler: { configPath: './wrangler.toml' },

@@ -1,17 +1,33 @@
 #!/usr/bin/env node
-// The import rules of src/ (README "Architecture"), checked on every file:
+// The import rules of src/ (docs/decisions/code-layout.md, "Front doors"), checked on every file:
 // 1. Front doors: a domain (src/services/<domain>/, the kernel included) and a local development tool
 //    (src/local/<tool>/) is imported from outside only through its index.ts.
 // 2. Layers: the kernel imports no domain and no local tool; access imports only the kernel; no
 //    service imports a surface (routes, web pages, MCP tools, jobs, queue consumers, Durable Objects,
 //    http) or a local tool.
 // 3. No cycle between domains and local tools (type-only imports count: they are dependencies too).
-// Prints the layers it found (`--graph`) and exits 1 on any violation.
+// 4. Entries name what they export: no `export *` in services/<domain>/index.ts or local/<tool>/index.ts.
+// 5. A domain's internal/ folder is imported by that domain's own files only.
+// 6. Tests, benchmarks and packages (test/, bench/, packages/, src/**/*.test.ts) are callers like any
+//    other: they import a domain through its entry. A test that checks a domain's insides declares it
+//    at its top, `// inside: services/shifts` (several separated by commas), and may then import that
+//    domain's files, internal/ included.
+// 7. No two files of src/ import each other (type-only imports count).
+// Surfaces don't query, and src/http/ imports no src/web/ code: the block of that name below.
+// Prints the layers it found (`--graph`) and exits 1 on any violation. `--root <dir>` (or
+// CHECK_IMPORTS_ROOT) checks another tree laid out the same way (the checker's own test does).
 import fs from 'node:fs';
 import path from 'node:path';
 
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const rootArg = process.argv.indexOf('--root');
+const ROOT = path.resolve(
+  rootArg > 0 && process.argv[rootArg + 1]
+    ? process.argv[rootArg + 1]
+    : (process.env.CHECK_IMPORTS_ROOT ?? path.join(path.dirname(new URL(import.meta.url).pathname), '..')),
+);
 const SRC = path.join(ROOT, 'src');
+/** Folders whose files call src/ from outside it. */
+const CALLER_DIRS = ['test', 'bench', 'packages'];
 const SURFACES = ['routes', 'web', 'mcp', 'jobs', 'queues', 'durable-objects', 'http'];
 
 function walk(dir) {
@@ -22,8 +38,26 @@ function walk(dir) {
   });
 }
 
+/** The files of test/, bench/ and packages/ (their dependencies and builds left out), and src/'s own tests. */
+function callerFiles() {
+  const all = (dir) =>
+    fs.existsSync(dir)
+      ? fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+          const p = path.join(dir, e.name);
+          if (e.isDirectory()) return e.name === 'node_modules' || e.name === 'dist' ? [] : all(p);
+          return /\.(tsx?|mts|mjs|js)$/.test(e.name) ? [p] : [];
+        })
+      : [];
+  return [...CALLER_DIRS.flatMap((d) => all(path.join(ROOT, d))), ...all(SRC).filter((f) => /\.test\.tsx?$/.test(f))];
+}
+
+/** Names that stand for a folder of src/ (tsconfig.json `paths`): checked like a relative import of it. */
+const ALIASES = { '@shiftmarket/tool-specs': path.join(SRC, 'mcp', 'tool-specs') };
+/** An import of the project's own files: relative, or one of ALIASES. */
+const isLocal = (spec) => spec?.startsWith('.') || Object.hasOwn(ALIASES, spec ?? '');
+
 function resolveImport(from, spec) {
-  const base = path.resolve(path.dirname(from), spec.replace(/\?.*$/, ''));
+  const base = Object.hasOwn(ALIASES, spec) ? ALIASES[spec] : path.resolve(path.dirname(from), spec.replace(/\?.*$/, ''));
   for (const c of [base, `${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts'), path.join(base, 'index.tsx')]) {
     if (fs.existsSync(c) && fs.statSync(c).isFile()) return c;
   }
@@ -37,38 +71,104 @@ function unitOf(file) {
   return null;
 }
 
+/** Where a file sits in its unit, with / separators: `index.ts` for the entry, `internal/…` for internal files. */
+const placeIn = (unit, file) => path.relative(path.join(SRC, unit), file).split(path.sep).join('/');
+const isEntry = (unit, file) => /^index\.tsx?$/.test(placeIn(unit, file));
+const isInternal = (unit, file) => placeIn(unit, file).startsWith('internal/');
+const isTestFile = (rel) => /(^|\/)test\//.test(rel) || /\.test\.[cm]?[jt]sx?$/.test(rel);
+
+/** The domains a test declares it checks the insides of: `// inside: services/a, local/b` above its imports. */
+function declaredInside(text) {
+  const head = text.slice(0, text.search(/^(?:import|export)\s/m) >>> 0);
+  return new Set(
+    [...head.matchAll(/^\/\/\s*inside:\s*(.+)$/gm)].flatMap((m) =>
+      m[1]
+        .split(',')
+        .map((u) => u.trim())
+        .filter(Boolean),
+    ),
+  );
+}
+
 const IMPORT_RE =
   /(?:^|[^.\w])(?:import|export)\s[^'";]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^import\s+['"]([^'"]+)['"]/gm;
 
 const problems = [];
 const edges = new Map(); // unit -> Map(unit -> example "file -> spec")
 const units = new Set();
+const fileImports = new Map(); // file -> Set(file), for the pair rule
 
 for (const file of walk(SRC)) {
   const text = fs.readFileSync(file, 'utf8');
   const fromUnit = unitOf(file);
   if (fromUnit) units.add(fromUnit);
   const relFile = path.relative(ROOT, file);
+  if (fromUnit && isEntry(fromUnit, file) && /^\s*export\s*\*/m.test(text)) {
+    problems.push(`${relFile}: \`export *\` in an entry; name what the domain exports (export { a, type B } from './file')`);
+  }
+  const imported = new Set();
+  fileImports.set(file, imported);
   for (const m of text.matchAll(IMPORT_RE)) {
     const spec = m[1] ?? m[2] ?? m[3];
-    if (!spec?.startsWith('.')) continue;
+    if (!isLocal(spec)) continue;
     const target = resolveImport(file, spec);
     if (!target) {
       problems.push(`${relFile}: cannot resolve '${spec}'`);
       continue;
     }
+    imported.add(target);
     const toUnit = unitOf(target);
     const top = path.relative(SRC, target).split(path.sep)[0];
     if (fromUnit?.startsWith('services/') && (SURFACES.includes(top) || top === 'local')) {
       problems.push(`${relFile}: a service imports ${path.relative(ROOT, target)} (services never import a surface or a local tool)`);
     }
     if (!toUnit || toUnit === fromUnit) continue;
-    if (!/^index\.tsx?$/.test(path.relative(path.join(SRC, toUnit), target))) {
+    if (isInternal(toUnit, target)) {
+      problems.push(`${relFile}: imports '${spec}', in ${toUnit}/internal/; only ${toUnit}'s own files import it`);
+    } else if (!isEntry(toUnit, target)) {
       problems.push(`${relFile}: imports '${spec}', inside ${toUnit}; import its entry (${toUnit}/index.ts)`);
     }
     if (fromUnit) {
       if (!edges.has(fromUnit)) edges.set(fromUnit, new Map());
       if (!edges.get(fromUnit).has(toUnit)) edges.get(fromUnit).set(toUnit, `${relFile} -> ${spec}`);
+    }
+  }
+}
+
+// Callers outside src/ (tests, benchmarks, packages) go through the entries too, save what a test declares.
+for (const file of callerFiles()) {
+  const text = fs.readFileSync(file, 'utf8');
+  const relFile = path.relative(ROOT, file).split(path.sep).join('/');
+  const inside = declaredInside(text);
+  if (inside.size && !isTestFile(relFile)) problems.push(`${relFile}: declares \`// inside:\`, which only a test may`);
+  for (const u of inside) {
+    if (unitOf(path.join(SRC, u, 'x.ts')) !== u || !fs.existsSync(path.join(SRC, u))) {
+      problems.push(`${relFile}: declares inside ${u}, which is no domain (services/<domain>) or local tool (local/<tool>)`);
+    }
+  }
+  const reached = new Set();
+  for (const m of text.matchAll(IMPORT_RE)) {
+    const spec = m[1] ?? m[2] ?? m[3];
+    if (!isLocal(spec)) continue;
+    const target = resolveImport(file, spec);
+    const toUnit = target && unitOf(target);
+    if (!toUnit || isEntry(toUnit, target)) continue;
+    if (inside.has(toUnit) && isTestFile(relFile)) {
+      reached.add(toUnit);
+      continue;
+    }
+    problems.push(
+      `${relFile}: imports '${spec}', inside ${toUnit}; import its entry (${toUnit}/index.ts), or, if the test checks ${toUnit}'s insides, declare \`// inside: ${toUnit}\` at its top`,
+    );
+  }
+  for (const u of inside) if (!reached.has(u)) problems.push(`${relFile}: declares inside ${u} but imports none of its files; drop it`);
+}
+
+// Pairs: no two files import each other (a shared type or constant goes to a third file).
+for (const [a, tos] of fileImports) {
+  for (const b of tos) {
+    if (a < b && fileImports.get(b)?.has(a)) {
+      problems.push(`${path.relative(ROOT, a)} and ${path.relative(ROOT, b)} import each other; move what both need to a third file`);
     }
   }
 }
@@ -104,6 +204,51 @@ function visit(u) {
 }
 for (const u of [...units].sort()) if (!state.has(u)) visit(u);
 
+// ── Surfaces don't query; http imports no page (docs/decisions/code-layout.md "Surfaces don't query") ──
+// - A surface (the SURFACES folders, and the Worker's top files src/app.ts, src/index.ts, src/docs.ts)
+//   reaches D1 only through a domain entry: it imports neither `drizzle-orm` (nor `drizzle-orm/…`) nor
+//   anything of src/db/ but src/db/client.ts (createDb and the Db type, to build a service context).
+//   Type-only imports count. The Durable Objects keep their own SQLite storage through `ctx.storage`,
+//   which needs neither import; none of them reads D1.
+// - Not surfaces, so not held to it: src/services/ and src/db/ (where the queries live), src/lib/
+//   (src/lib/log.test.ts, a test, reads a drizzle error class), and the local development tools of
+//   src/local/ (the demo seeder and the local payment simulator), which write storage directly: they
+//   are tools run on a development or demo deployment, not a way in for requests.
+// - src/http/ imports nothing of src/web/: what both need sits in src/http/ (the app's cookies and the
+//   CSRF header name in http/cookies.ts, requestOrigin in http/origin.ts) and the pages import it there.
+{
+  const TOP_FILES = ['app.ts', 'index.ts', 'docs.ts'];
+  const DB_DIR = path.join(SRC, 'db');
+  const DB_CLIENT = path.join(DB_DIR, 'client.ts');
+  for (const file of walk(SRC)) {
+    const rel = path.relative(SRC, file).split(path.sep);
+    const surface = SURFACES.includes(rel[0]) || (rel.length === 1 && TOP_FILES.includes(rel[0]));
+    if (!surface) continue;
+    const relFile = path.relative(ROOT, file);
+    for (const m of fs.readFileSync(file, 'utf8').matchAll(IMPORT_RE)) {
+      const spec = m[1] ?? m[2] ?? m[3];
+      if (!spec) continue;
+      if (spec === 'drizzle-orm' || spec.startsWith('drizzle-orm/')) {
+        problems.push(
+          `${relFile}: imports '${spec}'; a surface reaches D1 through a domain entry (move the query into the domain that owns the rows)`,
+        );
+        continue;
+      }
+      if (!isLocal(spec)) continue;
+      const target = resolveImport(file, spec);
+      if (!target) continue; // reported above
+      if (target.startsWith(DB_DIR + path.sep) && target !== DB_CLIENT) {
+        problems.push(`${relFile}: imports '${spec}' (src/db/ beyond client.ts); a surface reaches D1 through a domain entry`);
+      }
+      if (rel[0] === 'http' && path.relative(SRC, target).split(path.sep)[0] === 'web') {
+        problems.push(
+          `${relFile}: imports '${spec}', in src/web/; src/http/ imports no page code (move what both need to src/http/ or src/lib/)`,
+        );
+      }
+    }
+  }
+}
+
 if (process.argv.includes('--graph') && seenCycles.size === 0) {
   // Layers: a unit's layer is one more than the highest layer it imports.
   const layer = new Map();
@@ -125,4 +270,4 @@ if (problems.length) {
   console.error(`Import rules: ${problems.length} problem(s)\n${problems.map((p) => `- ${p}`).join('\n')}`);
   process.exit(1);
 }
-console.log(`Import rules hold: ${units.size} domains and local tools, no deep import, no cycle.`);
+console.log(`Import rules hold: ${units.size} domains and local tools, named entries, no deep import, no cycle, no file pair.`);

@@ -1,13 +1,16 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call } from './helpers/api';
 import {
+  AUTHORIZATION_CLASSES,
+  type AuthorizationClass,
   type Case,
   CALLERS,
   type Caller,
+  classOf,
   type Entry,
   filledFields,
+  generatedCases,
   idFields,
-  isPublic,
   isSuccess,
   leaked,
   notDenied,
@@ -18,8 +21,10 @@ import {
   reread,
   type Reread,
   runPartnerCase,
+  securityMismatch,
   send,
   snapshotStorage,
+  type Target,
 } from './helpers/authorization';
 import type { TestUser } from './helpers/factory';
 import { buildVictimWorld, PDF_BYTES, PRIVATE_MESSAGE, PRIVATE_NOTE, type VictimWorld } from './helpers/fixtures';
@@ -27,9 +32,14 @@ import { dateAhead, pngBytes } from './helpers/shifts';
 
 /*
  * Every operation of /v1/openapi.json, fetched from the Worker when this file loads, so a route is
- * covered the day it is added: an operation without an entry in TABLE fails. Each operation that
- * takes an id is called by a stranger, a suspended teammate of the victim business and the other
- * party; each must be 403/404 in the error envelope (never 2xx, never 5xx) and change nothing.
+ * covered the day it is added. Each operation declares its authorization class in its route contract
+ * (`authorization` in authRoute, written into the document as `x-authorization`; src/http/openapi.ts):
+ * an operation without one fails, and the class must agree with the document's security. The class
+ * names the checks: each operation that takes an id is called by a stranger, a suspended teammate of
+ * the victim business and the other party; each must be 403/404 in the error envelope (never 2xx,
+ * never 5xx) and change nothing. The business's active teammate is refused on a business-owner
+ * operation and reads on a business-member one. The cases come from the class and TARGETS where the
+ * operation takes nothing but ids; CASES holds the rest (docs/decisions/authorization-test.md).
  */
 
 const doc = (await call<OpenApiDoc>('GET', '/v1/openapi.json')).body;
@@ -84,7 +94,6 @@ const crewSupportThread = (w: VictimWorld): Reread => ({
  * thread (their own side), so they are not attacked; anyone else is MSG-NOT-PARTICIPANT.
  */
 const onThreadSide = (): Entry => ({
-  access: 'resource',
   cases: [
     {
       target: 'the direct thread of the business and the crew member',
@@ -108,13 +117,12 @@ const helpConversationOf = (w: VictimWorld): Reread => ({
   path: `/v1/messaging/threads/${w.helpConversation}`,
 });
 
-/** The owner's notification and browsers, as the owner reads them. */
+/** The owner's notification, as the owner reads it. */
 const ownerNotificationRead = (w: VictimWorld): Reread => ({
   as: (x) => x.owner,
   method: 'GET',
   path: `/v1/notifications/${w.ownerNotification}`,
 });
-const ownerPushSubscriptions = (): Reread => ({ as: (x) => x.owner, method: 'GET', path: '/v1/notifications/push_subscriptions' });
 
 // ── Case builders ───────────────────────────────────────────────────────────────────────────────
 const allShiftIds = (w: VictimWorld) => [...Object.values(w.shifts), w.elsewhere.shift];
@@ -252,105 +260,70 @@ const onWebhookEndpoint = (extra: Omit<Req, 'params'> = {}): Case => ({
   req: (w) => ({ params: { id: w.webhooks.endpoint }, ...extra }),
 });
 
+// ── Targets: the victim's records the class-implied cases attack ────────────────────────────
 /**
- * Who may do what, keyed by operationId (or by `METHOD path`: both are looked up, so an operation
- * without an operationId can be classified too).
+ * For an operation whose inputs are ids only, the class and these targets make its cases
+ * (generatedCases in test/helpers/authorization.ts): keyed by the id's name, or for a path's `{id}` by
+ * the path segment before it. A new route on a resource listed here needs no entry in CASES.
  */
-const TABLE: Record<string, Entry> = {
-  // ── Accounts ──
-  registerAccount: { access: 'public' },
-  verifyEmail: { access: 'public' },
-  resendVerification: { access: 'public' },
-  login: { access: 'public' },
-  completeTwoFactorLogin: { access: 'public' },
-  cancelTwoFactorLogin: { access: 'public' },
-  requestPasswordReset: { access: 'public' },
-  confirmPasswordReset: { access: 'public' },
-  logout: { access: 'self' },
-  changePassword: { access: 'self' },
-  listSessions: { access: 'self' },
-  revokeOtherSessions: { access: 'self' },
-  revokeSession: {
-    access: 'resource',
-    cases: [
-      {
-        target: "the owner's sign-in session",
-        side: 'business',
-        req: (w) => ({ params: { id: w.ownerSession } }),
-        reread: () => ({ as: (x) => x.owner, method: 'GET', path: '/v1/user/sessions' }),
-      },
-    ],
+const TARGETS: Record<string, Target> = {
+  business: { what: 'the victim business', pick: (w) => w.business, kind: 'business' },
+  by_business: { what: 'the victim business', pick: (w) => w.business, kind: 'business' },
+  business_id: { what: 'the victim business', pick: (w) => w.business, kind: 'business' },
+  invitation_id: { what: "the business's invitation", pick: (w) => w.invitation, kind: 'record' },
+  // The payment simulator names a card by its test token, the same for every business: not a record.
+  payment_method_id: { what: "the victim business's card", pick: () => 'pm_card_visa' },
+  invoiceId: { what: "the victim business's invoice", pick: (w) => w.invoice },
+  client_id: {
+    what: "the owner's partner client (linked to the victim business)",
+    pick: (w) => w.partners.linked.clientId,
+    kind: 'record',
   },
+  shifter: { what: "the crew member's records", pick: (w) => w.crewShifter, kind: 'shifter' },
+  shifter_id: { what: "the crew member's records", pick: (w) => w.crewShifter, kind: 'shifter' },
+  entry_id: { what: "the crew member's mileage entry", pick: (w) => w.mileage, kind: 'record' },
+  rule_id: { what: "the crew member's counter rule", pick: (w) => w.counterRule, kind: 'record' },
+  credential_id: { what: "the crew member's hidden credential", pick: (w) => w.hiddenCredential, kind: 'record' },
+  accounts: { what: "the crew member's connected account (payment simulator)", pick: (w) => w.paymentSimulator.account },
+  sessions: { what: "the owner's sign-in session", pick: (w) => w.ownerSession },
+  grant_id: { what: "the owner's connected app (OAuth grant)", pick: (w) => w.agentGrant },
+  push_subscriptions: { what: "the owner's browser", pick: (w) => w.ownerPushSubscription },
+  ai_passports: { what: "the owner's AI passport", pick: (w) => w.agentRecords.passport },
+  endpoints: { what: "the linked client's webhook endpoint", pick: (w) => w.webhooks.endpoint },
+};
+
+/**
+ * The cases a class cannot make: a body to compose, a shift in a given state, text an answer must
+ * show or hide, another owner or other party, a second record. Keyed by operationId (or by
+ * `METHOD path`: both are looked up, so an operation without an operationId can have cases too).
+ */
+const CASES: Record<string, Entry> = {
+  // ── Accounts ──
   getUserDetails: {
-    access: 'self',
     cases: [
       { target: "the owner's account", side: 'business', req: (w) => ({ query: { user_id: w.owner.userId } }) },
       { target: "the crew member's account", side: 'shifter', req: (w) => ({ query: { user_id: w.crew.userId } }) },
     ],
   },
-  updateUserDetails: { access: 'self' },
-  getApiKey: { access: 'self' },
-  getAgentSettings: { access: 'self' },
-  updateAgentSettings: { access: 'self' },
-  listAgentGrants: { access: 'self' },
-  revokeAgentGrant: {
-    access: 'self',
-    cases: [
-      {
-        target: "the owner's connected app (OAuth grant)",
-        side: 'business',
-        req: (w) => ({ params: { grant_id: w.agentGrant } }),
-        reread: () => ({ as: (x) => x.owner, method: 'GET', path: '/v1/user/agent_grants' }),
-      },
-    ],
-  },
-  regenerateApiKey: { access: 'self' },
   getShifterOfUser: {
-    access: 'self',
     cases: [{ target: "the crew member's shifter profile", side: 'shifter', req: (w) => ({ query: { user_id: w.crew.userId } }) }],
   },
-  createShifterProfile: { access: 'self' },
   listBusinessesOfUser: {
-    access: 'self',
     cases: [{ target: "the owner's businesses", side: 'business', req: (w) => ({ query: { user_id: w.owner.userId } }) }],
   },
-  createBusiness: { access: 'self' },
   grantAdmin: {
-    access: 'admin',
     cases: [{ target: 'admin rights for oneself', side: 'business', control: false, req: (_w, c) => ({ body: { user_id: c.userId } }) }],
   },
 
   // ── Teammates ──
-  makeDefaultBusiness: { access: 'resource', cases: [onBusiness(() => ({}), { reread: ownerBusinesses })] },
-  listTeammates: { access: 'resource', cases: [onBusiness()] },
+  makeDefaultBusiness: { cases: [onBusiness(() => ({}), { reread: ownerBusinesses })] },
   inviteTeammate: {
-    access: 'resource',
     cases: [
       onBusiness((_w, c) => ({ body: { email: c.email } }), { target: 'the victim business (inviting oneself)', reread: teammatesOf }),
     ],
   },
-  listTeammateInvitations: { access: 'resource', cases: [onBusiness()] },
-  revokeTeammateInvitation: {
-    access: 'resource',
-    cases: [
-      {
-        target: "the business's invitation",
-        side: 'business',
-        req: (w) => ({ params: { id: w.business, invitation_id: w.invitation } }),
-        reread: invitationsOf,
-      },
-      {
-        target: "the business's invitation under the caller's own business",
-        side: 'business',
-        req: (w, c) => (c.businessId && c.businessId !== w.business ? { params: { id: c.businessId, invitation_id: w.invitation } } : null),
-        reread: invitationsOf,
-      },
-    ],
-  },
   // Only the invitee answers an invitation: not the business that sent it, nor anyone else.
-  listMyTeammateInvitations: { access: 'self' },
   acceptTeammateInvitation: {
-    access: 'resource',
     cases: [
       {
         target: "the invitee's invitation",
@@ -363,7 +336,6 @@ const TABLE: Record<string, Entry> = {
     ],
   },
   declineTeammateInvitation: {
-    access: 'resource',
     cases: [
       {
         target: "the invitee's invitation",
@@ -376,7 +348,6 @@ const TABLE: Record<string, Entry> = {
     ],
   },
   setTeammateStatus: {
-    access: 'resource',
     cases: [
       {
         target: 'the suspended teammate (reactivating)',
@@ -395,7 +366,6 @@ const TABLE: Record<string, Entry> = {
 
   // ── Shift requests ──
   sendShiftRequest: {
-    access: 'resource',
     cases: [
       {
         target: 'a shift posted for the victim business',
@@ -406,7 +376,6 @@ const TABLE: Record<string, Entry> = {
     ],
   },
   listShiftRequests: {
-    access: 'resource',
     read: true,
     cases: [
       {
@@ -443,7 +412,6 @@ const TABLE: Record<string, Entry> = {
     ],
   },
   listBroadcastRequests: {
-    access: 'resource',
     read: true,
     cases: [
       {
@@ -462,7 +430,6 @@ const TABLE: Record<string, Entry> = {
     ],
   },
   getShiftConflicts: {
-    access: 'resource',
     cases: [
       {
         target: "the crew member's busy times (in the business's zone)",
@@ -486,7 +453,6 @@ const TABLE: Record<string, Entry> = {
     ],
   },
   changeShiftRequest: {
-    access: 'resource',
     cases: [
       {
         target: 'the pending shift',
@@ -497,39 +463,32 @@ const TABLE: Record<string, Entry> = {
     ],
   },
   getShiftRequest: {
-    access: 'resource',
     cases: [
       onShift('accepted', 'business', { allow: ['otherParty'] }),
       onShift('pending', 'business', { allow: ['otherParty'] }),
       onShift('broadcast', 'business', { allow: ['otherParty'] }),
     ],
   },
-  acceptShiftRequest: { access: 'resource', cases: [onShift('pending', 'shifter'), onShift('broadcast', 'shifter')] },
+  acceptShiftRequest: { cases: [onShift('pending', 'shifter'), onShift('broadcast', 'shifter')] },
   declineShiftRequest: {
-    access: 'resource',
     cases: [onShift('pending', 'shifter', { extra: () => ({ body: { reason: 'not mine to decline' } }) })],
   },
-  claimShiftRequest: { access: 'resource', cases: [onShift('broadcast', 'shifter')] },
-  markShiftNoShow: { access: 'resource', cases: [onShift('started', 'business')] },
+  claimShiftRequest: { cases: [onShift('broadcast', 'shifter')] },
+  markShiftNoShow: { cases: [onShift('started', 'business')] },
   cancelShiftRequest: {
-    access: 'resource',
     cases: [onShift('accepted', 'business', { allow: ['otherParty'], extra: () => ({ body: { reason: 'hijack' } }) })],
   },
   clockIn: {
-    access: 'resource',
     // The shifter clocks in, or the business as a kiosk passing the shifter's id.
     cases: [onShift('started', 'shifter', { allow: ['otherParty'], extra: (w) => ({ body: { actor_id: w.crewShifter } }) })],
   },
   clockOut: {
-    access: 'resource',
     cases: [onShift('inProgress', 'shifter', { allow: ['otherParty'], extra: (w) => ({ body: { actor_id: w.crewShifter } }) })],
   },
   uploadClockPhoto: {
-    access: 'resource',
     cases: [onShift('started', 'shifter', { allow: ['otherParty'], extra: () => ({ query: { side: 'in' }, form: pngForm }) })],
   },
   getClockPhoto: {
-    access: 'resource',
     cases: [
       {
         target: 'the clock photo of the shift in progress',
@@ -542,7 +501,6 @@ const TABLE: Record<string, Entry> = {
 
   // ── Connections ──
   sendConnectionRequest: {
-    access: 'resource',
     cases: [
       {
         target: 'a request from the victim business (to the stranger)',
@@ -559,7 +517,6 @@ const TABLE: Record<string, Entry> = {
     ],
   },
   acceptConnectionRequest: {
-    access: 'resource',
     cases: [
       // Only the receiving side answers a request: the applicant may not accept their own.
       {
@@ -579,7 +536,6 @@ const TABLE: Record<string, Entry> = {
     ],
   },
   declineConnectionRequest: {
-    access: 'resource',
     cases: [
       {
         target: "the applicant's pending request",
@@ -598,7 +554,6 @@ const TABLE: Record<string, Entry> = {
     ],
   },
   removeConnection: {
-    access: 'resource',
     cases: [
       {
         target: 'the accepted connection',
@@ -610,14 +565,12 @@ const TABLE: Record<string, Entry> = {
     ],
   },
   listConnectionRequests: {
-    access: 'resource',
     read: true,
     cases: [{ target: "the business's connections", side: 'business', req: (w) => ({ body: { business_id: w.business } }) }],
   },
 
   // ── Messaging ── (a thread's parties act on their own side; nobody else learns more than that it exists)
   getMessagingInbox: {
-    access: 'resource',
     cases: [
       {
         target: "the victim business's inbox",
@@ -634,7 +587,6 @@ const TABLE: Record<string, Entry> = {
     ],
   },
   lookupMessageThread: {
-    access: 'resource',
     cases: [
       {
         target: 'the thread of the victim business with the crew member',
@@ -651,7 +603,6 @@ const TABLE: Record<string, Entry> = {
     ],
   },
   sendMessage: {
-    access: 'resource',
     cases: [
       {
         target: 'the direct thread of the business and the crew member',
@@ -681,7 +632,6 @@ const TABLE: Record<string, Entry> = {
     ],
   },
   getMessageThread: {
-    access: 'resource',
     cases: [
       {
         target: 'the direct thread of the business and the crew member',
@@ -705,7 +655,6 @@ const TABLE: Record<string, Entry> = {
     ],
   },
   listThreadMessages: {
-    access: 'resource',
     cases: [
       {
         target: 'the messages of the direct thread',
@@ -731,7 +680,6 @@ const TABLE: Record<string, Entry> = {
   unblockMessageThread: onThreadSide(),
   // Only an admin over the person helped joins their escalated support thread.
   joinSupportThread: {
-    access: 'resource',
     cases: [
       {
         target: "the crew member's escalated support thread",
@@ -742,14 +690,11 @@ const TABLE: Record<string, Entry> = {
     ],
   },
   listSupportQueue: {
-    access: 'admin',
     cases: [{ target: 'the support queue', side: 'business', control: false, req: () => ({}), hide: () => ['Paid late'] }],
   },
 
   // ── Templates ──
-  listShiftTemplates: { access: 'resource', cases: [onBusiness()] },
   createShiftTemplate: {
-    access: 'resource',
     cases: [
       {
         target: 'a template for the victim business',
@@ -772,7 +717,6 @@ const TABLE: Record<string, Entry> = {
     ],
   },
   updateShiftTemplate: {
-    access: 'resource',
     cases: [
       {
         target: "the business's template",
@@ -783,15 +727,12 @@ const TABLE: Record<string, Entry> = {
     ],
   },
   deleteShiftTemplate: {
-    access: 'resource',
     cases: [{ target: "the business's template", side: 'business', req: (w) => ({ params: { id: w.template } }), reread: templatesOf }],
   },
   previewShiftsFromTemplate: {
-    access: 'resource',
     cases: [{ target: "the business's template", side: 'business', req: (w) => ({ params: { id: w.template }, query: { weeks: 2 } }) }],
   },
   generateShiftsFromTemplate: {
-    access: 'resource',
     cases: [
       {
         target: "the business's template",
@@ -804,7 +745,6 @@ const TABLE: Record<string, Entry> = {
 
   // ── Business settings and figures ──
   updateBusinessSettings: {
-    access: 'resource',
     cases: [
       {
         target: "the business's settings",
@@ -814,31 +754,13 @@ const TABLE: Record<string, Entry> = {
       },
     ],
   },
-  getLaborCosts: { access: 'resource', cases: [onBusiness()] },
   setWeeklyLaborBudget: {
-    access: 'resource',
     cases: [onBusiness(() => ({ body: { weekly_labor_budget: 1 } }), { reread: ownerBusinesses })],
   },
-  getCrewAnalytics: {
-    access: 'resource',
-    cases: [{ target: 'the victim business', side: 'business', req: (w) => ({ params: { business_id: w.business } }) }],
-  },
-  getGoingRate: { access: 'signed-in' },
 
-  // ── Invoices ── (the business owner or an admin only; an active teammate is refused too)
-  listInvoices: {
-    access: 'resource',
-    cases: [{ target: "the victim business's invoices", side: 'business', req: (w) => ({ query: { business_id: w.business } }) }],
-  },
-  exportInvoicesCsv: {
-    access: 'resource',
-    cases: [{ target: "the victim business's invoice export", side: 'business', req: (w) => ({ query: { business_id: w.business } }) }],
-  },
-  // Stripe calls it, signed (Stripe-Signature), never with a bearer token.
-  receiveStripeWebhook: { access: 'public' },
-  // The payment simulator's stand-ins for Stripe.js and hosted onboarding (only without Stripe keys).
+  // ── Invoices ── (the business owner or an admin only: business-owner)
+  // The payment simulator's stand-in for Stripe.js (only without Stripe keys).
   confirmSimulatorSetupIntent: {
-    access: 'resource',
     cases: [
       {
         target: "the business's SetupIntent (saving a card to its customer)",
@@ -847,46 +769,13 @@ const TABLE: Record<string, Entry> = {
       },
     ],
   },
-  completeSimulatorOnboarding: {
-    access: 'resource',
-    cases: [
-      { target: "the crew member's connected account", side: 'shifter', req: (w) => ({ params: { id: w.paymentSimulator.account } }) },
-    ],
-  },
-  chargeInvoice: {
-    access: 'resource',
-    cases: [{ target: "the victim business's invoice", side: 'business', req: (w) => ({ params: { invoiceId: w.invoice } }) }],
-  },
-  prepayShift: { access: 'resource', cases: [onShift('accepted', 'business')] },
+  prepayShift: { cases: [onShift('accepted', 'business')] },
 
   // ── Saved cards ── (the business owner or an admin only; an active teammate is refused too)
-  createPaymentMethodSetupIntent: { access: 'resource', cases: [onBusiness()] },
-  savePaymentMethod: { access: 'resource', cases: [onBusiness(() => ({ body: { setup_intent_id: 'seti_attacker' } }))] },
-  listPaymentMethods: { access: 'resource', cases: [onBusiness()] },
-  setDefaultPaymentMethod: {
-    access: 'resource',
-    cases: [
-      {
-        target: "the victim business's card",
-        side: 'business',
-        req: (w) => ({ params: { id: w.business, payment_method_id: 'pm_card_visa' } }),
-      },
-    ],
-  },
-  deletePaymentMethod: {
-    access: 'resource',
-    cases: [
-      {
-        target: "the victim business's card",
-        side: 'business',
-        req: (w) => ({ params: { id: w.business, payment_method_id: 'pm_card_visa' } }),
-      },
-    ],
-  },
+  savePaymentMethod: { cases: [onBusiness(() => ({ body: { setup_intent_id: 'seti_attacker' } }))] },
 
   // ── Refunds and payouts ── (a refund: the invoice's business owner or an admin; a payout account: its shifter, an admin may read)
   refundInvoice: {
-    access: 'resource',
     cases: [
       {
         target: "the victim business's invoice",
@@ -895,15 +784,9 @@ const TABLE: Record<string, Entry> = {
       },
     ],
   },
-  startPayoutOnboarding: { access: 'self' },
-  getPayoutAccount: {
-    access: 'resource',
-    cases: [{ target: "the crew member's payout account", side: 'shifter', req: (w) => ({ query: { shifter_id: w.crewShifter } }) }],
-  },
 
   // ── Reviews ── (public to any signed-in user: profiles show them; only the parties write)
   createReview: {
-    access: 'resource',
     cases: [
       {
         target: 'a review written as the victim business',
@@ -936,7 +819,6 @@ const TABLE: Record<string, Entry> = {
     ],
   },
   listReviews: {
-    access: 'resource',
     cases: [
       publicReviewRead(
         'reviews of the business',
@@ -951,35 +833,28 @@ const TABLE: Record<string, Entry> = {
     ],
   },
   getAverageReview: {
-    access: 'resource',
     cases: [publicReviewRead('the average of the business', (w) => ({ review_on: 'business', review_on_id: w.business }))],
   },
-  getReviewAverages: { access: 'signed-in', read: true },
   getReviewHistogram: {
-    access: 'resource',
     cases: [publicReviewRead('the histogram of the crew member', (w) => ({ review_on: 'shifter', review_on_id: w.crewShifter }))],
   },
   getReviewTrend: {
-    access: 'resource',
     cases: [publicReviewRead('the trend of the business', (w) => ({ review_on: 'business', review_on_id: w.business, days: 7 }))],
   },
   // Only the reviewed party answers or disputes: not the reviewer (the other party), nor anyone else.
   respondToReview: {
-    access: 'resource',
     cases: [
       onReview('ofBusiness', 'business', { response_text: 'Hijacked response' }),
       onReview('ofShifter', 'shifter', { response_text: 'Hijacked response' }),
     ],
   },
   disputeReview: {
-    access: 'resource',
     cases: [
       onReview('ofBusiness', 'business', { reason: 'Hijacked dispute' }),
       onReview('ofShifter', 'shifter', { reason: 'Hijacked dispute' }),
     ],
   },
   resolveReviewDispute: {
-    access: 'admin',
     cases: [
       {
         ...onReview('ofBusiness', 'business'),
@@ -988,15 +863,9 @@ const TABLE: Record<string, Entry> = {
       },
     ],
   },
-  listReviewDisputes: { access: 'admin' },
 
   // ── Business assistant ──
-  getBusinessAssistantChat: {
-    access: 'resource',
-    cases: [{ target: 'the victim business', side: 'business', req: (w) => ({ params: { business_id: w.business } }) }],
-  },
   sendBusinessAssistantMessage: {
-    access: 'resource',
     cases: [
       {
         target: 'the victim business',
@@ -1008,19 +877,12 @@ const TABLE: Record<string, Entry> = {
   },
 
   // ── Help center ──
-  // Reading help content needs no account; a vote is always the caller's own, on public content.
-  searchHelp: { access: 'public' },
-  listHelpArticles: { access: 'public' },
-  getHelpArticle: { access: 'public' },
-  listHelpVideos: { access: 'public' },
-  getHelpVideo: { access: 'public' },
+  // A vote is always the caller's own, on public content.
   sendHelpArticleFeedback: {
-    access: 'signed-in',
     notAttacked: { id: "a help article is public content; the vote recorded is always the caller's own" },
   },
   // A help conversation is its owner's alone: nobody else may ask in it or escalate it (404).
   askHelp: {
-    access: 'resource',
     cases: [
       {
         target: "the crew member's help conversation",
@@ -1031,7 +893,6 @@ const TABLE: Record<string, Entry> = {
     ],
   },
   escalateHelpConversation: {
-    access: 'resource',
     cases: [
       {
         target: "the crew member's help conversation",
@@ -1043,33 +904,22 @@ const TABLE: Record<string, Entry> = {
   },
 
   // ── Shifter records ──
-  getEarnings: { access: 'resource', cases: [onShifter()] },
   setEarningsGoal: {
-    access: 'resource',
     cases: [onShifter(() => ({ body: { monthly_earnings_goal: 1 } }), { reread: crewProfile })],
   },
-  listMileageEntries: { access: 'resource', cases: [onShifter()] },
   createMileageEntry: {
-    access: 'resource',
     cases: [onShifter(() => ({ body: { log_date: dateAhead(-1), miles: 999 } }), { reread: crewRead('/mileage') })],
   },
-  getMileageEntry: { access: 'resource', cases: onRecord('entry_id', (w) => w.mileage) },
   updateMileageEntry: {
-    access: 'resource',
     cases: onRecord('entry_id', (w) => w.mileage, { extra: () => ({ body: { miles: 999 } }), reread: crewRead('/mileage') }),
   },
   replaceMileageEntry: {
-    access: 'resource',
     cases: onRecord('entry_id', (w) => w.mileage, { extra: () => ({ body: { miles: 999 } }), reread: crewRead('/mileage') }),
   },
-  deleteMileageEntry: { access: 'resource', cases: onRecord('entry_id', (w) => w.mileage, { reread: crewRead('/mileage') }) },
-  listCounterRules: { access: 'resource', cases: [onShifter()] },
   createCounterRule: {
-    access: 'resource',
     cases: [onShifter(() => ({ body: { label: 'Forged', min_hourly_rate: 1 } }), { reread: crewRead('/counter_rules') })],
   },
   suggestCounterRate: {
-    access: 'resource',
     cases: [
       onShifter((w) => ({ query: { shift_request_id: w.shifts.pending } })),
       {
@@ -1082,20 +932,13 @@ const TABLE: Record<string, Entry> = {
       },
     ],
   },
-  getCounterRule: { access: 'resource', cases: onRecord('rule_id', (w) => w.counterRule) },
   updateCounterRule: {
-    access: 'resource',
     cases: onRecord('rule_id', (w) => w.counterRule, {
       extra: () => ({ body: { label: 'Hijacked' } }),
       reread: crewRead('/counter_rules'),
     }),
   },
-  deleteCounterRule: {
-    access: 'resource',
-    cases: onRecord('rule_id', (w) => w.counterRule, { reread: crewRead('/counter_rules') }),
-  },
   listCredentials: {
-    access: 'resource',
     // Anyone signed in sees the visible credentials; the hidden one only its owner (and admins).
     cases: [
       onShifter(() => ({}), {
@@ -1106,11 +949,9 @@ const TABLE: Record<string, Entry> = {
     ],
   },
   createCredential: {
-    access: 'resource',
     cases: [onShifter(() => ({ body: { label: 'Forged licence' } }), { reread: crewRead('/credentials') })],
   },
   getCredential: {
-    access: 'resource',
     cases: [
       ...onRecord('credential_id', (w) => w.hiddenCredential, { hide: hiddenCredential }),
       {
@@ -1122,7 +963,6 @@ const TABLE: Record<string, Entry> = {
     ],
   },
   updateCredential: {
-    access: 'resource',
     cases: [
       ...onRecord('credential_id', (w) => w.hiddenCredential, {
         extra: () => ({ body: { is_visible: true } }),
@@ -1135,43 +975,20 @@ const TABLE: Record<string, Entry> = {
     ],
   },
   deleteCredential: {
-    access: 'resource',
     cases: [
       ...onRecord('credential_id', (w) => w.hiddenCredential, { reread: crewRead('/credentials') }),
       ...onRecord('credential_id', (w) => w.visibleCredential, { reread: crewRead('/credentials') }),
     ],
   },
   uploadCredentialDocument: {
-    access: 'resource',
     cases: [
       ...onRecord('credential_id', (w) => w.hiddenCredential, { extra: () => ({ form: pdfForm }), reread: crewRead('/credentials') }),
       ...onRecord('credential_id', (w) => w.visibleCredential, { extra: () => ({ form: pdfForm }), reread: crewRead('/credentials') }),
     ],
   },
-  getCredentialDocument: {
-    access: 'resource',
-    cases: onRecord('credential_id', (w) => w.hiddenCredential),
-  },
-  deleteCredentialDocument: {
-    access: 'resource',
-    cases: onRecord('credential_id', (w) => w.hiddenCredential, {
-      reread: (w) => ({
-        as: (x) => x.crew,
-        method: 'GET',
-        path: `/v1/shifter/${w.crewShifter}/credentials/${w.hiddenCredential}/document`,
-      }),
-    }),
-  },
 
   // ── Notifications ──
-  listNotifications: { access: 'self' },
-  markAllNotificationsRead: { access: 'self' },
-  getNotificationPreferences: { access: 'self' },
-  updateNotificationPreferences: { access: 'self' },
-  listPushSubscriptions: { access: 'self' },
-  registerPushSubscription: { access: 'self' },
   getNotification: {
-    access: 'resource',
     cases: [
       {
         target: "the owner's notification",
@@ -1182,7 +999,6 @@ const TABLE: Record<string, Entry> = {
     ],
   },
   markNotificationRead: {
-    access: 'resource',
     cases: [
       {
         target: "the owner's notification",
@@ -1193,19 +1009,7 @@ const TABLE: Record<string, Entry> = {
       },
     ],
   },
-  unregisterPushSubscription: {
-    access: 'resource',
-    cases: [
-      {
-        target: "the owner's browser",
-        side: 'business',
-        req: (w) => ({ params: { id: w.ownerPushSubscription } }),
-        reread: ownerPushSubscriptions,
-      },
-    ],
-  },
   listNotificationDeliveries: {
-    access: 'admin',
     cases: [
       {
         target: "the owner's notification deliveries",
@@ -1219,21 +1023,14 @@ const TABLE: Record<string, Entry> = {
   // ── Partner API: clients (their owner), links (the business's consent) and the partner routes. The
   // partner routes run as 'partner' cases (runPartnerCase): no person's key reaches them, the outside
   // partner is turned away, the linked partner succeeds; more partner isolation in test/partner-api.test.ts.
-  createPartnerClient: { access: 'self' },
-  listPartnerClients: { access: 'self' },
-  getPartnerClient: { access: 'resource', cases: [onPartnerClient()] },
-  updatePartnerClient: { access: 'resource', cases: [onPartnerClient({ body: { status: 'disabled', scopes: ['shifts:read'] } })] },
-  rotatePartnerApiKey: { access: 'resource', cases: [onPartnerClient()] },
-  rotatePartnerClientSecret: { access: 'resource', cases: [onPartnerClient()] },
+  updatePartnerClient: { cases: [onPartnerClient({ body: { status: 'disabled', scopes: ['shifts:read'] } })] },
   issuePartnerToken: {
-    access: 'self',
     notAttacked: {
       client_id:
         "the client proves itself with its own secret; an unknown client, a wrong or another client's secret is invalid_client (test/partner-api.test.ts)",
     },
   },
   linkPartnerClient: {
-    access: 'resource',
     cases: [
       {
         target: "the victim business (linking the caller's own partner client)",
@@ -1244,7 +1041,6 @@ const TABLE: Record<string, Entry> = {
     ],
   },
   listBusinessPartnerLinks: {
-    access: 'resource',
     cases: [
       {
         target: "the victim business's partner links",
@@ -1255,7 +1051,6 @@ const TABLE: Record<string, Entry> = {
     ],
   },
   updatePartnerLink: {
-    access: 'resource',
     cases: [
       {
         target: "the business's partner link (granting every scope)",
@@ -1277,28 +1072,7 @@ const TABLE: Record<string, Entry> = {
       },
     ],
   },
-  unlinkPartnerClient: {
-    access: 'resource',
-    cases: [
-      {
-        target: "the business's partner link",
-        side: 'business',
-        req: (w) => ({ params: { business_id: w.business, client_id: w.partners.linked.clientId } }),
-        reread: partnerLinksOf,
-      },
-      {
-        target: "the business's partner link under the caller's own business",
-        side: 'business',
-        req: (w, c) =>
-          c.businessId && c.businessId !== w.business
-            ? { params: { business_id: c.businessId, client_id: w.partners.linked.clientId } }
-            : null,
-        reread: partnerLinksOf,
-      },
-    ],
-  },
   listPartnerBusinesses: {
-    access: 'partner',
     cases: [
       {
         target: 'the linked businesses',
@@ -1311,7 +1085,6 @@ const TABLE: Record<string, Entry> = {
     ],
   },
   listPartnerShiftRequests: {
-    access: 'partner',
     cases: [
       onPartnerBusiness({ show: (w) => [w.shifts.pending, w.shifts.accepted], hide: (w) => [...allShiftIds(w), PRIVATE_NOTE] }),
       {
@@ -1326,7 +1099,6 @@ const TABLE: Record<string, Entry> = {
     ],
   },
   createPartnerShiftRequest: {
-    access: 'partner',
     cases: [
       onPartnerBusiness({
         reread: businessShifts,
@@ -1338,19 +1110,14 @@ const TABLE: Record<string, Entry> = {
     ],
   },
   listPartnerBroadcasts: {
-    access: 'partner',
     cases: [onPartnerBusiness({ show: (w) => [w.shifts.broadcast], hide: (w) => allShiftIds(w) })],
   },
   listPartnerShifters: {
-    access: 'partner',
     cases: [onPartnerBusiness({ show: (w) => [w.crewShifter], hide: (w) => [w.crewShifter, 'Crew Member'] })],
   },
 
   // ── Partner webhooks ── (an endpoint and its deliveries belong to the client that made them)
-  // Registers an endpoint of the calling client; it takes no one's id.
-  createWebhookEndpoint: { access: 'self' },
   listWebhookEndpoints: {
-    access: 'partner',
     cases: [
       {
         target: "the linked client's webhook endpoints",
@@ -1362,16 +1129,11 @@ const TABLE: Record<string, Entry> = {
       },
     ],
   },
-  deleteWebhookEndpoint: { access: 'partner', cases: [onWebhookEndpoint()] },
-  rotateWebhookSecret: { access: 'partner', cases: [onWebhookEndpoint({ body: { previous_secret_valid_for_seconds: 0 } })] },
-  enableWebhookEndpoint: { access: 'partner', cases: [onWebhookEndpoint()] },
-  sendWebhookTestEvent: { access: 'partner', cases: [onWebhookEndpoint()] },
+  rotateWebhookSecret: { cases: [onWebhookEndpoint({ body: { previous_secret_valid_for_seconds: 0 } })] },
   listWebhookDeliveries: {
-    access: 'partner',
     cases: [{ ...onWebhookEndpoint(), show: (w) => [w.webhooks.delivery], hide: (w) => [w.webhooks.delivery] }],
   },
   redeliverWebhook: {
-    access: 'partner',
     cases: [
       {
         target: "a delivery to the linked client's webhook endpoint",
@@ -1388,22 +1150,8 @@ const TABLE: Record<string, Entry> = {
   },
 
   // ── AI passports (the account's own) and shift deliverables (the parties of the shift) ──
-  recordAiPassport: { access: 'self' },
-  listAiPassports: { access: 'self' },
-  revokeAiPassport: {
-    access: 'resource',
-    cases: [
-      {
-        target: "the owner's AI passport",
-        side: 'business',
-        req: (w) => ({ params: { id: w.agentRecords.passport } }),
-        reread: () => ({ as: (x) => x.owner, method: 'GET', path: '/v1/ai_passports' }),
-      },
-    ],
-  },
-  listShiftDeliverables: { access: 'resource', cases: [onShift('worked', 'business', { allow: ['otherParty'] })] },
+  listShiftDeliverables: { cases: [onShift('worked', 'business', { allow: ['otherParty'] })] },
   recordShiftDeliverable: {
-    access: 'resource',
     cases: [
       onShift('worked', 'business', {
         allow: ['otherParty'],
@@ -1413,7 +1161,6 @@ const TABLE: Record<string, Entry> = {
     ],
   },
   deleteShiftDeliverable: {
-    access: 'resource',
     cases: [
       {
         // Only its author deletes it: the business side (the other party here) reads it but is turned away too.
@@ -1425,7 +1172,6 @@ const TABLE: Record<string, Entry> = {
     ],
   },
   uploadShiftDeliverableFile: {
-    access: 'resource',
     cases: [
       {
         target: "the crew member's deliverable on the worked shift",
@@ -1437,7 +1183,6 @@ const TABLE: Record<string, Entry> = {
     ],
   },
   getShiftDeliverableFile: {
-    access: 'resource',
     cases: [
       {
         target: "the file on the crew member's deliverable",
@@ -1451,9 +1196,11 @@ const TABLE: Record<string, Entry> = {
   },
 };
 
-const entryFor = (o: Operation): Entry | undefined => (o.operationId ? TABLE[o.operationId] : undefined) ?? TABLE[o.key];
+const entryFor = (o: Operation): Entry | undefined => (o.operationId ? CASES[o.operationId] : undefined) ?? CASES[o.key];
 const label = (o: Operation) => (o.operationId ? `${o.key} (${o.operationId})` : o.key);
-const isRead = (o: Operation, e: Entry) => o.method === 'GET' || e.read === true;
+const isRead = (o: Operation, e: Entry | undefined) => o.method === 'GET' || e?.read === true;
+/** The operation's cases: its entry's in CASES, else those its class and TARGETS make. */
+const casesOf = (o: Operation, c: AuthorizationClass): Case[] => entryFor(o)?.cases ?? generatedCases(doc, o, c, TARGETS);
 
 let w: VictimWorld;
 let storageBefore: Record<string, unknown>;
@@ -1466,12 +1213,23 @@ beforeAll(async () => {
 function callerOf(c: Caller, k: Case): TestUser {
   if (c === 'stranger') return w.stranger;
   if (c === 'suspendedTeammate') return w.suspendedTeammate;
+  if (c === 'activeTeammate') return w.activeTeammate;
   return k.other?.(w) ?? (k.side === 'business' ? w.crew : w.owner);
 }
 const ownerOf = (k: Case) => k.owner?.(w) ?? (k.side === 'business' ? w.owner : w.crew);
 
+/**
+ * What the class says of the victim business's active teammate on a business-side case: turned away
+ * (business-owner), let read (business-member), or not asked.
+ */
+function teammateRule(c: AuthorizationClass, k: Case): 'refused' | 'reads' | null {
+  if (k.side !== 'business' || k.owner) return null;
+  if (c === 'business-owner') return 'refused';
+  return c === 'business-member' ? 'reads' : null;
+}
+
 /** Runs one case; returns what went wrong, one line each. */
-async function runCase(o: Operation, e: Entry, k: Case): Promise<string[]> {
+async function runCase(o: Operation, e: Entry | undefined, k: Case, c: AuthorizationClass): Promise<string[]> {
   const problems: string[] = [];
   const read = isRead(o, e);
   const before = k.reread ? await reread(w, k.reread(w)) : null;
@@ -1510,7 +1268,29 @@ async function runCase(o: Operation, e: Entry, k: Case): Promise<string[]> {
             problems.push(`${k.target} / owner's control read: answered ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
         })()
       : Promise.resolve();
-  await Promise.all([...attempts, control]);
+  // The active teammate sends the owner's request: refused on a business-owner operation, a read that
+  // succeeds on a business-member one (a legitimate write is not attempted).
+  const rule = teammateRule(c, k);
+  const teammate =
+    rule === 'refused' || (rule === 'reads' && read && k.control !== false)
+      ? (async () => {
+          const r = k.req(w, ownerOf(k));
+          if (!r) return;
+          const res = await send(o, r, w.activeTeammate.key);
+          const say = (m: string) => problems.push(`${k.target} / activeTeammate (${c}): ${m}`);
+          if (rule === 'reads') {
+            if (!isSuccess(res)) say(`may read but answered ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+            return;
+          }
+          denialsAsked++;
+          const leaks = leaked(res, k.hide?.(w, 'activeTeammate') ?? []);
+          if (leaks.length) say(`the answer reveals ${leaks.join(', ')}`);
+          if (k.filter && read && isSuccess(res)) return;
+          const why = notDenied(res);
+          if (why) say(why);
+        })()
+      : Promise.resolve();
+  await Promise.all([...attempts, control, teammate]);
   const mustDeny = CALLERS.filter((c) => !k.allow?.includes(c));
   if (mustDeny.length && denialsAsked === 0)
     problems.push(`${k.target}: no caller attempted it (${mustDeny.join(', ')} should be turned away)`);
@@ -1526,39 +1306,45 @@ async function runCase(o: Operation, e: Entry, k: Case): Promise<string[]> {
   return problems;
 }
 
+const CLASS_NAMES = Object.keys(AUTHORIZATION_CLASSES).join(', ');
+
 describe('authorization across every operation of /v1/openapi.json', () => {
   it('finds the operations in the document', () => {
     expect(OPERATIONS.length).toBeGreaterThan(50);
   });
 
-  it('has no table entry for an operation the document no longer has', () => {
+  it('has no entry in CASES for an operation the document no longer has', () => {
     const known = new Set(OPERATIONS.flatMap((o) => [o.key, ...(o.operationId ? [o.operationId] : [])]));
-    expect(Object.keys(TABLE).filter((k) => !known.has(k))).toEqual([]);
+    expect(Object.keys(CASES).filter((k) => !known.has(k))).toEqual([]);
   });
 
   for (const o of OPERATIONS) {
     it(label(o), async () => {
-      const e = entryFor(o);
-      if (!e) throw new Error(`${label(o)} has no entry: classify this operation in test/authorization.test.ts`);
-
-      const documentedPublic = isPublic(doc, o);
-      if (documentedPublic !== (e.access === 'public')) {
+      const c = classOf(o);
+      if (!c) {
         throw new Error(
-          `${label(o)}: the table says ${e.access}, the document says ${documentedPublic ? 'public (no bearer requirement)' : 'bearer required'}`,
+          `${label(o)} declares no authorization class (x-authorization: ${JSON.stringify(o.op['x-authorization'])}): ` +
+            `give its route contract \`authorization\` (one of ${CLASS_NAMES}; src/http/openapi.ts)`,
         );
       }
-      if (e.access === 'public') return;
+      const mismatch = securityMismatch(doc, o, c);
+      if (mismatch) throw new Error(`${label(o)}: ${mismatch}`);
+      const e = entryFor(o);
+      if (c === 'public') {
+        if (e) throw new Error(`${label(o)} is public: it has nothing to attack, so it takes no entry in CASES`);
+        return;
+      }
 
       // Every id the operation takes is attacked by some case, or deliberately left out with a reason.
-      const cases = e.cases ?? [];
-      const filled = new Set(cases.flatMap((k) => CALLERS.flatMap((c) => filledFields(k.req(w, callerOf(c, k)) ?? {}))));
-      const missing = idFields(doc, o).filter((f) => !filled.has(f) && !(e.notAttacked && f in e.notAttacked));
+      const cases = casesOf(o, c);
+      const filled = new Set(cases.flatMap((k) => CALLERS.flatMap((caller) => filledFields(k.req(w, callerOf(caller, k)) ?? {}))));
+      const missing = idFields(doc, o).filter((f) => !filled.has(f) && !(e?.notAttacked && f in e.notAttacked));
       expect(
         missing,
-        `${label(o)} takes ids no case attacks: add cases (or notAttacked with a reason) in test/authorization.test.ts`,
+        `${label(o)} (${c}) takes ids no case attacks: add its cases to CASES (or notAttacked with a reason), or a target to TARGETS, in test/authorization.test.ts`,
       ).toEqual([]);
 
-      const run = (k: Case) => (e.access === 'partner' ? runPartnerCase(o, isRead(o, e), k, w) : runCase(o, e, k));
+      const run = (k: Case) => (c === 'partner' ? runPartnerCase(o, isRead(o, e), k, w) : runCase(o, e, k, c));
       const problems = (await Promise.all(cases.map(run))).flat();
       expect(problems, `${label(o)}:\n${problems.join('\n')}`).toEqual([]);
     });
@@ -1571,7 +1357,7 @@ describe('authorization across every operation of /v1/openapi.json', () => {
 
 describe('operations on the caller’s own account ignore another user’s id', () => {
   // A self operation that reads must answer about the caller, even when handed the victim's user id.
-  const selfReads = OPERATIONS.filter((o) => o.method === 'GET' && entryFor(o)?.access === 'self' && !entryFor(o)?.cases?.length);
+  const selfReads = OPERATIONS.filter((o) => o.method === 'GET' && classOf(o) === 'self' && casesOf(o, 'self').length === 0);
   for (const o of selfReads) {
     it(label(o), async () => {
       const res = await send(o, { query: { user_id: w.owner.userId } }, w.stranger.key);

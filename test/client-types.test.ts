@@ -2,7 +2,7 @@ import { exports } from 'cloudflare:workers';
 import { hc, type InferRequestType, type InferResponseType } from 'hono/client';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { AppType } from '../src/app';
-import type { ShiftStatus, ShiftStatusName } from '../src/services/kernel/shift/status';
+import type { ShiftStatus, ShiftStatusName } from '../src/services/kernel';
 import { BASE } from './helpers/api';
 import { makeUser } from './helpers/factory';
 import { dateAhead } from './helpers/shifts';

@@ -15,7 +15,7 @@ import worker from '../src';
 import { sha256Hex } from '../src/lib/crypto';
 import { AppError } from '../src/lib/errors';
 import { newId } from '../src/lib/ids';
-import type { IdempotencyScope } from '../src/services/kernel/context';
+import type { IdempotencyScope } from '../src/services/kernel';
 import { BASE, call, expectError } from './helpers/api';
 import { db, makeUser } from './helpers/factory';
 import { loseNextBatchAnswer } from './helpers/failures';

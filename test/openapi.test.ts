@@ -8,8 +8,8 @@ import { $RefParser } from '@apidevtools/json-schema-ref-parser';
 import validateSchema from '@apidevtools/swagger-parser/lib/validators/schema.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../src/lib/errors';
-import { CONNECTION_STATUSES } from '../src/services/connections/schemas';
-import { SHIFT_STATUS } from '../src/services/kernel/shift/status';
+import { CONNECTION_STATUSES } from '../src/services/connections';
+import { SHIFT_STATUS } from '../src/services/kernel';
 import { call, expectError } from './helpers/api';
 
 type Json = Record<string, any>;

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { deadLetters, emailOutbox, notifications, outboxEvents } from '../src/db/schema';
 import { newId } from '../src/lib/ids';
 import { QUEUES, retryDelaySeconds } from '../src/queues/consumer';
-import type { NotificationsMessage } from '../src/services/kernel/events/messages';
+import type { NotificationsMessage } from '../src/services/kernel';
 import { call } from './helpers/api';
 import { db, makeUser } from './helpers/factory';
 import { deliver, interceptFetch, message, outboxRow, readOutbox, runCron } from './helpers/queues';

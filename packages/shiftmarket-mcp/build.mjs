@@ -1,6 +1,7 @@
 // Bundles the stdio tool server into one Node script (dist/shiftmarket-mcp.mjs) with esbuild: the MCP
-// SDK, zod and the shared tool specs (src/mcp/tool-specs.ts of the Worker) all go in, so the script
-// runs with nothing but Node 20+.
+// SDK, zod and the tool specs shared with the Worker (`@shiftmarket/tool-specs`, the folder
+// src/mcp/tool-specs/, which esbuild finds through the `paths` of this package's tsconfig.json) all go
+// in, so the script runs with nothing but Node 20+.
 import { chmod } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -13,6 +13,24 @@ export function jsonBody<T extends z.ZodType>(schema: T, description?: string) {
 }
 
 /**
+ * Who may call an operation, declared in its contract and written into the document as the
+ * operation's `x-authorization` field. The authorization walk (test/authorization.test.ts) reads it
+ * and runs the checks of the class (docs/decisions/authorization-test.md).
+ */
+export const AUTHORIZATION_CLASSES = {
+  public: 'Anyone: no credentials.',
+  self: "The caller's own account and what only it holds (sessions, keys, notifications, its partner clients, invitations addressed to it).",
+  'signed-in': 'Any signed-in user: nobody in particular, or what every signed-in user may read (the going rate, reviews).',
+  admin: 'Admins only.',
+  'business-owner': "A business's owner (or an admin); its active teammates are refused.",
+  'business-member': "A business's owner, its active teammates, or an admin.",
+  shifter: "A shifter's own records: that shifter (or an admin).",
+  party: 'What a business and a shifter share (a shift, a connection, a thread, a review, a deliverable): each party on its own side.',
+  partner: 'A partner client (x-api-key, OAuth token or its client credentials), on the businesses that linked it.',
+} as const;
+export type AuthorizationClass = keyof typeof AUTHORIZATION_CLASSES;
+
+/**
  * What every route adds to a plain RouteConfig. `operationId` is required: client generators name
  * their methods from it, so it is part of the contract (stable, camelCase, unique; a test holds it).
  */
@@ -29,12 +47,16 @@ function middlewareErrors(method: string): ErrorCode[] {
 
 /**
  * A route that needs a signed-in caller (personal API key or session). Adds the bearer security
- * requirement, the auth middleware and the documented auth/validation/rate-limit errors.
+ * requirement, the auth middleware and the documented auth/validation/rate-limit errors;
+ * `authorization` is the route's class, written into the document as `x-authorization`.
  */
-export function authRoute<const R extends RouteConfig>(config: R & Extra) {
-  const { errors = [], ...rest } = config;
+export function authRoute<const R extends RouteConfig>(
+  config: R & Extra & { authorization: Exclude<AuthorizationClass, 'public' | 'partner'> },
+) {
+  const { errors = [], authorization, ...rest } = config;
   return createRoute({
     ...rest,
+    'x-authorization': authorization,
     security: [{ bearerAuth: [] }],
     middleware: [requireAuth, ...((rest.middleware as MiddlewareHandler[] | undefined) ?? [])],
     responses: { ...rest.responses, ...errorResponses(...AUTH_ERRORS, ...middlewareErrors(rest.method), ...errors) },
@@ -46,6 +68,7 @@ export function publicRoute<const R extends RouteConfig>(config: R & Extra) {
   const { errors = [], ...rest } = config;
   return createRoute({
     ...rest,
+    'x-authorization': 'public' satisfies AuthorizationClass,
     security: [],
     responses: { ...rest.responses, ...errorResponses(...PUBLIC_ERRORS, ...middlewareErrors(rest.method), ...errors) },
   } as unknown as R);

@@ -4,7 +4,7 @@ import { pruneAuthCodes } from '../services/accounts';
 import { expireUnusedClients } from '../services/agents';
 import { grantHelpers } from '../mcp/oauth';
 import { resetDemoData } from '../local/demo';
-import { sweepOutbox, systemContext } from '../services/kernel';
+import { pruneIdempotencyKeys, sweepOutbox, systemContext } from '../services/kernel';
 import { advanceInsightRollups, rebuildInsightRollups } from '../services/insights';
 import { sweepEmailOutbox } from '../services/mail';
 import { sweepNotificationDeliveries } from '../services/notifications';
@@ -12,7 +12,6 @@ import { sweepSimulatorEvents } from '../local/payment-simulator';
 import { sweepAutomaticCharges, sweepMissingTransfers, sweepUnworkedShiftRefunds } from '../services/payments';
 import { expirePendingShifts, sweepUnusedClockPhotos } from '../services/shifts';
 import { sweepWebhookDeliveries } from '../services/webhooks';
-import { pruneIdempotencyKeys } from './maintenance';
 
 export const CRON = { frequent: '*/5 * * * *', nightly: '0 3 * * *' } as const;
 

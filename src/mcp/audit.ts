@@ -1,7 +1,6 @@
 import type { Db } from '../db/client';
-import { mcpAudit } from '../db/schema';
-import { newId } from '../lib/ids';
 import { errorFields, type Logger } from '../lib/log';
+import { recordToolCall } from '../services/agents';
 
 /**
  * The audit log of the agent tool server (spec 4.9 rule 8): one row per tool call with the access
@@ -53,26 +52,17 @@ export interface AuditEntry {
   at: number;
 }
 
-/** The row as stored; exported for the tests. */
-export function auditRow(e: AuditEntry): typeof mcpAudit.$inferInsert {
-  let args = JSON.stringify(redactArguments(e.args ?? {}));
-  if (args.length > MAX_ARGUMENTS_CHARS) args = JSON.stringify({ truncated: true, prefix: args.slice(0, MAX_ARGUMENTS_CHARS) });
-  return {
-    id: newId('mcpAudit'),
-    token_id: e.tokenId,
-    user_id: e.userId,
-    tool_name: e.toolName,
-    arguments: args,
-    status: e.status,
-    latency_ms: Math.max(0, Math.round(e.latencyMs)),
-    created_at: e.at,
-  };
+/** The arguments as stored: JSON with secrets redacted, cut to a bounded prefix when too long. */
+export function auditArguments(args: unknown): string {
+  const json = JSON.stringify(redactArguments(args ?? {}));
+  return json.length > MAX_ARGUMENTS_CHARS ? JSON.stringify({ truncated: true, prefix: json.slice(0, MAX_ARGUMENTS_CHARS) }) : json;
 }
 
-/** Writes one audit row; any failure is logged, never thrown. */
+/** Writes one audit row (services/agents); any failure is logged, never thrown. */
 export async function writeAudit(db: Db, log: Logger, e: AuditEntry): Promise<void> {
   try {
-    await db.batch([db.insert(mcpAudit).values(auditRow(e))]);
+    const { args, ...call } = e;
+    await recordToolCall(db, { ...call, arguments: auditArguments(args) });
   } catch (err) {
     log.error('mcp audit write failed', { tool: e.toolName, status: e.status, ...errorFields(err) });
   }

@@ -2,24 +2,18 @@ import {
   getOAuthApi,
   type OAuthHelpers,
   OAuthProvider,
-  type OAuthResourceAuth,
   type ResolveExternalTokenInput,
   type ResolveExternalTokenResult,
 } from '@cloudflare/workers-oauth-provider';
-import { eq } from 'drizzle-orm';
 import type { Context } from 'hono';
-import { createDb, type Db } from '../db/client';
-import { admins, users } from '../db/schema';
+import { createDb } from '../db/client';
 import { type AppBindings, getSettings, type Settings } from '../env';
 import type { AppEnv } from '../http/app-types';
-import { sha256Hex } from '../lib/crypto';
 import { looksLikeApiKey, resolveApiKey } from '../services/accounts';
 import { REFRESH_RECORD_TTL_SECONDS } from '../services/agents';
-import { consumeRateLimit, rateLimitHeaders } from '../services/kernel';
 import { boundRegistration, registrationEndpoint, tokenEndpoint } from './oauth-endpoints';
-import type { McpCaller } from './register';
+import { MCP_SCOPES, type PersonalKeyProps } from './caller';
 import { MCP_ROUTE, mcpApiHandler } from './server';
-import type { ToolScope } from './tool';
 
 /**
  * OAuth 2.1 for the agent tool server (spec 5.3), with @cloudflare/workers-oauth-provider wrapping the
@@ -30,35 +24,12 @@ import type { ToolScope } from './tool';
  * (web/pages/oauth). Every other route reaches the app untouched, personal API keys included.
  */
 
-export const MCP_SCOPES = ['read', 'write', 'payment'] as const satisfies readonly ToolScope[];
-
-/** What a grant (and every token of it) carries; the token's own scopes may be narrower. */
-export interface GrantProps {
-  kind: 'oauth';
-  user_id: string;
-  scopes: ToolScope[];
-  acting_as: 'human';
-}
-
-/** A personal API key presented on the MCP endpoint (personal automation, all three scopes). */
-export interface PersonalKeyProps {
-  kind: 'personal_key';
-  user_id: string;
-  key_id: string;
-}
-
-export type TokenProps = GrantProps | PersonalKeyProps;
-
 /** The protected resource (token audience) for requests reaching this origin, or null: not served here. */
 export function resourceFor(origin: string): string | null {
   const url = new URL(origin);
   const loopback = url.hostname === 'localhost' || url.hostname === '127.0.0.1' || url.hostname === '[::1]';
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) return null;
   return `${url.origin}${MCP_ROUTE}`;
-}
-
-export function isToolScope(s: string): s is ToolScope {
-  return (MCP_SCOPES as readonly string[]).includes(s);
 }
 
 async function resolveExternalToken({
@@ -152,82 +123,6 @@ export function grantHelpers(env: AppBindings): OAuthHelpers {
     },
     env,
   );
-}
-
-function refusal(status: 401 | 403, error: string, description: string, resource: string | null): Response {
-  const headers = new Headers({ 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
-  if (status === 401 && resource) {
-    const url = new URL(resource);
-    headers.set(
-      'WWW-Authenticate',
-      `Bearer error="${error}", error_description="${description}", resource_metadata="${url.origin}/.well-known/oauth-protected-resource${url.pathname}"`,
-    );
-  }
-  return new Response(JSON.stringify({ error, error_description: description }), { status, headers });
-}
-
-async function personRights(db: Db, userId: string) {
-  const [row] = await db
-    .select({ id: users.id, isDemo: users.is_demo, admin: admins.user_id })
-    .from(users)
-    .leftJoin(admins, eq(admins.user_id, users.id))
-    .where(eq(users.id, userId))
-    .limit(1);
-  if (!row) return null;
-  // As for every credential (services/accounts/credentials.ts): a demo account is never a full admin.
-  const hasAdmin = row.admin !== null;
-  return { isAdmin: hasAdmin && !row.isDemo, isDemo: row.isDemo, demoAdmin: hasAdmin && row.isDemo };
-}
-
-export type ResolvedCaller = { ok: true; caller: McpCaller; headers: Record<string, string> } | { ok: false; response: Response };
-
-/**
- * The caller of an MCP request, from what the provider verified: an OAuth token gives the agent actor
- * (`acting_as` must be `human`), with the token's own scopes; a personal key gives the user, with all
- * three. Both count against a rate budget of the account (personal key: the key's, agents: their own).
- */
-export async function resolveCaller(
-  db: Db,
-  props: TokenProps | undefined,
-  auth: OAuthResourceAuth | undefined,
-  env: AppBindings,
-  settings: Settings,
-): Promise<ResolvedCaller> {
-  const resource = auth?.audience ?? null;
-  if (!props || typeof props.user_id !== 'string')
-    return { ok: false, response: refusal(401, 'invalid_token', 'Unknown credential', resource) };
-  const rights = await personRights(db, props.user_id);
-  if (!rights) return { ok: false, response: refusal(401, 'invalid_token', 'The account no longer exists', resource) };
-
-  let caller: McpCaller;
-  let subject: string;
-  if (props.kind === 'personal_key') {
-    caller = {
-      actor: { kind: 'user', userId: props.user_id, via: 'api_key', credentialId: props.key_id, ...rights },
-      tokenId: props.key_id,
-      scopes: [...MCP_SCOPES],
-    };
-    subject = `user:${props.user_id}`;
-  } else {
-    if (props.acting_as !== 'human')
-      return { ok: false, response: refusal(403, 'invalid_token', 'Tokens acting as an agent are not accepted', resource) };
-    const scopes = (auth?.scope ?? []).filter(isToolScope);
-    const tokenId = auth?.token ? await sha256Hex(auth.token) : 'unknown';
-    caller = { actor: { kind: 'agent', userId: props.user_id, tokenId, scopes, ...rights }, tokenId, scopes };
-    subject = `agent:${props.user_id}`;
-  }
-  const limit = await consumeRateLimit(env, subject, settings.API_KEY_RATE_LIMIT, settings.API_KEY_RATE_WINDOW_SECONDS);
-  const headers = rateLimitHeaders(limit);
-  if (!limit.allowed) {
-    return {
-      ok: false,
-      response: Response.json(
-        { jsonrpc: '2.0', error: { code: -32000, message: 'RATE-LIMIT-ERR: too many requests; see Retry-After.' }, id: null },
-        { status: 429, headers: { ...headers, 'Retry-After': String(limit.retryAfter) } },
-      ),
-    };
-  }
-  return { ok: true, caller, headers };
 }
 
 /**

@@ -15,8 +15,8 @@ import type { PersonActor, ServiceContext } from '../services/kernel';
 import { writeAudit } from './audit';
 import { confirmWritesFor } from '../services/agents';
 import { CONFIRM_FIELD, confirmField, decideConfirmation, toolError } from './confirmation';
-import { forToolClients, listedInputOnly } from './json-schema';
-import { TOOL_PREFIX, type ToolDefinition, type ToolScope } from './tool';
+import { TOOL_PREFIX, type ToolDefinition } from './tool';
+import { forToolClients, listedInputOnly, type ToolScope } from '@shiftmarket/tool-specs';
 
 /**
  * The one wrapper every tool goes through (spec 4.9, CONVENTIONS "one wrapper"): scope (a tool outside

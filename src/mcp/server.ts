@@ -7,7 +7,7 @@ import { createLogger } from '../lib/log';
 import { rememberStepUp } from '../services/agents';
 import { systemContext } from '../services/kernel';
 import { writeAudit } from './audit';
-import { resolveCaller, type TokenProps } from './oauth';
+import { resolveCaller, type TokenProps } from './caller';
 import { type McpCaller, type McpRequestScope, registerTools, toolName } from './register';
 import type { ToolDefinition } from './tool';
 import { ALL_TOOLS } from './tools';

@@ -1,21 +1,6 @@
 import type { z } from 'zod';
 import type { ServiceContext } from '../services/kernel';
-import type { ToolSpec } from './tool-specs';
-
-/**
- * One tool of the agent tool server (`/v1/mcp/`, spec 4.9), defined once: the remote server registers
- * every definition through one wrapper (auth, scope, confirmation, audit, timing, error mapping) and
- * the local stdio server reuses the names, descriptions and schemas. A tool's `run` calls the same
- * services as the REST handlers with `ctx.actor` the agent (or the personal key's user).
- */
-export type ToolScope = 'read' | 'write' | 'payment';
-
-export interface ToolAnnotations {
-  readOnlyHint: boolean;
-  destructiveHint: boolean;
-  idempotentHint: boolean;
-  openWorldHint?: boolean;
-}
+import type { ToolSpec } from '@shiftmarket/tool-specs';
 
 /** What the wrapper offers a running tool beyond the service context. */
 export interface ToolRunExtras {
@@ -29,6 +14,12 @@ export interface ToolRunExtras {
   elicitUrl(input: { url: string; message: string; elicitationId: string }): Promise<boolean>;
 }
 
+/**
+ * One tool of the agent tool server (`/v1/mcp/`, spec 4.9), defined once: the remote server registers
+ * every definition through one wrapper (auth, scope, confirmation, audit, timing, error mapping) and
+ * the local stdio server reuses the names, descriptions and schemas. A tool's `run` calls the same
+ * services as the REST handlers with `ctx.actor` the agent (or the personal key's user).
+ */
 export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> extends ToolSpec<I, O> {
   /**
    * Write tools: a one-line description of what the call will do, shown to the user before it runs

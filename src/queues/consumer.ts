@@ -1,8 +1,6 @@
-import { deadLetters } from '../db/schema';
 import type { AppBindings } from '../env';
-import { newId } from '../lib/ids';
 import { errorFields } from '../lib/log';
-import { notificationsMessageSchema, systemContext } from '../services/kernel';
+import { notificationsMessageSchema, storeDeadLetter as keepDeadLetter, systemContext } from '../services/kernel';
 import { deliverEmail } from '../services/mail';
 import { deliverOne, processNotify } from '../services/notifications';
 import { handleWebhooksBatch } from '../services/webhooks';
@@ -59,17 +57,7 @@ async function handleWebhookEvents(batch: MessageBatch, env: AppBindings, exec: 
 }
 
 async function storeDeadLetter(env: AppBindings, queue: string, msg: Message) {
-  await systemContext(env, { waitUntil: () => undefined }, 'queue:dlq')
-    .db.insert(deadLetters)
-    .values({
-      id: newId('deadLetter'),
-      queue,
-      message_id: msg.id,
-      body: JSON.stringify(msg.body),
-      attempts: msg.attempts,
-      created_at: Date.now(),
-    })
-    .onConflictDoNothing();
+  await keepDeadLetter(systemContext(env, { waitUntil: () => undefined }, 'queue:dlq'), queue, msg);
 }
 
 async function handleDeadLetters(batch: MessageBatch, env: AppBindings) {

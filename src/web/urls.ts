@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { ConfigError, getSettings, type Settings } from '../env';
 import type { AppEnv } from '../http/app-types';
+import { requestOrigin } from '../http/origin';
 
 /**
  * Where the pages live. `APP_URL` ({app_url}: sign-in, account settings) and `AUTH_URL` ({auth_url}:
@@ -29,11 +30,6 @@ function configuredOrigin(name: 'APP_URL' | 'AUTH_URL', value: string | undefine
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ConfigError(`${name} must be an http(s) URL`);
   parsedOrigins.set(raw, url.origin);
   return url.origin;
-}
-
-/** The origin the request itself reached (scheme, host and port). */
-export function requestOrigin(c: Context<AppEnv>): string {
-  return new URL(c.req.url).origin;
 }
 
 /** {app_url}'s origin: the configured APP_URL, else this request's origin. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LIMITS } from '../../src/services/accounts/limits';
+import { LIMITS } from '../../src/services/accounts';
 import { type ApiResult, expectError } from '../helpers/api';
 import { authCall, randomIp, uniqueEmail } from '../helpers/auth';
 import { makeUser, TEST_PASSWORD } from '../helpers/factory';

@@ -1,7 +1,8 @@
+// inside: services/accounts
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { sessions } from '../../src/db/schema';
-import { MAX_LIVE_SESSIONS } from '../../src/services/accounts/credentials';
+import { MAX_LIVE_SESSIONS } from '../../src/services/accounts/limits';
 import { call, expectError } from '../helpers/api';
 import { authCall, randomIp } from '../helpers/auth';
 import { db, makeUser, TEST_PASSWORD } from '../helpers/factory';

@@ -1,16 +1,22 @@
+// inside: services/accounts
 import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { users } from '../../src/db/schema';
 import { type AppBindings, getSettings } from '../../src/env';
 import type { LogFields, Logger } from '../../src/lib/log';
-import { login } from '../../src/services/accounts/sessions';
-import type { ServiceContext } from '../../src/services/kernel/context';
-import { completeSecondFactor } from '../../src/services/accounts/two-factor/challenge';
-import { beginTotpEnrolment, confirmTotpEnrolment } from '../../src/services/accounts/two-factor/enroll';
-import { sendSignInSms, setSmsMethod, SMS_CODE_SENDS } from '../../src/services/accounts/two-factor/sms';
-import { twoFactorStatus } from '../../src/services/accounts/two-factor/state';
-import { totpCodeAt } from '../../src/services/accounts/two-factor/totp';
+import {
+  beginTotpEnrolment,
+  completeSecondFactor,
+  confirmTotpEnrolment,
+  login,
+  sendSignInSms,
+  setSmsMethod,
+  totpCodeAt,
+  twoFactorStatus,
+} from '../../src/services/accounts';
+import type { ServiceContext } from '../../src/services/kernel';
+import { SMS_CODE_SENDS } from '../../src/services/accounts/two-factor/sms';
 import { randomIp } from '../helpers/auth';
 import { contextAt } from '../helpers/clock';
 import { db, makeUser, TEST_PASSWORD, type TestUser } from '../helpers/factory';

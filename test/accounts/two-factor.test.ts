@@ -1,24 +1,24 @@
+// inside: services/accounts
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sessions, trustedDevices, twoFactor, twoFactorBackupCodes } from '../../src/db/schema';
 import { ConfigError, type Settings, settingsSchema } from '../../src/env';
 import { sha256Hex } from '../../src/lib/crypto';
-import { MAX_LIVE_SESSIONS, MAX_PENDING_SESSIONS } from '../../src/services/accounts/credentials';
-import { cancelTwoFactorLogin, completeTwoFactorLogin } from '../../src/services/accounts/sessions';
+import { MAX_LIVE_SESSIONS, MAX_PENDING_SESSIONS } from '../../src/services/accounts/limits';
 import {
   beginTotpEnrolment,
+  cancelTwoFactorLogin,
+  completeTwoFactorLogin,
   confirmTotpEnrolment,
   disableTwoFactor,
-  regenerateBackupCodes,
-} from '../../src/services/accounts/two-factor/enroll';
-import { openSecret, sealSecret } from '../../src/services/accounts/two-factor/secret-box';
-import { totpCodeAt } from '../../src/services/accounts/two-factor/totp';
-import {
   listTrustedDevices,
+  regenerateBackupCodes,
   revokeTrustedDevice,
-  TRUSTED_DEVICE_TTL_MS,
+  totpCodeAt,
   trustDevice,
-} from '../../src/services/accounts/two-factor/trusted-devices';
+} from '../../src/services/accounts';
+import { openSecret, sealSecret } from '../../src/services/accounts/two-factor/secret-box';
+import { TRUSTED_DEVICE_TTL_MS } from '../../src/services/accounts/two-factor/trusted-devices';
 import { call, expectError } from '../helpers/api';
 import { authCall, randomIp } from '../helpers/auth';
 import { contextAt } from '../helpers/clock';

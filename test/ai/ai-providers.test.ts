@@ -1,10 +1,11 @@
+// inside: services/ai
 import { env } from 'cloudflare:workers';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AppBindings } from '../../src/env';
 import { createLogger } from '../../src/lib/log';
-import { LanguageModelError } from '../../src/services/ai/model';
+import { LanguageModelError, languageModelFor } from '../../src/services/ai';
 import { openAiModel } from '../../src/services/ai/openai';
-import { DEFAULT_MODELS, languageModelFor } from '../../src/services/ai/provider';
+import { DEFAULT_MODELS } from '../../src/services/ai/provider';
 import { workersAiModel } from '../../src/services/ai/workers-ai';
 import { completion, FAKE_LLM_BASE, FAKE_LLM_KEY, interceptModel, openAiSettings, settingsWith } from '../helpers/fake-model';
 import { captureConsole } from '../helpers/queues';

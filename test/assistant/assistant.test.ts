@@ -1,15 +1,16 @@
+// inside: services/assistant
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { assistantMessages, businesses, notifications, outboxEvents } from '../../src/db/schema';
 import { newId } from '../../src/lib/ids';
 import { classifyUrl, INVITE_EVENT } from '../../src/services/assistant/actions';
+import { sendAssistantMessage } from '../../src/services/assistant';
 import {
   COPILOT_NOT_CONFIGURED,
   COPILOT_OVER_BUDGET,
   COPILOT_UNAVAILABLE,
   MAX_CALLS_PER_ROUND,
   MAX_TOOL_ROUNDS,
-  sendAssistantMessage,
 } from '../../src/services/assistant/chat';
 import { ASSISTANT_MESSAGE_MAX } from '../../src/services/assistant/schemas';
 import { TOOL_SPECS } from '../../src/services/assistant/tools';

@@ -1,3 +1,4 @@
+// inside: services/businesses
 import { and, eq, like } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { emailOutbox, outboxEvents, teammateInvitations, teammates } from '../../src/db/schema';

@@ -6,7 +6,7 @@ import { call, expectError } from '../helpers/api';
 import { addTeammate, connect, db, makeUser } from '../helpers/factory';
 import { failNextBatch, loseNextBatchAnswer } from '../helpers/failures';
 import { contextAt } from '../helpers/clock';
-import { respondToConnection } from '../../src/services/connections/requests';
+import { respondToConnection } from '../../src/services/connections';
 import { expectDenied, itRejectsBadCredentials } from '../helpers/security';
 
 const send = (key: string, body: unknown) => call('POST', '/v1/request_authorization/send', { key, body });

@@ -1,10 +1,11 @@
+// inside: services/deliverables
 import { eq } from 'drizzle-orm';
 import { env, exports } from 'cloudflare:workers';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { auditLog, shiftDeliverableFiles, shiftDeliverables, shiftRequests } from '../../src/db/schema';
-import { MAX_DELIVERABLES_PER_SIDE } from '../../src/services/deliverables/deliverables';
+import { MAX_DELIVERABLES_PER_SIDE, MAX_FILES_PER_DELIVERABLE } from '../../src/services/deliverables';
 import { attachmentDisposition } from '../../src/lib/downloads';
-import { cleanFileName, MAX_FILES_PER_DELIVERABLE } from '../../src/services/deliverables/files';
+import { cleanFileName } from '../../src/services/deliverables/files';
 import { BASE, call, expectError } from '../helpers/api';
 import { addTeammate, db, makeUser } from '../helpers/factory';
 import { DAY, HOUR, insertShift, makePair } from '../helpers/shifts';

@@ -1,3 +1,4 @@
+// inside: services/help
 import { env } from 'cloudflare:workers';
 import { eq, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -11,13 +12,13 @@ import {
   users,
 } from '../../src/db/schema';
 import { type AppBindings, getSettings } from '../../src/env';
-import { DEMO_EMAIL_DOMAIN } from '../../src/local/demo/cast';
-import { ASK_ARTICLES, ASK_RATE, askHelp, ESCALATED_NOTICE } from '../../src/services/help/ask';
-import { matchExpression, queryTerms } from '../../src/services/help/fts-query';
-import { fallbackReply } from '../../src/services/help/prompt';
+import { DEMO_EMAIL_DOMAIN } from '../../src/local/demo';
+import { ASK_ARTICLES } from '../../src/services/help/ask';
+import { matchExpression } from '../../src/services/help/fts-query';
+import { ASK_RATE, askHelp, ESCALATED_NOTICE, fallbackReply, queryTerms } from '../../src/services/help';
 import { ASSISTANT_PARTY_ID, answerSupportThread, HELP_AUTOMATION_KIND, listMessages } from '../../src/services/messaging';
 import { HELP_ANON_IP_LIMIT } from '../../src/routes/help/help.middleware';
-import { consumeRateLimit } from '../../src/services/kernel/rate-limit';
+import { consumeRateLimit } from '../../src/services/kernel';
 import { call, expectError } from '../helpers/api';
 import { contextAt } from '../helpers/clock';
 import { db, makeUser, type TestUser } from '../helpers/factory';

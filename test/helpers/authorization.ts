@@ -1,4 +1,5 @@
 import { env, exports } from 'cloudflare:workers';
+import { AUTHORIZATION_CLASSES, type AuthorizationClass } from '../../src/http/openapi';
 import { ERROR_CODES } from '../../src/lib/errors';
 import { type ApiResult, BASE } from './api';
 import type { TestUser } from './factory';
@@ -17,13 +18,16 @@ interface SchemaNode extends Ref {
 interface ParameterNode extends Ref {
   name: string;
   in: string;
+  required?: boolean;
 }
 type SecurityRequirement = Record<string, string[]>;
 interface OperationNode {
   operationId?: string;
+  /** The operation's authorization class, declared in its route contract (src/http/openapi.ts). */
+  'x-authorization'?: string;
   security?: SecurityRequirement[];
   parameters?: ParameterNode[];
-  requestBody?: Ref & { content?: Record<string, { schema?: SchemaNode }> };
+  requestBody?: Ref & { required?: boolean; content?: Record<string, { schema?: SchemaNode }> };
 }
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 type PathItem = { parameters?: ParameterNode[] } & Partial<Record<(typeof METHODS)[number], OperationNode>>;
@@ -34,7 +38,12 @@ export interface OpenApiDoc {
 
 /** The three callers every operation that takes an id must turn away (unless a case allows one). */
 export const CALLERS = ['stranger', 'suspendedTeammate', 'otherParty'] as const;
-export type Caller = (typeof CALLERS)[number];
+/**
+ * A caller of a case: one of CALLERS, or the victim business's active teammate, whom a business-side
+ * case of a `business-owner` operation must turn away and one of a `business-member` operation must
+ * let read.
+ */
+export type Caller = (typeof CALLERS)[number] | 'activeTeammate';
 
 /**
  * Whose resource a case attacks. business: the victim business (its owner acts; the other party is
@@ -82,29 +91,32 @@ export interface Case {
   /** False where no one in the fixture may succeed (admin-only operations). */
   control?: boolean;
   /** Read before and after the attempts (with the owner's key) and compared: nothing may have changed. */
-  reread?: (w: VictimWorld) => Reread;
+  reread?: (w: VictimWorld) => Reread | Reread[];
 }
 
-export type Access =
-  /** No credentials needed (the document declares no bearer requirement). */
-  | 'public'
-  /** Acts only on the caller's own account. */
-  | 'self'
-  /** Any signed-in user, about no one in particular (market figures). */
-  | 'signed-in'
-  /** Only an admin. */
-  | 'admin'
-  /** Acts on a business or a shifter's records: every id-taking case is attacked. */
-  | 'resource'
-  /**
-   * A partner route (/v1/partner/*, partner credentials only), run by `runPartnerCase`: no person's
-   * key reaches it, a partner client linked elsewhere is turned away from the victim business, and
-   * the client the victim business linked succeeds on reads.
-   */
-  | 'partner';
+export { AUTHORIZATION_CLASSES, type AuthorizationClass };
+
+/** The class an operation declares (`x-authorization`), or null when it declares none or an unknown one. */
+export function classOf(o: Operation): AuthorizationClass | null {
+  const c = o.op['x-authorization'];
+  return typeof c === 'string' && c in AUTHORIZATION_CLASSES ? (c as AuthorizationClass) : null;
+}
+
+/** The security schemes of partner routes (src/http/middleware/partner-auth.ts, the token route). */
+const PARTNER_SCHEMES = new Set(['partnerApiKey', 'partnerOAuth', 'partnerClientBasic']);
+
+/** Why the document's security requirement does not fit the operation's class, or null. */
+export function securityMismatch(doc: OpenApiDoc, o: Operation, c: AuthorizationClass): string | null {
+  const security = o.op.security ?? doc.security ?? [];
+  const schemes = new Set(security.flatMap((s) => Object.keys(s)));
+  if (isPublic(doc, o)) return c === 'public' ? null : `the class is ${c}, the document says public (no credentials)`;
+  if (c === 'public') return `the class is public, the document requires ${[...schemes].join(' or ')}`;
+  const partner = [...schemes].every((s) => PARTNER_SCHEMES.has(s));
+  if (c === 'partner') return partner ? null : `the class is partner, the document requires ${[...schemes].join(' or ')}`;
+  return schemes.size === 1 && schemes.has('bearerAuth') ? null : `the class is ${c}, the document requires ${[...schemes].join(' or ')}`;
+}
 
 export interface Entry {
-  access: Access;
   /** A POST/PUT that only reads (lists); GET operations are reads anyway. */
   read?: boolean;
   cases?: Case[];
@@ -246,9 +258,14 @@ export function leaked(res: ApiResult, hide: string[]): string[] {
   return hide.filter((h) => text?.includes(h));
 }
 
-export async function reread(w: VictimWorld, spec: Reread): Promise<{ status: number; body: unknown }> {
-  const res = await request(spec.method, spec.path, { key: spec.as(w).key, query: spec.query, body: spec.body });
-  return { status: res.status, body: res.body };
+/** The owner's reads of a case (one or several), each as status and body. */
+export async function reread(w: VictimWorld, spec: Reread | Reread[]): Promise<Array<{ path: string; status: number; body: unknown }>> {
+  return Promise.all(
+    [spec].flat().map(async (r) => {
+      const res = await request(r.method, r.path, { key: r.as(w).key, query: r.query, body: r.body });
+      return { path: r.path, status: res.status, body: res.body };
+    }),
+  );
 }
 
 /** Victim-side tables and R2 objects, to show that no attempt changed anything. */
@@ -342,4 +359,113 @@ export async function runPartnerCase(o: Operation, read: boolean, k: Case, w: Vi
     }
   }
   return problems;
+}
+
+/**
+ * Where the victim's records are, for the cases an operation's class implies: keyed by the id's name
+ * (`entry_id`, `business_id`), or for a path's `{id}` by the segment before it (`business`, `shifter`).
+ */
+export interface Target {
+  /** The victim's record (or the victim business, the crew member's shifter id). */
+  pick: (w: VictimWorld) => string;
+  /** In words, for failures. */
+  what: string;
+  /**
+   * `business` / `shifter`: the id names the victim business or the crew member's shifter profile.
+   * `record`: a record of the business or shifter the path names first; the case is repeated through
+   * the caller's own business or shifter profile, and the record must belong to the path's owner.
+   */
+  kind?: 'business' | 'shifter' | 'record';
+}
+
+const parametersOf = (doc: OpenApiDoc, o: Operation): ParameterNode[] =>
+  [...(doc.paths[o.path]?.parameters ?? []), ...(o.op.parameters ?? [])].flatMap((p) => deref(doc, p) ?? []);
+
+/** The key of an id in the targets: a path's `{id}` by the segment before it, anything else by its name. */
+function targetKey(path: string, name: string): string {
+  if (name !== 'id') return name;
+  const segments = path.split('/');
+  return segments[segments.indexOf('{id}') - 1] ?? name;
+}
+
+/**
+ * The owner's reads around an operation: the GET operations of the document on its own path and on
+ * each shorter path it starts with (`/v1/shifter/{id}/mileage` for `/v1/shifter/{id}/mileage/{entry_id}`),
+ * those that take nothing beyond the path's ids.
+ */
+function readsAround(doc: OpenApiDoc, o: Operation, params: Record<string, string>, as: Reread['as']): Reread[] {
+  const segments = o.path.split('/');
+  const reads: Reread[] = [];
+  for (let n = segments.length; n > 2; n--) {
+    const path = segments.slice(0, n).join('/');
+    const get = doc.paths[path]?.get;
+    if (!get) continue;
+    const extra = [...(doc.paths[path]?.parameters ?? []), ...(get.parameters ?? [])]
+      .flatMap((p) => deref(doc, p) ?? [])
+      .some((p) => p.required && p.in !== 'path');
+    if (!extra && deref(doc, get.requestBody)?.required !== true) reads.push({ as, method: 'GET', path: buildPath(path, params) });
+  }
+  return reads;
+}
+
+/**
+ * The cases an operation's class implies, for an operation that takes nothing but ids the targets
+ * know (no required body, no other required input); an empty list otherwise (then the operation needs
+ * cases in the test's table, or it fails for the ids no case attacks).
+ * - `business-owner`, `business-member`, `self`, `partner`: the victim business's (the owner's) records;
+ *   `party`: the same, and the other party (the connected crew member) may act; `shifter`: the crew
+ *   member's records, the owner of the connected business refused.
+ * - A `record` id is also tried through the caller's own business or shifter profile.
+ * - Each case rereads, as the owner, the GET operations on the operation's path and above it.
+ * - `admin`: an operation that takes no ids is called by every caller, none an admin.
+ */
+export function generatedCases(doc: OpenApiDoc, o: Operation, c: AuthorizationClass, targets: Record<string, Target>): Case[] {
+  if (deref(doc, o.op.requestBody)?.required) return [];
+  const parameters = parametersOf(doc, o);
+  if (parameters.some((p) => p.required && p.in !== 'path' && !isIdLike(p.name))) return [];
+  const fields = idFields(doc, o);
+  if (c === 'admin') {
+    return fields.length === 0 ? [{ target: 'an operation for admins only', side: 'business', control: false, req: () => ({}) }] : [];
+  }
+  const side: Side | null = c === 'shifter' ? 'shifter' : c === 'public' || c === 'signed-in' ? null : 'business';
+  if (!side || fields.length === 0) return [];
+  const inputs = fields.map((name) => {
+    const where = parameters.find((p) => p.name === name)?.in;
+    return { name, where, target: targets[where === 'path' ? targetKey(o.path, name) : name] };
+  });
+  // Only path and query ids are filled here; an id in a body, or one the targets don't know, needs a case.
+  if (inputs.some((i) => !i.target || (i.where !== 'path' && i.where !== 'query'))) return [];
+
+  const fill = (w: VictimWorld, owner?: { name: string; id: string }): Req => {
+    const r: Req = {};
+    for (const i of inputs) {
+      const v = owner?.name === i.name ? owner.id : i.target!.pick(w);
+      if (i.where === 'path') r.params = { ...r.params, [i.name]: v };
+      else r.query = { ...r.query, [i.name]: v };
+    }
+    return r;
+  };
+  const ownerOf = (w: VictimWorld) => (side === 'shifter' ? w.crew : w.owner);
+  const reread = c === 'partner' ? undefined : (w: VictimWorld) => readsAround(doc, o, fill(w).params ?? {}, ownerOf);
+  const what = inputs.at(-1)!.target!.what;
+  const base: Case = {
+    target: what,
+    side,
+    ...(c === 'party' ? { allow: ['otherParty'] as Caller[] } : {}),
+    req: (w) => fill(w),
+    ...(reread ? { reread } : {}),
+  };
+  const owner = inputs.find((i) => i.where === 'path' && (i.target!.kind === 'business' || i.target!.kind === 'shifter'));
+  const record = inputs.some((i) => i.target!.kind === 'record');
+  if (!owner || !record) return [base];
+  const kind = owner.target!.kind;
+  const mix: Case = {
+    ...base,
+    target: `${what} under the caller's own ${kind === 'business' ? 'business' : 'shifter profile'}`,
+    req: (w, caller) => {
+      const own = kind === 'business' ? caller.businessId : caller.shifterId;
+      return own && own !== owner.target!.pick(w) ? fill(w, { name: owner.name, id: own }) : null;
+    },
+  };
+  return [base, mix];
 }

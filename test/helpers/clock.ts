@@ -3,7 +3,7 @@ import { createDb } from '../../src/db/client';
 import { type AppBindings, getSettings } from '../../src/env';
 import { createLogger } from '../../src/lib/log';
 import { addDays, dateInZone, wallClockToInstant } from '../../src/lib/shift-time';
-import type { ServiceContext } from '../../src/services/kernel/context';
+import type { ServiceContext } from '../../src/services/kernel';
 import type { TestUser } from './factory';
 
 /**

@@ -4,7 +4,7 @@ import { admins, apiKeys, businesses, requestAuthorizations, shifters, teammates
 import { verifyPassword } from '../../src/lib/crypto';
 import { newId } from '../../src/lib/ids';
 import { makeSlug } from '../../src/lib/slug';
-import { mintApiKey } from '../../src/services/accounts/credentials';
+import { mintApiKey } from '../../src/services/accounts';
 
 export const db = () => createDb(env.DB);
 

@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { expect } from 'vitest';
 import { PARTNER_SCOPES } from '../../src/db/schema/partners';
 import { newId } from '../../src/lib/ids';
-import { ensureInvoiceForShift } from '../../src/services/invoices/create';
+import { ensureInvoiceForShift } from '../../src/services/invoices';
 import { escalateSupportThread, openSupportThread } from '../../src/services/messaging';
 import { SimulatorGateway } from '../../src/local/payment-simulator';
 import { call } from './api';

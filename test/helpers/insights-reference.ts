@@ -1,13 +1,14 @@
+// inside: services/insights
 import { and, eq, gte, lt, lte, type SQL, sql } from 'drizzle-orm';
 import { businesses, requestAuthorizations, shiftRequests, shiftRoles, shifters } from '../../src/db/schema';
 import { fromMinor, fromMinorRatio, percentOf, roundRatio } from '../../src/lib/money';
 import { addDays, mondayOf, startOfDay, todayIn } from '../../src/lib/shift-time';
 import { toIso } from '../../src/lib/time';
-import { hours, scheduledMinutes, shiftPayMinor } from '../../src/services/kernel/shift/pay';
-import { isWorked, workedShiftSql } from '../../src/services/kernel/shift/status';
+import { hours, isWorked, scheduledMinutes, shiftPayMinor, workedShiftSql } from '../../src/services/kernel';
 import { percentilePositions, PERCENTILES } from '../../src/services/insights/going-rate';
 import { reliabilityScore } from '../../src/services/insights/crew-analytics';
-import type { CrewAnalytics, GoingRate, GoingRateQuery, LaborCosts } from '../../src/services/insights/schemas';
+import type { CrewAnalytics, GoingRate, LaborCosts } from '../../src/services/insights';
+import type { GoingRateQuery } from '../../src/services/insights/schemas';
 import { db } from './factory';
 
 /*

@@ -1,4 +1,4 @@
-import { ensureInvoiceForShift } from '../../src/services/invoices/create';
+import { ensureInvoiceForShift } from '../../src/services/invoices';
 import { contextAt } from './clock';
 import type { TestUser } from './factory';
 import { HOUR, insertShift, makePair } from './shifts';

@@ -1,7 +1,8 @@
+// inside: services/payments
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { invoices, outboxEvents, paymentSimObjects, refunds } from '../../src/db/schema';
-import type { ServiceContext } from '../../src/services/kernel/context';
+import type { ServiceContext } from '../../src/services/kernel';
 import { paymentGateway } from '../../src/services/payments';
 import { markInvoicePaid } from '../../src/services/payments/settle';
 import { simulatorCompleteOnboarding, simulatorConfirmSetupIntent } from '../../src/local/payment-simulator';

@@ -1,8 +1,9 @@
+// inside: services/shifts
 import { and, eq, gt, sql } from 'drizzle-orm';
 import { businesses, counterRules, requestAuthorizations, shiftRequests, shifters } from '../../src/db/schema';
-import { counterFloor, distanceKm } from '../../src/services/shifts/counter-suggest';
+import { counterFloor, distanceKm } from '../../src/services/shifts';
 import { type Candidate, median, relevanceScore, type ShifterSignals } from '../../src/services/shifts/relevance';
-import { SHIFT_STATUS, workedShiftSql } from '../../src/services/kernel/shift/status';
+import { SHIFT_STATUS, workedShiftSql } from '../../src/services/kernel';
 import { db } from './factory';
 
 const DAY = 86_400_000;

@@ -1,9 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { expect, vi } from 'vitest';
 import type { AppError, ErrorCode } from '../../src/lib/errors';
-import { login } from '../../src/services/accounts/sessions';
-import { beginTotpEnrolment, confirmTotpEnrolment } from '../../src/services/accounts/two-factor/enroll';
-import { totpCodeAt } from '../../src/services/accounts/two-factor/totp';
+import { beginTotpEnrolment, confirmTotpEnrolment, login, totpCodeAt } from '../../src/services/accounts';
 import { type ApiResult, call } from './api';
 import { authCall, randomIp } from './auth';
 import { contextAt } from './clock';

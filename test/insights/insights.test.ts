@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { crewAnalytics } from '../../src/services/insights/crew-analytics';
-import { earnings } from '../../src/services/insights/earnings';
-import { laborCosts } from '../../src/services/insights/labor-costs';
+import { crewAnalytics, earnings, laborCosts } from '../../src/services/insights';
 import { call, expectError } from '../helpers/api';
 import { contextAt } from '../helpers/clock';
 import { addTeammate, connect, makeUser } from '../helpers/factory';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { businesses, shiftRequests } from '../../src/db/schema';
 import type { AppBindings } from '../../src/env';
 import { advanceInsightRollups, crewAnalytics, goingRate, laborCosts, rebuildInsightRollups } from '../../src/services/insights';
-import { systemContext } from '../../src/services/kernel/system-context';
+import { systemContext } from '../../src/services/kernel';
 import { call } from '../helpers/api';
 import { contextAt } from '../helpers/clock';
 import { db } from '../helpers/factory';

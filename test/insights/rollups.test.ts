@@ -1,3 +1,4 @@
+// inside: services/insights
 import { env } from 'cloudflare:workers';
 import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
@@ -12,7 +13,7 @@ import {
   rebuildInsightRollups,
 } from '../../src/services/insights';
 import type { GoingRateQuery } from '../../src/services/insights/schemas';
-import { systemContext } from '../../src/services/kernel/system-context';
+import { systemContext } from '../../src/services/kernel';
 import type { AppBindings } from '../../src/env';
 import { contextAt, nextDstChange } from '../helpers/clock';
 import { connect, db, makeUser, type TestUser } from '../helpers/factory';

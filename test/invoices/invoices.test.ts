@@ -1,14 +1,14 @@
+// inside: services/invoices
 import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { invoices, shiftRequests } from '../../src/db/schema';
 import { addDays } from '../../src/lib/shift-time';
-import { ensureInvoiceForShift } from '../../src/services/invoices/create';
+import { ensureInvoiceForShift } from '../../src/services/invoices';
 import { INVOICE_COLUMNS } from '../../src/services/invoices/schemas';
-import { clockOut as clockOutAt } from '../../src/services/shifts/clock';
-import { shiftPayMinor } from '../../src/services/kernel/shift/pay';
-import { workedShiftSql } from '../../src/services/kernel/shift/status';
+import { clockOut as clockOutAt } from '../../src/services/shifts';
+import { shiftPayMinor, workedShiftSql } from '../../src/services/kernel';
 import { call, expectError } from '../helpers/api';
 import { CARD, chargeCall, workedInvoice as chargeableInvoice, saveCard } from '../helpers/charges';
 import { contextAt, nextDstChangeFromNow } from '../helpers/clock';

@@ -1,3 +1,4 @@
+// inside: services/kernel, services/mail
 import { createExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { eq, inArray } from 'drizzle-orm';
@@ -5,14 +6,19 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { emailOutbox, outboxEvents } from '../../src/db/schema';
 import { newId } from '../../src/lib/ids';
 import { QUEUES } from '../../src/queues/consumer';
-import type { ServiceContext } from '../../src/services/kernel/context';
-import type { NotificationsMessage } from '../../src/services/kernel/events/messages';
-import { MAX_OUTBOX_ATTEMPTS, OUTBOX_GRACE_MS, publishOutbox, sweepOutbox } from '../../src/services/kernel/events/outbox';
-import { planBatches, QUEUE_LIMITS } from '../../src/services/kernel/events/queue-batches';
-import { retryAfterMs } from '../../src/services/kernel/events/retry';
+import {
+  type NotificationsMessage,
+  planBatches,
+  publishOutbox,
+  retryAfterMs,
+  type ServiceContext,
+  sweepOutbox,
+  systemContext,
+} from '../../src/services/kernel';
+import { MAX_OUTBOX_ATTEMPTS, OUTBOX_GRACE_MS } from '../../src/services/kernel/events/outbox';
+import { QUEUE_LIMITS } from '../../src/services/kernel/events/queue-batches';
 import { EMAIL_LEASE_MS, MAX_EMAIL_ATTEMPTS } from '../../src/services/mail';
 import { EMAIL_MAX_AGE_MS, EMAIL_SWEEP_RESEND_MS } from '../../src/services/mail/sweep';
-import { systemContext } from '../../src/services/kernel/system-context';
 import { db } from '../helpers/factory';
 import {
   captureConsole,

@@ -1,3 +1,4 @@
+// inside: local/demo
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from 'cloudflare:test';
 import { env, exports } from 'cloudflare:workers';
 import { and, eq, inArray } from 'drizzle-orm';
@@ -22,11 +23,12 @@ import worker from '../../src';
 import { buildShiftHistory } from '../../src/local/demo/history';
 import { demoPurgeStatements } from '../../src/local/demo/purge';
 import { buildShifterRecords, demoPdf } from '../../src/local/demo/records';
-import { COUNTER_RULES, demoEmail, PEOPLE } from '../../src/local/demo/cast';
+import { demoEmail, PEOPLE } from '../../src/local/demo';
+import { COUNTER_RULES } from '../../src/local/demo/cast';
 import { FLOOR_ASK } from '../../src/local/demo/plans';
-import { suggestCounter } from '../../src/services/shifts/counter-suggest';
+import { suggestCounter } from '../../src/services/shifts';
 import { chunkedInserts, DEMO_PASSWORD, MAX_PARAMS } from '../../src/local/demo/seed';
-import { SHIFT_STATUS } from '../../src/services/kernel/shift/status';
+import { SHIFT_STATUS } from '../../src/services/kernel';
 import { BASE, call, expectError } from '../helpers/api';
 import { connect, db, makeUser } from '../helpers/factory';
 

@@ -2,7 +2,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { invoices, paymentEvents, paymentSimEvents, paymentSimObjects } from '../../src/db/schema';
 import { AppError } from '../../src/lib/errors';
-import type { ServiceContext } from '../../src/services/kernel/context';
+import type { ServiceContext } from '../../src/services/kernel';
 import { paymentGateway } from '../../src/services/payments';
 import {
   deliverSimulatorEvents,

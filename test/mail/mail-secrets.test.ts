@@ -1,3 +1,4 @@
+// inside: services/mail
 import { createExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { DrizzleQueryError, eq } from 'drizzle-orm';
@@ -8,10 +9,9 @@ import type { AppBindings } from '../../src/env';
 import worker from '../../src';
 import { errorFields } from '../../src/lib/log';
 import { QUEUES } from '../../src/queues/consumer';
-import type { NotificationsMessage } from '../../src/services/kernel/events/messages';
+import { type NotificationsMessage, systemContext } from '../../src/services/kernel';
 import { draftEmail, MAX_EMAIL_ATTEMPTS, REDACTED_FAILED, REDACTED_SENT } from '../../src/services/mail';
 import { EMAIL_MAX_AGE_MS } from '../../src/services/mail/sweep';
-import { systemContext } from '../../src/services/kernel/system-context';
 import { db } from '../helpers/factory';
 import {
   captureConsole,

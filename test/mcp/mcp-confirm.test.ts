@@ -6,7 +6,7 @@ import { ALL_TOOLS } from '../../src/mcp/tools';
 import { AppError } from '../../src/lib/errors';
 import { sha256Hex } from '../../src/lib/crypto';
 import type { Settings } from '../../src/env';
-import type { ServiceContext } from '../../src/services/kernel/context';
+import type { ServiceContext } from '../../src/services/kernel';
 import { BASE } from '../helpers/api';
 import { randomIp } from '../helpers/auth';
 import { CARD, saveCard } from '../helpers/charges';

@@ -2,15 +2,15 @@ import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { auditLog, businesses, counterOffers, shiftRequests, shifters, users } from '../../src/db/schema';
 import { TOOL_PREFIX, type ToolDefinition, type ToolRunExtras } from '../../src/mcp/tool';
-import { TOOL_SPECS } from '../../src/mcp/tool-specs';
+import { TOOL_SPECS } from '@shiftmarket/tool-specs';
 import { ALL_TOOLS } from '../../src/mcp/tools';
 import { AppError } from '../../src/lib/errors';
 import { call } from '../helpers/api';
 import { contextAt } from '../helpers/clock';
-import { connectLegacy, connectModern, oauthTokens } from '../helpers/mcp';
+import { connectLegacy, connectModern, oauthTokens, toolErrorOf } from '../helpers/mcp';
 import { addTeammate, connect, db, makeUser, type TestUser } from '../helpers/factory';
 import { DAY, dateAhead, HOUR, insertShift, MINUTE, makeCrewMember, makePair, outboxFor, readShift, shiftBody } from '../helpers/shifts';
-import type { ServiceContext } from '../../src/services/kernel/context';
+import type { ServiceContext } from '../../src/services/kernel';
 
 // Every tool's run, called as the MCP server's wrapper calls it: the arguments parsed by the tool's
 // input schema (defaults applied), an agent actor, and the result checked against its output schema.
@@ -132,6 +132,26 @@ describe('read tools', () => {
     await refused('list_my_shifts', mate, { role: 'business' }, 'MCP-TEAMMATE-ERR');
     expect((await run('list_my_shifts', mate)).data).toEqual([]);
     await refused('list_my_shifts', biz, { role: 'shifter' }, 'FORBIDDEN-ERR');
+  });
+
+  it("list_my_shifts: a page holds `limit` of the caller's own rows when newer rows of a business they teammate for exist", async () => {
+    const owner = await makeUser({ business: true });
+    const other = await makeUser({ business: true });
+    await addTeammate(other.businessId!, owner.userId);
+    const mine = [];
+    for (let i = 0; i < 3; i++)
+      mine.push(await insertShift({ businessId: owner.businessId!, startsAt: Date.now() + (2 + i) * DAY, status: 1 }));
+    // Newer: the REST list shows these first; agents do not act for them.
+    for (let i = 0; i < 4; i++)
+      await insertShift({
+        businessId: other.businessId!,
+        startsAt: Date.now() + (2 + i) * DAY,
+        status: 1,
+        set: { created_at: Date.now() },
+      });
+    const page = await run('list_my_shifts', owner, { limit: 3 });
+    expect(page.data.map((x: { id: string }) => x.id).sort()).toEqual(mine.map((m) => m.id).sort());
+    expect(page.next_cursor).toBeNull();
   });
 
   it('shift_details: the two parties only; a teammate and a stranger are refused', async () => {
@@ -492,18 +512,57 @@ describe('every tool through a real MCP SDK client', () => {
       arguments: { shift_request_id: accepted.id },
     })) as ToolResult;
     expect(denied.isError).toBe(true);
-    expect(denied.structuredContent?.error?.code).toBe('SHFT-NOT-FND-ERR');
+    expect(toolErrorOf(denied)?.code).toBe('SHFT-NOT-FND-ERR');
     const mate = await makeUser();
     await addTeammate(biz.businessId!, mate.userId);
     const asMate = (await (await connectModern(mate.key)).callTool({ name: `${TOOL_PREFIX}my_spend`, arguments: {} })) as ToolResult;
     expect(asMate.isError).toBe(true);
-    expect(asMate.structuredContent?.error?.code).toBe('MCP-TEAMMATE-ERR');
+    expect(toolErrorOf(asMate)?.code).toBe('MCP-TEAMMATE-ERR');
     const broadcast = await insertShift({ businessId: biz.businessId!, startsAt: now + 5 * DAY, status: 1, broadcast: true });
     const notNegotiable = (await worker.callTool({
       name: `${TOOL_PREFIX}create_counter_offer`,
       arguments: { shift_request_id: broadcast.id, hourly_rate: 30, confirm: true },
     })) as ToolResult;
-    expect(notNegotiable.structuredContent?.error?.code).toBe('NOT-NEGOTIABLE');
+    expect(toolErrorOf(notNegotiable)?.code).toBe('NOT-NEGOTIABLE');
+  });
+
+  it('clients of both eras that listed the tools get a refusal and the confirmation hint as tool errors, without throwing', async () => {
+    const { biz, sh, stranger } = await cast();
+    const theirs = await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId!, startsAt: Date.now() + 3 * DAY, status: 1 });
+    const ownerToken = (await oauthTokens(biz.email)).accessToken;
+    const strangerToken = (await oauthTokens(stranger.email)).accessToken;
+    const eras = [
+      ['2025-11-25 (SDK 1.x)', connectLegacy],
+      ['2026-07-28 (SDK 2.x)', connectModern],
+    ] as const;
+    for (const [era, connectEra] of eras) {
+      const owner = await connectEra(ownerToken);
+      // Listed first, so each SDK checks every answer against the tool's listed output schema.
+      expect((await owner.listTools()).tools, era).toHaveLength(17);
+      const ask = (await owner.callTool({ name: `${TOOL_PREFIX}cancel_shift`, arguments: { shift_request_id: theirs.id } })) as ToolResult;
+      expect(ask.isError, era).toBe(true);
+      expect(ask.structuredContent, era).toBeUndefined();
+      const asked = toolErrorOf(ask);
+      expect(asked?.code, era).toBe('MCP-CONFIRM-REQ-ERR');
+      expect(asked?.details?.summary, era).toEqual(expect.any(String));
+      expect(asked?.message, era).toContain('confirm: true');
+      expect(ask.content?.[0]?.text, era).toContain('confirm: true');
+      await owner.close();
+
+      const outsider = await connectEra(strangerToken);
+      await outsider.listTools();
+      const denied = (await outsider.callTool({
+        name: `${TOOL_PREFIX}shift_details`,
+        arguments: { shift_request_id: theirs.id },
+      })) as ToolResult;
+      expect(denied.isError, era).toBe(true);
+      expect(denied.structuredContent, era).toBeUndefined();
+      expect(toolErrorOf(denied)?.code, era).toBe('SHFT-NOT-FND-ERR');
+      expect(denied.content?.[0]?.text, era).toMatch(/^SHFT-NOT-FND-ERR: /);
+      await outsider.close();
+    }
+    // Nothing was cancelled by the unconfirmed calls.
+    expect((await readShift(theirs.id))!.request_status).toBe(1);
   });
 
   it('a 2025-11-25 client runs them too, and an OAuth token granted read only lists and reaches the 9 read tools only', async () => {

@@ -7,16 +7,16 @@ import type { ConversationThread } from '../../src/durable-objects/conversation-
 import type { AppBindings } from '../../src/env';
 import { QUEUES } from '../../src/queues/consumer';
 import {
+  type AppendInput,
   appendMessage,
   escalateSupportThread,
   joinSupportThread,
   listMessages,
   MESSAGE_BODY_MAX,
   openSupportThread,
+  sendMessage,
+  syncInbox,
 } from '../../src/services/messaging';
-import { sendMessage } from '../../src/services/messaging/send';
-import { syncInbox } from '../../src/services/messaging/sync';
-import type { AppendInput } from '../../src/services/messaging/thread-store';
 import { type ApiResult, call, expectError } from '../helpers/api';
 import { contextAt } from '../helpers/clock';
 import { addTeammate, connect, db, makeUser, type TestUser } from '../helpers/factory';

@@ -1,11 +1,12 @@
+// inside: services/payments
 import { eq } from 'drizzle-orm';
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it, vi } from 'vitest';
 import { invoices, paymentSimObjects, shiftRequests } from '../../src/db/schema';
-import { ensureInvoiceForShift } from '../../src/services/invoices/create';
-import { sweepAutomaticCharges } from '../../src/services/payments/auto-charge';
-import { CHARGE_LEASE_MS, chargeInvoice } from '../../src/services/payments/charge';
+import { ensureInvoiceForShift } from '../../src/services/invoices';
+import { chargeInvoice, sweepAutomaticCharges } from '../../src/services/payments';
+import { CHARGE_LEASE_MS } from '../../src/services/payments/charge';
 import { SimulatorGateway } from '../../src/local/payment-simulator';
 import type { AppBindings } from '../../src/env';
 import { AppError } from '../../src/lib/errors';

@@ -1,10 +1,11 @@
+// inside: services/payments
 import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { payoutAccounts, refunds } from '../../src/db/schema';
-import { sweepMissingTransfers, transferShifterShare } from '../../src/services/payments/payouts';
+import { transferShifterShare } from '../../src/services/payments/payouts';
 import { deliverSimulatorEvents, SimulatorGateway, simulatorCompleteOnboarding } from '../../src/local/payment-simulator';
-import { STRIPE_DEVELOPMENT_WEBHOOK_SECRET } from '../../src/services/payments/stripe-webhook';
+import { STRIPE_DEVELOPMENT_WEBHOOK_SECRET, sweepMissingTransfers } from '../../src/services/payments';
 import { call, expectError } from '../helpers/api';
 import { db, makeUser } from '../helpers/factory';
 import {

@@ -1,8 +1,10 @@
+// inside: services/payments
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { refunds, shiftRequests } from '../../src/db/schema';
-import { sweepMissingTransfers, transferShifterShare } from '../../src/services/payments/payouts';
-import { AUTO_REFUND_MAX_FAILURES, SHIFT_NOT_WORKED_REFUND_REASON, sweepUnworkedShiftRefunds } from '../../src/services/payments/refunds';
+import { sweepMissingTransfers, sweepUnworkedShiftRefunds } from '../../src/services/payments';
+import { transferShifterShare } from '../../src/services/payments/payouts';
+import { AUTO_REFUND_MAX_FAILURES, SHIFT_NOT_WORKED_REFUND_REASON } from '../../src/services/payments/refunds';
 import { SimulatorGateway } from '../../src/local/payment-simulator';
 import { call } from '../helpers/api';
 import { heldCtx, heldWorker, saveCard, shiftStatus } from '../helpers/charges';

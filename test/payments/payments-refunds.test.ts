@@ -1,11 +1,11 @@
+// inside: services/payments
 import { env } from 'cloudflare:workers';
 import Stripe from 'stripe';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { paymentGateway } from '../../src/services/payments';
+import { paymentGateway, STRIPE_DEVELOPMENT_WEBHOOK_SECRET } from '../../src/services/payments';
 import { transferShifterShare } from '../../src/services/payments/payouts';
 import { SimulatorGateway } from '../../src/local/payment-simulator';
-import { STRIPE_DEVELOPMENT_WEBHOOK_SECRET } from '../../src/services/payments/stripe-webhook';
-import { webhookEnvelopeSchema } from '../../src/services/webhooks/payloads';
+import { webhookEnvelopeSchema } from '../../src/services/webhooks';
 import { call, expectError } from '../helpers/api';
 import { addTeammate, makeUser, type TestUser } from '../helpers/factory';
 import {

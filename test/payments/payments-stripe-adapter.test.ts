@@ -1,7 +1,8 @@
+// inside: services/payments
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../src/lib/errors';
 import type { Logger, LogFields } from '../../src/lib/log';
-import type { ServiceContext } from '../../src/services/kernel/context';
+import type { ServiceContext } from '../../src/services/kernel';
 import { paymentGateway } from '../../src/services/payments';
 import { STRIPE_API_VERSION, StripeGateway } from '../../src/services/payments/stripe-gateway';
 import { contextAt } from '../helpers/clock';

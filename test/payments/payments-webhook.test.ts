@@ -1,3 +1,4 @@
+// inside: services/payments
 import { env } from 'cloudflare:workers';
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { eq } from 'drizzle-orm';
@@ -6,9 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { invoices, paymentEvents, shiftRequests } from '../../src/db/schema';
 import type { AppBindings } from '../../src/env';
 import worker from '../../src';
-import { STRIPE_DEVELOPMENT_WEBHOOK_SECRET } from '../../src/services/payments/stripe-webhook';
+import { STRIPE_DEVELOPMENT_WEBHOOK_SECRET } from '../../src/services/payments';
 import { markInvoiceFailed, markInvoicePaid } from '../../src/services/payments/settle';
-import { SHIFT_STATUS } from '../../src/services/kernel/shift/status';
+import { SHIFT_STATUS } from '../../src/services/kernel';
 import { call, expectError } from '../helpers/api';
 import { contextAt } from '../helpers/clock';
 import { workedInvoice } from '../helpers/invoices';

@@ -1,3 +1,4 @@
+// inside: services/reviews
 import { env } from 'cloudflare:workers';
 import { and, eq, like } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -5,9 +6,9 @@ import { isUniqueViolation } from '../../src/db/client';
 import { auditLog, outboxEvents, reviews } from '../../src/db/schema';
 import { newId } from '../../src/lib/ids';
 import { addDays, dateInZone, weekdayOf, wallClockToInstant } from '../../src/lib/shift-time';
-import type { ServiceContext } from '../../src/services/kernel/context';
-import { listDisputes, resolveDispute } from '../../src/services/reviews/disputes';
-import { getTrend, trendBuckets } from '../../src/services/reviews/trend';
+import type { ServiceContext } from '../../src/services/kernel';
+import { getTrend, listDisputes, resolveDispute } from '../../src/services/reviews';
+import { trendBuckets } from '../../src/services/reviews/trend';
 import { type ApiResult, call, expectError } from '../helpers/api';
 import { contextAt, nextDstChange } from '../helpers/clock';
 import { addTeammate, connect, db, makeUser, type TestUser } from '../helpers/factory';

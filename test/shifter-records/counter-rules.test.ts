@@ -1,9 +1,11 @@
+// inside: services/shifter-records, services/shifts
 import { and, eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { auditLog, counterRules } from '../../src/db/schema';
 import { newId } from '../../src/lib/ids';
 import { MAX_RULES_PER_SHIFTER } from '../../src/services/shifter-records/counter-rules';
-import { counterFloor, inStartBand, type RuleLike, suggestCounter } from '../../src/services/shifts/counter-suggest';
+import { counterFloor, suggestCounter } from '../../src/services/shifts';
+import { inStartBand, type RuleLike } from '../../src/services/shifts/counter-suggest';
 import { call, expectError } from '../helpers/api';
 import { connect, db, makeUser } from '../helpers/factory';
 import { loseNextBatchAnswer } from '../helpers/failures';

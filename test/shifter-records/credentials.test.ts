@@ -1,3 +1,4 @@
+// inside: services/shifter-records
 import { env, exports } from 'cloudflare:workers';
 import { and, eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';

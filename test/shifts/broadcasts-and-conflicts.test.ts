@@ -1,3 +1,4 @@
+// inside: services/shifts
 import { describe, expect, it } from 'vitest';
 import { haversineMeters } from '../../src/lib/geo';
 import { relevanceScore, type Candidate, type ShifterSignals } from '../../src/services/shifts/relevance';

@@ -8,8 +8,8 @@ import {
   clockOut as clockOutAt,
   MAX_CLOCK_PHOTOS_PER_SIDE,
   sweepUnusedClockPhotos,
-} from '../../src/services/shifts/clock';
-import { isWorked } from '../../src/services/kernel/shift/status';
+} from '../../src/services/shifts';
+import { isWorked } from '../../src/services/kernel';
 import { type ApiResult, call, expectError } from '../helpers/api';
 import { contextAt } from '../helpers/clock';
 import { addTeammate, db, makeUser } from '../helpers/factory';

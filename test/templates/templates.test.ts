@@ -1,9 +1,10 @@
+// inside: services/templates
 import { and, eq, like } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { outboxEvents, shiftRequests, shifters } from '../../src/db/schema';
 import { addDays, shiftInstants, todayIn, wallClockToInstant, weekdayOf } from '../../src/lib/shift-time';
 import { templateDates, templateOccurrences } from '../../src/services/templates/dates';
-import { generateFromTemplate } from '../../src/services/templates/generate';
+import { generateFromTemplate } from '../../src/services/templates';
 import { call, expectError } from '../helpers/api';
 import { contextAt, nextDstChange, nextDstChangeFromNow } from '../helpers/clock';
 import { addTeammate, connect, db, makeUser } from '../helpers/factory';

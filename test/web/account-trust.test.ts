@@ -1,3 +1,4 @@
+// inside: services/accounts
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { sessions } from '../../src/db/schema';

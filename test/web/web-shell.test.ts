@@ -8,7 +8,7 @@ import { assignRequestId, requestContext } from '../../src/http/middleware/reque
 import { assetPaths, assetsRouter } from '../../src/web/assets';
 import { CLIENT_SCRIPT } from '../../src/web/client-script';
 import { CopyField, Card, Notice, PostButtonForm, SubmitButton, TextField } from '../../src/web/components';
-import { type AppCookie, clearAppCookie, cookieName, readAppCookie, setAppCookie } from '../../src/web/cookies';
+import { type AppCookie, clearAppCookie, cookieName, readAppCookie, setAppCookie } from '../../src/http/cookies';
 import { CSRF_FIELD, csrf } from '../../src/web/csrf';
 import { Layout } from '../../src/web/layout';
 import { renderError, renderPage } from '../../src/web/render';

@@ -5,7 +5,7 @@ import { WIDGET_BUNDLES } from '../../generated/widgets/bundles';
 import { businesses, requestAuthorizations, reviews } from '../../src/db/schema';
 import type { AppBindings } from '../../src/env';
 import { newId } from '../../src/lib/ids';
-import { consumeRateLimit } from '../../src/services/kernel/rate-limit';
+import { consumeRateLimit } from '../../src/services/kernel';
 import { WIDGET_FRAME_IP_LIMIT } from '../../src/web/embed/limit';
 import { BASE, call, workerWith, type WorkerFetch } from '../helpers/api';
 import { connect, db, makeUser, TEST_PASSWORD } from '../helpers/factory';

@@ -1,6 +1,7 @@
 import { McpServer, type ServerContext } from '@modelcontextprotocol/server';
-import { forToolClients } from '../../../src/mcp/json-schema';
-import { answerError, NO_PROGRESS, type ToolContext, type ToolExtras } from './tools/kit';
+import { forToolClients, readToolError, type ToolErrorBody, toolErrorResult } from '@shiftmarket/tool-specs';
+import type { RemoteResult } from './remote';
+import { answerError, NO_PROGRESS, type ToolAnswer, type ToolContext, type ToolExtras } from './tools/kit';
 import { ALL_LOCAL_TOOLS } from './tools';
 
 export const SERVER_INFO = { name: 'shiftmarket-mcp', version: '0.1.0' } as const;
@@ -19,6 +20,21 @@ function progressFor(req: ServerContext): ToolExtras {
         // A client gone meanwhile must not fail the work itself.
         .catch(() => undefined),
   };
+}
+
+/**
+ * A tool error as every client reads it: no `structuredContent` (an MCP SDK 1.x client checks it
+ * against the tool's output schema even on an error, and throws). The service's tool server answers
+ * its errors that way, and they pass as they came; one from a service that still put its error in
+ * `structuredContent` is rewritten to the sentence and the JSON block.
+ */
+function asToolError(result: ToolAnswer | RemoteResult): ToolAnswer | RemoteResult {
+  const { structuredContent, ...rest } = result;
+  if (readToolError(rest)) return rest;
+  const error = (structuredContent as { error?: Partial<ToolErrorBody> } | undefined)?.error;
+  if (typeof error?.code === 'string' && typeof error.message === 'string')
+    return toolErrorResult(error.code, error.message, error.details);
+  return rest;
 }
 
 /** One MCP server instance with all 32 tools, acting through `ctx` (shared by every connection of the process). */
@@ -40,7 +56,8 @@ export function createServer(ctx: ToolContext): McpServer {
           // The session file opens in the background from launch; the accounts are read after it.
           await ctx.store.ready();
           const result = await tool.run(ctx, args, progressFor(req));
-          if (result.isError || !result.structuredContent) return result;
+          if (result.isError) return asToolError(result);
+          if (!result.structuredContent) return result;
           // Sent as the listed output schema reads it (fields it does not list dropped: the listed
           // schema allows no others); a mismatch is left for the SDK's check to refuse.
           const read = tool.output.safeParse(result.structuredContent);

@@ -1,7 +1,6 @@
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
-import { toolJsonSchema } from '../../../src/mcp/json-schema';
-import { TOOL_SPECS } from '../../../src/mcp/tool-specs';
+import { TOOL_SPECS, toolJsonSchema } from '@shiftmarket/tool-specs';
 import { lintListedTools } from '../../../test/helpers/schema-lint';
 import { createServer } from '../src/server';
 import { SessionStore } from '../src/sessions';

@@ -1,5 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app-types';
+import { CSRF_HEADER, readAppCookie } from '../cookies';
+import { requestOrigin } from '../origin';
 import { timingSafeEqualStr } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
 import {
@@ -13,8 +15,6 @@ import {
   useIsStale,
 } from '../../services/accounts';
 import { consumeRateLimit, enforceRateLimit, rateLimitError, rateLimitHeaders } from '../../services/kernel';
-import { CSRF_HEADER, readAppCookie } from '../../web/cookies';
-import { requestOrigin } from '../../web/urls';
 import { carriesPartnerAuth, resolvePartnerAuth } from './partner-auth';
 
 /**

@@ -1,22 +1,24 @@
-import { and, eq, inArray, isNull, lt, or } from 'drizzle-orm';
 import type { Context, MiddlewareHandler } from 'hono';
-import { idempotencyKeys } from '../../db/schema';
 import { sha256Hex } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
-import { newId } from '../../lib/ids';
 import { errorFields } from '../../lib/log';
-import type { Actor, IdempotencyScope } from '../../services/kernel';
+import {
+  ABANDONED_AFTER_MS,
+  type Actor,
+  claimIdempotencyKey,
+  findIdempotencyRecord,
+  freeIdempotencyRecord,
+  type IdempotencyRecord,
+  type IdempotencyScope,
+  releaseIdempotencyAttempt,
+  storeIdempotentAnswer,
+  takeOverIdempotencyRecord,
+} from '../../services/kernel';
 import type { AppEnv } from '../app-types';
 
-export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
-/**
- * An attempt still running after this long has died (its Worker was stopped). A `processing` record
- * is then freed for the retry; a `committed` one is taken over by the retry, never freed.
- */
-export const ABANDONED_AFTER_MS = 2 * 60 * 1000;
+// The record's life and the age at which an attempt counts as dead are the store's (services/kernel).
+export { ABANDONED_AFTER_MS, IDEMPOTENCY_TTL_MS } from '../../services/kernel';
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
-
-type Row = typeof idempotencyKeys.$inferSelect;
 
 /** True for answers that must never be kept anywhere (they carry a secret). */
 function isNoStore(res: Response): boolean {
@@ -102,29 +104,11 @@ async function withIdempotency(c: Context<AppEnv>, next: () => Promise<void>, ke
   const requestHash = await hash();
   const db = c.get('db');
   const now = Date.now();
-  const where = and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.idem_key, key));
 
-  await db.delete(idempotencyKeys).where(and(where, lt(idempotencyKeys.expires_at, now)));
-  const claimed = await db
-    .insert(idempotencyKeys)
-    .values({
-      id: newId('idempotency'),
-      scope,
-      idem_key: key,
-      method: c.req.method,
-      path: c.req.path,
-      request_hash: requestHash,
-      state: 'processing',
-      attempt: 1,
-      attempt_started_at: now,
-      created_at: now,
-      expires_at: now + IDEMPOTENCY_TTL_MS,
-    })
-    .onConflictDoNothing()
-    .returning({ id: idempotencyKeys.id });
-  if (claimed[0]) return runAttempt(c, next, { recordId: claimed[0].id, committed: null }, 1);
+  const claimed = await claimIdempotencyKey(db, { scope, key, method: c.req.method, path: c.req.path, requestHash }, now);
+  if (claimed) return runAttempt(c, next, { recordId: claimed, committed: null }, 1);
 
-  const [row] = await db.select().from(idempotencyKeys).where(where).limit(1);
+  const row = await findIdempotencyRecord(db, scope, key);
   if (row && row.request_hash !== requestHash) {
     throw new AppError('IDEMPOTENCY-MISMATCH-ERR', 'This Idempotency-Key was already used with a different request.');
   }
@@ -145,7 +129,7 @@ async function withIdempotency(c: Context<AppEnv>, next: () => Promise<void>, ke
     if (taken) return runAttempt(c, next, { recordId: row.id, committed: taken.committed }, taken.attempt);
   } else if (row?.state === 'processing' && row.created_at < now - ABANDONED_AFTER_MS) {
     // The first attempt died before its change committed: free the key for the next retry.
-    await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.id, row.id), eq(idempotencyKeys.state, 'processing')));
+    await freeIdempotencyRecord(db, row.id);
   }
   throw new AppError('IDEMPOTENCY-IN-PROGRESS-ERR', undefined, undefined, { 'Retry-After': '1' });
 }
@@ -155,7 +139,7 @@ async function withIdempotency(c: Context<AppEnv>, next: () => Promise<void>, ke
  * 5xx, or died). The update is conditional on the attempt number read, so of concurrent retries
  * exactly one wins; the others are told to wait. Returns the new attempt and the committed subject.
  */
-async function takeOver(c: Context<AppEnv>, row: Row, now: number) {
+async function takeOver(c: Context<AppEnv>, row: IdempotencyRecord, now: number) {
   const running = row.attempt_started_at !== null && row.attempt_started_at >= now - ABANDONED_AFTER_MS;
   if (running) return null;
   const { resource_type: type, resource_id: id } = row;
@@ -163,21 +147,8 @@ async function takeOver(c: Context<AppEnv>, row: Row, now: number) {
     // The guarded write always names its subject; without one a retry could only write again.
     throw new Error(`idempotency record ${row.id} is committed without a subject`);
   }
-  const won = await c
-    .get('db')
-    .update(idempotencyKeys)
-    .set({ attempt: row.attempt + 1, attempt_started_at: now })
-    .where(
-      and(
-        eq(idempotencyKeys.id, row.id),
-        eq(idempotencyKeys.state, 'committed'),
-        eq(idempotencyKeys.attempt, row.attempt),
-        isNull(idempotencyKeys.status_code),
-        or(isNull(idempotencyKeys.attempt_started_at), lt(idempotencyKeys.attempt_started_at, now - ABANDONED_AFTER_MS)),
-      ),
-    )
-    .returning({ id: idempotencyKeys.id });
-  return won.length ? { attempt: row.attempt + 1, committed: { type, id } } : null;
+  const won = await takeOverIdempotencyRecord(c.get('db'), row, now);
+  return won ? { attempt: row.attempt + 1, committed: { type, id } } : null;
 }
 
 /** Runs the handler as `attempt` of the record, then stores or keeps the record as the answer allows. */
@@ -186,31 +157,19 @@ async function runAttempt(c: Context<AppEnv>, next: () => Promise<void>, scope: 
   await next();
   const res = c.res;
   const db = c.get('db');
-  const mine = and(eq(idempotencyKeys.id, scope.recordId), eq(idempotencyKeys.attempt, attempt));
   try {
     if (res.status >= 500 || res.status === 429 || isNoStore(res)) {
-      await db.batch([
-        // Nothing committed: the key is free again and a retry runs from the start.
-        db.delete(idempotencyKeys).where(and(mine, eq(idempotencyKeys.state, 'processing'))),
-        // Committed: kept, with no attempt running, so the next retry takes over at once.
-        db
-          .update(idempotencyKeys)
-          .set({ attempt_started_at: null })
-          .where(and(mine, eq(idempotencyKeys.state, 'committed'))),
-      ]);
+      // Nothing committed: the key is free again and a retry runs from the start. Committed: kept,
+      // with no attempt running, so the next retry takes over at once.
+      await releaseIdempotencyAttempt(db, scope.recordId, attempt);
       return;
     }
     const location = res.status >= 300 && res.status < 400 ? res.headers.get('Location') : null;
-    await db
-      .update(idempotencyKeys)
-      .set({
-        state: 'done',
-        status_code: res.status,
-        response_body: location ?? (await res.clone().text()),
-        response_content_type: location ? REDIRECT_TYPE : res.headers.get('Content-Type'),
-        attempt_started_at: null,
-      })
-      .where(and(mine, inArray(idempotencyKeys.state, ['processing', 'committed'])));
+    await storeIdempotentAnswer(db, scope.recordId, attempt, {
+      status: res.status,
+      body: location ?? (await res.clone().text()),
+      contentType: location ? REDIRECT_TYPE : res.headers.get('Content-Type'),
+    });
   } catch (err) {
     // The answer stands; a retry finds the record still held and waits until the attempt counts as dead.
     c.get('log').error('idempotency record not updated', { record_id: scope.recordId, ...errorFields(err) });

@@ -1,6 +1,5 @@
 import { createRoute, type RouteConfig } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
-import type { PartnerScope } from '../../db/schema/partners';
 import { AppError, type ErrorCode, errorResponses } from '../../lib/errors';
 import { asPartner, assertPartnerScope } from '../../services/access';
 import {
@@ -12,8 +11,9 @@ import {
   tierLimit,
   touchPartnerKey,
 } from '../../services/partners';
-import { consumeRateLimit, rateLimitError, rateLimitHeaders } from '../../services/kernel';
+import { consumeRateLimit, type PartnerScope, rateLimitError, rateLimitHeaders } from '../../services/kernel';
 import type { AppEnv } from '../app-types';
+import type { AuthorizationClass } from '../openapi';
 
 /** The OAuth token route: the client authenticates itself there (Basic or form), not through this middleware. */
 export const PARTNER_TOKEN_PATH = '/v1/partner/oauth/token';
@@ -127,6 +127,7 @@ export function partnerRoute<const R extends RouteConfig>(config: R & PartnerExt
         : [];
   return createRoute({
     ...rest,
+    'x-authorization': 'partner' satisfies AuthorizationClass,
     security: partnerSecurity(scope),
     middleware: [requirePartner(scope), ...((rest.middleware as MiddlewareHandler[] | undefined) ?? [])],
     responses: { ...rest.responses, ...errorResponses(...PARTNER_ERRORS, ...extra, ...errors) },

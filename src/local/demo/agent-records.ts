@@ -2,7 +2,7 @@ import { type BatchItem, runBatch } from '../../db/client';
 import { aiPassports, shiftDeliverableFiles, shiftDeliverables } from '../../db/schema';
 import { newId } from '../../lib/ids';
 import { isWorked, type ServiceContext } from '../../services/kernel';
-import type { DemoExtra, DemoWorld } from './extras';
+import type { DemoExtra, DemoWorld } from './world';
 
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;

@@ -1,5 +1,3 @@
-import type { shiftRequests } from '../../db/schema';
-import type { ServiceContext } from '../../services/kernel';
 import { demoAgentRecords } from './agent-records';
 import { demoHelp } from './help';
 import { demoInvoices } from './invoices';
@@ -7,25 +5,7 @@ import { demoMessaging } from './messaging';
 import { demoNotifications } from './notifications';
 import { demoPayments } from './payments';
 import { demoReviews } from './reviews';
-
-/** What the base demo seed made, for the parts of the demo world seeded after it (reviews, threads…). */
-export interface DemoWorld {
-  now: number;
-  /** User id of a cast member (cast.ts PEOPLE keys: 'owner', 'jordan', 'admin', …). */
-  userId(person: string): string;
-  /** Business id by cast key (cast.ts BUSINESSES). */
-  businessId(key: string): string;
-  /** Shifter id by the cast person key. */
-  shifterId(person: string): string;
-  /** Every demo shift request row. */
-  shifts: Array<typeof shiftRequests.$inferInsert>;
-}
-
-/**
- * A later part of the demo world: seeds its rows (through the services where a Durable Object or a
- * rule is involved) once the base rows exist, and returns how many things it made, for the log.
- */
-export type DemoExtra = { name: string; seed(ctx: ServiceContext, world: DemoWorld): Promise<number> };
+import type { DemoExtra } from './world';
 
 /** Each domain adds its part here (one line), in the order they must run. */
 export const DEMO_EXTRAS: DemoExtra[] = [

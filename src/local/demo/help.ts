@@ -1,7 +1,7 @@
 import type { PersonActor, ServiceContext } from '../../services/kernel';
 import { articlePath, escalateHelp, fallbackReply, queryTerms, searchArticles } from '../../services/help';
 import { ASSISTANT_PARTY_ID, answerSupportThread, appendMessage, openSupportThread } from '../../services/messaging';
-import type { DemoExtra, DemoWorld } from './extras';
+import type { DemoExtra, DemoWorld } from './world';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

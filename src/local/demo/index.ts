@@ -1,1 +1,2 @@
-export * from './seed';
+export { BUSINESSES, DEMO_EMAIL_DOMAIN, demoEmail, PEOPLE } from './cast';
+export { resetDemoData, seedDemoData } from './seed';

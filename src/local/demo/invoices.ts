@@ -4,7 +4,7 @@ import { invoices, shiftRequests } from '../../db/schema';
 import { chunk } from '../../lib/chunk';
 import { isWorked, type ServiceContext, SHIFT_STATUS } from '../../services/kernel';
 import { invoiceFor } from '../../services/invoices';
-import type { DemoExtra, DemoWorld } from './extras';
+import type { DemoExtra, DemoWorld } from './world';
 
 const DAY = 24 * 3600_000;
 /** Worked, not yet settled shifts whose invoice the demo marks paid (the oldest few): the rest stay pending. */

@@ -1,7 +1,7 @@
 import type { PersonActor, ServiceContext } from '../../services/kernel';
 import { changeThread, type PartyRef, sendMessage, type ThreadAction } from '../../services/messaging';
 import { BUSINESSES } from './cast';
-import type { DemoExtra, DemoWorld } from './extras';
+import type { DemoExtra, DemoWorld } from './world';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

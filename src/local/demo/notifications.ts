@@ -3,7 +3,7 @@ import { notificationPreferences, notificationSettings, notifications } from '..
 import { newId } from '../../lib/ids';
 import type { ServiceContext } from '../../services/kernel';
 import { groupScope } from '../../services/notifications';
-import type { DemoExtra, DemoWorld } from './extras';
+import type { DemoExtra, DemoWorld } from './world';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

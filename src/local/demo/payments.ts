@@ -4,7 +4,7 @@ import type { PersonActor, ServiceContext } from '../../services/kernel';
 import { chargeInvoice, createCardSetup, refundInvoice, saveCard, setDefaultCard, simulatorActive } from '../../services/payments';
 import { deliverSimulatorEvents, simulatorConfirmSetupIntent } from '../payment-simulator';
 import { BUSINESSES } from './cast';
-import type { DemoExtra, DemoWorld } from './extras';
+import type { DemoExtra, DemoWorld } from './world';
 
 /**
  * The demo's payments, made through the same services and the local payment simulator a business

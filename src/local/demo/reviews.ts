@@ -3,7 +3,7 @@ import { reviews } from '../../db/schema';
 import { newId } from '../../lib/ids';
 import { isWorked, type ServiceContext } from '../../services/kernel';
 import { BUSINESSES } from './cast';
-import type { DemoExtra, DemoWorld } from './extras';
+import type { DemoExtra, DemoWorld } from './world';
 
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;

@@ -11,10 +11,9 @@ export {
   simulatorCompleteOnboarding,
   simulatorConfirmSetupIntent,
   simulatorSetupIntentBusiness,
-  type SimulatorCardInput,
 } from './actions';
-export { SIMULATOR_TEST_CARDS, SIMULATOR_TEST_TOKENS, type TestCard, type TestCardNumber, type TestToken } from './cards';
-export { deliverSimulatorEvents, sweepSimulatorEvents, type DeliveryReport, SIM_EVENT_MAX_ATTEMPTS } from './events';
-export { SIMULATOR_PUBLISHABLE_KEY, SimulatorGateway } from './gateway';
+export { SIMULATOR_TEST_CARDS, SIMULATOR_TEST_TOKENS } from './cards';
+export { deliverSimulatorEvents, sweepSimulatorEvents } from './events';
+export { SimulatorGateway } from './gateway';
 
 useLocalPaymentGateway((ctx) => new SimulatorGateway(ctx));

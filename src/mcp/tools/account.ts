@@ -13,7 +13,7 @@ import {
 import type { ServiceContext } from '../../services/kernel';
 import { listShiftRoles } from '../../services/shifts';
 import { defineTool } from '../tool';
-import { meSpec, PROFILE_FIELDS, type profileRowSchema, updateMyProfileSpec } from '../tool-specs';
+import { meSpec, PROFILE_FIELDS, type profileRowSchema, updateMyProfileSpec } from '@shiftmarket/tool-specs';
 
 type ProfileRow = z.infer<typeof profileRowSchema>;
 

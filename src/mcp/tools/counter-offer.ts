@@ -3,7 +3,7 @@ import { shiftForParty } from '../../services/access';
 import { proposeCounterOffer } from '../../services/shifts';
 import { shiftWhen } from '../../services/kernel';
 import { defineTool } from '../tool';
-import { createCounterOfferSpec } from '../tool-specs';
+import { createCounterOfferSpec } from '@shiftmarket/tool-specs';
 
 /** create_counter_offer (spec 4.9 rule 4): services/shifts/counter-offer.ts holds the rule. */
 export const createCounterOffer = defineTool({

@@ -7,7 +7,7 @@ import { cancelShift, claimShift, clockIn, clockOut, listMyShifts, postShift, se
 
 /**
  * Every agent tool (spec 4.9): 9 read, 7 write, 1 payment, in the spec's order. The server registers
- * each through its one wrapper (src/mcp/register.ts); the specs alone are in ../tool-specs.ts.
+ * each through its one wrapper (src/mcp/register.ts); the specs alone are in ../tool-specs/ (`@shiftmarket/tool-specs`).
  */
 export const ALL_TOOLS: ToolDefinition[] = [
   me,

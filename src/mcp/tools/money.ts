@@ -2,7 +2,7 @@ import { errorFields } from '../../lib/log';
 import { issueConfirmation } from '../../services/agent-payments';
 import { earnings, laborCosts } from '../../services/insights';
 import { defineTool } from '../tool';
-import { confirmPaymentForShiftSpec, myEarningsSpec, mySpendSpec } from '../tool-specs';
+import { confirmPaymentForShiftSpec, myEarningsSpec, mySpendSpec } from '@shiftmarket/tool-specs';
 import { ownedBusiness, ownShifterId } from '../../services/access';
 
 /** The shifter's earnings through the same service as GET /v1/shifter/{id}/earnings. */

@@ -4,7 +4,7 @@ import { listCounterparties } from '../../services/connections';
 import { requirePerson } from '../../services/kernel';
 import { findPublicBusiness, findPublicShifter } from '../../services/profiles';
 import { defineTool } from '../tool';
-import { businessProfileSpec, listConnectionsSpec, shifterProfileSpec } from '../tool-specs';
+import { businessProfileSpec, listConnectionsSpec, shifterProfileSpec } from '@shiftmarket/tool-specs';
 import { assertRole } from '../../services/access';
 
 /** A business's public profile by slug: what its public page shows, never its settings or position. */

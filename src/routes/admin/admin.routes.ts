@@ -5,6 +5,7 @@ export const grantAdmin = authRoute({
   method: 'post',
   path: '/v1/admin/admins',
   operationId: 'grantAdmin',
+  authorization: 'admin',
   tags: ['Admin'],
   summary: 'Grant admin rights to a user (admin only; never a demo account)',
   request: { body: jsonBody(grantAdminInput) },

@@ -6,6 +6,7 @@ const tags = ['AI passports'];
 export const recordAiPassport = authRoute({
   method: 'post',
   operationId: 'recordAiPassport',
+  authorization: 'self',
   path: '/v1/ai_passports',
   tags,
   summary: 'Record which agent, model and operator act for your account (your own account only)',
@@ -16,6 +17,7 @@ export const recordAiPassport = authRoute({
 export const listAiPassports = authRoute({
   method: 'get',
   operationId: 'listAiPassports',
+  authorization: 'self',
   path: '/v1/ai_passports',
   tags,
   summary: "Your account's AI passports, newest first (active ones unless include_revoked)",
@@ -26,6 +28,7 @@ export const listAiPassports = authRoute({
 export const revokeAiPassport = authRoute({
   method: 'post',
   operationId: 'revokeAiPassport',
+  authorization: 'self',
   path: '/v1/ai_passports/{id}/revoke',
   tags,
   summary: 'Revoke one of your AI passports (kept, marked revoked)',

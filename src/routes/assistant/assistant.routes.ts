@@ -7,6 +7,7 @@ const businessIdParam = z.object({ business_id: pathParam('business_id') });
 export const getChat = authRoute({
   method: 'get',
   operationId: 'getBusinessAssistantChat',
+  authorization: 'business-member',
   path: '/v1/ai/chat/business/{business_id}',
   tags: ['Business assistant'],
   summary: "The business assistant's 50 most recent messages, oldest first (owner, active teammate or admin)",
@@ -18,6 +19,7 @@ export const getChat = authRoute({
 export const sendMessage = authRoute({
   method: 'post',
   operationId: 'sendBusinessAssistantMessage',
+  authorization: 'business-member',
   path: '/v1/ai/chat/business/{business_id}',
   tags: ['Business assistant'],
   summary: 'Ask the business assistant (owner, active teammate or admin)',

@@ -112,6 +112,7 @@ export const logout = authRoute({
   method: 'post',
   path: '/v1/auth/logout',
   operationId: 'logout',
+  authorization: 'self',
   tags,
   summary: 'Sign out the current session',
   responses: { 200: jsonContent(signedOutSchema, 'Signed out.') },

@@ -16,6 +16,7 @@ const businessIdParam = idParam;
 export const ofUser = authRoute({
   method: 'get',
   operationId: 'listBusinessesOfUser',
+  authorization: 'self',
   path: '/v1/business/of_user',
   tags,
   summary: 'Every business the user owns, each with the default-business flag',
@@ -27,6 +28,7 @@ export const ofUser = authRoute({
 export const create = authRoute({
   method: 'post',
   operationId: 'createBusiness',
+  authorization: 'self',
   path: '/v1/business/create',
   tags,
   summary: 'Create a business owned by the caller',
@@ -37,6 +39,7 @@ export const create = authRoute({
 export const makeDefault = authRoute({
   method: 'post',
   operationId: 'makeDefaultBusiness',
+  authorization: 'business-owner',
   path: '/v1/business/{id}/make_default',
   tags,
   summary: "Make this business the owner's default (owner only)",
@@ -49,6 +52,7 @@ export const makeDefault = authRoute({
 export const listTeammates = authRoute({
   method: 'get',
   operationId: 'listTeammates',
+  authorization: 'business-member',
   path: '/v1/business/{id}/teammates',
   tags,
   summary: "The business's teammates (people who accepted an invitation)",
@@ -60,6 +64,7 @@ export const listTeammates = authRoute({
 export const addTeammate = authRoute({
   method: 'post',
   operationId: 'inviteTeammate',
+  authorization: 'business-owner',
   path: '/v1/business/{id}/teammates',
   tags,
   summary: 'Invite an email to join the team (owner or admin)',
@@ -75,6 +80,7 @@ export const addTeammate = authRoute({
 export const listInvitations = authRoute({
   method: 'get',
   operationId: 'listTeammateInvitations',
+  authorization: 'business-owner',
   path: '/v1/business/{id}/invitations',
   tags,
   summary: "The business's pending invitations (owner or admin)",
@@ -86,6 +92,7 @@ export const listInvitations = authRoute({
 export const revokeInvitation = authRoute({
   method: 'delete',
   operationId: 'revokeTeammateInvitation',
+  authorization: 'business-owner',
   path: '/v1/business/{id}/invitations/{invitation_id}',
   tags,
   summary: 'Withdraw a pending invitation (owner or admin)',
@@ -97,6 +104,7 @@ export const revokeInvitation = authRoute({
 export const setTeammateStatus = authRoute({
   method: 'put',
   operationId: 'setTeammateStatus',
+  authorization: 'business-owner',
   path: '/v1/business/{id}/teammates/{user_id}',
   tags,
   summary: 'Activate (1) or suspend (0) a teammate (owner or admin)',

@@ -9,6 +9,7 @@ const businessIdParam = z.object({ business_id: pathParam('business_id') });
 export const updateSettings = authRoute({
   method: 'put',
   operationId: 'updateBusinessSettings',
+  authorization: 'business-owner',
   path: '/v1/business/update_settings',
   tags: ['Businesses'],
   summary: 'Change business settings; only the fields sent change, null clears',
@@ -20,6 +21,7 @@ export const updateSettings = authRoute({
 export const laborCosts = authRoute({
   method: 'get',
   operationId: 'getLaborCosts',
+  authorization: 'business-owner',
   path: '/v1/business/{id}/labor_costs',
   tags: ['Businesses'],
   summary: 'Labor costs of a week, with last week, budget, breakdowns and 8 weeks of history (owner or admin)',
@@ -33,6 +35,7 @@ export const laborCosts = authRoute({
 export const weeklyBudget = authRoute({
   method: 'put',
   operationId: 'setWeeklyLaborBudget',
+  authorization: 'business-owner',
   path: '/v1/business/{id}/weekly_labor_budget',
   tags: ['Businesses'],
   summary: 'Set or clear the weekly labor budget (owner or admin)',
@@ -44,6 +47,7 @@ export const weeklyBudget = authRoute({
 export const crewAnalytics = authRoute({
   method: 'get',
   operationId: 'getCrewAnalytics',
+  authorization: 'business-member',
   path: '/v1/business/{business_id}/crew/analytics',
   tags: ['Businesses'],
   summary: 'Crew analytics over 90 days (owner, active teammate or admin)',

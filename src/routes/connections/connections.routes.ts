@@ -8,6 +8,7 @@ const one = (d: string) => jsonContent(connectionSchema, d);
 export const send = authRoute({
   method: 'post',
   operationId: 'sendConnectionRequest',
+  authorization: 'party',
   path: '/v1/request_authorization/send',
   tags,
   summary: 'Ask to connect a business and a shifter (from either side)',
@@ -28,6 +29,7 @@ export const send = authRoute({
 export const accept = authRoute({
   method: 'post',
   operationId: 'acceptConnectionRequest',
+  authorization: 'party',
   path: '/v1/request_authorization/{id}/accept',
   tags,
   summary: 'Accept a pending connection request (receiving side only)',
@@ -39,6 +41,7 @@ export const accept = authRoute({
 export const decline = authRoute({
   method: 'post',
   operationId: 'declineConnectionRequest',
+  authorization: 'party',
   path: '/v1/request_authorization/{id}/decline',
   tags,
   summary: 'Decline a pending connection request (receiving side only)',
@@ -50,6 +53,7 @@ export const decline = authRoute({
 export const remove = authRoute({
   method: 'delete',
   operationId: 'removeConnection',
+  authorization: 'party',
   path: '/v1/request_authorization/{id}',
   tags,
   summary: 'Remove a connection or withdraw a request (either side)',
@@ -61,6 +65,7 @@ export const remove = authRoute({
 export const list = authRoute({
   method: 'post',
   operationId: 'listConnectionRequests',
+  authorization: 'business-member',
   path: '/v1/request_authorization/list_of_requests',
   tags,
   summary: "The caller's connections: incoming, outgoing and accepted",

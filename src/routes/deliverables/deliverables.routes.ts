@@ -18,6 +18,7 @@ const tags = ['Shift deliverables'];
 export const recordShiftDeliverable = authRoute({
   method: 'post',
   operationId: 'recordShiftDeliverable',
+  authorization: 'party',
   path: '/v1/shift_request/{id}/deliverables',
   tags,
   summary:
@@ -31,6 +32,7 @@ export const recordShiftDeliverable = authRoute({
 export const listShiftDeliverables = authRoute({
   method: 'get',
   operationId: 'listShiftDeliverables',
+  authorization: 'party',
   path: '/v1/shift_request/{id}/deliverables',
   tags,
   summary: "A shift's deliverables, oldest first (its parties and admins)",
@@ -44,6 +46,7 @@ const deliverableParam = z.object({ id: pathParam('id'), deliverable_id: pathPar
 export const deleteShiftDeliverable = authRoute({
   method: 'delete',
   operationId: 'deleteShiftDeliverable',
+  authorization: 'party',
   path: '/v1/shift_request/{id}/deliverables/{deliverable_id}',
   tags,
   summary: 'Delete a deliverable and its files (its author only, while a party of the shift)',
@@ -60,6 +63,7 @@ const binary = { schema: z.any().openapi({ type: 'string', format: 'binary' }) }
 export const uploadShiftDeliverableFile = authRoute({
   method: 'post',
   operationId: 'uploadShiftDeliverableFile',
+  authorization: 'party',
   path: '/v1/shift_request/{id}/deliverables/{deliverable_id}/files',
   tags,
   summary: `Attach a file to a deliverable (multipart field "file"; PDF, image, zip or UTF-8 text/CSV by content; at most 8 MB; at most ${MAX_FILES_PER_DELIVERABLE} per deliverable; whoever may record deliverables on the shift)`,
@@ -83,6 +87,7 @@ export const uploadShiftDeliverableFile = authRoute({
 export const getShiftDeliverableFile = authRoute({
   method: 'get',
   operationId: 'getShiftDeliverableFile',
+  authorization: 'party',
   path: '/v1/shift_request/{id}/deliverables/{deliverable_id}/files/{file_id}',
   tags,
   summary: "Download a deliverable's file, as an attachment with its sniffed type (the shift's parties and admins)",

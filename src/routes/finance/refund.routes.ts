@@ -8,6 +8,7 @@ export const refundInvoice = authRoute({
   method: 'post',
   path: '/v1/finance/refund/{invoiceId}',
   operationId: 'refundInvoice',
+  authorization: 'business-owner',
   tags,
   summary: "Refund a paid invoice, fully or in part; the shifter's transfer is reversed in proportion",
   description:

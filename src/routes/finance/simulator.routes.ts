@@ -54,6 +54,7 @@ export const confirmSimulatorSetupIntent = authRoute({
   method: 'post',
   path: '/v1/finance/simulator/setup_intents/{id}/confirm',
   operationId: 'confirmSimulatorSetupIntent',
+  authorization: 'business-owner',
   tags,
   summary: "Payment simulator: confirm a SetupIntent with a test card (what Stripe.js's card form does)",
   description:
@@ -72,6 +73,7 @@ export const completeSimulatorOnboarding = authRoute({
   method: 'post',
   path: '/v1/finance/simulator/accounts/{id}/complete_onboarding',
   operationId: 'completeSimulatorOnboarding',
+  authorization: 'shifter',
   tags,
   summary: "Payment simulator: complete a connected account's onboarding (what Stripe's hosted onboarding does)",
   description:

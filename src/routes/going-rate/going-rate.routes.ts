@@ -4,6 +4,7 @@ import { goingRateQuery, goingRateSchema } from '../../services/insights';
 export const goingRate = authRoute({
   method: 'get',
   operationId: 'getGoingRate',
+  authorization: 'signed-in',
   path: '/v1/going_rate',
   tags: ['Market'],
   summary: 'Going hourly rate of worked shifts in a place (and role)',

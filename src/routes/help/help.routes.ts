@@ -66,6 +66,7 @@ export const getArticle = publicRoute({
 export const articleFeedback = authRoute({
   method: 'post',
   operationId: 'sendHelpArticleFeedback',
+  authorization: 'signed-in',
   path: '/v1/help/articles/{id}/feedback',
   tags,
   summary: 'Say whether an article helped (one vote per person; a new vote replaces yours)',
@@ -100,6 +101,7 @@ export const getVideo = publicRoute({
 export const ask = authRoute({
   method: 'post',
   operationId: 'askHelp',
+  authorization: 'self',
   path: '/v1/help/ask',
   tags,
   summary: 'Ask the help assistant: an answer grounded in the help articles, in a support_ai conversation',
@@ -116,6 +118,7 @@ export const ask = authRoute({
 export const escalate = authRoute({
   method: 'post',
   operationId: 'escalateHelpConversation',
+  authorization: 'self',
   path: '/v1/help/escalate',
   tags,
   summary: 'Ask for a person: the help conversation becomes support and the support team answers in it',

@@ -6,6 +6,7 @@ export const chargeInvoiceRoute = authRoute({
   method: 'post',
   path: '/v1/invoices/{invoiceId}/charge',
   operationId: 'chargeInvoice',
+  authorization: 'business-owner',
   tags: ['Invoices'],
   summary: "Charge a pending invoice now, off-session on the business's default card",
   description:

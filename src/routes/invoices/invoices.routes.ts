@@ -8,6 +8,7 @@ export const listInvoices = authRoute({
   method: 'get',
   path: '/v1/invoices/list',
   operationId: 'listInvoices',
+  authorization: 'business-owner',
   tags,
   summary: "A business's invoices, newest first, filtered by status (up to 5,000 rows a page)",
   description:
@@ -23,6 +24,7 @@ export const exportInvoicesCsv = authRoute({
   method: 'get',
   path: '/v1/invoices/export.csv',
   operationId: 'exportInvoicesCsv',
+  authorization: 'business-owner',
   tags,
   summary: 'The same invoice rows as CSV (header row, RFC 4180 quoting, formula cells guarded)',
   description:

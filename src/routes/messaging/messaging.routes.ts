@@ -24,6 +24,7 @@ const IN_THREAD: ErrorCode[] = ['MSG-NOT-FND-ERR', 'MSG-NOT-PARTICIPANT'];
 export const inbox = authRoute({
   method: 'get',
   operationId: 'getMessagingInbox',
+  authorization: 'party',
   path: '/v1/messaging/inbox',
   tags,
   summary: 'The unified inbox: direct, request and pinned threads (and support threads)',
@@ -36,6 +37,7 @@ export const inbox = authRoute({
 export const lookup = authRoute({
   method: 'get',
   operationId: 'lookupMessageThread',
+  authorization: 'party',
   path: '/v1/messaging/lookup',
   tags,
   summary: 'The direct thread between the caller and a party',
@@ -49,6 +51,7 @@ export const lookup = authRoute({
 export const send = authRoute({
   method: 'post',
   operationId: 'sendMessage',
+  authorization: 'party',
   path: '/v1/messaging/messages',
   tags,
   summary: 'Send a message to a connected counterparty, or in a thread',
@@ -69,6 +72,7 @@ export const send = authRoute({
 export const getThread = authRoute({
   method: 'get',
   operationId: 'getMessageThread',
+  authorization: 'party',
   path: '/v1/messaging/threads/{id}',
   tags,
   summary: 'One thread as the caller sees it',
@@ -80,6 +84,7 @@ export const getThread = authRoute({
 export const messages = authRoute({
   method: 'get',
   operationId: 'listThreadMessages',
+  authorization: 'party',
   path: '/v1/messaging/threads/{id}/messages',
   tags,
   summary: "A thread's messages in order, cursor-paginated",
@@ -95,6 +100,7 @@ function action(name: string, operationId: string, summary: string, description:
   return authRoute({
     method: 'post',
     operationId,
+    authorization: 'party',
     path: `/v1/messaging/threads/{id}/${name}`,
     tags,
     summary,
@@ -143,6 +149,7 @@ export const unblock = action('unblock', 'unblockMessageThread', 'Unblock a dire
 export const join = authRoute({
   method: 'post',
   operationId: 'joinSupportThread',
+  authorization: 'admin',
   path: '/v1/messaging/threads/{id}/join',
   tags,
   summary: 'Join an escalated support thread (admin)',
@@ -156,6 +163,7 @@ export const join = authRoute({
 export const supportQueue = authRoute({
   method: 'get',
   operationId: 'listSupportQueue',
+  authorization: 'admin',
   path: '/v1/messaging/support_queue',
   tags,
   summary: 'Escalated support threads (admin)',

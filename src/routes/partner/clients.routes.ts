@@ -1,6 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
 import { PARTNER_TOKEN_PATH } from '../../http/middleware/partner-auth';
-import { authRoute, jsonBody, jsonContent } from '../../http/openapi';
+import { type AuthorizationClass, authRoute, jsonBody, jsonContent } from '../../http/openapi';
 import { errorResponses } from '../../lib/errors';
 import {
   clientListSchema,
@@ -26,6 +26,7 @@ const tags = ['Partner clients'];
 export const createClient = authRoute({
   method: 'post',
   operationId: 'createPartnerClient',
+  authorization: 'self',
   path: '/v1/partner/clients',
   tags,
   summary: 'Register a partner client; its x-api-key and client secret are shown in this answer only',
@@ -39,6 +40,7 @@ export const createClient = authRoute({
 export const listClients = authRoute({
   method: 'get',
   operationId: 'listPartnerClients',
+  authorization: 'self',
   path: '/v1/partner/clients',
   tags,
   summary: "The caller's partner clients, newest first",
@@ -49,6 +51,7 @@ export const listClients = authRoute({
 export const getClient = authRoute({
   method: 'get',
   operationId: 'getPartnerClient',
+  authorization: 'self',
   path: '/v1/partner/clients/{client_id}',
   tags,
   summary: 'One partner client (its owner or an admin)',
@@ -60,6 +63,7 @@ export const getClient = authRoute({
 export const updateClient = authRoute({
   method: 'patch',
   operationId: 'updatePartnerClient',
+  authorization: 'self',
   path: '/v1/partner/clients/{client_id}',
   tags,
   summary: 'Rename a partner client, change its scopes, disable or re-enable it (the tier: admins only)',
@@ -72,6 +76,7 @@ const rotation = (kind: 'api_key' | 'client_secret') =>
   authRoute({
     method: 'post',
     operationId: kind === 'api_key' ? 'rotatePartnerApiKey' : 'rotatePartnerClientSecret',
+    authorization: 'self',
     path: `/v1/partner/clients/{client_id}/${kind}/rotate`,
     tags,
     summary:
@@ -93,6 +98,7 @@ export const rotateClientSecret = rotation('client_secret');
 export const issueToken = createRoute({
   method: 'post',
   operationId: 'issuePartnerToken',
+  'x-authorization': 'partner' satisfies AuthorizationClass,
   path: PARTNER_TOKEN_PATH,
   tags,
   summary: 'OAuth 2.0 client credentials: trade a client id and secret for a short-lived access token',

@@ -17,6 +17,7 @@ const tags = ['Partner clients'];
 export const link = authRoute({
   method: 'post',
   operationId: 'linkPartnerClient',
+  authorization: 'business-owner',
   path: '/v1/business/{business_id}/partners',
   tags,
   summary: 'Link a partner client to the business, granting it some of its scopes here (owner or admin)',
@@ -28,6 +29,7 @@ export const link = authRoute({
 export const list = authRoute({
   method: 'get',
   operationId: 'listBusinessPartnerLinks',
+  authorization: 'business-member',
   path: '/v1/business/{business_id}/partners',
   tags,
   summary: 'The partner clients linked to the business (owner, active teammate or admin)',
@@ -39,6 +41,7 @@ export const list = authRoute({
 export const update = authRoute({
   method: 'patch',
   operationId: 'updatePartnerLink',
+  authorization: 'business-owner',
   path: '/v1/business/{business_id}/partners/{client_id}',
   tags,
   summary: 'Change the scopes a partner client is granted for the business (owner or admin)',
@@ -52,6 +55,7 @@ export const update = authRoute({
 export const unlink = authRoute({
   method: 'delete',
   operationId: 'unlinkPartnerClient',
+  authorization: 'business-owner',
   path: '/v1/business/{business_id}/partners/{client_id}',
   tags,
   summary: 'Unlink a partner client: its access to the business ends at once (owner or admin)',

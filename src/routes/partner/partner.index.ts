@@ -1,4 +1,3 @@
-import type { PARTNER_SCOPES } from '../../db/schema/partners';
 import { PARTNER_TOKEN_PATH } from '../../http/middleware/partner-auth';
 import { createRouter, serviceCtx } from '../../http/create-app';
 import {
@@ -18,11 +17,12 @@ import {
   updateClient,
   updatePartnerLink,
 } from '../../services/partners';
+import type { PartnerScope } from '../../services/kernel';
 import * as clients from './clients.routes';
 import * as links from './links.routes';
 import * as partner from './partner.routes';
 
-const SCOPE_DESCRIPTIONS: Record<(typeof PARTNER_SCOPES)[number], string> = {
+const SCOPE_DESCRIPTIONS: Record<PartnerScope, string> = {
   'shifts:read': 'Read a linked business’s shift requests and open broadcasts.',
   'shifts:write': 'Post shifts for a linked business.',
   'shifters:read': 'Read a linked business’s crew.',

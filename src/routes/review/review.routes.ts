@@ -24,6 +24,7 @@ const one = (d: string) => jsonContent(reviewSchema, d);
 export const createReview = authRoute({
   method: 'post',
   operationId: 'createReview',
+  authorization: 'party',
   path: '/v1/review',
   tags,
   summary: 'Review the other party of a worked shift between you (optionally pinned to that shift)',
@@ -37,6 +38,7 @@ export const createReview = authRoute({
 export const listReviews = authRoute({
   method: 'get',
   operationId: 'listReviews',
+  authorization: 'signed-in',
   path: '/v1/review/list',
   tags,
   summary: 'Reviews of a party (review_on, review_on_id) or by a party (review_by, review_by_id), newest first',
@@ -48,6 +50,7 @@ export const listReviews = authRoute({
 export const getAverage = authRoute({
   method: 'get',
   operationId: 'getAverageReview',
+  authorization: 'signed-in',
   path: '/v1/review/get_avg_review',
   tags,
   summary: "A party's average rating and review count (upheld-dispute reviews left out)",
@@ -58,6 +61,7 @@ export const getAverage = authRoute({
 export const getAverages = authRoute({
   method: 'post',
   operationId: 'getReviewAverages',
+  authorization: 'signed-in',
   path: '/v1/review/averages',
   tags,
   summary: 'Average ratings of many parties in one call (a read)',
@@ -68,6 +72,7 @@ export const getAverages = authRoute({
 export const getHistogram = authRoute({
   method: 'get',
   operationId: 'getReviewHistogram',
+  authorization: 'signed-in',
   path: '/v1/review/histogram',
   tags,
   summary: "A party's rating histogram: how many reviews gave 1 to 5 (upheld-dispute reviews left out)",
@@ -78,6 +83,7 @@ export const getHistogram = authRoute({
 export const getTrend = authRoute({
   method: 'get',
   operationId: 'getReviewTrend',
+  authorization: 'signed-in',
   path: '/v1/review/trend',
   tags,
   summary: "A party's average rating over time: daily buckets under 30 days, else weekly from Monday",
@@ -90,6 +96,7 @@ export const getTrend = authRoute({
 export const respond = authRoute({
   method: 'put',
   operationId: 'respondToReview',
+  authorization: 'party',
   path: '/v1/review/respond',
   tags,
   summary: 'Respond to a review of your party, once (the reviewed shifter, or the business owner or an active teammate)',
@@ -101,6 +108,7 @@ export const respond = authRoute({
 export const dispute = authRoute({
   method: 'post',
   operationId: 'disputeReview',
+  authorization: 'party',
   path: '/v1/review/dispute',
   tags,
   summary: 'Dispute a review of your party, once; it stays visible while an admin decides',
@@ -112,6 +120,7 @@ export const dispute = authRoute({
 export const resolve = authRoute({
   method: 'put',
   operationId: 'resolveReviewDispute',
+  authorization: 'admin',
   path: '/v1/review/dispute/resolve',
   tags,
   summary: 'Resolve a pending dispute (admin only): upheld removes the review from every list and aggregate, rejected keeps it',
@@ -123,6 +132,7 @@ export const resolve = authRoute({
 export const disputes = authRoute({
   method: 'get',
   operationId: 'listReviewDisputes',
+  authorization: 'admin',
   path: '/v1/review/disputes',
   tags,
   summary: 'The dispute queue (admin only): pending disputes oldest first, or every disputed review',

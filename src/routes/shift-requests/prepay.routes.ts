@@ -5,6 +5,7 @@ export const prepayShiftRoute = authRoute({
   method: 'post',
   path: '/v1/shift_request/{id}/prepay',
   operationId: 'prepayShift',
+  authorization: 'business-owner',
   tags: ['Shift requests'],
   summary: 'Pre-pay a claimed or accepted shift before it is worked',
   description:

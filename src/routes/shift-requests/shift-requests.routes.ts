@@ -39,6 +39,7 @@ const FINAL: ErrorCode[] = [
 export const sendRequest = authRoute({
   method: 'post',
   operationId: 'sendShiftRequest',
+  authorization: 'business-member',
   path: '/v1/shift_request/send_request',
   tags,
   summary: 'Post one shift: targeted to a connected shifter, or broadcast to the crew',
@@ -56,6 +57,7 @@ export const sendRequest = authRoute({
 export const listRequests = authRoute({
   method: 'post',
   operationId: 'listShiftRequests',
+  authorization: 'party',
   path: '/v1/shift_request/list_of_requests',
   tags,
   summary: "The caller's shift requests (either side), newest first",
@@ -67,6 +69,7 @@ export const listRequests = authRoute({
 export const listBroadcasts = authRoute({
   method: 'post',
   operationId: 'listBroadcastRequests',
+  authorization: 'party',
   path: '/v1/shift_request/list_of_broadcast_requests',
   tags,
   summary: 'Open broadcasts the caller may claim or manages; optionally ranked by relevance',
@@ -79,6 +82,7 @@ export const listBroadcasts = authRoute({
 export const conflicts = authRoute({
   method: 'get',
   operationId: 'getShiftConflicts',
+  authorization: 'party',
   path: '/v1/shift_request/conflicts',
   tags,
   summary: "The shifter's accepted shifts overlapping a window",
@@ -94,6 +98,7 @@ export const conflicts = authRoute({
 export const getOne = authRoute({
   method: 'get',
   operationId: 'getShiftRequest',
+  authorization: 'party',
   path: '/v1/shift_request/{id}',
   tags,
   summary: 'One shift request (parties only)',
@@ -102,10 +107,17 @@ export const getOne = authRoute({
   errors: ['SHFT-NOT-FND-ERR'],
 });
 
-const transition = <P extends string>(path: P, operationId: string, summary: string, errors: ErrorCode[]) =>
+const transition = <P extends string>(
+  path: P,
+  operationId: string,
+  authorization: 'shifter' | 'business-member',
+  summary: string,
+  errors: ErrorCode[],
+) =>
   authRoute({
     method: 'post',
     operationId,
+    authorization,
     path: `/v1/shift_request/{id}/${path}`,
     tags,
     summary,
@@ -117,12 +129,14 @@ const transition = <P extends string>(path: P, operationId: string, summary: str
 export const accept = transition(
   'accept',
   'acceptShiftRequest',
+  'shifter',
   'The targeted shifter accepts (pending → accepted); on a broadcast, claims it',
   [...FINAL, 'SHFT-CONFLICT-ERR', 'CLAIM-LOST-ERR', 'SHFT-OWN-BUSINESS-ERR'],
 );
 export const decline = authRoute({
   method: 'post',
   operationId: 'declineShiftRequest',
+  authorization: 'shifter',
   path: '/v1/shift_request/{id}/decline',
   tags,
   summary: 'The targeted shifter declines (pending → declined)',
@@ -130,17 +144,24 @@ export const decline = authRoute({
   responses: { 200: one('The request after the change.') },
   errors: ['SHFT-NOT-FND-ERR', ...FINAL],
 });
-export const claim = transition('claim', 'claimShiftRequest', 'Claim an open broadcast: the first claim wins', [
+export const claim = transition('claim', 'claimShiftRequest', 'shifter', 'Claim an open broadcast: the first claim wins', [
   ...FINAL,
   'CLAIM-LOST-ERR',
   'SHFT-CONFLICT-ERR',
   'SHFT-OWN-BUSINESS-ERR',
 ]);
-export const noShow = transition('no_show', 'markShiftNoShow', 'The business marks an accepted shift as a no-show after its start', FINAL);
+export const noShow = transition(
+  'no_show',
+  'markShiftNoShow',
+  'business-member',
+  'The business marks an accepted shift as a no-show after its start',
+  FINAL,
+);
 
 export const cancel = authRoute({
   method: 'post',
   operationId: 'cancelShiftRequest',
+  authorization: 'party',
   path: '/v1/shift_request/{id}/cancel',
   tags,
   summary: 'Cancel (either party); a shifter cancel may re-broadcast the shift (auto-fill)',
@@ -154,6 +175,7 @@ export const cancel = authRoute({
 export const changeRequest = authRoute({
   method: 'put',
   operationId: 'changeShiftRequest',
+  authorization: 'business-member',
   path: '/v1/shift_request/change_request',
   tags,
   summary: 'Change a pending request: the original becomes superseded (4) and a pending child replaces it',
@@ -173,6 +195,7 @@ const clockRoute = <P extends 'clock_in' | 'clock_out'>(
   authRoute({
     method: 'post',
     operationId,
+    authorization: 'party',
     path: `/v1/shift_request/{id}/${path}`,
     tags,
     summary,
@@ -189,6 +212,7 @@ export const clockOut = clockRoute('clock_out', 'clockOut', 'Clock out (shift en
 export const clockPhoto = authRoute({
   method: 'post',
   operationId: 'uploadClockPhoto',
+  authorization: 'party',
   path: '/v1/shift_request/{id}/clock_photo',
   tags,
   summary: `Upload a clock photo (multipart field "file"; JPEG, PNG, GIF, WebP or HEIC; at most 8 MB; at most ${MAX_CLOCK_PHOTOS_PER_SIDE} per shift and side)`,
@@ -216,6 +240,7 @@ export const clockPhoto = authRoute({
 export const readClockPhoto = authRoute({
   method: 'get',
   operationId: 'getClockPhoto',
+  authorization: 'party',
   path: '/v1/uploads/clock-photos/{shift_request_id}/{side}/{file}',
   tags,
   summary: 'A clock photo (parties of the shift only)',

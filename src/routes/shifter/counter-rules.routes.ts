@@ -23,6 +23,7 @@ const MATCHING =
 export const listCounterRules = authRoute({
   method: 'get',
   operationId: 'listCounterRules',
+  authorization: 'shifter',
   path: '/v1/shifter/{id}/counter_rules',
   tags,
   summary: "The shifter's counter rules, active first (owner or admin)",
@@ -35,6 +36,7 @@ export const listCounterRules = authRoute({
 export const createCounterRule = authRoute({
   method: 'post',
   operationId: 'createCounterRule',
+  authorization: 'shifter',
   path: '/v1/shifter/{id}/counter_rules',
   tags,
   summary: 'Add a counter rule (owner or admin)',
@@ -47,6 +49,7 @@ export const createCounterRule = authRoute({
 export const suggestCounter = authRoute({
   method: 'get',
   operationId: 'suggestCounterRate',
+  authorization: 'shifter',
   path: '/v1/shifter/{id}/counter_rules/suggest',
   tags,
   summary: 'The suggested counter-offer for one incoming (pending, targeted) request (owner only)',
@@ -68,6 +71,7 @@ export const suggestCounter = authRoute({
 export const getCounterRule = authRoute({
   method: 'get',
   operationId: 'getCounterRule',
+  authorization: 'shifter',
   path: '/v1/shifter/{id}/counter_rules/{rule_id}',
   tags,
   summary: 'One counter rule (owner or admin)',
@@ -79,6 +83,7 @@ export const getCounterRule = authRoute({
 export const updateCounterRule = authRoute({
   method: 'patch',
   operationId: 'updateCounterRule',
+  authorization: 'shifter',
   path: '/v1/shifter/{id}/counter_rules/{rule_id}',
   tags,
   summary: 'Change a counter rule; only the fields sent change (owner or admin)',
@@ -90,6 +95,7 @@ export const updateCounterRule = authRoute({
 export const deleteCounterRule = authRoute({
   method: 'delete',
   operationId: 'deleteCounterRule',
+  authorization: 'shifter',
   path: '/v1/shifter/{id}/counter_rules/{rule_id}',
   tags,
   summary: 'Delete a counter rule (owner or admin)',

@@ -22,6 +22,7 @@ const CRED_ERRORS: ErrorCode[] = ['SHIFTER-NOT-FND-ERR', 'CREDENTIAL-NOT-FND-ERR
 export const listCredentials = authRoute({
   method: 'get',
   operationId: 'listCredentials',
+  authorization: 'shifter',
   path: '/v1/shifter/{id}/credentials',
   tags,
   summary: "A shifter's credentials: every row for the owner or an admin, visible rows for anyone else",
@@ -33,6 +34,7 @@ export const listCredentials = authRoute({
 export const createCredential = authRoute({
   method: 'post',
   operationId: 'createCredential',
+  authorization: 'shifter',
   path: '/v1/shifter/{id}/credentials',
   tags,
   summary: 'Add a credential (the owning shifter only)',
@@ -44,6 +46,7 @@ export const createCredential = authRoute({
 export const getCredential = authRoute({
   method: 'get',
   operationId: 'getCredential',
+  authorization: 'shifter',
   path: '/v1/shifter/{id}/credentials/{credential_id}',
   tags,
   summary: 'One credential (hidden rows: owner and admins only)',
@@ -55,6 +58,7 @@ export const getCredential = authRoute({
 export const updateCredential = authRoute({
   method: 'patch',
   operationId: 'updateCredential',
+  authorization: 'shifter',
   path: '/v1/shifter/{id}/credentials/{credential_id}',
   tags,
   summary: 'Change a credential; only the fields sent change (the owning shifter only)',
@@ -66,6 +70,7 @@ export const updateCredential = authRoute({
 export const deleteCredential = authRoute({
   method: 'delete',
   operationId: 'deleteCredential',
+  authorization: 'shifter',
   path: '/v1/shifter/{id}/credentials/{credential_id}',
   tags,
   summary: 'Delete a credential and its document (the owning shifter only)',
@@ -77,6 +82,7 @@ export const deleteCredential = authRoute({
 export const uploadDocument = authRoute({
   method: 'post',
   operationId: 'uploadCredentialDocument',
+  authorization: 'shifter',
   path: '/v1/shifter/{id}/credentials/{credential_id}/document',
   tags,
   summary: 'Attach or replace the document (multipart field "file"; PDF or image by content; at most 8 MB; owner only)',
@@ -100,6 +106,7 @@ export const uploadDocument = authRoute({
 export const readDocument = authRoute({
   method: 'get',
   operationId: 'getCredentialDocument',
+  authorization: 'shifter',
   path: '/v1/shifter/{id}/credentials/{credential_id}/document',
   tags,
   summary: 'Download the document, as an attachment with its sniffed type (to those who may see the credential)',
@@ -120,6 +127,7 @@ export const readDocument = authRoute({
 export const deleteDocument = authRoute({
   method: 'delete',
   operationId: 'deleteCredentialDocument',
+  authorization: 'shifter',
   path: '/v1/shifter/{id}/credentials/{credential_id}/document',
   tags,
   summary: 'Remove the document, keep the credential (owner only)',

@@ -4,6 +4,7 @@ import { earningsGoalInput, earningsGoalSchema, earningsQuery, earningsSchema } 
 export const earnings = authRoute({
   method: 'get',
   operationId: 'getEarnings',
+  authorization: 'shifter',
   path: '/v1/shifter/{id}/earnings',
   tags: ['Shifters'],
   summary: "A month's earnings with projection, typical rate and hours, breakdowns and trend (owner only)",
@@ -15,6 +16,7 @@ export const earnings = authRoute({
 export const earningsGoal = authRoute({
   method: 'put',
   operationId: 'setEarningsGoal',
+  authorization: 'shifter',
   path: '/v1/shifter/{id}/earnings_goal',
   tags: ['Shifters'],
   summary: 'Set or clear the monthly earnings goal (owner only)',

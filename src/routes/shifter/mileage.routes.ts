@@ -19,6 +19,7 @@ const deleted = jsonContent(mileageDeletedSchema, 'Deleted.');
 export const listMileage = authRoute({
   method: 'get',
   operationId: 'listMileageEntries',
+  authorization: 'shifter',
   path: '/v1/shifter/{id}/mileage',
   tags,
   summary: "A year's mileage entries, newest first, with the year's totals (owner or admin)",
@@ -30,6 +31,7 @@ export const listMileage = authRoute({
 export const createMileage = authRoute({
   method: 'post',
   operationId: 'createMileageEntry',
+  authorization: 'shifter',
   path: '/v1/shifter/{id}/mileage',
   tags,
   summary: 'Log a trip; the rate per mile is captured from the operator setting now (owner only)',
@@ -41,6 +43,7 @@ export const createMileage = authRoute({
 export const getMileage = authRoute({
   method: 'get',
   operationId: 'getMileageEntry',
+  authorization: 'shifter',
   path: '/v1/shifter/{id}/mileage/{entry_id}',
   tags,
   summary: 'One mileage entry (owner or admin)',
@@ -53,6 +56,7 @@ const update = (method: 'patch' | 'put') =>
   authRoute({
     method,
     operationId: method === 'patch' ? 'updateMileageEntry' : 'replaceMileageEntry',
+    authorization: 'shifter',
     path: '/v1/shifter/{id}/mileage/{entry_id}',
     tags,
     summary:
@@ -69,6 +73,7 @@ export const putMileage = update('put');
 export const deleteMileage = authRoute({
   method: 'delete',
   operationId: 'deleteMileageEntry',
+  authorization: 'shifter',
   path: '/v1/shifter/{id}/mileage/{entry_id}',
   tags,
   summary: 'Delete a mileage entry (owner, or an admin)',

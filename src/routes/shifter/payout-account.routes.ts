@@ -7,6 +7,7 @@ export const startPayoutOnboarding = authRoute({
   method: 'post',
   path: '/v1/shifter/payout_account',
   operationId: 'startPayoutOnboarding',
+  authorization: 'self',
   tags,
   summary: "Set up the caller's payout account (once) and get a fresh onboarding link",
   description:
@@ -20,6 +21,7 @@ export const getPayoutAccount = authRoute({
   method: 'get',
   path: '/v1/shifter/payout_account',
   operationId: 'getPayoutAccount',
+  authorization: 'shifter',
   tags,
   summary: "The caller's payout account: onboarding state and whether payouts are enabled",
   description:

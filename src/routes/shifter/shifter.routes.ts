@@ -6,6 +6,7 @@ const tags = ['Shifters'];
 export const ofUser = authRoute({
   method: 'get',
   operationId: 'getShifterOfUser',
+  authorization: 'self',
   path: '/v1/shifter/of_user',
   tags,
   summary: "The user's shifter profile",
@@ -17,6 +18,7 @@ export const ofUser = authRoute({
 export const create = authRoute({
   method: 'post',
   operationId: 'createShifterProfile',
+  authorization: 'self',
   path: '/v1/shifter/create',
   tags,
   summary: "Add a shifter profile to the caller's account (dual profile)",

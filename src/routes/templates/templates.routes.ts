@@ -17,6 +17,7 @@ const one = (d: string) => jsonContent(templateSchema, d);
 export const byBusiness = authRoute({
   method: 'get',
   operationId: 'listShiftTemplates',
+  authorization: 'business-member',
   path: '/v1/shift_templates/by_business/{id}',
   tags,
   summary: "The business's shift templates (owner or active teammate)",
@@ -28,6 +29,7 @@ export const byBusiness = authRoute({
 export const create = authRoute({
   method: 'post',
   operationId: 'createShiftTemplate',
+  authorization: 'business-member',
   path: '/v1/shift_templates/create',
   tags,
   summary: 'Create a weekly shift template',
@@ -39,6 +41,7 @@ export const create = authRoute({
 export const update = authRoute({
   method: 'put',
   operationId: 'updateShiftTemplate',
+  authorization: 'business-member',
   path: '/v1/shift_templates/{id}',
   tags,
   summary: 'Change a shift template (only the fields sent change)',
@@ -50,6 +53,7 @@ export const update = authRoute({
 export const remove = authRoute({
   method: 'delete',
   operationId: 'deleteShiftTemplate',
+  authorization: 'business-member',
   path: '/v1/shift_templates/{id}',
   tags,
   summary: 'Delete a shift template (the shift requests it generated stay)',
@@ -61,6 +65,7 @@ export const remove = authRoute({
 export const generate = authRoute({
   method: 'post',
   operationId: 'generateShiftsFromTemplate',
+  authorization: 'business-member',
   path: '/v1/shift_templates/{id}/generate',
   tags,
   summary: "Create the pending shift requests for the template's weekdays",
@@ -83,6 +88,7 @@ export const generate = authRoute({
 export const preview = authRoute({
   method: 'get',
   operationId: 'previewShiftsFromTemplate',
+  authorization: 'business-member',
   path: '/v1/shift_templates/{id}/generate/preview',
   tags,
   summary: 'What generate would create and skip now, writing nothing',

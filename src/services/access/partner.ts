@@ -3,7 +3,6 @@ import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { businesses, type PartnerScope, partnerBusinessLinks, partnerClients } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import type { Actor, PartnerActor, ServiceContext } from '../kernel';
-import type { BusinessRow } from './business';
 
 /**
  * A partner's standing: a partner client reaches a business only through a link the business made
@@ -46,7 +45,7 @@ export async function partnerBusiness(
   ctx: ServiceContext,
   businessId: string,
   scope?: PartnerScope,
-): Promise<{ business: BusinessRow; link: PartnerLinkRow; actor: PartnerActor }> {
+): Promise<{ business: typeof businesses.$inferSelect; link: PartnerLinkRow; actor: PartnerActor }> {
   const actor = partnerActor(ctx);
   if (scope) assertPartnerScope(actor, scope);
   const [row] = await ctx.db

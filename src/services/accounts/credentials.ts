@@ -6,6 +6,7 @@ import { sha256Hex } from '../../lib/crypto';
 import { newId, randomBase62 } from '../../lib/ids';
 import { toIso } from '../../lib/time';
 import type { PersonRights } from '../kernel';
+import { MAX_LIVE_SESSIONS, MAX_PENDING_SESSIONS } from './limits';
 import type { ApiKeyIssued } from './schemas';
 
 /** `smk_` + 32 base62 characters ≈ 190 bits of entropy. */
@@ -15,13 +16,6 @@ export const API_KEY_DISPLAY_LENGTH = 12;
 /** Session tokens: `sms_` + 40 base62 characters. */
 export const SESSION_PREFIX = 'sms_';
 export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
-/** Live sessions kept per account; signing in once more ends the oldest. */
-export const MAX_LIVE_SESSIONS = 20;
-/**
- * Sign-ins waiting for their second factor kept per account, apart from the full sessions: someone
- * who has only the password cannot push the owner's sessions out by signing in again and again.
- */
-export const MAX_PENDING_SESSIONS = 10;
 const LAST_USED_GRANULARITY_MS = 60_000;
 
 export interface ResolvedCredential extends PersonRights {
@@ -171,6 +165,42 @@ export async function resolveSession(db: Db, token: string, now: number): Promis
   };
 }
 
+/**
+ * A live full session named by its id (not its token), with the account's rights and when it
+ * expires: what a long-lived connection (the live view of a thread) asks again while it stays open.
+ * Null once the session is revoked, expired or still waiting for its second factor.
+ */
+export async function resolveSessionById(
+  db: Db,
+  sessionId: string,
+  now: number,
+): Promise<(ResolvedCredential & { expiresAt: number }) | null> {
+  const [row] = await db
+    .select({
+      userId: sessions.user_id,
+      admin: admins.user_id,
+      isDemo: users.is_demo,
+      lastUsedAt: sessions.last_seen_at,
+      expiresAt: sessions.expires_at,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.user_id))
+    .leftJoin(admins, eq(admins.user_id, sessions.user_id))
+    .where(
+      and(eq(sessions.id, sessionId), isNull(sessions.revoked_at), gt(sessions.expires_at, now), eq(sessions.pending_two_factor, false)),
+    )
+    .limit(1);
+  if (!row) return null;
+  return {
+    userId: row.userId,
+    credentialId: sessionId,
+    via: 'session',
+    lastUsedAt: row.lastUsedAt,
+    expiresAt: row.expiresAt,
+    ...rights(row.isDemo, row.admin !== null),
+  };
+}
+
 /** The session of a token that waits for its second factor, if it is one and still live. */
 export async function resolvePendingSession(db: Db, token: string, now: number): Promise<{ sessionId: string; userId: string } | null> {
   if (!looksLikeSession(token)) return null;
@@ -187,6 +217,27 @@ export async function resolvePendingSession(db: Db, token: string, now: number):
     )
     .limit(1);
   return row ?? null;
+}
+
+/**
+ * The rights of an account named by id alone (the tool server's grants carry the user id, not a
+ * credential of this table); null when the account no longer exists.
+ */
+export async function accountRights(db: Db, userId: string): Promise<PersonRights | null> {
+  const [row] = await db
+    .select({ id: users.id, isDemo: users.is_demo, admin: admins.user_id })
+    .from(users)
+    .leftJoin(admins, eq(admins.user_id, users.id))
+    .where(eq(users.id, userId))
+    .limit(1);
+  if (!row) return null;
+  return rights(row.isDemo, row.admin !== null);
+}
+
+/** The email and display name of the account a page session belongs to; undefined when it is gone. */
+export async function signedInUser(db: Db, userId: string) {
+  const [user] = await db.select({ email: users.email, displayName: users.display_name }).from(users).where(eq(users.id, userId)).limit(1);
+  return user;
 }
 
 /**

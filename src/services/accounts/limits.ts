@@ -27,6 +27,14 @@ export const LIMITS = {
 
 export const KNOWN_PLACE_MS = 90 * 24 * 3600 * 1000;
 
+/** Live sessions kept per account; signing in once more ends the oldest. */
+export const MAX_LIVE_SESSIONS = 20;
+/**
+ * Sign-ins waiting for their second factor kept per account, apart from the full sessions: someone
+ * who has only the password cannot push the owner's sessions out by signing in again and again.
+ */
+export const MAX_PENDING_SESSIONS = 10;
+
 export interface Budget {
   subject: string;
   limit: number;

@@ -1,2 +1,2 @@
-export * from './prepay';
-export * from './tokens';
+export { chargeConfirmed, type PrepayOutcome } from './prepay';
+export { consumeConfirmation, formatAmount, issueConfirmation, openConfirmation } from './tokens';

@@ -1,2 +1,2 @@
-export * from './model';
-export * from './provider';
+export { type ChatMessage, type LanguageModel, LanguageModelError, type ToolCall, type ToolSpec } from './model';
+export { languageModelFor } from './provider';

@@ -1,2 +1,8 @@
-export * from './chat';
-export * from './schemas';
+export { getAssistantChat, sendAssistantMessage } from './chat';
+export {
+  type AssistantAction,
+  assistantChatSchema,
+  assistantExchangeSchema,
+  type AssistantMessageView,
+  sendAssistantMessageInput,
+} from './schemas';

@@ -1,5 +1,26 @@
-export * from './acting';
-export * from './invitations';
-export * from './schemas';
-export * from './settings';
-export * from './teammates';
+export { type ActingBusiness, listActingBusinesses } from './acting';
+export {
+  acceptInvitation,
+  declineInvitation,
+  inviteTeammate,
+  listBusinessInvitations,
+  listMyInvitations,
+  revokeInvitation,
+} from './invitations';
+export { businessBySlug } from './lookup';
+export {
+  businessSettingsInput,
+  invitationListSchema,
+  invitationSchema,
+  type InvitationView,
+  inviteTeammateInput,
+  receivedInvitationListSchema,
+  receivedInvitationSchema,
+  teammateListSchema,
+  teammateSchema,
+  teammateStatusInput,
+  type TeammateView,
+  weeklyBudgetInput,
+} from './schemas';
+export { getBusinessSettings, setWeeklyBudget, updateSettings } from './settings';
+export { listTeammates, setTeammateStatus } from './teammates';

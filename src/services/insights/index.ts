@@ -1,6 +1,21 @@
-export * from './crew-analytics';
-export * from './earnings';
-export * from './going-rate';
-export * from './labor-costs';
-export * from './rollups';
-export * from './schemas';
+export { crewAnalytics } from './crew-analytics';
+export { earnings, setEarningsGoal } from './earnings';
+export { goingRate } from './going-rate';
+export { laborCosts } from './labor-costs';
+export { advanceInsightRollups, readWindow, rebuildInsightRollups } from './rollups';
+export {
+  type CrewAnalytics,
+  crewAnalyticsSchema,
+  type CrewMember,
+  type Earnings,
+  earningsGoalInput,
+  earningsGoalSchema,
+  earningsQuery,
+  earningsSchema,
+  type GoingRate,
+  goingRateQuery,
+  goingRateSchema,
+  type LaborCosts,
+  laborCostsQuery,
+  laborCostsSchema,
+} from './schemas';

@@ -18,6 +18,9 @@ export type Actor =
 
 export type PersonActor = Extract<Actor, { kind: 'user' | 'agent' }>;
 
+/** A partner credential's scopes and a partner client's tier (the stored columns' values). */
+export type { PartnerScope, PartnerTier };
+
 /**
  * A partner client acting through its `x-api-key` or an OAuth access token (http/middleware/
  * partner-auth.ts). `partnerId` is the client's id (`pc_…`); `scopes` are the credential's (a key

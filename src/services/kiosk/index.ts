@@ -1,2 +1,13 @@
-export * from './punch';
-export * from './sessions';
+export { kioskPunch, type KioskShift, kioskShifts } from './punch';
+export {
+  endKiosk,
+  endKioskWithPassword,
+  kioskActor,
+  kioskSeenIsStale,
+  type KioskView,
+  listKiosks,
+  type ResolvedKiosk,
+  resolveKiosk,
+  startKiosk,
+  touchKiosk,
+} from './sessions';

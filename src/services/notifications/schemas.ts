@@ -208,6 +208,9 @@ export const removedSchema = z.object({ id: z.string(), removed: z.literal(true)
 
 // ── Deliveries (admin) ──────────────────────────────────────────────────────────────────────────
 
+/** The states of a delivery (the column's values), for the admin's deliveries filter. */
+export { DELIVERY_STATUSES };
+
 export const listDeliveriesQuery = z.object({
   user_id: id.optional().openapi({ description: 'Only this user’s deliveries.' }),
   channel: outboundChannelSchema.optional(),

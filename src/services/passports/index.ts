@@ -1,2 +1,2 @@
-export * from './passports';
-export * from './schemas';
+export { listPassports, recordPassport, revokePassport } from './passports';
+export { listPassportsQuery, passportListSchema, passportSchema, recordPassportInput } from './schemas';

@@ -436,6 +436,20 @@ export async function getPayoutAccount(ctx: ServiceContext, q: PayoutAccountQuer
 }
 
 /**
+ * The connected account `accountId` if it is the payout account of `userId`'s shifter profile, else
+ * null: the simulated onboarding page opens only for its own shifter.
+ */
+export async function payoutAccountOfUser(ctx: ServiceContext, userId: string, accountId: string): Promise<string | null> {
+  const [row] = await ctx.db
+    .select({ id: payoutAccounts.account_id })
+    .from(payoutAccounts)
+    .innerJoin(shifters, eq(shifters.id, payoutAccounts.shifter_id))
+    .where(and(eq(payoutAccounts.account_id, accountId), eq(shifters.user_id, userId)))
+    .limit(1);
+  return row?.id ?? null;
+}
+
+/**
  * What a payout row says of an invoice of the shifter's worked shift:
  * `invoiced` (the business has not paid yet), `waiting` (paid; the share goes out once the payout
  * account has payouts enabled), `sent` (transferred), `refunded` (nothing left to send or kept).

@@ -1,1 +1,1 @@
-export * from './public';
+export { findPublicBusiness, findPublicShifter, findPublicShifterById, type PublicBusiness, type PublicShifter } from './public';

@@ -1,4 +1,45 @@
-export * from './counter-rules';
-export * from './credentials';
-export * from './mileage';
-export * from './schemas';
+export {
+  createCounterRule,
+  deleteCounterRule,
+  getCounterRule,
+  listCounterRules,
+  suggestForRequest,
+  updateCounterRule,
+} from './counter-rules';
+export {
+  createCredential,
+  CREDENTIAL_DOC_MAX_BYTES,
+  deleteCredential,
+  deleteCredentialDocument,
+  getCredential,
+  listCredentials,
+  readCredentialDocument,
+  updateCredential,
+  uploadCredentialDocument,
+} from './credentials';
+export { createMileage, deleteMileage, getMileage, listMileage, updateMileage } from './mileage';
+export { MILEAGE_CSV_COLUMNS, mileageCsv, mileageCsvOfYear } from './mileage-csv';
+export {
+  counterRuleDeletedSchema,
+  counterRuleListSchema,
+  counterRuleSchema,
+  type CounterRuleView,
+  counterSuggestionSchema,
+  createCounterRuleInput,
+  createCredentialInput,
+  createMileageInput,
+  credentialDeletedSchema,
+  credentialDocumentForm,
+  credentialListSchema,
+  credentialSchema,
+  type CredentialView,
+  listMileageQuery,
+  mileageDeletedSchema,
+  mileageEntrySchema,
+  type MileageList,
+  mileageListSchema,
+  suggestCounterQuery,
+  updateCounterRuleInput,
+  updateCredentialInput,
+  updateMileageInput,
+} from './schemas';

@@ -1,20 +1,79 @@
-export * from './accept';
-export * from './cancel';
-export * from './change';
-export * from './claim';
-export * from './clock';
-export * from './conflicts';
-export * from './counter-offer';
-export * from './counter-suggest';
-export * from './create';
-export * from './decline';
-export * from './expire';
-export * from './get';
-export * from './list';
-export * from './load';
-export * from './no-show';
-export * from './roles';
-export * from './schemas';
-export * from './today';
-export * from './view';
-export * from './calendar-feed';
+export { acceptRequest } from './accept';
+export { calendarFeedState, calendarFeedText, revokeCalendarFeed, rotateCalendarFeed } from './calendar-feed';
+export { cancelShift, shifterCancelPreview } from './cancel';
+export { changeRequest } from './change';
+export { claimBroadcast, type ClaimInput, type ClaimOutcome, commitClaim } from './claim';
+export {
+  CLOCK_PHOTO_MAX_BYTES,
+  CLOCK_PHOTO_UNUSED_HOURS,
+  clockIn,
+  clockOut,
+  type ClockPlace,
+  clockPlaces,
+  MAX_CLOCK_PHOTOS_PER_SIDE,
+  OFFLINE_PUNCH_MAX_AGE_HOURS,
+  OFFLINE_PUNCH_MAX_SKEW_SECONDS,
+  readClockPhoto,
+  sweepUnusedClockPhotos,
+  uploadClockPhoto,
+} from './clock';
+export {
+  CLOCK_IN_EARLY_MINUTES,
+  CLOCK_OUT_GRACE_MINUTES,
+  type ClockState,
+  type ClockTimes,
+  clockTimesOfView,
+  type ClockWindow,
+  clockWindow,
+  clockWindowField,
+  MIN_CLOCKED_MINUTES,
+  type PunchAs,
+  withClockWindow,
+} from './clock-window';
+export { findConflicts } from './conflicts';
+export { proposeCounterOffer } from './counter-offer';
+export { counterFloor, distanceKm, loadCounterContext, suggestCounter, suggestionFields } from './counter-suggest';
+export { buildShiftRow, MAX_SHIFT_MINUTES, newShiftEventDrafts, newShiftRecipients, type NewShiftRow, sendRequest } from './create';
+export { declineRequest } from './decline';
+export { expirePendingShifts } from './expire';
+export { getShiftRequest } from './get';
+export { SHIFT_INPUT_BOUNDS } from './input-bounds';
+export { listBroadcasts, listRequests, listRequestsMany, listRequestSummaries } from './list';
+export { loadShift } from './load';
+export { markNoShow } from './no-show';
+export { listShiftRoles, type ShiftRoleView } from './roles';
+export {
+  cancelBody,
+  cancelledShiftSchema,
+  changedShiftSchema,
+  changeRequestBody,
+  clockBody,
+  clockPhotoForm,
+  clockPhotoParams,
+  clockPhotoQuery,
+  clockPhotoSchema,
+  type ClockSide,
+  clockSideSchema,
+  conflictsQuery,
+  conflictsSchema,
+  currencySchema,
+  dateSchema,
+  declineBody,
+  flagSchema,
+  listBroadcastsBody,
+  listRequestsBody,
+  noteSchema,
+  rateSchema,
+  type RelevanceSignals,
+  sendRequestInput,
+  type ShiftConflicts,
+  type ShiftList,
+  shiftListSchema,
+  shiftRequestSchema,
+  type ShiftRequestView,
+  timeSchema,
+} from './schemas';
+export { shiftIsLate, shiftStateWords } from './state-words';
+export { businessShiftsDated, DATED_READ_MAX, todaysShifts } from './today';
+export { upcomingShiftsOfUser } from './upcoming';
+export { shiftRequestView, type ShiftSummary } from './view';

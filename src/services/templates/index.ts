@@ -1,3 +1,17 @@
-export * from './crud';
-export * from './generate';
-export * from './schemas';
+export { createTemplate, deleteTemplate, listTemplates, updateTemplate } from './crud';
+export { generateFromTemplate, previewTemplateGeneration } from './generate';
+export {
+  createTemplateInput,
+  daysOfWeekSchema,
+  GENERATE_WEEKS,
+  type GeneratePreview,
+  generatePreviewSchema,
+  generateQuery,
+  generateResultSchema,
+  parseDays,
+  templateDeletedSchema,
+  templateListSchema,
+  templateSchema,
+  type TemplateView,
+  updateTemplateInput,
+} from './schemas';

@@ -1,8 +1,21 @@
-export * from './deliveries';
-export * from './endpoints';
-export * from './payloads';
-export * from './produce';
-export * from './queue';
-export * from './schedule';
-export * from './schemas';
-export * from './sweep';
+export { listDeliveries, redeliver, sendTestEvent } from './deliveries';
+export { createEndpoint, deleteEndpoint, enableEndpoint, listEndpoints, rotateSecret } from './endpoints';
+export { WEBHOOK_EVENT_TYPES, WEBHOOK_EVENTS, webhookEnvelopeSchema } from './payloads';
+export { partnerEvent, type PartnerEventPart, reviewDisputedEvent, shiftEvent, webhookShiftRequest } from './produce';
+export { handleWebhooksBatch } from './queue';
+export { DELIVERY_TIMEOUT_MS, MAX_ATTEMPTS } from './schedule';
+export {
+  createdEndpointSchema,
+  createEndpointInput,
+  deliveryListSchema,
+  deliveryParams,
+  endpointDeletedSchema,
+  endpointListSchema,
+  listDeliveriesQuery,
+  rotatedSecretSchema,
+  rotateSecretInput,
+  testEventSchema,
+  webhookDeliverySchema,
+  webhookEndpointSchema,
+} from './schemas';
+export { sweepWebhookDeliveries } from './sweep';

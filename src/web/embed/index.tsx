@@ -4,7 +4,7 @@ import type { AppEnv } from '../../http/app-types';
 import { serviceCtx } from '../../http/create-app';
 import { type PublicWidget, type ServiceContext, widgetCacheKey } from '../../services/kernel';
 import { cachedWidgetData, exampleSlugs, loadWidgetData } from '../../services/widgets';
-import { requestOrigin } from '../urls';
+import { requestOrigin } from '../../http/origin';
 import { EmptyState, NOT_FOUND, PublicBody } from './frame';
 import { limitFramesByIp } from './limit';
 import { CSS_FILE, IMMUTABLE, renderFrame, SCRIPT_CACHE_CONTROL, type Version } from './render';
@@ -12,7 +12,7 @@ import { signedInPages } from './signed-in';
 import { FRAME_CSS } from './styles';
 
 /**
- * The embeddable widgets (spec 4.10, 9.3; README "Widgets"): the scripts partners include
+ * The embeddable widgets (spec 4.10, 9.3; docs/widgets.md): the scripts partners include
  * (`/embed/v1/<name>.js`), the frame pages those scripts put in a sandboxed iframe
  * (`/embed/v1/frame/<name>`), the frames' stylesheet and script at content-hashed paths, the
  * first-party pages of the signed-in widgets (signed-in.tsx) and, with DEMO_MODE on, an example host

@@ -3,7 +3,7 @@ import type { Child } from 'hono/jsx';
 import { WIDGET_BUNDLES } from '../../../generated/widgets/bundles';
 import type { AppEnv } from '../../http/app-types';
 import { fnv1a } from '../assets';
-import { requestOrigin } from '../urls';
+import { requestOrigin } from '../../http/origin';
 import { FrameDocument, type Theme } from './frame';
 import { FRAME_CSS } from './styles';
 

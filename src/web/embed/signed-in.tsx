@@ -1,11 +1,11 @@
-import { and, asc, eq, gt } from 'drizzle-orm';
 import { Hono } from 'hono';
-import { businesses, shiftRequests, shiftRoles, shifters } from '../../db/schema';
 import type { AppEnv } from '../../http/app-types';
 import { serviceCtx } from '../../http/create-app';
 import { AppError } from '../../lib/errors';
+import { businessBySlug as findBusinessBySlug } from '../../services/businesses';
 import { sendConnection } from '../../services/connections';
 import { widgetCacheKey } from '../../services/kernel';
+import { upcomingShiftsOfUser } from '../../services/shifts';
 import { cachedWidgetData, loadWidgetData } from '../../services/widgets';
 import { CsrfField, Notice } from '../components';
 import { csrf } from '../csrf';
@@ -75,13 +75,7 @@ signedInPages.use('/embed/v1/schedule', csrf, requireWebUser);
 
 async function businessBySlug(c: Parameters<typeof serviceCtx>[0], slug: string) {
   if (!SLUG.test(slug)) return undefined;
-  const [b] = await c
-    .get('db')
-    .select({ id: businesses.id, name: businesses.name })
-    .from(businesses)
-    .where(eq(businesses.slug, slug))
-    .limit(1);
-  return b;
+  return findBusinessBySlug(serviceCtx(c), slug);
 }
 
 function ConnectPage({
@@ -160,18 +154,7 @@ signedInPages.post('/embed/v1/connect/:slug', async (c) => {
 
 signedInPages.get('/embed/v1/schedule', async (c) => {
   const user = c.get('webUser')!;
-  const db = c.get('db');
-  const [me] = await db.select({ id: shifters.id }).from(shifters).where(eq(shifters.user_id, user.userId)).limit(1);
-  const rows = me
-    ? await db
-        .select({ row: shiftRequests, role: shiftRoles.label, business: businesses.name })
-        .from(shiftRequests)
-        .innerJoin(shiftRoles, eq(shiftRoles.id, shiftRequests.shiftrole_id))
-        .innerJoin(businesses, eq(businesses.id, shiftRequests.business_id))
-        .where(and(eq(shiftRequests.shifter_id, me.id), eq(shiftRequests.request_status, 2), gt(shiftRequests.starts_at, Date.now())))
-        .orderBy(asc(shiftRequests.starts_at))
-        .limit(20)
-    : [];
+  const rows = await upcomingShiftsOfUser(serviceCtx(c), user.userId);
   return renderPage(
     c,
     <Layout title="Your upcoming shifts" user={user} csrfToken={c.get('csrfToken')}>

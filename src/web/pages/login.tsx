@@ -4,7 +4,7 @@ import { clientIp, enforceAuthIpLimit } from '../../http/middleware/auth';
 import { serviceCtx } from '../../http/create-app';
 import { cancelPendingSignIn, type LoginInput, login, loginInput, logout } from '../../services/accounts';
 import { Card, CsrfField, Notice, SubmitButton, TextField } from '../components';
-import { readAppCookie, setAppCookie } from '../cookies';
+import { readAppCookie, setAppCookie } from '../../http/cookies';
 import { rotateCsrfToken } from '../csrf';
 import { formFields, formProblem } from '../forms';
 import { Layout } from '../layout';

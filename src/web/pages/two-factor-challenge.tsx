@@ -11,7 +11,7 @@ import {
   twoFactorStatus,
 } from '../../services/accounts';
 import { Card, CsrfField, Notice, SubmitButton, TextField } from '../components';
-import { setAppCookie } from '../cookies';
+import { setAppCookie } from '../../http/cookies';
 import { rotateCsrfToken } from '../csrf';
 import { formFields, formProblem } from '../forms';
 import { Layout } from '../layout';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { connectionSchema } from '../../../../src/services/connections';
+import { connectionSchema } from '@shiftmarket/tool-specs';
 import type { Account } from '../sessions';
 import {
   activeAccount,

@@ -1,9 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { z } from 'zod';
-import { postShiftSpec } from '../../../../src/mcp/tool-specs';
-import { deliverableFileSchema, deliverableSchema } from '../../../../src/services/deliverables';
-import { passportSchema } from '../../../../src/services/passports';
+import { deliverableFileSchema, deliverableSchema, passportSchema, postShiftSpec } from '@shiftmarket/tool-specs';
 import { ApiError } from '../api';
 import { activeAccount, defineLocalTool, type LocalTool, ok, READ_ONLY, type ToolContext, WRITES } from './kit';
 

@@ -7,12 +7,12 @@ import {
   postShiftSpec,
   shiftDetailsSpec,
   TOOL_SPECS,
-} from '../../../../src/mcp/tool-specs';
+} from '@shiftmarket/tool-specs';
 import { activeAccount, defineLocalTool, type LocalTool, ok, type ToolContext } from './kit';
 
 /**
  * The 17 tools of the service's agent tool server (spec 4.9), from the same specs (names, titles,
- * descriptions, input and output schemas, annotations: src/mcp/tool-specs.ts).
+ * descriptions, input and output schemas, annotations: `@shiftmarket/tool-specs`, src/mcp/tool-specs/).
  * - Six have a REST operation that does the same job one-to-one and answer the same shape; they call
  *   it with the active account's personal key: shift_details, post_shift, claim_shift, clock_in,
  *   clock_out, cancel_shift.

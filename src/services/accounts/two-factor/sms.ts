@@ -5,8 +5,7 @@ import { AppError } from '../../../lib/errors';
 import { codeMatches, issueCode, takeAttempt } from '../codes';
 import { auditInsert, changedRows, enforceRateLimit, requirePerson, type ServiceContext } from '../../kernel';
 import { smsProviderFor } from '../../notifications';
-import type { PendingSignIn } from './challenge';
-import { isEnabled, loadTwoFactor, methodsOf } from './state';
+import { isEnabled, loadTwoFactor, methodsOf, type PendingSignIn } from './state';
 
 /** Sign-in codes by text message per account: 5 an hour (each costs money and can annoy the owner). */
 export const SMS_CODE_SENDS = { limit: 5, windowSeconds: 3600 } as const;

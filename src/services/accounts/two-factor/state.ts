@@ -16,6 +16,12 @@ export interface TwoFactorStatus {
 
 export type TwoFactorRow = typeof twoFactor.$inferSelect;
 
+/** A sign-in waiting for its second factor: the pending session and its account. */
+export interface PendingSignIn {
+  sessionId: string;
+  userId: string;
+}
+
 export async function loadTwoFactor(db: Db, userId: string): Promise<TwoFactorRow | undefined> {
   const [row] = await db.select().from(twoFactor).where(eq(twoFactor.user_id, userId)).limit(1);
   return row;

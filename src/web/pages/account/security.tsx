@@ -14,7 +14,7 @@ import {
   twoFactorStatus,
 } from '../../../services/accounts';
 import { Card, CsrfField, TextField } from '../../components';
-import { clearAppCookie, readAppCookie } from '../../cookies';
+import { clearAppCookie, readAppCookie } from '../../../http/cookies';
 import { formFields, formProblem } from '../../forms';
 import { renderPage } from '../../render';
 import { AccountShell, DescribedSubmit, formatInstant, noticeFrom, type PageBase, pageBase, RowAction, ThisBrowser, When } from './shared';

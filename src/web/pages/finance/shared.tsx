@@ -1,8 +1,7 @@
-import { eq } from 'drizzle-orm';
 import type { Context } from 'hono';
-import { businesses, invoices } from '../../../db/schema';
 import type { AppEnv, WebUser } from '../../../http/app-types';
 import { fromMinor } from '../../../lib/money';
+import { invoiceOwnedBy, type OwnedInvoice } from '../../../services/invoices';
 import type { ServiceContext } from '../../../services/kernel';
 import { Layout } from '../../layout';
 import { renderPage } from '../../render';
@@ -57,38 +56,16 @@ export function refusePage(c: Context<AppEnv>): Promise<Response> {
 
 export type PaymentState = 'paid' | 'failed' | 'processing';
 
-export interface OwnedInvoice {
-  id: string;
-  amount_minor: number;
-  currency: string;
-  status: 'pending' | 'paid' | 'failed';
-  requires_action: boolean;
-  payment_intent_id: string | null;
-}
+export type { OwnedInvoice };
 
 /**
  * The invoice if the signed-in person owns its business, else null (teammates and admins included:
- * confirming a charge on the owner's card is the owner's step alone).
+ * confirming a charge on the owner's card is the owner's step alone). An id not shaped like one is
+ * refused before any read.
  */
 export async function ownedInvoice(ctx: ServiceContext, userId: string, invoiceId: string): Promise<OwnedInvoice | null> {
   if (!INVOICE_ID.test(invoiceId)) return null;
-  const [row] = await ctx.db
-    .select({
-      id: invoices.id,
-      amount_minor: invoices.amount_minor,
-      currency: invoices.currency,
-      status: invoices.status,
-      requires_action: invoices.requires_action,
-      payment_intent_id: invoices.payment_intent_id,
-      owner: businesses.user_id,
-    })
-    .from(invoices)
-    .innerJoin(businesses, eq(businesses.id, invoices.business_id))
-    .where(eq(invoices.id, invoiceId))
-    .limit(1);
-  if (!row || row.owner !== userId) return null;
-  const { owner: _owner, ...invoice } = row;
-  return invoice;
+  return invoiceOwnedBy(ctx, userId, invoiceId);
 }
 
 /**

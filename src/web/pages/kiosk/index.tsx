@@ -18,7 +18,7 @@ import {
 } from '../../../services/kiosk';
 import { CLOCK_PHOTO_MAX_BYTES } from '../../../services/shifts';
 import { CsrfField, Notice, SubmitButton, TextField } from '../../components';
-import { clearAppCookie, readAppCookie } from '../../cookies';
+import { clearAppCookie, readAppCookie } from '../../../http/cookies';
 import { formatDate, shiftHours, timeIn } from '../../format';
 import { Document } from '../../layout';
 import { renderError, renderPage } from '../../render';

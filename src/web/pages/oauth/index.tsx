@@ -2,13 +2,14 @@ import { AuthorizationError, CimdFetchError, type ConsentDescription } from '@cl
 import { type Context, Hono } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import type { AppEnv, WebUser } from '../../../http/app-types';
-import { isToolScope, MCP_SCOPES, oauthHelpers, type GrantProps } from '../../../mcp/oauth';
-import type { ToolScope } from '../../../mcp/tool';
+import { type GrantProps, isToolScope, MCP_SCOPES } from '../../../mcp/caller';
+import { oauthHelpers } from '../../../mcp/oauth';
+import type { ToolScope } from '@shiftmarket/tool-specs';
 import { Card, CsrfField, Notice, SubmitButton } from '../../components';
 import { Layout } from '../../layout';
 import { renderError, renderPage } from '../../render';
 import { clearSessionCookie, readWebSession } from '../../session';
-import { readAppCookie } from '../../cookies';
+import { readAppCookie } from '../../../http/cookies';
 
 export { agentSettingsPage } from './agent-settings';
 

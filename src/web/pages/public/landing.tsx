@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../../../http/app-types';
 import { renderPage } from '../../render';
-import { requestOrigin } from '../../urls';
+import { requestOrigin } from '../../../http/origin';
 import { PublicShell, signedInViewer } from './shell';
 
 /**

@@ -1,10 +1,11 @@
 import type { Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import type { CookieOptions } from 'hono/utils/cookie';
-import type { AppEnv } from '../http/app-types';
+import type { AppEnv } from './app-types';
 
 /**
- * The pages' cookies, named and shaped in one place. On HTTPS every cookie carries the `__Host-`
+ * The pages' cookies, named and shaped in one place (here, in http/, because the API's cookie-session
+ * path, middleware/auth.ts, reads them too). On HTTPS every cookie carries the `__Host-`
  * prefix: the browser then insists on Secure, Path=/ and no Domain, so a sibling subdomain cannot
  * plant or shadow it. Plain HTTP (local development only) cannot hold a `__Host-` cookie, so there
  * the bare name is used. All are HttpOnly (no script reads them) and SameSite=Lax (sent on top-level

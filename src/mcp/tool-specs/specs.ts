@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { ID_MAX_LENGTH } from '../lib/ids';
-import { businessSchema, shifterSchema, userDetailsSchema } from '../services/accounts';
-import { earningsSchema, laborCostsSchema } from '../services/insights';
-import { ratingSchema } from '../services/reviews';
+import { ID_MAX_LENGTH } from '../../lib/ids';
+import { businessSchema, shifterSchema, userDetailsSchema } from '../../services/accounts';
+import { earningsSchema, laborCostsSchema } from '../../services/insights';
+import { ratingSchema } from '../../services/reviews';
 import {
   cancelledShiftSchema,
   currencySchema,
@@ -11,8 +11,17 @@ import {
   shiftListSchema,
   shiftRequestSchema,
   timeSchema,
-} from '../services/shifts';
-import type { ToolAnnotations, ToolScope } from './tool';
+} from '../../services/shifts';
+
+/** The scope a tool needs: a grant's scopes name which tools its tokens may call. */
+export type ToolScope = 'read' | 'write' | 'payment';
+
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint?: boolean;
+}
 
 /**
  * Every agent tool's contract (spec 4.9): name (without the `shiftmarket.` prefix), title,
