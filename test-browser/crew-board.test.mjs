@@ -192,7 +192,7 @@ describe('templates, crew, clock board and kiosk', { skip }, () => {
         const wait = setup.clockedAt + 62_000 - Date.now();
         if (wait > 0) await new Promise((r) => setTimeout(r, wait));
         await page.goto(`${ORIGIN}/dashboard/board`);
-        const card = page.locator('li.board-card', { hasText: setup.early.name }).filter({ hasText: 'In since' });
+        const card = page.locator('li.board-card', { hasText: setup.early.name }).filter({ hasText: 'Clocked in' });
         await card.getByRole('link', { name: /^End the shift now/ }).click();
         await page.getByRole('heading', { name: 'End a shift now' }).waitFor();
         await checkEverywhere(page, screenshot, 'end-shift-confirm');

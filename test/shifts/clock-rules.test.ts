@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { ServiceContext } from '../../src/services/kernel/context';
-import { CLOCK_IN_EARLY_MINUTES, CLOCK_OUT_GRACE_MINUTES, clockIn, clockOut, MIN_CLOCKED_MINUTES } from '../../src/services/shifts/clock';
-import { markNoShow } from '../../src/services/shifts/no-show';
-import { shiftPayMinor } from '../../src/services/kernel/shift/pay';
-import { isWorked } from '../../src/services/kernel/shift/status';
+import { isWorked, type ServiceContext, shiftPayMinor } from '../../src/services/kernel';
+import {
+  CLOCK_IN_EARLY_MINUTES,
+  CLOCK_OUT_GRACE_MINUTES,
+  clockIn,
+  clockOut,
+  markNoShow,
+  MIN_CLOCKED_MINUTES,
+} from '../../src/services/shifts';
 import { type ApiResult, call, expectError } from '../helpers/api';
 import { contextAt } from '../helpers/clock';
 import { addTeammate, makeUser, type TestUser } from '../helpers/factory';

@@ -6,7 +6,7 @@ import {
   clockOut,
   OFFLINE_PUNCH_MAX_AGE_HOURS,
   OFFLINE_PUNCH_MAX_SKEW_SECONDS,
-} from '../../src/services/shifts/clock';
+} from '../../src/services/shifts';
 import { call } from '../helpers/api';
 import { contextAt } from '../helpers/clock';
 import type { TestUser } from '../helpers/factory';

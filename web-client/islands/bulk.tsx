@@ -2,7 +2,7 @@ import { render, useRef, useState } from 'hono/jsx/dom';
 import Papa from 'papaparse';
 import { api, newIdempotencyKey } from '../lib/api';
 import { eachIsland } from '../lib/island';
-import { checkRow, type Crew, type Role, type RowInput, type RowProblem, toRequest } from '../lib/shift-rows';
+import { checkRow, type Crew, type Role, type RowInput, type RowProblem, type ShiftInputBounds, toRequest } from '../lib/shift-rows';
 
 /**
  * Bulk posting: rows pasted or read from a CSV file (date, in, out, role, rate, shifter or
@@ -17,6 +17,8 @@ interface Props {
   currency: string;
   roles: Role[];
   crew: Crew[];
+  /** The service's shift input bounds (services/shifts SHIFT_INPUT_BOUNDS): the checks read them. */
+  bounds: ShiftInputBounds;
   scheduleHref: string;
 }
 
@@ -73,7 +75,7 @@ function BulkPoster({ props }: { props: Props }) {
   rowsRef.current = rows;
 
   const checked = (input: RowInput, n: number, key = newIdempotencyKey()): Row => {
-    const problems = checkRow(input, props.roles, props.crew);
+    const problems = checkRow(input, props.roles, props.crew, props.bounds);
     return { ...input, n, problems, state: problems.length ? 'invalid' : 'ready', message: null, key };
   };
 

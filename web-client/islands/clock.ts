@@ -23,6 +23,10 @@ interface Props {
   /** The business's zone (ClockIslandProps). */
   timeZone: string;
   place: Place | null;
+  /** The clock window's bounds from the server (services/shifts clockWindow): the form waits until
+   * `opensAt` and closes at `closesAt`, so the page never offers a punch the service refuses. */
+  opensAt: string | null;
+  closesAt: string | null;
 }
 
 const csrf = () => document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content ?? '';
@@ -88,6 +92,7 @@ function mountPunch(form: HTMLFormElement, props: Props) {
   const overrideBox = override?.querySelector<HTMLInputElement>('input');
   const button = form.querySelector<HTMLButtonElement>('button[type=submit]')!;
   if (photoField) photoField.hidden = false;
+  followWindow(form, props);
   const say = (text: string, kind: 'info' | 'error' = 'info') => {
     status.textContent = text;
     status.classList.toggle('field-error', kind === 'error');
@@ -188,9 +193,8 @@ function mountPunch(form: HTMLFormElement, props: Props) {
       { idempotencyKey: punch.idempotencyKey },
     );
     if (r.ok) {
-      const at = props.side === 'in' ? r.data.shift_start_at : r.data.shift_end_at;
-      const notice = `${props.side === 'in' ? 'Clocked in' : 'Clocked out'} at ${clockTime(at ?? madeAt, props.timeZone)} · ${props.businessName}`;
-      location.assign(`${location.pathname}?notice=${encodeURIComponent(notice)}`);
+      // The page words the notice from the stored punch (its fixed keys, src/web/pages/shifter/clock).
+      location.assign(`${location.pathname}?notice=clocked_${props.side}&shift=${encodeURIComponent(props.shiftId)}`);
       return;
     }
     if (r.status === 0) return queue();
@@ -204,6 +208,34 @@ function mountPunch(form: HTMLFormElement, props: Props) {
     const opens = (r.error.details as { opens_at?: string } | undefined)?.opens_at;
     say(opens ? `${r.error.message} It opens at ${clockTime(opens, props.timeZone)}.` : r.error.message, 'error');
   });
+}
+
+/** The longest wait a timer is set for (setTimeout's own limit is about 24.8 days). */
+const MAX_WAIT_MS = 86_400_000;
+
+/**
+ * Opens the form when the window opens and closes it when it closes, by the phone's clock, with the
+ * bounds the server sent: the card's "opens at" line gives way to the button, and after the close
+ * the card says to ask the business. A page kept offline does the same.
+ */
+function followWindow(form: HTMLFormElement, props: Props) {
+  const card = form.closest<HTMLElement>('[data-shift]');
+  const opensLine = card?.querySelector<HTMLElement>('[data-opens]');
+  const closedLine = card?.querySelector<HTMLElement>('[data-closed]');
+  const update = () => {
+    const now = Date.now();
+    const notYet = props.opensAt !== null && now < Date.parse(props.opensAt);
+    const closed = props.closesAt !== null && now > Date.parse(props.closesAt) && form.dataset.queued !== 'true';
+    form.hidden = notYet || closed;
+    if (opensLine) opensLine.hidden = !notYet;
+    if (closedLine) closedLine.hidden = !closed;
+    const next = [props.opensAt, props.closesAt]
+      .map((t) => (t === null ? Number.NaN : Date.parse(t) - now))
+      .filter((ms) => ms > 0 && ms <= MAX_WAIT_MS);
+    // A second past the bound, so the check at the timer falls on the right side of it.
+    if (next.length) setTimeout(update, Math.min(...next) + 1000);
+  };
+  update();
 }
 
 /** The queue's line at the top of the page: what waits on the phone, and what was just sent. */
@@ -231,8 +263,7 @@ function mountQueue(el: HTMLElement) {
     await show();
     if (out.sent.length) {
       const p = out.sent[0]!;
-      const notice = `Sent: your ${p.side === 'in' ? 'clock-in' : 'clock-out'} made offline at ${clockTime(p.deviceTime, p.timeZone)} is recorded with your phone's time.`;
-      location.assign(`${location.pathname}?notice=${encodeURIComponent(notice)}`);
+      location.assign(`${location.pathname}?notice=sent_${p.side}&shift=${encodeURIComponent(p.shiftId)}`);
     }
   };
   window.addEventListener('online', () => void flush());

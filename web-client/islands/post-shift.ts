@@ -1,15 +1,19 @@
 import { api, money, query } from '../lib/api';
 import { eachIsland } from '../lib/island';
+import { rateProblem, type ShiftInputBounds } from '../lib/shift-rows';
 
 /**
  * The post-a-shift form, enhanced: the shifter field shows only when asking one shifter, the going
- * rate beside the rate follows the chosen role, and a targeted shift's conflicts are shown as soon as
- * the shifter and the time are chosen (the server checks them again when the form is sent).
+ * rate beside the rate follows the chosen role, the rate is checked against the service's bounds as
+ * soon as it is typed, and a targeted shift's conflicts are shown as soon as the shifter and the
+ * time are chosen (the server checks everything again when the form is sent).
  */
 interface Props {
   businessId: string;
   cityId: number | null;
   currency: string;
+  /** The service's shift input bounds (services/shifts SHIFT_INPUT_BOUNDS). */
+  bounds: ShiftInputBounds;
 }
 
 interface GoingRate {
@@ -61,6 +65,31 @@ eachIsland<Props>('post-shift', (form, props) => {
     rateHint.textContent = `Going rate here: median ${money(r.data.median, props.currency)}${range}${r.data.sufficient_data ? '' : ' (few shifts yet)'}.`;
   };
 
+  /** The rate's message under its field (the one the server writes on a refusal, or a new one). */
+  const checkRate = () => {
+    const input = field<HTMLInputElement>('hourly_rate');
+    if (!input || input.value === '') return;
+    const problem = rateProblem(input.value, props.bounds);
+    const errorId = `${input.id}-error`;
+    let error = form.querySelector<HTMLElement>(`#${errorId}`);
+    if (!error && problem) {
+      error = document.createElement('p');
+      error.className = 'field-error';
+      error.id = errorId;
+      input.closest('.field')?.append(error);
+    }
+    if (error) {
+      error.hidden = problem === null;
+      error.textContent = problem ?? '';
+    }
+    const described = (input.getAttribute('aria-describedby') ?? '').split(' ').filter((id) => id && id !== errorId);
+    if (problem) described.push(errorId);
+    if (described.length) input.setAttribute('aria-describedby', described.join(' '));
+    else input.removeAttribute('aria-describedby');
+    if (problem) input.setAttribute('aria-invalid', 'true');
+    else input.removeAttribute('aria-invalid');
+  };
+
   let pending: AbortController | null = null;
   const checkConflicts = async () => {
     if (!live || mode()?.value !== 'targeted' || !shifter?.value) return;
@@ -90,6 +119,7 @@ eachIsland<Props>('post-shift', (form, props) => {
     const name = (e.target as HTMLInputElement).name;
     if (name === 'mode') syncMode();
     if (name === 'shiftrole_id') void showRate();
+    if (name === 'hourly_rate') checkRate();
     if (['mode', 'shifter_id', 'shift_date', 'shift_in', 'shift_out'].includes(name)) void checkConflicts();
   });
   syncMode();

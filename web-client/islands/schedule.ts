@@ -29,7 +29,6 @@ import {
   SCHEDULE_STATUSES,
   type ScheduleShift,
   shiftDate,
-  shiftState,
   shiftWho,
   stillToCome,
 } from '../lib/schedule-model';
@@ -215,7 +214,7 @@ function mount(root: HTMLElement, props: Props) {
   };
 
   const toEvent = (s: ScheduleShift): EventInput => {
-    const st = shiftState(s);
+    const st = s.state_words;
     const changeable = isChangeable(s, nowMs());
     return {
       id: s.id,
@@ -295,7 +294,7 @@ function mount(root: HTMLElement, props: Props) {
   const whenText = (date: string, i: string, o: string) => `${dateText(date)}, ${hoursText(i, o)}`;
 
   const openInfo = (s: ScheduleShift) => {
-    const st = shiftState(s);
+    const st = s.state_words;
     const why =
       s.status === 'pending'
         ? 'It has started, so it can no longer be changed.'
@@ -567,7 +566,7 @@ function mount(root: HTMLElement, props: Props) {
     events,
     eventContent: (arg: EventDisplayInfo) => {
       const s = shiftOf(arg.event);
-      const st = shiftState(s);
+      const st = s.state_words;
       const body = h(
         'span',
         { class: 'shift-event-body' },

@@ -1,8 +1,10 @@
 /**
  * The schedule's words and sums, shared by the server page (src/web/pages/dashboard/schedule.tsx,
  * which renders them without script) and the calendar island (web-client/islands/schedule.ts, which
- * redraws them after every change): how a shift's state is said, who it is for, whether the
- * calendar offers to move it, and what the week's still-to-come shifts will cost. Pure code, no DOM.
+ * redraws them after every change): who a shift is for, whether the calendar offers to move it, and
+ * what the week's still-to-come shifts will cost. A shift's state in words (`state_words`) and its
+ * pay (`scheduled_pay`) come with each shift from the server (services/shifts `shiftStateWords`,
+ * kernel `shiftPayMinor`); this file only adds them up, in minor units. Pure code, no DOM.
  */
 
 /** The fields of a shift request (the API's ShiftRequest) the schedule reads. */
@@ -24,32 +26,35 @@ export interface ScheduleShift {
   shift_start_at: string | null;
   shift_end_at: string | null;
   is_noshow: number;
+  /** The shift's pay for its scheduled times, as the service counts it (hours × rate rounded once). */
+  scheduled_pay: number;
+  /** The shift's state in words and the tone it is drawn in, as the service says it. */
+  state_words: { state: string; label: string; tone: ShiftTone; attention: boolean };
 }
 
 /** The statuses the schedule shows: superseded requests have a pending child, declined ones no one to show. */
 export const SCHEDULE_STATUSES = [1, 2, 5, 6, 7] as const;
 
+/** The colour family of a state (services/shifts `SHIFT_TONES`): the legend's four. */
 export type ShiftTone = 'pending' | 'accepted' | 'done' | 'off';
 
-/** A shift's state in words (never colour alone) and its tone, which picks the colour. */
-export function shiftState(s: ScheduleShift): { label: string; tone: ShiftTone } {
-  if (s.is_noshow) return { label: 'No-show', tone: 'off' };
-  switch (s.status) {
-    case 'pending':
-      return { label: s.is_broadcast ? 'Open broadcast' : 'Waiting for answer', tone: 'pending' };
-    case 'accepted':
-      if (s.shift_end_at) return { label: 'Worked', tone: 'done' };
-      if (s.shift_start_at) return { label: 'Clocked in', tone: 'accepted' };
-      return { label: 'Accepted', tone: 'accepted' };
-    case 'completed':
-      return { label: 'Worked and paid', tone: 'done' };
-    case 'expired':
-      return { label: 'Expired unfilled', tone: 'off' };
-    case 'cancelled':
-      return { label: 'Cancelled', tone: 'off' };
-    default:
-      return { label: s.status, tone: 'off' };
-  }
+/** Digits after the decimal point of a currency's minor unit (2 for USD, 0 for JPY), as src/lib/money.ts reads them. */
+function currencyDigits(currency: string): number {
+  return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+}
+
+/**
+ * An amount the server sent (a decimal at the currency's minor unit) as integer minor units: exact,
+ * since the amount has no more decimals than the currency and is far below 2^53 minor units.
+ */
+export function toMinorUnits(amount: number, currency: string): number {
+  return Math.round(amount * 10 ** currencyDigits(currency));
+}
+
+/** Integer minor units as the decimal amount the money format shows. */
+export function fromMinorUnits(minor: number, currency: string): number {
+  const digits = currencyDigits(currency);
+  return Number((minor / 10 ** digits).toFixed(digits));
 }
 
 /** Who works it: the shifter's name, or the crew for an open broadcast. */
@@ -99,6 +104,8 @@ export function inRange(s: ScheduleShift, from: string, to: string): boolean {
 
 /** What a week's accepted and pending shifts that are not worked yet will cost, in the business's currency. */
 export interface StillToCome {
+  /** In the currency's minor units: the sum of each shift's pay as the server rounded it. */
+  minor: number;
   total: number;
   shifts: number;
   hours: number;
@@ -106,23 +113,24 @@ export interface StillToCome {
 
 /**
  * The shifts of the week (Monday `weekStart` to Sunday, by start date) still to be worked: pending
- * requests that have not started and accepted shifts not clocked out (nor marked no-show). Pay is
- * scheduled hours × rate, as labor costs count a worked shift; shifts in another currency are left out.
+ * requests that have not started and accepted shifts not clocked out (nor marked no-show). Each
+ * shift's pay is the server's `scheduled_pay` (hours × rate rounded once, as labor costs count a
+ * worked shift), added up in minor units; shifts in another currency are left out.
  */
 export function stillToCome(shifts: readonly ScheduleShift[], weekStart: string, currency: string, nowMs: number): StillToCome {
   const weekEnd = shiftDate(weekStart, 6);
-  let total = 0;
+  let minor = 0;
   let minutes = 0;
   let count = 0;
   for (const s of shifts) {
     if (s.shift_date < weekStart || s.shift_date > weekEnd || s.currency !== currency || s.is_noshow) continue;
     const coming = s.status === 'pending' ? Date.parse(s.starts_at) > nowMs : s.status === 'accepted' && !s.shift_end_at;
     if (!coming) continue;
-    total += (s.duration_minutes / 60) * s.hourly_rate;
+    minor += toMinorUnits(s.scheduled_pay, currency);
     minutes += s.duration_minutes;
     count++;
   }
-  return { total: Math.round(total * 100) / 100, shifts: count, hours: Math.round((minutes / 60) * 100) / 100 };
+  return { minor, total: fromMinorUnits(minor, currency), shifts: count, hours: Math.round((minutes / 60) * 100) / 100 };
 }
 
 /** The part of GET /v1/business/{id}/labor_costs the schedule shows. */
@@ -138,9 +146,12 @@ export interface LaborWeek {
 
 /** The labor figures of a week in words: worked, still to come, expected against the budget. */
 export function laborLines(labor: LaborWeek, coming: StillToCome, money: (n: number) => string) {
-  const expected = Math.round((labor.this_week_total + coming.total) * 100) / 100;
+  const cur = labor.currency;
+  const expectedMinor = toMinorUnits(labor.this_week_total, cur) + coming.minor;
+  const expected = fromMinorUnits(expectedMinor, cur);
   const budget = labor.weekly_budget;
-  const over = budget !== null && expected > budget ? Math.round((expected - budget) * 100) / 100 : null;
+  const overMinor = budget === null ? 0 : expectedMinor - toMinorUnits(budget, cur);
+  const over = overMinor > 0 ? fromMinorUnits(overMinor, cur) : null;
   return {
     expected,
     budget,

@@ -1,8 +1,20 @@
 /**
  * A shift written as a row of text (bulk posting, templates): the checks made in the browser before
  * anything is sent, and the send_request body it becomes. The service checks everything again; these
- * checks only spare a round trip for what is plainly wrong.
+ * checks only spare a round trip for what is plainly wrong. The bounds are the service's own
+ * (services/shifts `SHIFT_INPUT_BOUNDS`, which its schemas are built from), handed to the island by
+ * the page, so a row the service would refuse for its rate, times or note is never "Ready".
  */
+
+/** The service's shift input bounds as the page sends them (services/shifts/input-bounds.ts). */
+export interface ShiftInputBounds {
+  datePattern: string;
+  timePattern: string;
+  maxHourlyRate: number;
+  minMinutes: number;
+  maxMinutes: number;
+  maxNoteLength: number;
+}
 export interface RowInput {
   date: string;
   in: string;
@@ -29,9 +41,8 @@ export interface RowProblem {
   message: string;
 }
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
 const RATE = /^\d+(\.\d{1,2})?$/;
+const money = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 2 });
 
 const norm = (s: string) => s.trim().toLowerCase();
 
@@ -47,22 +58,41 @@ export function findShifter(value: string, crew: Crew[]): Crew | 'broadcast' | u
   return crew.find((s) => norm(s.name) === v || s.id === value.trim());
 }
 
-function realDate(d: string): boolean {
-  if (!DATE.test(d)) return false;
+function realDate(d: string, bounds: ShiftInputBounds): boolean {
+  if (!new RegExp(bounds.datePattern).test(d)) return false;
   const t = new Date(`${d}T00:00:00Z`);
   return !Number.isNaN(t.getTime()) && t.toISOString().slice(0, 10) === d;
 }
 
-export function checkRow(row: RowInput, roles: Role[], crew: Crew[]): RowProblem[] {
+/** What is wrong with an hourly rate as typed, by the service's bounds, or null. */
+export function rateProblem(rate: string, bounds: ShiftInputBounds): string | null {
+  if (!RATE.test(rate) || Number(rate) <= 0) return 'An amount such as 18.50.';
+  if (Number(rate) > bounds.maxHourlyRate) return `At most ${money(bounds.maxHourlyRate)} an hour.`;
+  return null;
+}
+
+const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+
+/** The shift's length on the wall clock (an end earlier than the start is the next day) within the service's bounds. */
+function lengthWithin(shiftIn: string, shiftOut: string, bounds: ShiftInputBounds): boolean {
+  const minutes = (minutesOf(shiftOut) - minutesOf(shiftIn) + 1440) % 1440;
+  return minutes >= bounds.minMinutes && minutes <= bounds.maxMinutes;
+}
+
+export function checkRow(row: RowInput, roles: Role[], crew: Crew[], bounds: ShiftInputBounds): RowProblem[] {
   const p: RowProblem[] = [];
-  if (!realDate(row.date)) p.push({ field: 'date', message: 'A date as YYYY-MM-DD.' });
-  if (!TIME.test(row.in)) p.push({ field: 'in', message: 'A time as HH:MM.' });
-  if (!TIME.test(row.out)) p.push({ field: 'out', message: 'A time as HH:MM.' });
+  const time = new RegExp(bounds.timePattern);
+  if (!realDate(row.date, bounds)) p.push({ field: 'date', message: 'A date as YYYY-MM-DD.' });
+  if (!time.test(row.in)) p.push({ field: 'in', message: 'A time as HH:MM.' });
+  if (!time.test(row.out)) p.push({ field: 'out', message: 'A time as HH:MM.' });
   else if (row.out === row.in) p.push({ field: 'out', message: 'Must differ from the start.' });
+  else if (time.test(row.in) && !lengthWithin(row.in, row.out, bounds))
+    p.push({ field: 'out', message: `A shift lasts between ${bounds.minMinutes} minute(s) and ${bounds.maxMinutes / 60} hours.` });
   if (!findRole(row.role, roles)) p.push({ field: 'role', message: 'Not a role: use its name.' });
-  if (!RATE.test(row.rate) || Number(row.rate) <= 0) p.push({ field: 'rate', message: 'An amount such as 18.50.' });
+  const rate = rateProblem(row.rate, bounds);
+  if (rate) p.push({ field: 'rate', message: rate });
   if (!findShifter(row.shifter, crew)) p.push({ field: 'shifter', message: 'Not in your crew: a name, or "broadcast".' });
-  if (row.note.length > 1000) p.push({ field: 'note', message: 'At most 1000 characters.' });
+  if (row.note.trim().length > bounds.maxNoteLength) p.push({ field: 'note', message: `At most ${bounds.maxNoteLength} characters.` });
   return p;
 }
 

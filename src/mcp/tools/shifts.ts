@@ -1,5 +1,5 @@
 import { AppError } from '../../lib/errors';
-import { requirePerson, shiftWhen } from '../../services/kernel';
+import { shiftWhen } from '../../services/kernel';
 import {
   cancelShift as cancelShiftService,
   claimBroadcast,
@@ -22,35 +22,25 @@ import {
   postShiftSpec,
   searchShiftsSpec,
   shiftDetailsSpec,
-} from '../tool-specs';
-import { assertRole, ownedBusiness, ownedBusinesses, ownShifterId, shiftAsShifter, shiftForParty } from '../../services/access';
+} from '@shiftmarket/tool-specs';
+import { assertRole, ownedBusiness, ownShifterId, shiftAsShifter, shiftForParty } from '../../services/access';
 
 const listed = (r: ShiftList) => `${r.data.length} shift(s)${r.next_cursor ? '; more with next_cursor' : ''}.`;
 
 /**
- * The caller's shifts through the same list as POST /v1/shift_request/list_of_requests, keeping only
- * the rows of businesses they own or where they are the shifter (the REST list also shows a
- * teammate's businesses, which agents do not act for): a page may then hold fewer rows than `limit`.
+ * The caller's shifts through the same list as POST /v1/shift_request/list_of_requests, reaching the
+ * businesses they own and their shifter profile (`owned`: agents do not act for a teammate's
+ * businesses, which the REST list also shows), so each page is full.
  */
 export const listMyShifts = defineTool({
   ...listMyShiftsSpec,
   async run(ctx, args) {
     await assertRole(ctx, args.role);
-    const actor = requirePerson(ctx);
-    const page = await listRequests(ctx, {
-      as: args.role,
-      status: args.status,
-      date_from: args.date_from,
-      date_to: args.date_to,
-      limit: args.limit,
-      cursor: args.cursor,
-    });
-    const owned = new Set((await ownedBusinesses(ctx, actor.userId)).map((b) => b.id));
-    const mine = await ownShifterId(ctx).catch(() => null);
-    const keep = page.data.filter(
-      (r) => (args.role !== 'shifter' && owned.has(r.business_id)) || (args.role !== 'business' && mine !== null && r.shifter_id === mine),
+    return listRequests(
+      ctx,
+      { as: args.role, status: args.status, date_from: args.date_from, date_to: args.date_to, limit: args.limit, cursor: args.cursor },
+      'owned',
     );
-    return { data: keep, next_cursor: page.next_cursor };
   },
   summarize: listed,
 });
@@ -66,13 +56,14 @@ export const shiftDetails = defineTool({
 
 /**
  * Open broadcasts through the same list as list_of_broadcast_requests, as the caller's shifter
- * profile; the caller's own businesses' broadcasts are left out (theirs to fill, not to claim).
+ * profile: read as a shifter, the list leaves out the caller's own businesses' broadcasts (theirs to
+ * fill, not to claim), so the page is the service's as it is.
  */
 export const searchShifts = defineTool({
   ...searchShiftsSpec,
   async run(ctx, args) {
     const shifterId = await ownShifterId(ctx);
-    const page = await listBroadcasts(ctx, {
+    return listBroadcasts(ctx, {
       shifter_id: shifterId,
       sort_by_relevance: args.sort_by_relevance,
       date_from: args.date_from,
@@ -83,8 +74,6 @@ export const searchShifts = defineTool({
       limit: args.limit,
       cursor: args.cursor,
     });
-    const owned = new Set((await ownedBusinesses(ctx, requirePerson(ctx).userId)).map((b) => b.id));
-    return { data: page.data.filter((r) => !owned.has(r.business_id)), next_cursor: page.next_cursor };
   },
   summarize: listed,
 });

@@ -32,10 +32,13 @@ export function businessRole(
 /**
  * Who sees pay figures of named shifters (DECISIONS.md "Who sees pay": labor costs, crew analytics'
  * per-shifter amounts, invoices, the copilot's answers about them): the owner and admins; active
- * teammates see schedules, people and counts, not other people's pay.
+ * teammates see schedules, people and counts, not other people's pay. The standing is `businessRole`'s,
+ * so an admin who is also an active teammate of the business stands as its teammate and sees no pay.
+ * The one rule: the services pass `PAY_VIEWERS` to `accessBusiness`, and the pages ask `seesPay` of
+ * the standing they show the business with.
  */
 export const PAY_VIEWERS: readonly BusinessRole[] = ['owner', 'admin'];
-export const seesPay = (role: BusinessRole): boolean => PAY_VIEWERS.includes(role);
+export const seesPay = (role: BusinessRole | null | undefined): boolean => role != null && PAY_VIEWERS.includes(role);
 
 /** Whether the business's owner is a demo account; asked only for the demo cast's admin. */
 const ownerIsDemo = (ctx: ServiceContext, actor: PersonActor, ownerUserId: string) =>

@@ -4,7 +4,7 @@ import { AppError } from '../../lib/errors';
 import { fromMinor } from '../../lib/money';
 import { decodeCursor, encodeCursor, isKeysetCursor } from '../../lib/pagination';
 import { toIso } from '../../lib/time';
-import { accessBusiness } from '../access';
+import { accessBusiness, PAY_VIEWERS } from '../access';
 import type { ServiceContext } from '../kernel';
 import { chargedAmount, type InvoiceRow } from './row';
 import type { InvoiceList, InvoiceRowView, ListInvoicesQuery } from './schemas';
@@ -97,7 +97,7 @@ function rowView(r: SelectedRow): InvoiceRowView {
  * exists (404).
  */
 export async function listInvoices(ctx: ServiceContext, q: ListInvoicesQuery): Promise<InvoiceList> {
-  const { business } = await accessBusiness(ctx, q.business_id, ['owner', 'admin']);
+  const { business } = await accessBusiness(ctx, q.business_id, [...PAY_VIEWERS]);
   const conds: SQL[] = [eq(invoices.business_id, business.id)];
   const byStatus = statusFilter(q.status);
   if (byStatus) conds.push(byStatus);
@@ -123,7 +123,7 @@ export async function listInvoices(ctx: ServiceContext, q: ListInvoicesQuery): P
  * business, 404 (INVOICE-NOT-FND-ERR).
  */
 export async function getInvoiceRow(ctx: ServiceContext, businessId: string, invoiceId: string): Promise<InvoiceRowView> {
-  const { business } = await accessBusiness(ctx, businessId, ['owner', 'admin']);
+  const { business } = await accessBusiness(ctx, businessId, [...PAY_VIEWERS]);
   const [row] = await selectRows(ctx)
     .where(and(eq(invoices.business_id, business.id), eq(invoices.id, invoiceId)))
     .limit(1);

@@ -1,19 +1,16 @@
 import { AppError } from '../../lib/errors';
 import { enforceRateLimit, type ServiceContext } from '../kernel';
 import {
-  CLOCK_IN_EARLY_MINUTES,
-  CLOCK_OUT_GRACE_MINUTES,
   type ClockSide,
   clockIn,
   clockOut,
-  MIN_CLOCKED_MINUTES,
+  clockTimesOfView,
+  clockWindow,
   type ShiftRequestView,
   todaysShifts,
   uploadClockPhoto,
 } from '../shifts';
 import { KIOSK_LIMITS, type ResolvedKiosk } from './sessions';
-
-const MINUTE = 60_000;
 
 /** A shift as the kiosk shows it: who, when, and what they may do now. Nothing about pay. */
 export interface KioskShift {
@@ -35,27 +32,14 @@ export interface KioskShift {
 }
 
 /**
- * What the kiosk's own rules (the clock service's for a shifter, DECISIONS.md "Clock actor") let a
- * shifter do now: clock in from CLOCK_IN_EARLY_MINUTES before the start until the end; clock out from
- * CLOCK_OUT_GRACE_MINUTES before the end. Shown ahead so nobody taps a button that is refused; the
- * clock service checks it all again.
+ * What the clock window (services/shifts clockWindow, the clock service's own rule) lets a shifter do
+ * now at the kiosk, which punches for them: shown ahead so nobody taps a button that is refused.
  */
 export function kioskStanding(s: ShiftRequestView, nowMs: number): Pick<KioskShift, 'state' | 'can' | 'opens_at'> {
-  const starts = Date.parse(s.starts_at);
-  const ends = Date.parse(s.ends_at);
-  if (s.is_noshow) return { state: 'no_show', can: null, opens_at: null };
-  if (s.shift_end_at) return { state: 'done', can: null, opens_at: null };
-  if (s.shift_start_at) {
-    const opens = Math.max(Date.parse(s.shift_start_at) + MIN_CLOCKED_MINUTES * MINUTE, ends - CLOCK_OUT_GRACE_MINUTES * MINUTE);
-    return nowMs >= opens
-      ? { state: 'in', can: 'out', opens_at: null }
-      : { state: 'in', can: null, opens_at: new Date(opens).toISOString() };
-  }
-  if (nowMs > ends) return { state: 'missed', can: null, opens_at: null };
-  const opens = starts - CLOCK_IN_EARLY_MINUTES * MINUTE;
-  return nowMs >= opens
-    ? { state: 'due', can: 'in', opens_at: null }
-    : { state: 'due', can: null, opens_at: new Date(opens).toISOString() };
+  const w = clockWindow(clockTimesOfView(s), nowMs, 'kiosk');
+  // The kiosk lists accepted and worked shifts only, so `not_accepted` is not one of its states.
+  const state = w.state === 'not_accepted' ? 'done' : w.state;
+  return { state, can: w.can, opens_at: w.opensAt === null ? null : new Date(w.opensAt).toISOString() };
 }
 
 /** Today's shifts of the kiosk's business that have a shifter on them (accepted or worked), earliest first. */

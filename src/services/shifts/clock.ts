@@ -12,6 +12,16 @@ import { invoiceInsertWhere } from '../invoices';
 import { completeIfPrepaid } from '../payments';
 import { committedSubject, prepareWrite, type ServiceContext, SHIFT_STATUS, shiftWhen, stateError } from '../kernel';
 import { shiftEvent } from '../webhooks';
+import {
+  CLOCK_IN_EARLY_MINUTES,
+  CLOCK_OUT_GRACE_MINUTES,
+  type ClockTimes,
+  clockInOpensAt,
+  clockOutOpensAt,
+  clockWindow,
+  MIN_CLOCKED_MINUTES,
+  type PunchAs,
+} from './clock-window';
 import { type LoadedShift, loadShift, loadView, viewLoaded } from './load';
 import type { ClockInput, ClockPhotoParams, ClockPhotoUpload, ClockSide, ShiftRequestView } from './schemas';
 import { shiftWrite } from './write';
@@ -24,12 +34,6 @@ export const MAX_CLOCK_PHOTOS_PER_SIDE = 3;
 export const CLOCK_PHOTO_UNUSED_HOURS = 24;
 /** Photos the cron removes per run (one R2 delete call takes up to 1,000 keys). */
 const SWEEP_BATCH = 200;
-/** Clock-in opens this long before the scheduled start and closes at the scheduled end. */
-export const CLOCK_IN_EARLY_MINUTES = 60;
-/** The shifter (or a kiosk for them) may clock out from this long before the scheduled end. */
-export const CLOCK_OUT_GRACE_MINUTES = 15;
-/** A clock-out comes at least this long after the clock-in, whoever punches. */
-export const MIN_CLOCKED_MINUTES = 1;
 /**
  * A punch queued on a device without network (device_time): it may be sent this long after it was
  * made, and its device clock may run this far ahead of ours (a time ahead within the skew is recorded
@@ -54,8 +58,20 @@ export function clockPhotoPrefix(shiftId: string, side: ClockSide) {
  * `manager`. The audit row records the real caller either way.
  */
 export interface Puncher {
-  as: 'shifter' | 'kiosk' | 'manager';
+  as: PunchAs;
   attributedTo: string;
+}
+
+/** The clock window's view of a stored row (clock-window.ts). */
+export function clockTimesOfRow(row: LoadedShift['row']): ClockTimes {
+  return {
+    accepted: row.request_status === SHIFT_STATUS.accepted,
+    noShow: row.is_noshow,
+    startsAt: row.starts_at,
+    endsAt: row.ends_at,
+    clockedInAt: row.shift_start_at,
+    clockedOutAt: row.shift_end_at,
+  };
 }
 
 async function puncher(ctx: ServiceContext, s: LoadedShift, input: ClockInput): Promise<Puncher> {
@@ -236,7 +252,7 @@ export async function clockPlaces(ctx: ServiceContext, shifts: readonly ShiftReq
 
 function clockInWindowError(row: LoadedShift['row']) {
   return new AppError('SHFT-CLOCK-WINDOW-ERR', `Clock-in opens ${CLOCK_IN_EARLY_MINUTES} minutes before the start and closes at the end.`, {
-    opens_at: toIso(row.starts_at - CLOCK_IN_EARLY_MINUTES * MINUTE),
+    opens_at: toIso(clockInOpensAt(row.starts_at)),
     closes_at: toIso(row.ends_at),
   });
 }
@@ -256,7 +272,7 @@ export async function clockIn(ctx: ServiceContext, id: string, input: ClockInput
   if (s.row.is_noshow) throw new AppError('SHFT-STATE-ERR', 'The shift is marked as a no-show.');
   const now = ctx.now();
   const { at, receivedAt } = punchTime(ctx, input);
-  if (at < s.row.starts_at - CLOCK_IN_EARLY_MINUTES * MINUTE || at > s.row.ends_at) throw clockInWindowError(s.row);
+  if (clockWindow(clockTimesOfRow(s.row), at, who.as).can !== 'in') throw clockInWindowError(s.row);
   const photo = await checkPhoto(ctx, s, 'in', input.photo_url);
   const distance = geofence(ctx, s, input, true);
   const override = who.as !== 'manager' && input.im_here === true;
@@ -283,6 +299,8 @@ export async function clockIn(ctx: ServiceContext, id: string, input: ClockInput
           eq(shiftRequests.request_status, SHIFT_STATUS.accepted),
           isNull(shiftRequests.shift_start_at),
           eq(shiftRequests.is_noshow, false),
+          // The clock window (clock-window.ts) again, in the guard: clock-in opens CLOCK_IN_EARLY_MINUTES
+          // before the start and closes at the end.
           lte(shiftRequests.starts_at, at + CLOCK_IN_EARLY_MINUTES * MINUTE),
           gte(shiftRequests.ends_at, at),
           ...held.live,
@@ -330,8 +348,7 @@ export async function clockOut(ctx: ServiceContext, id: string, input: ClockInpu
   if (s.row.shift_start_at === null) throw new AppError('SHFT-STATE-ERR', 'Clock in before clocking out.');
   const now = ctx.now();
   const { at, receivedAt } = punchTime(ctx, input);
-  const earliest = clockOutOpensAt(s.row, who);
-  if (at < earliest) throw clockOutWindowError(s.row, who);
+  if (clockWindow(clockTimesOfRow(s.row), at, who.as).can !== 'out') throw clockOutWindowError(s.row, who);
   const photo = await checkPhoto(ctx, s, 'out', input.photo_url);
   const distance = geofence(ctx, s, input, false);
   const endedEarly = at < s.row.ends_at;
@@ -358,6 +375,7 @@ export async function clockOut(ctx: ServiceContext, id: string, input: ClockInpu
           isNotNull(shiftRequests.shift_start_at),
           isNull(shiftRequests.shift_end_at),
           eq(shiftRequests.is_noshow, false),
+          // The clock window (clock-window.ts) again, in the guard.
           lte(shiftRequests.shift_start_at, at - MIN_CLOCKED_MINUTES * MINUTE),
           ...(who.as === 'manager' ? [] : [lte(shiftRequests.ends_at, at + CLOCK_OUT_GRACE_MINUTES * MINUTE)]),
           ...held.live,
@@ -387,18 +405,12 @@ export async function clockOut(ctx: ServiceContext, id: string, input: ClockInpu
   throw clockOutWindowError(fresh.row, who);
 }
 
-/** The earliest instant this puncher may clock the shift out. */
-function clockOutOpensAt(row: LoadedShift['row'], who: Puncher): number {
-  const afterIn = (row.shift_start_at ?? row.starts_at) + MIN_CLOCKED_MINUTES * MINUTE;
-  return who.as === 'manager' ? afterIn : Math.max(afterIn, row.ends_at - CLOCK_OUT_GRACE_MINUTES * MINUTE);
-}
-
 function clockOutWindowError(row: LoadedShift['row'], who: Puncher) {
   const message =
     who.as === 'manager'
       ? `A clock-out comes at least ${MIN_CLOCKED_MINUTES} minute after the clock-in.`
       : `The shifter may clock out from ${CLOCK_OUT_GRACE_MINUTES} minutes before the scheduled end (and at least ${MIN_CLOCKED_MINUTES} minute after clocking in); the business may end the shift earlier.`;
-  return new AppError('SHFT-CLOCK-WINDOW-ERR', message, { opens_at: toIso(clockOutOpensAt(row, who)) });
+  return new AppError('SHFT-CLOCK-WINDOW-ERR', message, { opens_at: toIso(clockOutOpensAt(clockTimesOfRow(row), who.as)) });
 }
 
 /**

@@ -18,10 +18,11 @@ import {
   type WriteParts,
 } from '../kernel';
 import { shiftEvent } from '../webhooks';
+import { SHIFT_INPUT_BOUNDS } from './input-bounds';
 import { loadView } from './load';
 import type { SendRequestInput, ShiftRequestView } from './schemas';
 
-export const MAX_SHIFT_MINUTES = 24 * 60;
+export const MAX_SHIFT_MINUTES = SHIFT_INPUT_BOUNDS.maxMinutes;
 
 const invalid = (field: string, message: string) => new AppError('VALIDATION-ERR', `${field}: ${message}`, [{ field, message }]);
 
@@ -52,7 +53,8 @@ export async function buildShiftRow(
 
   if (f.shift_in === f.shift_out) throw invalid('shift_out', 'must differ from shift_in');
   const { startsAt, endsAt, minutes } = shiftInstants(f.shift_date, f.shift_in, f.shift_out, business.timezone);
-  if (minutes <= 0 || minutes > MAX_SHIFT_MINUTES) throw invalid('shift_out', 'the shift must last between 1 minute and 24 hours');
+  if (minutes < SHIFT_INPUT_BOUNDS.minMinutes || minutes > MAX_SHIFT_MINUTES)
+    throw invalid('shift_out', 'the shift must last between 1 minute and 24 hours');
   if (startsAt <= ctx.now()) throw invalid('shift_date', 'the shift must start in the future');
   // An agent posts no shift it could not then ask the owner to pay (the same cap as the payment tool).
   if (ctx.actor.kind === 'agent')

@@ -1,5 +1,6 @@
 import { shiftParty } from '../access';
 import type { ServiceContext } from '../kernel';
+import { withClockWindow } from './clock-window';
 import { counterSuggestionsFor } from './counter-suggest';
 import { loadShift, viewLoaded } from './load';
 import type { ShiftRequestView } from './schemas';
@@ -7,7 +8,7 @@ import type { ShiftRequestView } from './schemas';
 /**
  * GET /v1/shift_request/{id}: one shift request, to its parties (and the crew of an open broadcast,
  * and admins); anyone else gets 404. The targeted shifter of a pending request also sees the
- * counter-offer their counter rules suggest.
+ * counter-offer their counter rules suggest; its two parties see the clock window on their side.
  */
 export async function getShiftRequest(ctx: ServiceContext, id: string): Promise<ShiftRequestView> {
   const s = await loadShift(ctx, id);
@@ -15,5 +16,6 @@ export async function getShiftRequest(ctx: ServiceContext, id: string): Promise<
   const counters = await counterSuggestionsFor(ctx, party.callerShifterId, [
     { row: s.row, business_lat: s.business.latitude, business_lon: s.business.longitude },
   ]);
-  return { ...viewLoaded(s), ...counters.get(s.row.id) };
+  const as = party.isShifter ? 'shifter' : party.businessRole ? 'manager' : null;
+  return withClockWindow({ ...viewLoaded(s), ...counters.get(s.row.id) }, as, ctx.now());
 }

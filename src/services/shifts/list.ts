@@ -9,11 +9,13 @@ import {
   actsForBusinessSql,
   crewBusinessSql,
   isAdmin,
+  ownedBusinesses,
   partnerActor,
   partnerLinkedBusinessSql,
   shifterIdOf,
 } from '../access';
 import { requirePerson, type ServiceContext, SHIFT_STATUS } from '../kernel';
+import { type PunchAs, withClockWindow } from './clock-window';
 import { counterSuggestionsForUser } from './counter-suggest';
 import { exactWindow, exactWithin, loadPlaces, type RankedBroadcasts, rankedBroadcasts } from './relevance-signals';
 import type { ListBroadcastsInput, ListRequestsInput, RelevanceSignals, ShiftList } from './schemas';
@@ -132,18 +134,25 @@ function keysetAfter(cursor: string | null | undefined): SQL | undefined {
  * The page costs by the page, not by the caller's rows: each business the caller acts for (or is
  * linked to) and their shifter profile is walked newest first on its own index (`newestPage`).
  */
-export async function listRequests(ctx: ServiceContext, f: ListRequestsInput): Promise<ShiftList> {
-  const [list] = await listRequestsMany(ctx, [f]);
+export async function listRequests(ctx: ServiceContext, f: ListRequestsInput, reach: ListReach = 'acting'): Promise<ShiftList> {
+  const [list] = await listRequestsMany(ctx, [f], reach);
   return list!;
 }
+
+/**
+ * Whose shifts a person's list holds: `acting`, the businesses they act for (owned, active teammate;
+ * an admin's, every one) and their shifter profile, as list_of_requests answers; `owned`, only the
+ * businesses they own and their shifter profile, admin or not (the agent tools, which act for owners).
+ */
+export type ListReach = 'acting' | 'owned';
 
 /**
  * Several of the caller's lists (each as listRequests answers it) after one look-up of whom the
  * caller acts for, their pages read in one D1 batch: a page that shows four lists of a business
  * (the dashboard's day at a glance) costs two round trips, not eight.
  */
-export async function listRequestsMany(ctx: ServiceContext, lists: ListRequestsInput[]): Promise<ShiftList[]> {
-  const { actor, caller } = await callerOf(ctx);
+export async function listRequestsMany(ctx: ServiceContext, lists: ListRequestsInput[], reach: ListReach = 'acting'): Promise<ShiftList[]> {
+  const { actor, caller } = await callerOf(ctx, reach);
   const queries = lists.map((f) => {
     const ids = requestsPage(ctx, f, actor === null, caller);
     return ids === null
@@ -157,6 +166,7 @@ export async function listRequestsMany(ctx: ServiceContext, lists: ListRequestsI
   const [first, ...rest] = built;
   const results = !first ? [] : rest.length ? await ctx.db.batch([first, ...rest]) : [await first];
   let next = 0;
+  const now = ctx.now();
   return Promise.all(
     lists.map(async (f, i) => {
       if (queries[i] === null) return { data: [], next_cursor: null };
@@ -165,8 +175,10 @@ export async function listRequestsMany(ctx: ServiceContext, lists: ListRequestsI
       const last = page.at(-1);
       // The targeted shifter sees a suggested counter-offer on each incoming request (counter rules).
       const counters = f.as === 'business' || !actor ? null : await counterSuggestionsForUser(ctx, actor.userId, page);
+      // Each party sees the clock window on their side; an admin or a partner as the business side.
+      const as = (r: JoinedRow): PunchAs => (caller?.[1] != null && r.row.shifter_id === caller[1] ? 'shifter' : 'manager');
       return {
-        data: page.map((r) => ({ ...toView(r), ...counters?.get(r.row.id) })),
+        data: page.map((r) => withClockWindow({ ...toView(r), ...counters?.get(r.row.id) }, as(r), now)),
         next_cursor: rows.length > f.limit && last ? encodeCursor([last.row.created_at, last.row.id]) : null,
       };
     }),
@@ -201,10 +213,12 @@ export async function listRequestSummaries(
 }
 
 /** Who lists: a person (and whom they act for, unless an admin) or, with `actor` null, a partner client. */
-async function callerOf(ctx: ServiceContext) {
+async function callerOf(ctx: ServiceContext, reach: ListReach = 'acting') {
   const actor = ctx.actor.kind === 'partner' ? null : requirePerson(ctx);
+  const businessIds = (userId: string) =>
+    reach === 'owned' ? ownedBusinesses(ctx, userId).then((bs) => bs.map((b) => b.id)) : actingBusinessIds(ctx, userId);
   const caller =
-    actor && !isAdmin(actor) ? await Promise.all([actingBusinessIds(ctx, actor.userId), shifterIdOf(ctx, actor.userId)]) : null;
+    actor && (reach === 'owned' || !isAdmin(actor)) ? await Promise.all([businessIds(actor.userId), shifterIdOf(ctx, actor.userId)]) : null;
   return { actor, caller };
 }
 

@@ -6,6 +6,8 @@ import { paginationInput } from '../../lib/pagination';
 import { isValidDate, TIME_RE } from '../../lib/shift-time';
 import { fileField } from '../../lib/uploads';
 import { SHIFT_STATUS, SHIFT_STATUS_NAMES } from '../kernel';
+import { SHIFT_INPUT_BOUNDS } from './input-bounds';
+import { SHIFT_STATE_KEYS, SHIFT_TONES } from './state-words';
 
 // The shift-request domain's request and response schemas, in one place: the route contracts import
 // them, the services take z.infer of the request schemas and build z.infer of the response schemas.
@@ -23,8 +25,14 @@ export const flagSchema = z
   .union([z.boolean(), z.literal(0), z.literal(1)])
   .transform((v) => v === true || v === 1)
   .openapi({ type: 'integer', enum: [0, 1], description: '1 or 0 (true/false also accepted)' });
-export const rateSchema = z.number().positive().max(10_000).openapi({ example: 18.5, description: 'Per hour, in `currency`.' });
+export const rateSchema = z
+  .number()
+  .positive()
+  .max(SHIFT_INPUT_BOUNDS.maxHourlyRate)
+  .openapi({ example: 18.5, description: 'Per hour, in `currency`.' });
 export const currencySchema = z.string().length(3).toUpperCase().openapi({ example: 'USD' });
+/** A note for the shifter, trimmed. */
+export const noteSchema = z.string().trim().max(SHIFT_INPUT_BOUNDS.maxNoteLength);
 
 // ---- Requests ----
 
@@ -45,7 +53,7 @@ export const sendRequestInput = z
       .openapi({ description: 'The targeted shifter; blank for a broadcast.' }),
     is_broadcast: flagSchema.default(false),
     is_flexible: flagSchema.default(false),
-    note: z.string().trim().max(1000).nullish(),
+    note: noteSchema.nullish(),
   })
   .openapi('SendShiftRequest');
 export type SendRequestInput = z.infer<typeof sendRequestInput>;
@@ -107,9 +115,9 @@ export const changeRequestBody = z
     shift_in: timeSchema.optional(),
     shift_out: timeSchema.optional(),
     shiftrole_id: z.number().int().positive().optional(),
-    hourly_rate: z.number().positive().max(10_000).optional(),
+    hourly_rate: rateSchema.optional(),
     is_flexible: flagSchema.optional(),
-    note: z.string().trim().max(1000).nullish(),
+    note: noteSchema.nullish(),
   })
   .openapi('ChangeRequest');
 export type ChangeRequestInput = z.infer<typeof changeRequestBody>;
@@ -181,6 +189,27 @@ const statusNameSchema = z.enum(SHIFT_STATUS_NAMES).openapi({ description: 'The 
  * What made a broadcast's relevance score (services/shifts/relevance.ts): each signal's points and the
  * figures behind them, so a list can say why a shift ranks where it does.
  */
+export const clockWindowSchema = z
+  .object({
+    state: z.enum(['due', 'in', 'done', 'no_show', 'missed', 'not_accepted']).openapi({
+      description:
+        'due: not clocked in yet; in: clocked in; done: clocked out; no_show: marked absent; missed: its clock-in closed unused; not_accepted: not a shift that is clocked.',
+    }),
+    can: clockSideSchema
+      .nullable()
+      .openapi({ description: 'The side the caller may punch now (clock_in or clock_out accepts it), or null.' }),
+    opens_at: z.string().nullable().openapi({ description: 'When the next punch opens for the caller, while it has not yet.' }),
+    closes_at: z.string().nullable().openapi({ description: 'When the clock-in closes (the scheduled end).' }),
+    reason: z
+      .string()
+      .nullable()
+      .openapi({ description: 'Why nothing can be punched now, in words to show a person; null when a punch is open.' }),
+  })
+  .openapi('ClockWindow', {
+    description:
+      "Whether the caller may clock this shift in or out now, as the clock service decides it: the shifter (or a kiosk for them) from 60 minutes before the start until the end for clock-in and from 15 minutes before the scheduled end for clock-out; the business side may end the shift any time a minute after the clock-in. Present for the shift's shifter and its business side on accepted shifts not yet clocked out.",
+  });
+
 export const relevanceSignalsSchema = z
   .object({
     role_points: z
@@ -213,6 +242,19 @@ export const relevanceSignalsSchema = z
   })
   .openapi('RelevanceSignals');
 export type RelevanceSignals = z.infer<typeof relevanceSignalsSchema>;
+
+/** A shift's state in people's words (state-words.ts `shiftStateWords`), as the web pages show it. */
+export const shiftStateWordsSchema = z
+  .object({
+    state: z.enum(SHIFT_STATE_KEYS),
+    label: z.string().openapi({ example: 'Waiting for answer' }),
+    tone: z.enum(SHIFT_TONES).openapi({ description: 'The colour family the web schedule draws the state in.' }),
+    attention: z.boolean().openapi({ description: 'A state the business should look at (no-show, expired unfilled).' }),
+  })
+  .openapi('ShiftStateWords', {
+    description:
+      "The shift's state in words for a person, from its status, its clock and the no-show mark: Waiting for answer, Open broadcast, Accepted, Clocked in, Worked, Worked and paid, No-show, Expired unfilled, Cancelled…",
+  });
 
 export const shiftRequestSchema = z
   .object({
@@ -272,6 +314,11 @@ export const shiftRequestSchema = z
       .nullable()
       .openapi({ description: 'When an offline clock-out reached the service; null for a punch made online.' }),
     is_noshow: flag01.openapi({ description: '1: the business marked the shifter absent.' }),
+    scheduled_pay: z.number().openapi({
+      description:
+        "The shift's pay for its scheduled times, in currency: hours × hourly_rate rounded once at the minor unit (what labor costs count for it once worked).",
+    }),
+    state_words: shiftStateWordsSchema,
     cancelled_at: z.string().nullable(),
     cancelled_by: z
       .enum(shiftRequests.cancelled_by.enumValues)
@@ -281,6 +328,7 @@ export const shiftRequestSchema = z
     updated_at: z.string(),
     relevance_score: z.number().int().min(0).max(100).optional().openapi({ description: 'Present only when relevance sorting is on.' }),
     relevance_signals: relevanceSignalsSchema.optional(),
+    clock_window: clockWindowSchema.optional(),
     suggested_counter_rate: z.number().nullable().optional().openapi({
       description:
         'Only for the targeted shifter of a pending, targeted request: the counter-offer their counter rules suggest (in currency), or null when no rule asks for more than hourly_rate.',

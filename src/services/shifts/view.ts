@@ -1,7 +1,8 @@
 import { fromMinor } from '../../lib/money';
 import { toIso } from '../../lib/time';
 import type { RelevanceSignals, ShiftRequestView } from './schemas';
-import { readStatus, type ShiftRow } from '../kernel';
+import { readStatus, type ShiftRow, shiftPayMinor } from '../kernel';
+import { shiftStateWords } from './state-words';
 
 export type { ShiftRow };
 
@@ -37,10 +38,13 @@ export type ShiftSummaryRow = Pick<
 
 /**
  * A shift request in brief: what a calendar of many shifts shows of each, the same fields with the
- * same values as the full view (shiftRequestView builds those from this).
+ * same values as the full view (shiftRequestView builds those from this). `scheduled_pay` is the
+ * shift's pay as the service counts it (kernel `shiftPayMinor`: hours × rate rounded once at the
+ * minor unit) and `state_words` its state in words (`shiftStateWords`), so a page or an island shows
+ * both without a rule of its own.
  */
 export function shiftSummaryView(r: ShiftSummaryRow, j: Pick<ShiftJoin, 'role_label' | 'shifter_name'> = {}) {
-  return {
+  const view = {
     id: r.id,
     shift_date: r.shift_date,
     shift_in: r.shift_in,
@@ -58,7 +62,9 @@ export function shiftSummaryView(r: ShiftSummaryRow, j: Pick<ShiftJoin, 'role_la
     shift_start_at: toIso(r.shift_start_at),
     shift_end_at: toIso(r.shift_end_at),
     is_noshow: r.is_noshow ? 1 : 0,
+    scheduled_pay: fromMinor(shiftPayMinor(r), r.currency),
   };
+  return { ...view, state_words: shiftStateWords(view) };
 }
 export type ShiftSummary = ReturnType<typeof shiftSummaryView>;
 
@@ -110,6 +116,8 @@ export function shiftRequestView(
     clock_out_offline: r.clock_out_received_at !== null,
     clock_out_received_at: toIso(r.clock_out_received_at),
     is_noshow: s.is_noshow,
+    scheduled_pay: s.scheduled_pay,
+    state_words: s.state_words,
     cancelled_at: toIso(r.cancelled_at),
     cancelled_by: r.cancelled_by,
     created_at: toIso(r.created_at),

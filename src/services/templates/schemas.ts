@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { flag01 } from '../../lib/flags';
 import { ID_MAX_LENGTH } from '../../lib/ids';
-import { currencySchema, flagSchema, rateSchema, shiftRequestSchema, timeSchema } from '../shifts';
+import { currencySchema, flagSchema, noteSchema, rateSchema, shiftRequestSchema, timeSchema } from '../shifts';
 
 // The templates domain's request and response schemas: the route contracts import them, the services
 // take and build z.infer of them.
@@ -50,7 +50,7 @@ const fields = {
     .max(ID_MAX_LENGTH)
     .nullable()
     .openapi({ description: 'The shifter a targeted template (is_broadcast=0) posts to; must be connected.' }),
-  note: z.string().trim().max(1000).nullable(),
+  note: noteSchema.nullable(),
   is_active: flagSchema,
   frequency: z.string().trim().max(40).nullable().openapi({ description: 'Reserved; stored, no behaviour yet (recurrence is weekly).' }),
 };

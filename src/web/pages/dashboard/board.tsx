@@ -3,9 +3,17 @@ import type { AppEnv } from '../../../http/app-types';
 import { serviceCtx } from '../../../http/create-app';
 import { AppError } from '../../../lib/errors';
 import { endKiosk, type KioskView, listKiosks, startKiosk } from '../../../services/kiosk';
-import { clockOut, clockSideSchema, markNoShow, readClockPhoto, type ShiftRequestView, todaysShifts } from '../../../services/shifts';
+import {
+  clockOut,
+  clockSideSchema,
+  markNoShow,
+  readClockPhoto,
+  type ShiftRequestView,
+  shiftIsLate,
+  todaysShifts,
+} from '../../../services/shifts';
 import { Card, CsrfField, IdempotencyField, SubmitButton } from '../../components';
-import { clearAppCookie, readAppCookie, setAppCookie } from '../../cookies';
+import { clearAppCookie, readAppCookie, setAppCookie } from '../../../http/cookies';
 import { rotateCsrfToken } from '../../csrf';
 import { dateTimeIn, formatDate, shiftHours, timeIn } from '../../format';
 import { renderError, renderPage } from '../../render';
@@ -34,9 +42,6 @@ const NOTICES = {
 
 const shiftPath = (id: string, action: string) => `${BOARD}/shifts/${encodeURIComponent(id)}/${action}`;
 
-/** Late: accepted, started by the clock, nobody in, not marked. */
-export const isLate = (s: ShiftRequestView, nowMs: number) =>
-  s.status === 'accepted' && !s.shift_start_at && !s.is_noshow && Date.parse(s.starts_at) <= nowMs;
 const canEnd = (s: ShiftRequestView) => s.status === 'accepted' && s.shift_start_at !== null && s.shift_end_at === null;
 const isIn = canEnd;
 
@@ -81,7 +86,7 @@ function Punch({ s, side, tz }: { s: ShiftRequestView; side: 'in' | 'out'; tz: s
 function ShiftCard({ base, s, nowMs, today }: { base: DashboardBase; s: ShiftRequestView; nowMs: number; today: string }) {
   const tz = base.business!.timezone;
   const st = todayStanding(s, nowMs);
-  const late = isLate(s, nowMs);
+  const late = shiftIsLate(s, nowMs);
   const who = s.shifter_name ?? (s.is_broadcast ? 'Open to the crew: nobody yet' : 'Waiting for the shifter’s answer');
   const headId = `shift-${s.id}`;
   return (
@@ -195,7 +200,7 @@ function BoardView({
   const staffed = shifts.filter((s) => s.status === 'accepted' || s.status === 'completed');
   const counts = [
     { value: staffed.filter(isIn).length, label: 'in now' },
-    { value: staffed.filter((s) => isLate(s, nowMs)).length, label: 'late: not clocked in' },
+    { value: staffed.filter((s) => shiftIsLate(s, nowMs)).length, label: 'late: not clocked in' },
     { value: staffed.filter((s) => s.shift_end_at).length, label: 'done' },
     { value: staffed.filter((s) => !s.shift_start_at && !s.is_noshow && Date.parse(s.starts_at) > nowMs).length, label: 'still to come' },
     { value: shifts.filter((s) => s.status === 'pending').length, label: 'not filled yet' },
@@ -273,7 +278,7 @@ export async function renderNoShow(c: Context<AppEnv>): Promise<Response> {
       button={`Mark ${who} as a no-show`}
       variant="danger"
       back={BOARD}
-      error={isLate(s, serviceCtx(c).now()) ? undefined : 'This shift is not late: it has not started, or someone clocked in.'}
+      error={shiftIsLate(s, serviceCtx(c).now()) ? undefined : 'This shift is not late: it has not started, or someone clocked in.'}
     >
       <p>{`${who} was due at ${s.shift_in} (${s.role ?? 'shift'}) and has not clocked in. Mark them as a no-show? They are told, it counts against their reliability, and they can no longer clock in to this shift.`}</p>
     </ConfirmPage>,

@@ -3,7 +3,7 @@ import { WEB_ENTRIES } from '../../../../generated/web/assets';
 import type { AppEnv } from '../../../http/app-types';
 import { serviceCtx } from '../../../http/create-app';
 import { listConnections } from '../../../services/connections';
-import { listShiftRoles } from '../../../services/shifts';
+import { listShiftRoles, SHIFT_INPUT_BOUNDS } from '../../../services/shifts';
 import { Card } from '../../components';
 import { renderPage } from '../../render';
 import { dashboardBase, dashboardHref } from './context';
@@ -11,8 +11,8 @@ import { AppShell } from './shell';
 
 /**
  * Bulk posting: the page holds the island (web-client/islands/bulk.tsx) with what it needs to check
- * rows before sending them (the roles, the crew, the currency). Each row is posted through
- * send_request, the same operation as one shift.
+ * rows before sending them (the roles, the crew, the currency and the service's shift input bounds).
+ * Each row is posted through send_request, the same operation as one shift.
  */
 export async function renderBulk(c: Context<AppEnv>): Promise<Response> {
   const base = await dashboardBase(c);
@@ -22,7 +22,14 @@ export async function renderBulk(c: Context<AppEnv>): Promise<Response> {
   const [roles, conns] = await Promise.all([listShiftRoles(ctx), listConnections(ctx, { business_id: b.id, status: 'accepted' })]);
   const crew = conns.accepted.map((x) => ({ id: x.shifter_id, name: x.shifter_name }));
   const island = WEB_ENTRIES.islands.bulk;
-  const props = { businessId: b.id, currency: b.currency, roles, crew, scheduleHref: dashboardHref(base, '/dashboard/schedule') };
+  const props = {
+    businessId: b.id,
+    currency: b.currency,
+    roles,
+    crew,
+    bounds: SHIFT_INPUT_BOUNDS,
+    scheduleHref: dashboardHref(base, '/dashboard/schedule'),
+  };
   return renderPage(
     c,
     <AppShell base={base} title="Bulk posting" current="/dashboard/bulk" scripts={[island.js]}>

@@ -32,7 +32,8 @@ import { Card, CsrfField, IdempotencyField, SubmitButton, TableWrap, TextField }
 import { formatDate, formatMoney } from '../../format';
 import { renderError, renderPage } from '../../render';
 import { ConfirmPage } from './confirm-page';
-import { type DashboardBase, dashboardBase, dashboardHref, seesPay } from './context';
+import { seesPay } from '../../../services/access';
+import { type DashboardBase, dashboardBase, dashboardHref } from './context';
 import { noticeOf, refusalOf } from './refusals';
 import { AppShell } from './shell';
 
@@ -208,7 +209,7 @@ function Summary({ a }: { a: CrewAnalytics }) {
 }
 
 function CrewTable({ base, data }: { base: DashboardBase; data: CrewData }) {
-  const pay = seesPay(base);
+  const pay = seesPay(base.business?.role);
   const a = data.analytics;
   const tz = base.business!.timezone;
   const byShifter = new Map(data.connections.accepted.map((x) => [x.shifter_id, x]));
@@ -395,7 +396,7 @@ function CrewView({ base, data, notice, error, shifter, teammate }: CrewViewProp
         <h2 id="crew-head">{`Your crew, last ${data.analytics.window_days} days`}</h2>
         <Summary a={data.analytics} />
         <CrewTable base={base} data={data} />
-        {seesPay(base) ? null : <p class="aside">Pay figures are shown to the business owner.</p>}
+        {seesPay(base.business?.role) ? null : <p class="aside">Pay figures are shown to the business owner.</p>}
       </section>
       <TeamCard base={base} data={data} email={teammate?.email} emailError={teammate?.error} />
     </AppShell>
@@ -668,7 +669,7 @@ export async function renderCrewShifter(c: Context<AppEnv>): Promise<Response> {
   ]);
   if (!profile) return renderError(c, 404, 'Not found', 'This shifter has no public profile any more.');
   const m = analytics.per_shifter.find((p) => p.shifter_id === shifterId);
-  const pay = seesPay(base);
+  const pay = seesPay(base.business?.role);
   const state = conn.status === 'accepted' ? 'In your crew' : lists.incoming.includes(conn) ? 'Asking to join' : 'Your request is waiting';
   return renderPage(
     c,

@@ -5,24 +5,30 @@ import { addDays, todayIn } from '../../../lib/shift-time';
 import { laborCosts } from '../../../services/insights';
 import { listInbox } from '../../../services/messaging';
 import { stuckInvoices } from '../../../services/payments';
-import { listRequestsMany, type ShiftRequestView } from '../../../services/shifts';
+import { listRequestsMany, type ShiftRequestView, shiftStateWords } from '../../../services/shifts';
 import { Card, TableWrap } from '../../components';
 import { formatDate, formatMoney, shiftHours, timeIn } from '../../format';
 import { renderPage } from '../../render';
-import { type DashboardBase, dashboardBase, dashboardHref, seesPay } from './context';
+import { seesPay } from '../../../services/access';
+import { type DashboardBase, dashboardBase, dashboardHref } from './context';
 import { AppShell } from './shell';
 
-/** How a shift of today stands at a glance. */
-export function todayStanding(s: ShiftRequestView, nowMs: number): { label: string; tone: 'ok' | 'warn' | 'info' | '' } {
-  if (s.is_noshow) return { label: 'No-show', tone: 'warn' };
-  if (s.status === 'cancelled') return { label: 'Cancelled', tone: '' };
-  if (s.status === 'expired') return { label: 'Expired unfilled', tone: 'warn' };
-  if (s.status === 'pending') return { label: s.is_broadcast ? 'Open broadcast' : 'Waiting for answer', tone: 'info' };
-  if (s.shift_end_at) return { label: `Done at ${timeIn(s.shift_end_at, s.timezone ?? 'UTC')}`, tone: 'ok' };
-  if (s.shift_start_at) return { label: `In since ${timeIn(s.shift_start_at, s.timezone ?? 'UTC')}`, tone: 'ok' };
-  if (s.status === 'accepted' && Date.parse(s.starts_at) < nowMs) return { label: 'Late: not clocked in', tone: 'warn' };
-  if (s.status === 'accepted') return { label: 'Scheduled', tone: '' };
-  return { label: s.status, tone: '' };
+/**
+ * How a shift of today stands at a glance (the today table and the clock board): its state in the
+ * service's words (`shiftStateWords`, with "Late" since these pages are about now), the badge colour
+ * of those pages, and the clock time once punched (`at`, in the business's zone).
+ */
+export function todayStanding(s: ShiftRequestView, nowMs: number): { label: string; tone: 'ok' | 'warn' | 'info' | ''; at: string | null } {
+  const w = shiftStateWords(s, nowMs);
+  const tz = s.timezone ?? 'UTC';
+  const tone = w.attention ? 'warn' : w.tone === 'pending' ? 'info' : w.tone === 'done' || w.state === 'clocked_in' ? 'ok' : '';
+  const at =
+    w.state === 'clocked_in' && s.shift_start_at
+      ? `since ${timeIn(s.shift_start_at, tz)}`
+      : w.tone === 'done' && s.shift_end_at
+        ? `out at ${timeIn(s.shift_end_at, tz)}`
+        : null;
+  return { label: w.label, tone, at };
 }
 
 const LIVE = new Set(['pending', 'accepted', 'completed', 'expired', 'cancelled']);
@@ -53,9 +59,9 @@ async function loadHome(c: Context<AppEnv>, base: DashboardBase): Promise<HomeDa
   ]).then((all) => all.map((l) => l.data));
   const [[todays, broadcasts, claimed, pending], labor, inbox, stuck] = await Promise.all([
     lists as Promise<[ShiftRequestView[], ShiftRequestView[], ShiftRequestView[], ShiftRequestView[]]>,
-    seesPay(base) ? laborCosts(ctx, b.id) : Promise.resolve(null),
+    seesPay(base.business?.role) ? laborCosts(ctx, b.id) : Promise.resolve(null),
     listInbox(ctx, { tab: 'all', as_kind: 'business', as_id: b.id, limit: 100 }),
-    seesPay(base) ? stuckInvoices(ctx) : Promise.resolve([]),
+    seesPay(base.business?.role) ? stuckInvoices(ctx) : Promise.resolve([]),
   ]);
   return {
     today,
@@ -103,6 +109,7 @@ function TodayTable({ data, nowMs }: { data: HomeData; nowMs: number }) {
                 <td>{s.shifter_name ?? (s.is_broadcast ? 'Open to the crew' : '—')}</td>
                 <td>
                   <span class={`badge${st.tone ? ` badge-${st.tone}` : ''}`}>{st.label}</span>
+                  {st.at ? <span class="muted">{` ${st.at}`}</span> : null}
                 </td>
               </tr>
             );

@@ -11,7 +11,8 @@ import { formFields } from '../../forms';
 import { renderPage } from '../../render';
 import { STRIPE_JS, stripeCsp } from '../finance/authenticate';
 import { ConfirmView } from './confirm';
-import { type DashboardBase, dashboardBase, dashboardHref, seesPay } from './context';
+import { seesPay } from '../../../services/access';
+import { type DashboardBase, dashboardBase, dashboardHref } from './context';
 import { cardName, MONEY, renderOwnersOnly } from './money';
 import { AppShell } from './shell';
 
@@ -29,7 +30,7 @@ const cardsHref = (base: DashboardBase, notice?: string) => `${dashboardHref(bas
 async function moneyBase(c: Context<AppEnv>): Promise<{ base: DashboardBase } | { answer: Response }> {
   const base = await dashboardBase(c);
   if (!base.business) return { answer: c.redirect('/dashboard', 303) };
-  if (!seesPay(base)) return { answer: await renderOwnersOnly(c, base) };
+  if (!seesPay(base.business?.role)) return { answer: await renderOwnersOnly(c, base) };
   return { base };
 }
 

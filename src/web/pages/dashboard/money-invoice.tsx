@@ -11,7 +11,8 @@ import { formFields } from '../../forms';
 import { renderPage } from '../../render';
 import { appOrigin } from '../../urls';
 import { ConfirmView } from './confirm';
-import { type DashboardBase, dashboardBase, dashboardHref, seesPay } from './context';
+import { seesPay } from '../../../services/access';
+import { type DashboardBase, dashboardBase, dashboardHref } from './context';
 import { cardName, chargedOf, invoiceHref, invoiceStanding, MONEY, renderOwnersOnly } from './money';
 import { fieldErrorsOf } from './refusals';
 import { AppShell } from './shell';
@@ -196,7 +197,7 @@ async function invoicePage(
 ): Promise<{ base: DashboardBase; page: Awaited<ReturnType<typeof loadInvoicePage>> } | { answer: Response }> {
   const base = await dashboardBase(c);
   if (!base.business) return { answer: c.redirect('/dashboard', 303) };
-  if (!seesPay(base)) return { answer: await renderOwnersOnly(c, base) };
+  if (!seesPay(base.business?.role)) return { answer: await renderOwnersOnly(c, base) };
   try {
     return { base, page: await loadInvoicePage(c, base, c.req.param('id') ?? '') };
   } catch (err) {

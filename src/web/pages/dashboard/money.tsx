@@ -24,7 +24,8 @@ import { CsrfField, IdempotencyField, InputField, Notice, SelectField, SubmitBut
 import { dateTimeIn, formatDate, formatMoney, shiftHours } from '../../format';
 import { formFields } from '../../forms';
 import { renderPage } from '../../render';
-import { type DashboardBase, dashboardBase, dashboardHref, seesPay } from './context';
+import { seesPay } from '../../../services/access';
+import { type DashboardBase, dashboardBase, dashboardHref } from './context';
 import { fieldErrorsOf } from './refusals';
 import { AppShell } from './shell';
 
@@ -697,7 +698,7 @@ export function MoneyView(props: {
 export async function renderMoney(c: Context<AppEnv>): Promise<Response> {
   const base = await dashboardBase(c);
   if (!base.business) return c.redirect('/dashboard', 303);
-  if (!seesPay(base)) return renderOwnersOnly(c, base);
+  if (!seesPay(base.business?.role)) return renderOwnersOnly(c, base);
   const data = await loadMoney(c, base, moneyQuery(c));
   const notice = NOTICES[c.req.query('notice') ?? ''];
   return renderPage(c, <MoneyView base={base} data={data} notice={notice} />, data.weekError ? 400 : 200);
@@ -711,7 +712,7 @@ export async function renderMoney(c: Context<AppEnv>): Promise<Response> {
 export async function postBudget(c: Context<AppEnv>): Promise<Response> {
   const base = await dashboardBase(c);
   if (!base.business) return c.redirect('/dashboard', 303);
-  if (!seesPay(base)) return renderOwnersOnly(c, base);
+  if (!seesPay(base.business?.role)) return renderOwnersOnly(c, base);
   const f = await formFields(c);
   const raw = f('weekly_labor_budget', 40).trim();
   const week = f('week', 10);
@@ -751,7 +752,7 @@ export async function postBudget(c: Context<AppEnv>): Promise<Response> {
 export async function exportInvoicesCsv(c: Context<AppEnv>): Promise<Response> {
   const base = await dashboardBase(c);
   if (!base.business) return c.redirect('/dashboard', 303);
-  if (!seesPay(base)) return renderOwnersOnly(c, base);
+  if (!seesPay(base.business?.role)) return renderOwnersOnly(c, base);
   const { status } = moneyQuery(c);
   const page = await listInvoices(serviceCtx(c), { business_id: base.business.id, status, limit: INVOICE_LIST_MAX });
   const headers: Record<string, string> = {

@@ -4,7 +4,7 @@ import type { AppEnv } from '../../../http/app-types';
 import { serviceCtx } from '../../../http/create-app';
 import { addDays, todayIn } from '../../../lib/shift-time';
 import { type GoingRate, goingRate } from '../../../services/insights';
-import { findConflicts, type ShiftConflicts, sendRequest, sendRequestInput } from '../../../services/shifts';
+import { findConflicts, SHIFT_INPUT_BOUNDS, type ShiftConflicts, sendRequest, sendRequestInput } from '../../../services/shifts';
 import { Card, CsrfField, IdempotencyField, SubmitButton } from '../../components';
 import { WEB_ENTRIES } from '../../../../generated/web/assets';
 import { formatMoney } from '../../format';
@@ -137,7 +137,7 @@ export function PostShiftView({ base, form, values, errors = {}, error, notice, 
           action={dashboardHref(base, '/dashboard/shifts/new')}
           class="stack"
           data-island="post-shift"
-          data-props={JSON.stringify({ businessId: b.id, cityId: b.city_id, currency: b.currency })}
+          data-props={JSON.stringify({ businessId: b.id, cityId: b.city_id, currency: b.currency, bounds: SHIFT_INPUT_BOUNDS })}
           novalidate
         >
           <CsrfField token={base.csrfToken} />

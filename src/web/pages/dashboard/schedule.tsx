@@ -9,7 +9,6 @@ import {
   laborLines,
   SCHEDULE_STATUSES,
   type ScheduleShift,
-  shiftState,
   shiftWho,
   stillToCome,
 } from '../../../../web-client/lib/schedule-model';
@@ -22,7 +21,8 @@ import type { ServiceContext } from '../../../services/kernel';
 import { Card, TableWrap } from '../../components';
 import { formatMoney } from '../../format';
 import { renderPage } from '../../render';
-import { type DashboardBase, dashboardBase, dashboardHref, seesPay } from './context';
+import { seesPay } from '../../../services/access';
+import { type DashboardBase, dashboardBase, dashboardHref } from './context';
 import { AppShell } from './shell';
 
 export type ScheduleView = 'week' | 'day' | 'list';
@@ -83,7 +83,7 @@ async function loadSchedule(c: Context<AppEnv>, base: DashboardBase): Promise<Sc
   // The whole week even for one day: the labor card counts the week, and the island starts from it.
   const [{ shifts: week, truncated }, labor] = await Promise.all([
     scheduleShifts(ctx, b.id, monday, addDays(monday, 6)),
-    seesPay(base) ? laborCosts(ctx, b.id, { week: date }) : Promise.resolve(null),
+    seesPay(base.business?.role) ? laborCosts(ctx, b.id, { week: date }) : Promise.resolve(null),
   ]);
   return { view, date, today, from, to, week, truncated, labor, nowMs };
 }
@@ -160,7 +160,7 @@ function ShiftTable({ base, data }: { base: DashboardBase; data: ScheduleData })
         </thead>
         <tbody>
           {shifts.map((s) => {
-            const st = shiftState(s);
+            const st = s.state_words;
             return (
               <tr>
                 <td class="nowrap">{dateText(s.shift_date)}</td>
@@ -234,7 +234,7 @@ export function ScheduleView({ base, data, notice }: { base: DashboardBase; data
     week: mondayOf(data.from),
     shifts: data.week,
     labor: data.labor,
-    seesPay: seesPay(base),
+    seesPay: seesPay(base.business?.role),
     postHref: dashboardHref(base, '/dashboard/shifts/new'),
     scheduleHref: dashboardHref(base, '/dashboard/schedule'),
     changeHref: dashboardHref(base, '/dashboard/shifts/{id}/change'),

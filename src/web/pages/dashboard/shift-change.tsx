@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { isChangeable, shiftState, shiftWho } from '../../../../web-client/lib/schedule-model';
+import { isChangeable, shiftWho } from '../../../../web-client/lib/schedule-model';
 import type { AppEnv } from '../../../http/app-types';
 import { serviceCtx } from '../../../http/create-app';
 import { AppError } from '../../../lib/errors';
@@ -58,7 +58,7 @@ const LABELS: Record<FieldName, string> = {
 export function ShiftChangeView({ base, shift, values, nowMs, errors = {}, error, conflicts, idem }: ChangeViewProps) {
   const b = base.business!;
   const first = FIELDS.find((f) => errors[f]);
-  const st = shiftState(shift);
+  const st = shift.state_words;
   const who = shiftWho(shift);
   const back = dashboardHref(base, '/dashboard/schedule', { date: shift.shift_date });
   const open = isChangeable(shift, nowMs);

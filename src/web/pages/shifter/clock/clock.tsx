@@ -6,9 +6,13 @@ import { AppError } from '../../../../lib/errors';
 import {
   CLOCK_IN_EARLY_MINUTES,
   type ClockPlace,
+  type ClockWindow,
   clockIn,
   clockOut,
   clockPlaces,
+  clockTimesOfView,
+  clockWindow,
+  getShiftRequest,
   listRequests,
   type ShiftRequestView,
 } from '../../../../services/shifts';
@@ -28,16 +32,12 @@ import { AppShell } from '../../dashboard/shell';
  */
 const PATH = '/dashboard/shifter/clock';
 const DAYS_AHEAD = 7;
-const MINUTE = 60_000;
 
-type Phase = 'later' | 'open' | 'working' | 'closed';
+/** A punch that opens within this long is rendered waiting, so the island (and the page kept offline) opens it on time. */
+const WAITING_HOURS = 18;
 
-function phaseOf(s: ShiftRequestView, now: number): Phase {
-  if (s.shift_start_at) return 'working';
-  const opens = Date.parse(s.starts_at) - CLOCK_IN_EARLY_MINUTES * MINUTE;
-  if (now < opens) return 'later';
-  return now <= Date.parse(s.ends_at) ? 'open' : 'closed';
-}
+/** The shifter's clock window on a shift (the clock service's rule, services/shifts clockWindow). */
+const windowOf = (s: ShiftRequestView, now: number): ClockWindow => clockWindow(clockTimesOfView(s), now, 'shifter');
 
 export interface ClockIslandProps {
   shiftId: string;
@@ -46,9 +46,26 @@ export interface ClockIslandProps {
   /** The business's zone: the island says the punch's time on the business's clock, like the cards. */
   timeZone: string;
   place: ClockPlace | null;
+  /** The clock window's bounds (ISO): the form waits until `opensAt` and closes at `closesAt`. */
+  opensAt: string | null;
+  closesAt: string | null;
 }
 
-function PunchForm({ s, side, place, csrf }: { s: ShiftRequestView; side: 'in' | 'out'; place: ClockPlace | null; csrf: string }) {
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+function PunchForm({
+  s,
+  side,
+  place,
+  csrf,
+  w,
+}: {
+  s: ShiftRequestView;
+  side: 'in' | 'out';
+  place: ClockPlace | null;
+  csrf: string;
+  w: ClockWindow;
+}) {
   const id = `${s.id}-${side}`;
   const photoRequired = place?.require_clock_photo ?? false;
   const props: ClockIslandProps = {
@@ -57,6 +74,8 @@ function PunchForm({ s, side, place, csrf }: { s: ShiftRequestView; side: 'in' |
     businessName: s.business_name ?? 'the business',
     timeZone: s.timezone ?? 'UTC',
     place,
+    opensAt: iso(w.opensAt),
+    closesAt: iso(w.closesAt),
   };
   return (
     <form
@@ -65,6 +84,7 @@ function PunchForm({ s, side, place, csrf }: { s: ShiftRequestView; side: 'in' |
       class="punch-form"
       data-island="clock"
       data-props={JSON.stringify(props)}
+      hidden={w.can !== side}
     >
       <CsrfField token={csrf} />
       <IdempotencyField />
@@ -116,10 +136,13 @@ function Punched({ s, side, tz }: { s: ShiftRequestView; side: 'in' | 'out'; tz:
 
 function ShiftCard({ s, place, now, csrf }: { s: ShiftRequestView; place: ClockPlace | null; now: number; csrf: string }) {
   const tz = s.timezone ?? 'UTC';
-  const phase = phaseOf(s, now);
-  const opens = new Date(Date.parse(s.starts_at) - CLOCK_IN_EARLY_MINUTES * MINUTE).toISOString();
+  const w = windowOf(s, now);
+  // The side the card is about: the punch open now, or the next one to open.
+  const side = w.state === 'in' ? 'out' : w.state === 'due' ? 'in' : null;
+  const waiting = w.can === null && w.opensAt !== null;
+  const opens = iso(w.opensAt);
   return (
-    <li class={`clock-card clock-${phase}`} data-shift={s.id}>
+    <li class={`clock-card clock-${w.state}`} data-shift={s.id}>
       <h3>
         {s.business_name ?? 'Shift'} · {s.role ?? 'Shift'}
       </h3>
@@ -127,14 +150,22 @@ function ShiftCard({ s, place, now, csrf }: { s: ShiftRequestView; place: ClockP
         {formatDate(s.shift_date)} · {shiftHours(s.shift_in, s.shift_out)}
       </p>
       <Punched s={s} side="in" tz={tz} />
-      {phase === 'later' ? (
-        <p class="clock-opens">
-          Clock-in opens <time datetime={opens}>{dateTimeIn(opens, tz)}</time>
+      {waiting && opens ? (
+        <p class="clock-opens" data-opens>
+          {side === 'out' ? 'Clock-out opens ' : 'Clock-in opens '}
+          <time datetime={opens}>{dateTimeIn(opens, tz)}</time>
+          {side === 'out' && w.reason ? <span class="hint">{` ${w.reason}`}</span> : null}
         </p>
       ) : null}
-      {phase === 'closed' ? <p class="muted">The clock window has closed: ask the business to record it.</p> : null}
-      {phase === 'open' ? <PunchForm s={s} side="in" place={place} csrf={csrf} /> : null}
-      {phase === 'working' ? <PunchForm s={s} side="out" place={place} csrf={csrf} /> : null}
+      {w.state === 'missed' || w.state === 'no_show' ? <p class="muted">{w.reason}</p> : null}
+      {w.state === 'due' ? (
+        <p class="muted" data-closed hidden>
+          The clock window has closed: ask the business to record the shift.
+        </p>
+      ) : null}
+      {side && (w.can === side || (w.opensAt !== null && w.opensAt - now <= WAITING_HOURS * 3_600_000)) ? (
+        <PunchForm s={s} side={side} place={place} csrf={csrf} w={w} />
+      ) : null}
     </li>
   );
 }
@@ -154,7 +185,10 @@ function ClockView({
   notice?: string | undefined;
   error?: string | undefined;
 }) {
-  const atHand = shifts.filter((s) => phaseOf(s, now) === 'open' || phaseOf(s, now) === 'working');
+  const atHand = shifts.filter((s) => {
+    const w = windowOf(s, now);
+    return w.can !== null || w.state === 'in';
+  });
   const later = shifts.filter((s) => !atHand.includes(s));
   const island = WEB_ENTRIES.islands.clock;
   return (
@@ -224,13 +258,44 @@ async function clockShifts(c: Context<AppEnv>) {
   return { now, shifts, places: await clockPlaces(ctx, shifts) };
 }
 
+/**
+ * The notices after a punch: `?notice=` is one of these keys with `shift=` its id, and the words come
+ * from the shift as stored (its punch time on the business's clock), never from the address; a key
+ * whose punch the shift does not have shows nothing.
+ */
+const PUNCH_NOTICES = {
+  clocked_in: { side: 'in', words: 'Clocked in at' },
+  clocked_out: { side: 'out', words: 'Clocked out at' },
+  sent_in: { side: 'in', words: 'Sent: your clock-in made offline at' },
+  sent_out: { side: 'out', words: 'Sent: your clock-out made offline at' },
+} as const;
+
+/** Where a page goes after a punch, to show its notice (the island goes to the same address). */
+export const punchNoticeUrl = (key: keyof typeof PUNCH_NOTICES, shiftId: string) =>
+  `${PATH}?notice=${key}&shift=${encodeURIComponent(shiftId)}`;
+
+async function punchNotice(c: Context<AppEnv>): Promise<string | undefined> {
+  const key = c.req.query('notice');
+  const id = c.req.query('shift');
+  if (!key || !id || !Object.hasOwn(PUNCH_NOTICES, key)) return undefined;
+  const n = PUNCH_NOTICES[key as keyof typeof PUNCH_NOTICES];
+  const s = await getShiftRequest(serviceCtx(c), id).catch(() => null);
+  const at = n.side === 'in' ? s?.shift_start_at : s?.shift_end_at;
+  const offline = n.side === 'in' ? s?.clock_in_offline : s?.clock_out_offline;
+  if (!s || !at || key.startsWith('sent_') !== Boolean(offline)) return undefined;
+  const time = timeIn(at, s.timezone ?? 'UTC');
+  return key.startsWith('sent_')
+    ? `${n.words} ${time} is recorded with your phone's time.`
+    : `${n.words} ${time} · ${s.business_name ?? 'the business'}`;
+}
+
 export async function renderClock(c: Context<AppEnv>, error?: string): Promise<Response> {
   const base = await dashboardBase(c);
   if (!base.shifterId) return c.redirect('/dashboard', 303);
-  const { now, shifts, places } = await clockShifts(c);
+  const [{ now, shifts, places }, notice] = await Promise.all([clockShifts(c), error ? undefined : punchNotice(c)]);
   return renderPage(
     c,
-    <ClockView base={base} shifts={shifts} places={places} now={now} notice={error ? undefined : c.req.query('notice')} error={error} />,
+    <ClockView base={base} shifts={shifts} places={places} now={now} notice={notice} error={error} />,
     error ? 422 : 200,
   );
 }
@@ -244,10 +309,7 @@ export async function postPunch(c: Context<AppEnv>): Promise<Response> {
   const input = body.im_here === '1' ? { im_here: true } : {};
   try {
     const s = side === 'in' ? await clockIn(serviceCtx(c), id, input) : await clockOut(serviceCtx(c), id, input);
-    const tz = s.timezone ?? 'UTC';
-    const at = side === 'in' ? s.shift_start_at : s.shift_end_at;
-    const notice = `${side === 'in' ? 'Clocked in' : 'Clocked out'} at ${at ? timeIn(at, tz) : ''} · ${s.business_name ?? ''}`;
-    return c.redirect(`${PATH}?notice=${encodeURIComponent(notice)}`, 303);
+    return c.redirect(punchNoticeUrl(side === 'in' ? 'clocked_in' : 'clocked_out', s.id), 303);
   } catch (err) {
     if (err instanceof AppError) return renderClock(c, err.message);
     throw err;
