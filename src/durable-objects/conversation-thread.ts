@@ -1,16 +1,24 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { AppBindings } from '../env';
 import { errorFields } from '../lib/log';
+import { resolveSessionById } from '../services/accounts';
 import {
   type AppendInput,
   type AppendOutcome,
+  forgetLiveView,
+  LIVE_CLOSE,
+  LIVE_HEADERS,
+  LIVE_LIMITS,
   type ListInput,
   type ListOutcome,
+  type LiveViewer,
+  mayReadThread,
+  recordLiveView,
   type StoredMessage,
   syncInbox,
   type SyncPlan,
 } from '../services/messaging';
-import { systemContext } from '../services/kernel';
+import { consumeRateLimit, type ServiceContext, systemContext } from '../services/kernel';
 
 /** Messages a reconnecting page is sent at most at once (it asks again from the last one). */
 const LIVE_CATCH_UP = 200;
@@ -18,6 +26,22 @@ const LIVE_CATCH_UP = 200;
 const MAX_SYNC_ATTEMPTS = 12;
 /** Alarm backoff after the n-th failed sync: 5 s × 2ⁿ, at most an hour. */
 const retryDelayMs = (attempts: number) => Math.min(3_600_000, 5_000 * 2 ** Math.max(0, attempts - 1));
+
+/** What each live socket keeps across hibernation (serializeAttachment): whose it is, on which thread, until when. */
+interface Viewing extends LiveViewer {
+  conversationId: string;
+  /** When the session expires: past it the socket hears nothing more. */
+  expiresAt: number;
+}
+
+/** Socket tags, to find the sockets of a session or of a person. */
+const sessionTag = (sessionId: string) => `s:${sessionId}`;
+const userTag = (userId: string) => `u:${userId}`;
+
+/** Closing a socket so its page reconnects (and is checked again as it opens). */
+const RECONNECT = { code: 1012, reason: 'Reconnect to follow this thread.' } as const;
+const FAILED = { code: 1011, reason: 'The thread could not check your access; reconnect shortly.' } as const;
+type Closing = { readonly code: number; readonly reason: string };
 
 interface Row extends Record<string, SqlStorageValue> {
   seq: number;
@@ -58,6 +82,8 @@ const toMessage = (r: Row): StoredMessage => ({
  */
 export class ConversationThread extends DurableObject<AppBindings> {
   private readonly sql: SqlStorage;
+  /** Sessions this object was told have ended, while it stays in memory: an upgrade of one under way is refused. */
+  private readonly endedSessions = new Set<string>();
 
   constructor(state: DurableObjectState, env: AppBindings) {
     super(state, env);
@@ -91,21 +117,62 @@ export class ConversationThread extends DurableObject<AppBindings> {
 
   /**
    * The live view of an open thread (the inbox page): a hibernating WebSocket per open page. The
-   * Worker lets through only a reader of the thread (services/messaging/live.ts); here every
-   * accepted socket hears each new message as `{type: 'message', message}`. A page that (re)connects
-   * sends `{since: <seq>}` and is answered the messages after it (`{type: 'messages', messages}`), so
-   * nothing stored while it was away is missed. Between messages the object may hibernate: the
-   * sockets stay open and a ping is answered without waking it.
+   * Worker lets through only a reader of the thread, from a page session (services/messaging/live.ts),
+   * and names the session and person in the upgrade it hands here; every accepted socket hears each
+   * new message as `{type: 'message', message}`. A page that (re)connects sends `{since: <seq>}` and
+   * is answered the messages after it (`{type: 'messages', messages}`), so nothing stored while it was
+   * away is missed. Between messages the object may hibernate: the sockets stay open and a ping is
+   * answered without waking it.
+   *
+   * Each socket lasts as long as its standing: it keeps its session, person and thread (attachment,
+   * tagged by session and person); a catch-up is counted against the session's budget and answered
+   * only once the session still lives and its person may still read the thread; the domains that end
+   * sessions or change standing call `closeSessions` and `recheckViewers`. A session has at most
+   * LIVE_LIMITS.socketsPerSessionPerThread sockets here and the thread LIVE_LIMITS.socketsPerThread;
+   * beyond them the upgrade is refused (429).
    */
   override async fetch(request: Request): Promise<Response> {
     if (request.headers.get('Upgrade')?.toLowerCase() !== 'websocket') return new Response('Expected a WebSocket', { status: 426 });
+    const sessionId = request.headers.get(LIVE_HEADERS.session);
+    const userId = request.headers.get(LIVE_HEADERS.user);
+    const conversationId = request.headers.get(LIVE_HEADERS.thread);
+    if (!sessionId || !userId || !conversationId) return new Response('The live view opens through the Worker.', { status: 400 });
+    const early = this.capRefusal(sessionId);
+    if (early) return early;
+    const ctx = this.liveContext();
+    // Recorded before the session is read: a sign-out committing meanwhile either finds the row (and
+    // tells this object, see endedSessions) or has not committed when the session is read.
+    await recordLiveView(ctx, conversationId, { sessionId, userId });
+    const session = await resolveSessionById(ctx.db, sessionId, Date.now());
+    if (!session || session.userId !== userId || this.endedSessions.has(sessionId)) {
+      await this.forgetIfLast(null, { sessionId, userId, conversationId, expiresAt: 0 });
+      return new Response(LIVE_CLOSE.sessionEnded.reason, { status: 401 });
+    }
+    // Checked again after the awaits, in the same synchronous step as the accept: concurrent opens cannot pass it together.
+    const late = this.capRefusal(sessionId);
+    if (late) return late;
     const { 0: client, 1: server } = new WebSocketPair();
-    this.ctx.acceptWebSocket(server);
+    this.ctx.acceptWebSocket(server, [sessionTag(sessionId), userTag(userId)]);
+    server.serializeAttachment({ sessionId, userId, conversationId, expiresAt: session.expiresAt } satisfies Viewing);
     this.ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('ping', 'pong'));
     return new Response(null, { status: 101, webSocket: client });
   }
 
-  override webSocketMessage(ws: WebSocket, data: string | ArrayBuffer): void {
+  /** The 429 for a socket beyond the session's or the thread's cap, or null. */
+  private capRefusal(sessionId: string): Response | null {
+    const refuse = (text: string) => new Response(text, { status: 429, headers: { 'Retry-After': '30' } });
+    if (openSockets(this.ctx.getWebSockets(sessionTag(sessionId))).length >= LIVE_LIMITS.socketsPerSessionPerThread) {
+      return refuse(
+        `Too many live views of this thread in this session (at most ${LIVE_LIMITS.socketsPerSessionPerThread}); close one first.`,
+      );
+    }
+    if (openSockets(this.ctx.getWebSockets()).length >= LIVE_LIMITS.socketsPerThread) {
+      return refuse(`Too many live views of this thread are open (at most ${LIVE_LIMITS.socketsPerThread}); try again later.`);
+    }
+    return null;
+  }
+
+  override async webSocketMessage(ws: WebSocket, data: string | ArrayBuffer): Promise<void> {
     let since: unknown;
     try {
       since = (JSON.parse(typeof data === 'string' ? data : new TextDecoder().decode(data)) as { since?: unknown }).since;
@@ -113,21 +180,152 @@ export class ConversationThread extends DurableObject<AppBindings> {
       return;
     }
     if (typeof since !== 'number' || !Number.isInteger(since) || since < 0) return;
+    const viewing = viewingOf(ws);
+    if (!viewing) return closeSocket(ws, RECONNECT);
+    const ctx = this.liveContext();
+    try {
+      // Counted first: a refused catch-up costs no D1 read.
+      const hit = await consumeRateLimit(
+        this.env,
+        `live-replay:${viewing.sessionId}`,
+        LIVE_LIMITS.replaysPerSession,
+        LIVE_LIMITS.replayWindowSeconds,
+      );
+      if (!hit.allowed) {
+        sendTo(ws, {
+          type: 'error',
+          code: 'RATE-LIMIT-ERR',
+          message: `Too many catch-ups in this session (at most ${LIVE_LIMITS.replaysPerSession} a minute); ask again later.`,
+          retry_after: Math.max(1, hit.retryAfter),
+        });
+        return;
+      }
+      const standing = await this.standingOf(ctx, viewing);
+      if (standing !== 'ok') return this.endViewing([ws], LIVE_CLOSE[standing], viewing);
+    } catch (err) {
+      ctx.log.warn('a live catch-up could not check access', { conversation_id: viewing.conversationId, ...errorFields(err) });
+      return closeSocket(ws, FAILED);
+    }
     const page = this.list({ order: 'asc', from: since, limit: LIVE_CATCH_UP });
-    ws.send(JSON.stringify({ type: 'messages', messages: page.messages, has_more: page.hasMore }));
+    sendTo(ws, { type: 'messages', messages: page.messages, has_more: page.hasMore });
   }
 
-  override webSocketClose(ws: WebSocket): void {
-    try {
-      ws.close(1000, 'closed');
-    } catch {
-      // Already closed from this side (the runtime may answer the close itself).
+  override async webSocketClose(ws: WebSocket): Promise<void> {
+    closeSocket(ws, { code: 1000, reason: 'closed' });
+    await this.forgetIfLast(ws);
+  }
+
+  override async webSocketError(ws: WebSocket): Promise<void> {
+    await this.forgetIfLast(ws);
+  }
+
+  /** Sessions ended (services/messaging/live.ts): their sockets here close. Returns how many. */
+  closeSessions(sessionIds: string[]): number {
+    let closed = 0;
+    if (this.endedSessions.size > 1000) this.endedSessions.clear();
+    for (const id of sessionIds) {
+      this.endedSessions.add(id);
+      for (const ws of openSockets(this.ctx.getWebSockets(sessionTag(id)))) {
+        closeSocket(ws, LIVE_CLOSE.sessionEnded);
+        closed++;
+      }
     }
+    return closed;
+  }
+
+  /**
+   * Someone's standing changed (services/messaging/live.ts): the sockets of that person (null: every
+   * socket) ask again, once per session, and those whose session ended or whose person may no longer
+   * read the thread close. Returns how many closed.
+   */
+  async recheckViewers(userId: string | null): Promise<number> {
+    const bySession = new Map<string, { viewing: Viewing; sockets: WebSocket[] }>();
+    for (const ws of openSockets(userId ? this.ctx.getWebSockets(userTag(userId)) : this.ctx.getWebSockets())) {
+      const viewing = viewingOf(ws);
+      if (!viewing) {
+        closeSocket(ws, RECONNECT);
+        continue;
+      }
+      const group = bySession.get(viewing.sessionId) ?? { viewing, sockets: [] };
+      group.sockets.push(ws);
+      bySession.set(viewing.sessionId, group);
+    }
+    const ctx = this.liveContext();
+    let closed = 0;
+    for (const { viewing, sockets } of bySession.values()) {
+      let standing: 'ok' | keyof typeof LIVE_CLOSE;
+      try {
+        standing = await this.standingOf(ctx, viewing);
+      } catch (err) {
+        ctx.log.warn('a live view could not be checked again; its page reconnects', {
+          conversation_id: viewing.conversationId,
+          ...errorFields(err),
+        });
+        for (const ws of sockets) closeSocket(ws, FAILED);
+        closed += sockets.length;
+        continue;
+      }
+      if (standing === 'ok') continue;
+      await this.endViewing(sockets, LIVE_CLOSE[standing], viewing);
+      closed += sockets.length;
+    }
+    return closed;
+  }
+
+  /** Whether the socket's session still lives and its person may still read the thread. */
+  private async standingOf(base: ServiceContext, v: Viewing): Promise<'ok' | keyof typeof LIVE_CLOSE> {
+    const cred = await resolveSessionById(base.db, v.sessionId, Date.now());
+    if (!cred || cred.userId !== v.userId) return 'sessionEnded';
+    const { isAdmin, isDemo, demoAdmin } = cred;
+    const actor = {
+      kind: 'user' as const,
+      userId: v.userId,
+      via: 'session' as const,
+      credentialId: v.sessionId,
+      isAdmin,
+      isDemo,
+      demoAdmin,
+    };
+    return (await mayReadThread({ ...base, actor }, v.conversationId)) ? 'ok' : 'accessLost';
+  }
+
+  /** Closes sockets of one session that lost their standing, and forgets the session here once none is left. */
+  private async endViewing(sockets: WebSocket[], why: Closing, viewing: Viewing): Promise<void> {
+    for (const ws of sockets) closeSocket(ws, why);
+    await this.forgetIfLast(null, viewing);
+  }
+
+  /** Drops the thread's row of a session once it has no open socket here (services/messaging/live.ts). */
+  private async forgetIfLast(ws: WebSocket | null, viewing = ws ? viewingOf(ws) : null): Promise<void> {
+    if (!viewing) return;
+    const left = openSockets(this.ctx.getWebSockets(sessionTag(viewing.sessionId))).filter((o) => o !== ws);
+    if (left.length) return;
+    const ctx = this.liveContext();
+    try {
+      await forgetLiveView(ctx, viewing.conversationId, viewing.sessionId);
+    } catch (err) {
+      ctx.log.warn('forgetting a closed live view failed', { conversation_id: viewing.conversationId, ...errorFields(err) });
+    }
+  }
+
+  private liveContext(): ServiceContext {
+    return systemContext(this.env, this.ctx, 'thread-live');
   }
 
   private broadcast(event: { type: 'message'; message: StoredMessage }): void {
     const text = JSON.stringify(event);
+    const now = Date.now();
     for (const ws of this.ctx.getWebSockets()) {
+      const viewing = viewingOf(ws);
+      if (!viewing) {
+        closeSocket(ws, RECONNECT);
+        continue;
+      }
+      // A session that ran out while its page stayed open hears nothing more.
+      if (viewing.expiresAt <= now) {
+        void this.endViewing([ws], LIVE_CLOSE.sessionEnded, viewing);
+        continue;
+      }
       try {
         ws.send(text);
       } catch {
@@ -269,5 +467,26 @@ export class ConversationThread extends DurableObject<AppBindings> {
   async destroy(): Promise<void> {
     await this.ctx.storage.deleteAll();
     this.createTable();
+  }
+}
+
+const viewingOf = (ws: WebSocket): Viewing | null => (ws.deserializeAttachment() as Viewing | null) ?? null;
+
+/** Sockets not closing already (one this object closed stays listed until its peer answers). */
+const openSockets = (sockets: WebSocket[]) => sockets.filter((ws) => ws.readyState === WebSocket.OPEN);
+
+function closeSocket(ws: WebSocket, why: Closing): void {
+  try {
+    ws.close(why.code, why.reason);
+  } catch {
+    // Already closed from this side (the runtime may answer the close itself).
+  }
+}
+
+function sendTo(ws: WebSocket, event: unknown): void {
+  try {
+    ws.send(JSON.stringify(event));
+  } catch {
+    // A socket closing meanwhile.
   }
 }

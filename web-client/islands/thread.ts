@@ -8,8 +8,12 @@ import { eachIsland } from '../lib/island';
  *
  * Live: a WebSocket to /inbox/{id}/live (the thread's Durable Object). On every (re)connection the
  * page sends `{since: <last seq shown>}` and is answered what it missed; then each new message comes
- * as it is stored. A lost connection is retried with growing pauses. Messages from the other side
- * are marked read while the page is visible (POST /v1/messaging/threads/{id}/read).
+ * as it is stored. A lost connection is retried with growing pauses, except when the thread closed it
+ * because the session ended (4401) or access to the thread ended (4403): the page then stops following
+ * the thread (a reload shows where the person stands). A catch-up refused for the session's budget
+ * (`{type: 'error', code: 'RATE-LIMIT-ERR', retry_after}`) is asked again after `retry_after` seconds.
+ * Messages from the other side are marked read while the page is visible
+ * (POST /v1/messaging/threads/{id}/read).
  *
  * Sending: POST /v1/messaging/messages with an Idempotency-Key. A send that fails (offline, a
  * refusal) keeps the text in the box and offers Retry, which sends again with the same key, so a
@@ -44,6 +48,8 @@ interface SentMessage {
 
 const PING_MS = 30_000;
 const RETRY_MAX_MS = 30_000;
+/** Close codes after which reconnecting cannot help: the session ended, access to the thread ended. */
+const ENDED = new Set([4401, 4403]);
 
 function mount(root: HTMLElement, props: Props) {
   const list = root.querySelector<HTMLOListElement>('.thread-messages');
@@ -135,7 +141,7 @@ function mount(root: HTMLElement, props: Props) {
     });
     ws.addEventListener('message', (e) => {
       if (typeof e.data !== 'string' || e.data === 'pong') return;
-      let event: { type?: string; message?: Message; messages?: Message[]; has_more?: boolean };
+      let event: { type?: string; message?: Message; messages?: Message[]; has_more?: boolean; code?: string; retry_after?: number };
       try {
         event = JSON.parse(e.data);
       } catch {
@@ -146,10 +152,21 @@ function mount(root: HTMLElement, props: Props) {
         for (const m of event.messages) show(m);
         if (event.has_more) ws.send(JSON.stringify({ since: lastSeq }));
       }
+      if (event.type === 'error' && event.code === 'RATE-LIMIT-ERR') {
+        window.setTimeout(
+          () => ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify({ since: lastSeq })),
+          Math.max(1, event.retry_after ?? 1) * 1000,
+        );
+      }
     });
-    ws.addEventListener('close', () => {
+    ws.addEventListener('close', (e) => {
       window.clearInterval(ping);
       if (socket !== ws) return;
+      if (ENDED.has(e.code)) {
+        socket = null;
+        root.dataset.live = 'ended';
+        return;
+      }
       root.dataset.live = 'closed';
       window.setTimeout(connect, pause);
       pause = Math.min(RETRY_MAX_MS, pause * 2);

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { bool, timestamps } from './columns';
-import { users } from './users';
+import { sessions, users } from './users';
 
 export const CONVERSATION_KINDS = ['direct', 'support_ai', 'support'] as const;
 /** Who takes part: a shifter or business (direct), a person (support), or the help assistant. */
@@ -83,5 +83,33 @@ export const conversationParticipants = sqliteTable(
     index('conversation_participants_inbox_archived_idx')
       .on(t.party_kind, t.party_id, t.last_message_at, t.conversation_id)
       .where(sql`archived_at IS NOT NULL AND last_message_at IS NOT NULL`),
+  ],
+);
+
+/**
+ * Which sessions have the live view of a thread open (WebSockets to its Durable Object): one row per
+ * thread and session, written by the object when it accepts a socket of the session and removed when
+ * the session's last socket there closes or the session ends. It is how the domains that end a
+ * session or change someone's standing find the objects to tell (services/messaging/live.ts); a row
+ * left behind (a socket dropped without its close reaching the object) only costs a needless call.
+ */
+export const threadLiveViews = sqliteTable(
+  'thread_live_views',
+  {
+    conversation_id: text('conversation_id')
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    session_id: text('session_id')
+      .notNull()
+      .references(() => sessions.id, { onDelete: 'cascade' }),
+    user_id: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    opened_at: integer('opened_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.conversation_id, t.session_id] }),
+    index('thread_live_views_user_idx').on(t.user_id),
+    index('thread_live_views_session_idx').on(t.session_id),
   ],
 );

@@ -9,6 +9,7 @@ import { draftEmail } from '../mail';
 import { codeIsLive, codeMatches, consumeCode, issueCode, takeAttempt } from './codes';
 import { issuedKeyView, mintApiKey } from './credentials';
 import { budget, chargeAttempt, LIMITS } from './limits';
+import { closeLiveViewsOfEndedSessionsOf } from './live-views';
 import { NO_ACCOUNT_HASH, userOpApplied } from './register';
 import type {
   ChangePasswordInput,
@@ -63,6 +64,7 @@ export async function changePassword(ctx: ServiceContext, input: ChangePasswordI
     audit: { action: 'user.password_change' },
   });
   if (!r.applied) throw new AppError('CONFLICT-ERR', 'The password was changed at the same moment; sign in again.');
+  await closeLiveViewsOfEndedSessionsOf(ctx, user.id);
   return { status: 'password_changed', sessions_revoked: true, api_key_revoked: false };
 }
 
@@ -138,5 +140,6 @@ export async function confirmPasswordReset(ctx: ServiceContext, input: ConfirmPa
     audit: { action: 'user.password_reset', data: { api_key_id: row.id } },
   });
   if (!r.applied || r.replayed) throw refused();
+  await closeLiveViewsOfEndedSessionsOf(ctx, user.id);
   return { user_id: user.id, api_key: issuedKeyView(key, row) };
 }

@@ -9,8 +9,9 @@ import { cancelPendingSignIn, completeSecondFactor, PENDING_SESSION_TTL_MS } fro
 import { isEnabled, loadTwoFactor, methodsOf } from './two-factor/state';
 import { type DeviceCookie, useTrustedDevice } from './two-factor/trusted-devices';
 import { describeUserAgent } from './devices';
-import { capSessions, MAX_LIVE_SESSIONS, mintSession, resolvePendingSession, SESSION_TTL_MS, signInPlace } from './credentials';
-import { budget, chargeAttempt, KNOWN_PLACE_MS, LIMITS } from './limits';
+import { closeLiveViewsOfEndedSessionsOf } from './live-views';
+import { capSessions, mintSession, resolvePendingSession, SESSION_TTL_MS, signInPlace } from './credentials';
+import { budget, chargeAttempt, KNOWN_PLACE_MS, LIMITS, MAX_LIVE_SESSIONS } from './limits';
 import { NO_ACCOUNT_HASH } from './register';
 import type {
   LoginInput,
@@ -55,7 +56,7 @@ export async function login(ctx: ServiceContext, input: LoginInput, ip: string, 
   const pending = isEnabled(tf) && device === null;
   const now = ctx.now();
   const { token, row } = await mintSession(user.id, now, ip, pending ? PENDING_SESSION_TTL_MS : undefined, opts.userAgent);
-  await runBatch(ctx.db, [
+  const [, capped] = await runBatch(ctx.db, [
     ctx.db.insert(sessions).values(row),
     // At most MAX_LIVE_SESSIONS full sessions: the oldest beyond them end. A pending sign-in counts
     // only against the pending cap, so it never ends a full session (it is capped when promoted).
@@ -67,6 +68,8 @@ export async function login(ctx: ServiceContext, input: LoginInput, ip: string, 
       { session_id: row.id, pending_two_factor: pending, trusted_device: !!device },
     ),
   ]);
+  // A full session beyond the cap ended: its live views close too.
+  if (!pending && changedRows(capped) > 0) await closeLiveViewsOfEndedSessionsOf(ctx, user.id);
   return {
     view: {
       user_id: user.id,
@@ -190,6 +193,7 @@ export async function revokeSession(ctx: ServiceContext, sessionId: string): Pro
     auditInsert(ctx, 'session.revoke', { type: 'session', id: sessionId }, undefined, revokedNow(sessionId, now)),
   ]);
   if (changedRows(changed) === 0) throw new AppError('SESSION-NOT-FND-ERR');
+  await closeLiveViewsOfEndedSessionsOf(ctx, actor.userId);
   return { id: sessionId, status: 'revoked' };
 }
 
@@ -214,6 +218,7 @@ export async function revokeOtherSessions(ctx: ServiceContext): Promise<Sessions
       sql`EXISTS (SELECT 1 FROM ${sessions} WHERE ${sessions.user_id} = ${actor.userId} AND ${sessions.revoked_at} = ${now})`,
     ),
   ]);
+  await closeLiveViewsOfEndedSessionsOf(ctx, actor.userId);
   return { revoked: changedRows(changed) };
 }
 

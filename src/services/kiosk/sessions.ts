@@ -6,7 +6,7 @@ import { sha256Hex } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
 import { newId, randomBase62 } from '../../lib/ids';
 import { toIso } from '../../lib/time';
-import { confirmPassword, endSessionWhere } from '../accounts';
+import { closeLiveViewsOfEndedSessionsOf, confirmPassword, endSessionWhere } from '../accounts';
 import { accessBusiness } from '../access';
 import { type Actor, enforceRateLimit, prepareWrite, requirePerson, type ServiceContext } from '../kernel';
 
@@ -122,6 +122,8 @@ export async function startKiosk(
   if (!r.applied) {
     throw new AppError('CONFLICT-ERR', `A business keeps at most ${MAX_LIVE_KIOSKS} kiosks at once: end one on the clock board first.`);
   }
+  // The browser's own session ended with the kiosk's start: so do its live views.
+  await closeLiveViewsOfEndedSessionsOf(ctx, actor.userId);
   return { token, id: row.id, expiresAt: row.expires_at };
 }
 

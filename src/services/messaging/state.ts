@@ -3,6 +3,7 @@ import { runBatch } from '../../db/client';
 import { auditLog, conversationParticipants } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { auditRow, type ServiceContext } from '../kernel';
+import { recheckLiveThread } from './live';
 import { callerParties } from './parties';
 import type { MarkReadInput, ThreadView } from './schemas';
 import { loadThread, sideOf, viewOf } from './threads';
@@ -60,6 +61,8 @@ export async function changeThread(ctx: ServiceContext, id: string, action: Thre
         ]
       : [update],
   );
+  // Who may follow the thread is asked again of every live view (a block leaves both sides readers today).
+  if (action === 'block') await recheckLiveThread(ctx, t.row.id);
   const fresh = await loadThread(ctx, id);
   return viewOf(ctx, fresh, fresh.participants.find((p) => p.party_kind === me.party_kind && p.party_id === me.party_id) ?? null);
 }

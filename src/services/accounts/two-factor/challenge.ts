@@ -6,10 +6,11 @@ import { newId } from '../../../lib/ids';
 import { auditInsert, changedRows, type ServiceContext } from '../../kernel';
 import { capSessions, SESSION_TTL_MS } from '../credentials';
 import { budget, chargeAttempt } from '../limits';
+import { closeLiveViewsOfEndedSessionsOf } from '../live-views';
 import { findUnusedBackupCode, looksLikeBackupCode, useBackupCode } from './backup-codes';
 import { openSecret } from './secret-box';
 import { useSmsCode } from './sms';
-import { isEnabled, loadTwoFactor, twoFactorOpApplied } from './state';
+import { isEnabled, loadTwoFactor, type PendingSignIn, twoFactorOpApplied } from './state';
 import { matchingStep, normalizeCode } from './totp';
 
 /** A session waiting for its second factor lives this long; then signing in starts over. */
@@ -24,11 +25,6 @@ export const SECOND_FACTOR_LIMITS = {
   short: { limit: 5, windowSeconds: 900 },
   daily: { limit: 20, windowSeconds: 86_400 },
 } as const;
-
-export interface PendingSignIn {
-  sessionId: string;
-  userId: string;
-}
 
 export interface SecondFactorInput {
   /** A 6-digit code from the authenticator app. */
@@ -136,6 +132,8 @@ export async function completeSecondFactor(ctx: ServiceContext, pending: Pending
   if (changedRows(results[statements.length]) !== 1) {
     throw new AppError('AUTH-REQ-ERR', 'This sign-in has expired or was cancelled; sign in again.');
   }
+  // A full session beyond the cap ended: its live views close too.
+  if (changedRows(results[statements.length + 1]) > 0) await closeLiveViewsOfEndedSessionsOf(ctx, pending.userId);
 }
 
 const backupUsedBy = (codeId: string, op: string) =>
