@@ -1,4 +1,4 @@
-// `npm run deploy`: deploys the Worker to the account `npm run provision` set up (README "Deploying").
+// `npm run deploy`: deploys the Worker to the account `npm run provision` set up (docs/deploying.md).
 // 1. Writes wrangler.production.jsonc from wrangler.toml and production.json (scripts/production-config.mjs).
 // 2. Applies the D1 migrations not yet applied to the remote database
 //    (`wrangler d1 migrations apply DB --remote`; wrangler asks before applying when run in a terminal).

@@ -1,5 +1,5 @@
 // `npm run provision`: creates in your Cloudflare account everything wrangler.toml binds, and writes
-// the ids into production.json (README "Deploying"):
+// the ids into production.json (docs/deploying.md):
 // - the D1 database (`database_name`), looked up by name first;
 // - the KV namespace of each [[kv_namespaces]] binding, titled `<worker name>-<binding>`
 //   (shiftmarket-OAUTH_KV);
@@ -123,7 +123,7 @@ async function main() {
     ...production,
   });
   console.log(`\nprovision: ids written to ${PRODUCTION_FILE.split('/').pop()} (wrangler.toml is unchanged).`);
-  console.log('Next (README "Deploying"): put your settings under "vars" in production.json, then `npm run deploy`, then the secrets.');
+  console.log('Next (docs/deploying.md): put your settings under "vars" in production.json, then `npm run deploy`, then the secrets.');
 }
 
 main().catch((err) => {

@@ -10,6 +10,27 @@ const boolString = z
   .default('false')
   .transform((v) => v === 'true' || v === '1');
 const intString = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback).catch(fallback);
+/**
+ * A setting that lists host names, comma- or space-separated, lower-cased, a trailing dot dropped;
+ * with `wildcards`, `*.` and a domain stands for its subdomains. Entries that are not host names are
+ * ignored, so a typo never widens the list.
+ */
+const hostList = ({ wildcards }: { wildcards: boolean }) => {
+  const host = new RegExp(
+    `^${wildcards ? '(\\*\\.)?' : ''}(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$`,
+  );
+  return z
+    .string()
+    .max(2000)
+    .default('')
+    .catch('')
+    .transform((v) =>
+      v
+        .split(/[\s,]+/)
+        .map((h) => h.trim().toLowerCase().replace(/\.$/, ''))
+        .filter((h) => host.test(h)),
+    );
+};
 
 export const settingsSchema = z.object({
   DEMO_MODE: boolString,
@@ -76,6 +97,16 @@ export const settingsSchema = z.object({
    */
   LOCAL_PUSH_SERVICE: z.union([z.literal(''), z.url({ protocol: /^https?$/ })]).optional(),
   /**
+   * Push services a browser's subscription may point at, besides the built-in ones
+   * (services/notifications/push-endpoint.ts: fcm.googleapis.com, updates.push.services.mozilla.com,
+   * push.services.mozilla.com, web.push.apple.com, *.notify.windows.com), comma- or space-separated:
+   * exact host names (`push.example.com`) or `*.` and a domain for its subdomains (`*.push.example.com`).
+   * Only port 443. Entries that are not host names are ignored, so a typo never widens the list. With
+   * LOCAL_DEFAULT_SECRETS on (local development, the tests) other host names pass too, as long as
+   * they name no internal address (the local push stand-in's `push.stand-in.test`).
+   */
+  PUSH_SERVICE_HOSTS: hostList({ wildcards: true }),
+  /**
    * Local development and tests only: a secret that is absent falls back to its fixed, published
    * development value instead of failing. Never on in production.
    */
@@ -133,17 +164,7 @@ export const settingsSchema = z.object({
    * (exact host names, e.g. `help.example.com`); empty (the default): in-app paths only. Entries that
    * are not host names are ignored, so a typo never widens the list.
    */
-  ASSISTANT_LINK_HOSTS: z
-    .string()
-    .max(2000)
-    .default('')
-    .catch('')
-    .transform((v) =>
-      v
-        .split(/[\s,]+/)
-        .map((h) => h.trim().toLowerCase())
-        .filter((h) => /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/.test(h)),
-    ),
+  ASSISTANT_LINK_HOSTS: hostList({ wildcards: false }),
   /** Widgets: how long the edge cache keeps a public widget's data (services/widgets/cache.ts). */
   WIDGET_CACHE_TTL_SECONDS: intString(60, 1),
   /**
@@ -175,6 +196,7 @@ export type AppBindings = Env & {
   VAPID_PRIVATE_KEY?: string;
   VAPID_SUBJECT?: string;
   LOCAL_PUSH_SERVICE?: string;
+  PUSH_SERVICE_HOSTS?: string;
   MAIL_PROVIDER_API_KEY?: string;
   MAIL_FROM?: string;
   LOCAL_MAILBOX?: string;

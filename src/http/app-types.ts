@@ -24,5 +24,11 @@ export interface AppEnv {
     csrfToken: string;
     /** Pages only: the signed-in person of the cookie session (web/session.ts), when there is one. */
     webUser: WebUser | undefined;
+    /**
+     * Pages only: which cookie session the page was made for, once web/session.ts has read it: a short
+     * digest of the session's id, or `none`. Sent as `X-Page-Session`, so the service worker keeps
+     * offline copies of one session's pages only (web-client/service-worker/offline.ts).
+     */
+    pageSession: string | undefined;
   };
 }

@@ -1,6 +1,7 @@
 import { acceptedContent, type CallToolResult, type InputRequiredResult, inputRequired, inputResponse } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { AppError } from '../lib/errors';
+import { toolErrorResult } from '@shiftmarket/tool-specs';
 
 /**
  * Confirmation of write tools (spec 4.9: "confirmation on by default"). Before a write tool runs, the
@@ -43,13 +44,12 @@ export interface ConfirmInput {
   summary: () => Promise<string>;
 }
 
-/** A tool error result carrying one of our codes (the same shape the wrapper gives service errors). */
+/**
+ * A tool error result carrying one of our codes (the same shape the wrapper gives service errors):
+ * the sentence and the JSON block, no `structuredContent` (`@shiftmarket/tool-specs` tool-errors.ts).
+ */
 export function toolError(code: string, message: string, details?: Record<string, unknown>): CallToolResult {
-  return {
-    isError: true,
-    content: [{ type: 'text', text: `${code}: ${message}` }],
-    structuredContent: { error: { code, message, ...(details ? { details } : {}) } },
-  };
+  return toolErrorResult(code, message, details);
 }
 
 export async function decideConfirmation(input: ConfirmInput): Promise<ConfirmOutcome> {

@@ -50,8 +50,11 @@ assetsRouter.get('/favicon.ico', (c) => c.body(FAVICON_SVG, 200, { 'Content-Type
 
 // The service worker (web-client/service-worker/): at the root so its scope is the whole app, checked
 // for a new version on every navigation (no-cache), its version in the ETag.
+// The worker keeps its own script's Content-Security-Policy: it may fetch this origin (pages on their
+// way, queued punches) and nothing else; under the API's default-src 'none' every fetch it made failed.
 assetsRouter.get('/sw.js', (c) =>
   c.body(SERVICE_WORKER.body, 200, {
+    'Content-Security-Policy': "default-src 'none'; connect-src 'self'",
     'Content-Type': 'text/javascript; charset=utf-8',
     'Cache-Control': 'no-cache',
     ETag: `"${SERVICE_WORKER.version}"`,

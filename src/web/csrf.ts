@@ -1,9 +1,10 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../http/app-types';
 import { timingSafeEqualStr, toBase64Url } from '../lib/crypto';
-import { CSRF_HEADER, readAppCookie, setAppCookie } from './cookies';
+import { CSRF_HEADER, readAppCookie, setAppCookie } from '../http/cookies';
 import { renderError } from './render';
-import { appOrigin, authOrigin, requestOrigin } from './urls';
+import { requestOrigin } from '../http/origin';
+import { appOrigin, authOrigin } from './urls';
 
 /**
  * CSRF protection for the page routes: a double-submit token plus an Origin check.
@@ -17,7 +18,7 @@ import { appOrigin, authOrigin, requestOrigin } from './urls';
 export { CSRF_FIELD } from './components';
 import { CSRF_FIELD } from './components';
 
-export { CSRF_HEADER } from './cookies';
+export { CSRF_HEADER } from '../http/cookies';
 
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

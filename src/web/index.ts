@@ -17,7 +17,8 @@ import { publicPages } from './pages/public';
 import { reviewsPages } from './pages/reviews';
 import { twoFactorChallengePages } from './pages/two-factor-challenge';
 import { renderError } from './render';
-import { appOrigin, requestOrigin } from './urls';
+import { requestOrigin } from '../http/origin';
+import { appOrigin } from './urls';
 
 /** A page asked for on another origin than {app_url} (e.g. the API's host) is sent there. */
 const onAppOrigin: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -29,36 +30,31 @@ const onAppOrigin: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
 };
 
-/** The paths of the pages; only these run the page middleware (the JSON API never does). */
+/**
+ * The paths of the pages; only these run the page middleware (the JSON API never does). Each page is
+ * matched by one entry: `/x/*` matches `/x` itself too, so listing both would run the middleware
+ * twice on `/x` (two CSRF cookies in one answer).
+ */
 const PAGE_PATHS = [
   '/',
-  '/signup',
   '/signup/*',
   '/s/*',
   '/b/*',
-  '/inbox',
   '/inbox/*',
-  '/notifications',
   '/notifications/*',
-  '/reviews',
   '/reviews/*',
-  '/help',
   '/help/*',
-  '/admin',
   '/admin/*',
-  '/login',
   '/login/*',
   '/logout',
-  '/account',
   '/account/*',
-  '/dashboard',
   '/dashboard/*',
   '/finance/web/*',
   '/mcp-confirm/*',
 ];
 
 /** The kiosk's own pages (a venue's tablet in kiosk mode): the only ones a kiosk reaches. */
-const KIOSK_PATHS = ['/kiosk', '/kiosk/*'];
+const KIOSK_PATHS = ['/kiosk/*'];
 
 /**
  * The server-rendered pages ({app_url}): sign-in with its two-factor step, sign-out, and the account

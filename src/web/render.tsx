@@ -3,7 +3,8 @@ import type { JSX } from 'hono/jsx/jsx-runtime';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from '../http/app-types';
 import { Layout } from './layout';
-import { appOrigin, authOrigin, requestOrigin } from './urls';
+import { requestOrigin } from '../http/origin';
+import { appOrigin, authOrigin } from './urls';
 
 /**
  * The page policy: nothing but this origin's stylesheet, script and images (data: for the QR code),
@@ -37,11 +38,13 @@ export function pageCsp(c: Context<AppEnv>): string {
 export async function renderPage(c: Context<AppEnv>, node: JSX.Element, status: ContentfulStatusCode = 200): Promise<Response> {
   // A JSX tree renders to a string, or to a promise of one when a component is async.
   const html = await (await node).toString();
+  const session = c.get('pageSession');
   return c.html(html, status, {
     'Content-Type': 'text/html; charset=utf-8',
     'Cache-Control': 'no-store',
     'Content-Security-Policy': pageCsp(c),
     'Referrer-Policy': 'same-origin',
+    ...(session ? { 'X-Page-Session': session } : {}),
   });
 }
 

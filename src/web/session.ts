@@ -1,9 +1,7 @@
-import { eq } from 'drizzle-orm';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv, WebUser } from '../http/app-types';
-import { users } from '../db/schema';
-import { type PendingSignIn, resolvePendingSession, resolveSession, touchSession, useIsStale } from '../services/accounts';
-import { clearAppCookie, readAppCookie, setAppCookie } from './cookies';
+import { type PendingSignIn, resolvePendingSession, resolveSession, signedInUser, touchSession, useIsStale } from '../services/accounts';
+import { clearAppCookie, readAppCookie, setAppCookie } from '../http/cookies';
 import { safeNextPath } from './urls';
 
 /**
@@ -15,6 +13,18 @@ import { safeNextPath } from './urls';
 export type WebSession = { kind: 'active'; user: WebUser } | { kind: 'pending'; pending: PendingSignIn } | { kind: 'none' };
 
 export async function readWebSession(c: Context<AppEnv>): Promise<WebSession> {
+  const session = await sessionOf(c);
+  c.set('pageSession', session.kind === 'active' ? await pageSessionKey(session.user.sessionId) : 'none');
+  return session;
+}
+
+/** The page's session as `X-Page-Session` names it: not the token, a digest of the session row's id. */
+async function pageSessionKey(sessionId: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`page-session:${sessionId}`));
+  return [...new Uint8Array(digest).slice(0, 8)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+async function sessionOf(c: Context<AppEnv>): Promise<WebSession> {
   const token = readAppCookie(c, 'session');
   if (!token) return { kind: 'none' };
   const db = c.get('db');
@@ -25,11 +35,7 @@ export async function readWebSession(c: Context<AppEnv>): Promise<WebSession> {
     return pending ? { kind: 'pending', pending } : { kind: 'none' };
   }
   if (!cred) return { kind: 'none' };
-  const [user] = await db
-    .select({ email: users.email, displayName: users.display_name })
-    .from(users)
-    .where(eq(users.id, cred.userId))
-    .limit(1);
+  const user = await signedInUser(db, cred.userId);
   if (!user) return { kind: 'none' };
   const { userId, isAdmin, isDemo, demoAdmin, credentialId } = cred;
   c.set('actor', { kind: 'user', userId, isAdmin, isDemo, demoAdmin, via: 'session', credentialId });

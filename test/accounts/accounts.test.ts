@@ -1,9 +1,10 @@
+// inside: services/accounts
 import { env } from 'cloudflare:workers';
 import { and, eq, isNull } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { apiKeys, authCodes, businesses, emailOutbox, sessions, shifters, users } from '../../src/db/schema';
 import { CODE_MAX_ATTEMPTS, CODE_MAX_ATTEMPTS_PER_EMAIL } from '../../src/services/accounts/codes';
-import { call, expectError } from '../helpers/api';
+import { type ApiResult, call, expectError } from '../helpers/api';
 import {
   attemptsOf,
   authCall,
@@ -84,6 +85,73 @@ describe('registration and verification', () => {
     const fields = (err.details as Array<{ field: string }>).map((d) => d.field);
     expect(fields).toEqual(expect.arrayContaining(['json.email', 'json.password', 'json.display_name', 'json.business.timezone']));
     expectError(await verify(uniqueEmail('v'), '12345', PASSWORD), 400, 'VALIDATION-ERR');
+  });
+
+  it('stores the password as PBKDF2-SHA256 at 100,000 iterations (the most the Workers runtime allows), a 16-byte salt and a 32-byte hash', async () => {
+    const email = uniqueEmail('hash');
+    await registerShifter(email);
+    const [row] = await db().select({ hash: users.password_hash }).from(users).where(eq(users.email, email));
+    const [algo, iterations, salt, hash] = row!.hash.split('$');
+    expect([algo, iterations]).toEqual(['pbkdf2_sha256', '100000']);
+    expect(atob(salt!)).toHaveLength(16);
+    expect(atob(hash!)).toHaveLength(32);
+  });
+
+  it('refuses common, repetitive and sequential passwords in people’s words, naming the field, on sign-up, change and reset', async () => {
+    const refusedPassword = async (res: ApiResult, field: string) => {
+      const err = expectError(res, 400, 'VALIDATION-ERR');
+      const detail = (err.details as Array<{ field: string; message: string }>).find((d) => d.field === field);
+      expect(detail, JSON.stringify(err.details)).toBeDefined();
+      return detail!.message;
+    };
+    const register = (password: string) =>
+      authCall('/v1/auth/register', { email: uniqueEmail('weak'), password, display_name: 'Sam', shifter: {} });
+    const common = 'This password is one of the most common ones, which are tried first when accounts are attacked.';
+    const repeated = 'This password repeats a few characters (like aaaaaaaaaa or abcabcabc), which makes it easy to guess.';
+    const run =
+      'This password is a run of letters, digits or keys in order (like abcdefghij, 9876543210 or qwertyuiop), which makes it easy to guess.';
+    const cases: Array<[string, string]> = [
+      ['1234567890', run],
+      ['password12', common],
+      ['aaaaaaaaaa', repeated],
+      ['qwertyuiop', run],
+      ['Password123!', common], // a common password with digits and a sign added
+      ['iloveyou2024', common],
+      ['p@ssw0rd99', common], // letters swapped for look-alike digits and signs
+      ['FOOTBALL10', common],
+      ['abcabcabcabc', repeated],
+      ['passwordpassword', repeated],
+      ['1111122222', repeated],
+      ['9876543210', run],
+      ['abcdefghijklm', run],
+      ['qwertyuiopasdf', run],
+      ['5678901234', run],
+    ];
+    for (const [password, words] of cases) {
+      const message = await refusedPassword(await register(password), 'json.password');
+      expect(message, password).toBe(`${words} Choose one that is harder to guess: a few unrelated words make a strong one.`);
+    }
+    // Long, uncommon passwords pass, whatever characters they use.
+    for (const password of [PASSWORD, 'correct horse battery', 'Tr0ub4dor&3-staple', 'zq8#Lm2!vR']) {
+      expect((await register(password)).status, password).toBe(201);
+    }
+
+    // The password change and the reset refuse them the same way, before anything else is checked.
+    const u = await makeUser({ shifter: true });
+    const change = await call('POST', '/v1/user/password', {
+      key: u.key,
+      body: { current_password: TEST_PASSWORD, new_password: 'aaaaaaaaaa' },
+    });
+    expect(await refusedPassword(change, 'json.new_password')).toMatch(/^This password repeats a few characters/);
+    const ip = randomIp();
+    await authCall('/v1/auth/password_reset/request', { email: u.email }, ip);
+    const code = await lastCode(u.email, 'password_reset');
+    const reset = await authCall('/v1/auth/password_reset/confirm', { email: u.email, code, new_password: 'password12' }, ip);
+    expect(await refusedPassword(reset, 'json.new_password')).toMatch(/^This password is one of the most common ones/);
+    // The refusal used no attempt: the code still sets a good password.
+    expect(
+      (await authCall('/v1/auth/password_reset/confirm', { email: u.email, code, new_password: 'my new password 1' }, ip)).status,
+    ).toBe(200);
   });
 
   it('defaults a new shifter’s time zone from the city; an explicit zone wins', async () => {

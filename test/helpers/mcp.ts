@@ -2,6 +2,7 @@ import { exports } from 'cloudflare:workers';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { readToolError } from '@shiftmarket/tool-specs';
 import { toBase64Url } from '../../src/lib/crypto';
 import { randomIp } from './auth';
 import { TEST_PASSWORD } from './factory';
@@ -313,4 +314,12 @@ export class ConsentingAuthProvider {
   get accessToken(): string | undefined {
     return (this.saved as { access_token?: string } | undefined)?.access_token;
   }
+}
+
+/**
+ * The error a tool answered, read from its JSON text block (`readToolError`, the shape both tool
+ * servers send: no `structuredContent` on an error); `details` typed loosely for the assertions.
+ */
+export function toolErrorOf(result: { isError?: boolean; content?: unknown }) {
+  return readToolError(result) as { code: string; message: string; details?: any } | null;
 }

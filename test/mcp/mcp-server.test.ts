@@ -7,7 +7,7 @@ import { sha256Hex } from '../../src/lib/crypto';
 import { AppError } from '../../src/lib/errors';
 import { REDACTED, redactArguments } from '../../src/mcp/audit';
 import { setConfirmWrites } from '../../src/services/agents';
-import { resolveCaller } from '../../src/mcp/oauth';
+import { resolveCaller } from '../../src/mcp/caller';
 import { replaceToolRegistry, toolRegistry } from '../../src/mcp/server';
 import { defineTool } from '../../src/mcp/tool';
 import { ALL_TOOLS } from '../../src/mcp/tools';
@@ -15,7 +15,17 @@ import { getSettings } from '../../src/env';
 import { db, makeUser, type TestUser } from '../helpers/factory';
 import { failNextBatch } from '../helpers/failures';
 import { call } from '../helpers/api';
-import { connectLegacy, connectModern, MCP_ORIGIN, MCP_URL, oauthTokens, rawMcp, signedInBrowser, workerFetch } from '../helpers/mcp';
+import {
+  connectLegacy,
+  connectModern,
+  MCP_ORIGIN,
+  MCP_URL,
+  oauthTokens,
+  rawMcp,
+  signedInBrowser,
+  toolErrorOf,
+  workerFetch,
+} from '../helpers/mcp';
 
 /*
  * The server around the tools: registration through the one wrapper, scopes, confirmation, error
@@ -334,12 +344,51 @@ describe('errors', () => {
     const client = await connectLegacy(u.key);
     const res = (await client.callTool({ name: 'shiftmarket.test_save_note', arguments: { note: 'fail' } })) as ToolResult;
     expect(res.isError).toBe(true);
-    expect(res.structuredContent).toEqual({
-      error: { code: 'SHFT-STATE-ERR', message: 'The shift request is not in a state that allows this.' },
-    });
-    expect(res.content?.[0]?.text).toContain('SHFT-STATE-ERR');
+    expect(res.structuredContent).toBeUndefined();
+    expect(toolErrorOf(res)).toEqual({ code: 'SHFT-STATE-ERR', message: 'The shift request is not in a state that allows this.' });
+    expect(res.content?.[0]?.text).toBe('SHFT-STATE-ERR: The shift request is not in a state that allows this.');
     await client.close();
     expect((await auditRows(u.userId))[0]).toMatchObject({ status: 'SHFT-STATE-ERR' });
+  });
+
+  it('clients of both eras that listed the tools read a tool error, its details and the confirmation hint without throwing', async () => {
+    const u = await makeUser();
+    const token = (await oauthTokens(u.email)).accessToken;
+    const before = notesSaved;
+    for (const client of [await connectLegacy(token), await connectModern(token)]) {
+      // Listing makes each SDK check the answers against the listed output schemas (the 1.x SDK also
+      // checks an error's structuredContent, so an error must not carry one).
+      expect((await client.listTools()).tools.find((t) => t.name === 'shiftmarket.test_save_note')?.outputSchema).toBeDefined();
+      const ask = (await client.callTool({ name: 'shiftmarket.test_save_note', arguments: { note: 'listed' } })) as ToolResult;
+      expect(ask.isError).toBe(true);
+      expect(ask.structuredContent).toBeUndefined();
+      const asked = toolErrorOf(ask);
+      expect(asked?.code).toBe('MCP-CONFIRM-REQ-ERR');
+      expect(asked?.details).toEqual({ summary: 'Save the note "listed".' });
+      expect(asked?.message).toContain('call the tool again with the same arguments and confirm: true');
+      expect(ask.content?.[0]?.text).toBe(`MCP-CONFIRM-REQ-ERR: ${asked?.message}`);
+
+      const refused = (await client.callTool({
+        name: 'shiftmarket.test_save_note',
+        arguments: { note: 'fail', confirm: true },
+      })) as ToolResult;
+      expect(refused.isError).toBe(true);
+      expect(refused.structuredContent).toBeUndefined();
+      expect(toolErrorOf(refused)).toEqual({ code: 'SHFT-STATE-ERR', message: 'The shift request is not in a state that allows this.' });
+
+      const invalid = (await client.callTool({ name: 'shiftmarket.test_whoami', arguments: { echo: 42 } })) as ToolResult;
+      expect(toolErrorOf(invalid)?.code).toBe('VALIDATION-ERR');
+      expect(toolErrorOf(invalid)?.details?.issues?.[0]?.field).toBe('echo');
+
+      const ran = (await client.callTool({
+        name: 'shiftmarket.test_save_note',
+        arguments: { note: 'listed', confirm: true },
+      })) as ToolResult;
+      expect(ran.isError).toBeFalsy();
+      expect(ran.structuredContent?.saved).toBe('listed');
+      await client.close();
+    }
+    expect(notesSaved).toBe(before + 2);
   });
 });
 
@@ -351,8 +400,8 @@ describe('write confirmation', () => {
     const before = notesSaved;
     const first = (await client.callTool({ name: 'shiftmarket.test_save_note', arguments: { note: 'hello' } })) as ToolResult;
     expect(first.isError).toBe(true);
-    expect(first.structuredContent?.error?.code).toBe('MCP-CONFIRM-REQ-ERR');
-    expect(first.structuredContent?.error?.details?.summary).toBe('Save the note "hello".');
+    expect(toolErrorOf(first)?.code).toBe('MCP-CONFIRM-REQ-ERR');
+    expect(toolErrorOf(first)?.details?.summary).toBe('Save the note "hello".');
     expect(notesSaved).toBe(before);
 
     const second = (await client.callTool({
@@ -385,7 +434,7 @@ describe('write confirmation', () => {
     const no = await connectModern(token, { elicit: () => ({ action: 'decline' }) });
     const refused = (await no.callTool({ name: 'shiftmarket.test_save_note', arguments: { note: 'declined' } })) as ToolResult;
     expect(refused.isError).toBe(true);
-    expect(refused.structuredContent?.error?.code).toBe('MCP-CONFIRM-DECLINED-ERR');
+    expect(toolErrorOf(refused)?.code).toBe('MCP-CONFIRM-DECLINED-ERR');
     expect(notesSaved).toBe(before + 1);
     await no.close();
     expect((await auditRows(u.userId)).map((r) => r.status)).toContain('denied');
@@ -437,11 +486,11 @@ describe('audit', () => {
         arguments: { note: tooLong, password: 'hunter2-secret', confirm: true },
       })) as ToolResult;
       expect(res.isError).toBe(true);
-      expect(res.structuredContent?.error?.code).toBe('VALIDATION-ERR');
-      expect(res.structuredContent?.error?.details?.issues?.[0]?.field).toBe('note');
+      expect(toolErrorOf(res)?.code).toBe('VALIDATION-ERR');
+      expect(toolErrorOf(res)?.details?.issues?.[0]?.field).toBe('note');
       expect(res.content?.[0]?.text).toMatch(/^VALIDATION-ERR: note: /);
       const wrongType = (await client.callTool({ name: 'shiftmarket.test_whoami', arguments: { echo: 42 } })) as ToolResult;
-      expect(wrongType.structuredContent?.error?.code).toBe('VALIDATION-ERR');
+      expect(toolErrorOf(wrongType)?.code).toBe('VALIDATION-ERR');
       await client.close();
     }
     expect(notesSaved).toBe(before);

@@ -1,10 +1,11 @@
+// inside: services/notifications
 import { env } from 'cloudflare:workers';
 import { and, eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { emailOutbox, notificationDeliveries, notifications, pushSubscriptions, users } from '../../src/db/schema';
 import type { AppBindings } from '../../src/env';
 import { QUEUES, retryDelaySeconds } from '../../src/queues/consumer';
-import type { NotificationsMessage } from '../../src/services/kernel/events/messages';
+import type { NotificationsMessage } from '../../src/services/kernel';
 import { emailIdOf } from '../../src/services/notifications/ids';
 import { call, expectError } from '../helpers/api';
 import { db, makeUser, type TestUser } from '../helpers/factory';
@@ -224,6 +225,25 @@ describe('Web Push (VAPID, RFC 8291 aes128gcm)', () => {
     });
     expect(http.seen[0]!.headers.get('urgency')).toBe('high');
     expect(Number(http.seen[0]!.headers.get('ttl'))).toBe(3600);
+  });
+
+  it('an endpoint the rule refuses when sending (production: not a known push service) is not POSTed to; the delivery is skipped', async () => {
+    const vapid = await vapidKeyPair();
+    const browser = await browserKeys();
+    const user = await makeUser();
+    const subId = await subscribe(user, browser);
+    const http = strictFetch([], () => new Response(null, { status: 201 }));
+    await deliver(QUEUES.notifications, [notify([user.userId])], {
+      ...env,
+      LOCAL_DEFAULT_SECRETS: 'false',
+      VAPID_PUBLIC_KEY: vapid.publicKey,
+      VAPID_PRIVATE_KEY: vapid.privateKey,
+    });
+    expect(http.seen).toHaveLength(0);
+    expect(http.unexpected).toEqual([]);
+    const row = (await deliveriesOf(user.userId)).find((r) => r.channel === 'push');
+    expect(row).toMatchObject({ target: subId, status: 'skipped', provider: 'webpush' });
+    expect(row!.last_error ?? '').toContain('known push service');
   });
 
   it('410 Gone ends the subscription; the delivery is skipped, not retried', async () => {

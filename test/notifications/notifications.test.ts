@@ -1,24 +1,17 @@
+// inside: services/notifications
 import { env } from 'cloudflare:workers';
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { notificationDeliveries, notifications, pushSubscriptions } from '../../src/db/schema';
 import { addDays, wallClockToInstant } from '../../src/lib/shift-time';
 import { QUEUES } from '../../src/queues/consumer';
-import { businessRecipients } from '../../src/services/notifications';
-import type { ServiceContext } from '../../src/services/kernel/context';
-import type { NotificationsMessage, NotifyMessage } from '../../src/services/kernel/events/messages';
+import { businessRecipients, deliverOne, processNotify, sweepNotificationDeliveries } from '../../src/services/notifications';
+import { type NotificationsMessage, type NotifyMessage, type ServiceContext, systemContext } from '../../src/services/kernel';
 import { CATALOG, catalogEntry, NOTIFICATION_KINDS, ownerOnly } from '../../src/services/notifications/catalog';
 import { pushChannel } from '../../src/services/notifications/channels/push';
-import {
-  DELIVERY_LEASE_MS,
-  DELIVERY_RETENTION_MS,
-  deliverOne,
-  processNotify,
-  sweepNotificationDeliveries,
-} from '../../src/services/notifications/deliver';
+import { DELIVERY_LEASE_MS, DELIVERY_RETENTION_MS } from '../../src/services/notifications/deliver';
 import { quietHoursEnd } from '../../src/services/notifications/quiet-hours';
-import { systemContext } from '../../src/services/kernel/system-context';
-import { call, expectError } from '../helpers/api';
+import { call, expectError, type WorkerFetch, workerWith } from '../helpers/api';
 import { nextDstChangeFromNow } from '../helpers/clock';
 import { addTeammate, db, makeUser, type TestUser } from '../helpers/factory';
 import { captureConsole, deliver, logRecords, message } from '../helpers/queues';
@@ -624,5 +617,76 @@ describe('push subscriptions', () => {
     await bad({ endpoint: 'https://push.example.test/x', keys: { ...keys, p256dh: 'AAAA' } });
     await bad({ endpoint: 'https://push.example.test/x', keys: { ...keys, auth: 'A'.repeat(40) } });
     await bad({ endpoint: `https://push.example.test/${'x'.repeat(1000)}`, keys });
+  });
+
+  const wellFormedKeys = { p256dh: `B${'A'.repeat(86)}`, auth: 'A'.repeat(22) };
+  const postEndpoint = (user: TestUser, endpoint: string, worker?: WorkerFetch) =>
+    call('POST', '/v1/notifications/push_subscriptions', { key: user.key, body: { endpoint, keys: wellFormedKeys }, worker });
+
+  it('judges the host as the URL parser normalises it (case, trailing dot, IDN), and refuses other ports and names of internal addresses', async () => {
+    const user = await makeUser();
+    for (const endpoint of [
+      'https://LOCALHOST./x',
+      'https://localhost./x',
+      'https://ｌｏｃａｌｈｏｓｔ/x', // full-width letters: the parser's IDN mapping reads localhost
+      'https://a.LocalHost./x',
+      'https://metadata.internal./x',
+      'https://printer.local./x',
+      'https://10.0.0.8.nip.io/x',
+      'https://app.192.168.1.1.nip.io/x',
+      'https://127-0-0-1.sslip.io/x',
+      'https://169.254.169.254.sslip.io/latest/meta-data',
+      'https://push.example.test:8443/x',
+      'https://push.example.test:80/x',
+    ]) {
+      expectError(await postEndpoint(user, endpoint), 400, 'VALIDATION-ERR');
+    }
+    // The default port written out is the same URL; a public name is stored in its normal form.
+    expect((await postEndpoint(user, 'https://push.example.test:443/ok')).status).toBe(201);
+    const upper = await postEndpoint(user, 'https://PUSH.Example.TEST./upper');
+    expect(upper.status, JSON.stringify(upper.body)).toBe(201);
+    expect(upper.body.endpoint_origin).toBe('https://push.example.test');
+    const [row] = await db().select().from(pushSubscriptions).where(eq(pushSubscriptions.id, upper.body.id));
+    expect(row!.endpoint).toBe('https://push.example.test/upper');
+  });
+
+  it('in production takes only the push services’ own hosts on port 443, and the hosts PUSH_SERVICE_HOSTS adds', async () => {
+    const user = await makeUser();
+    const production = workerWith({ LOCAL_DEFAULT_SECRETS: 'false' });
+    for (const endpoint of [
+      'https://fcm.googleapis.com/fcm/send/dGVzdA:APA91bTest',
+      'https://updates.push.services.mozilla.com/wpush/v2/gAAAAABtest',
+      'https://push.services.mozilla.com/wpush/v1/gAAAAABtest',
+      'https://web.push.apple.com/QGxtest',
+      'https://wns2-par02p.notify.windows.com/w/?token=BQYAAABtest',
+      'https://FCM.GoogleAPIs.com./fcm/send/upper-case',
+    ]) {
+      const res = await postEndpoint(user, endpoint, production);
+      expect(res.status, `${endpoint}: ${JSON.stringify(res.body)}`).toBe(201);
+    }
+    for (const endpoint of [
+      'https://push.example.test/x',
+      'https://fcm.googleapis.com:8443/fcm/send/x',
+      'https://fcm.googleapis.com.attacker.example/x',
+      'https://notify.windows.com.attacker.example/x',
+      'https://attackernotify.windows.com/x',
+      'https://notify.windows.com/x',
+      'https://10.0.0.8.nip.io/x',
+      'https://LOCALHOST./x',
+    ]) {
+      const err = expectError(await postEndpoint(user, endpoint, production), 400, 'VALIDATION-ERR');
+      expect(err.details, endpoint).toEqual([expect.objectContaining({ field: 'endpoint' })]);
+    }
+    // An operator adds a push service: exact names and `*.` suffixes; an entry that is not a host name is ignored.
+    const extended = workerWith({
+      LOCAL_DEFAULT_SECRETS: 'false',
+      PUSH_SERVICE_HOSTS: 'push.example.test, *.push.example.org https://bad/entry',
+    });
+    for (const endpoint of ['https://push.example.test/x', 'https://eu.push.example.org/x', 'https://fcm.googleapis.com/fcm/send/still']) {
+      expect((await postEndpoint(user, endpoint, extended)).status, endpoint).toBe(201);
+    }
+    for (const endpoint of ['https://push.example.org/x', 'https://push.example.test:8443/x', 'https://bad/entry']) {
+      expectError(await postEndpoint(user, endpoint, extended), 400, 'VALIDATION-ERR');
+    }
   });
 });

@@ -1,14 +1,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Webhook } from 'standardwebhooks';
-import readme from '../../README.md?raw';
+import readme from '../../docs/partner-api.md?raw';
 import { type ApiResult, call } from '../helpers/api';
 import { makeUser } from '../helpers/factory';
 import { callWithEnv, dateAhead } from '../helpers/shifts';
 import { captureQueues, drain, receivers } from '../helpers/webhooks';
 
 /*
- * The README's partner quick start, run as written: each curl of "Partner API" steps 1 to 4 is read
- * from README.md and sent in order with the same method, path, headers and body. Only the
+ * The partner quick start, run as written: each curl of steps 1 to 4 is read from docs/partner-api.md
+ * and sent in order with the same method, path, headers and body. Only the
  * placeholders become the values earlier answers gave (`smk_…` is the partner developer's key in
  * step 1 and the business owner's in step 2), and shift dates move to days ahead of today, so the
  * walk never goes stale. The webhooks queue runs after each request, as it would; the endpoint's host
@@ -28,13 +28,26 @@ interface Curl {
   body?: string;
 }
 
-/** Words of a shell command line: single and double quotes as the shell reads them, no expansion. */
-function shellWords(line: string): string[] {
+/**
+ * Words of a shell command line as the shell reads them: single and double quotes, pieces written
+ * next to each other joined into one word, and the walk's shell variables (`$DAY`) expanded outside
+ * single quotes.
+ */
+function shellWords(line: string, vars: Record<string, string> = SHELL_VARS): string[] {
+  const expand = (t: string) => t.replace(/\$([A-Z_]+)/g, (_, name: string) => vars[name] ?? `$${name}`);
   const words: string[] = [];
-  const re = /'([^']*)'|"((?:[^"\\]|\\.)*)"|(\S+)/g;
-  for (const m of line.matchAll(re)) words.push(m[1] ?? m[2]?.replace(/\\(.)/g, '$1') ?? m[3]!);
+  const word = /(?:'[^']*'|"(?:[^"\\]|\\.)*"|[^\s'"]+)+/g;
+  const piece = /'([^']*)'|"((?:[^"\\]|\\.)*)"|([^\s'"]+)/g;
+  for (const w of line.matchAll(word)) {
+    let out = '';
+    for (const p of w[0].matchAll(piece)) out += p[1] ?? expand(p[2]?.replace(/\\(.)/g, '$1') ?? p[3]!);
+    words.push(out);
+  }
   return words;
 }
+
+/** The quick start's shell variables, as its commands set them: `DAY` is tomorrow. */
+const SHELL_VARS: Record<string, string> = { DAY: dateAhead(1) };
 
 function parseCurl(line: string): Curl {
   const words = shellWords(line);
@@ -66,11 +79,12 @@ function parseCurl(line: string): Curl {
   };
 }
 
-/** The curl commands of each numbered step of README "Partner API", in order. */
+/** The curl commands of each numbered step of the quick start (docs/partner-api.md), in order. */
 function quickStart(): Map<number, string[]> {
-  const start = readme.indexOf('\n## Partner API\n');
-  const end = readme.indexOf('\n### Partner webhooks\n');
-  expect(start).toBeGreaterThan(0);
+  const start = readme.indexOf('# Partner API\n');
+  const end = readme.indexOf('\n## Partner webhooks\n');
+  expect(start).toBe(0);
+  expect(end).toBeGreaterThan(start);
   const section = readme.slice(start, end);
   const steps = new Map<number, string[]>();
   for (const part of section.split(/\n(?=\d+\. )/)) {
@@ -97,7 +111,7 @@ async function send(line: string, values: Record<string, string>, daysAhead: () 
   return callWithEnv(curl.method, path, { headers: curl.headers, ...(body === undefined ? {} : { body }) }, {});
 }
 
-describe('README: the partner quick start', () => {
+describe('docs/partner-api.md: the partner quick start', () => {
   it('steps 1 to 4 as written deliver a business event to the partner’s endpoint, verifiable as Standard Webhooks and Shiftmarket-Signature', async () => {
     const steps = quickStart();
     expect([...steps.keys()]).toEqual([1, 2, 3, 4]);

@@ -1,11 +1,14 @@
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { and, eq } from 'drizzle-orm';
+import { parse } from 'csv-parse/sync';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { auditLog, mileageEntries } from '../../src/db/schema';
 import type { AppBindings } from '../../src/env';
 import worker from '../../src';
+import { MILEAGE_CSV_COLUMNS, mileageCsvOfYear } from '../../src/services/shifter-records';
 import { BASE, call, expectError } from '../helpers/api';
+import { contextAt } from '../helpers/clock';
 import { db, makeUser } from '../helpers/factory';
 import { loseNextBatchAnswer } from '../helpers/failures';
 import { daysFromToday } from '../helpers/rows';
@@ -234,5 +237,33 @@ describe('mileage: guarded writes', () => {
     expect(deletes.filter((x) => x.status === 200)).toHaveLength(1);
     for (const x of deletes.filter((d) => d.status !== 200)) expectError(x, 404, 'MILEAGE-NOT-FND-ERR');
     expect(await auditsOf(e.id, 'mileage.delete')).toHaveLength(1);
+  });
+});
+
+describe('the mileage CSV', () => {
+  it('is RFC 4180 as an independent parser reads it: commas, quotes and line breaks (CR or LF) stay inside their cell, formulas are guarded', async () => {
+    const s = await makeUser({ shifter: true });
+    const path = base(s.shifterId!);
+    const purposes = ['Say "hi", then go', 'Depot\rrun', 'Line one\nline two', '=HYPERLINK("http://x.example")', '@SUM(A1)'];
+    for (const [i, purpose] of purposes.entries()) {
+      const res = await call('POST', path, { key: s.key, body: { log_date: `2026-02-0${i + 1}`, miles: i + 1, purpose } });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+    }
+    const { year, csv } = await mileageCsvOfYear(contextAt(Date.now(), s), s.shifterId!, 2026);
+    expect(year).toBe(2026);
+    expect(csv.endsWith('\r\n')).toBe(true);
+    const rows = parse(csv, { relax_column_count: false }) as string[][];
+    expect(rows[0]).toEqual([...MILEAGE_CSV_COLUMNS]);
+    expect(rows.slice(1, -1).map((r) => r[5])).toEqual([
+      'Say "hi", then go',
+      'Depot\rrun',
+      'Line one\nline two',
+      `'=HYPERLINK("http://x.example")`,
+      "'@SUM(A1)",
+    ]);
+    expect(rows.slice(1, -1).map((r) => r.slice(0, 5))).toEqual(
+      purposes.map((_, i) => [`2026-02-0${i + 1}`, String(i + 1), '67', ((67 * (i + 1)) / 100).toFixed(2), 'USD']),
+    );
+    expect(rows.at(-1)).toEqual(['total', '15', '', '10.05', 'USD', '5 trips']);
   });
 });

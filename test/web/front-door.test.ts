@@ -76,6 +76,18 @@ describe('sign-up', () => {
     expect(shownValue(short.html, 'display_name')).toBe('Robin Web');
     expect(shownValue(short.html, 'email')).toBe(email);
     expect(shownValue(short.html, 'password')).toBeNull();
+    // A common or repetitive password: the server's own words beside the field.
+    for (const [password, words] of [
+      ['password12', /^This password is one of the most common ones/],
+      ['1234567890', /^This password is a run of letters, digits or keys in order/],
+      ['aaaaaaaaaa', /^This password repeats a few characters/],
+    ] as const) {
+      const weak = await b.post('/signup', { kind: 'shifter', display_name: 'Robin Web', email, password });
+      expect(weak.status, password).toBe(400);
+      expect(errorOf(weak.html, 'password'), password).toMatch(words);
+      expect(errorOf(weak.html, 'password'), password).toMatch(/a few unrelated words make a strong one\.$/);
+      expect(shownValue(weak.html, 'email')).toBe(email);
+    }
 
     const made = await b.post('/signup', { kind: 'shifter', display_name: 'Robin Web', email, password: NEW_PASSWORD });
     expect(made.status).toBe(303);
@@ -199,6 +211,11 @@ describe('a forgotten password', () => {
     });
     expect(wrong.status).toBe(400);
     expect(errorOf(wrong.html, 'code')).toMatch(/wrong or has expired/);
+    const weak = await b.post('/login/reset', { email: u.email, code, new_password: 'aaaaaaaaaa', new_password_again: 'aaaaaaaaaa' });
+    expect(weak.status).toBe(400);
+    expect(errorOf(weak.html, 'new_password')).toMatch(
+      /^This password repeats a few characters .* a few unrelated words make a strong one\.$/,
+    );
 
     const done = await b.post('/login/reset', { email: u.email, code, new_password: NEW_PASSWORD, new_password_again: NEW_PASSWORD });
     expect(done.status).toBe(303);

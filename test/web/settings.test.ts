@@ -98,6 +98,34 @@ describe('/dashboard/settings for the owner', () => {
     });
   });
 
+  it('refuses a form that names another business, in its address or its fields, and changes neither business', async () => {
+    const owner = await makeUser({ business: true });
+    const other = await makeUser({ business: true });
+    const b = await signedIn(owner);
+    await b.get('/dashboard/settings');
+    const before = [await businessRow(owner.businessId!), await businessRow(other.businessId!)];
+    const attempts = [
+      b.post(`/dashboard/settings?business_id=${other.businessId}`, form('budget', { weekly_labor_budget: '77' })),
+      b.post('/dashboard/settings', { ...form('budget', { weekly_labor_budget: '77' }), business_id: other.businessId! }),
+      b.post('/dashboard/money/budget', {
+        _idem: crypto.randomUUID(),
+        weekly_labor_budget: '77',
+        week: '',
+        business_id: other.businessId!,
+      }),
+      b.post('/dashboard/settings', { ...form('budget', { weekly_labor_budget: '77' }), business_id: 'biz_nosuchbusiness00000' }),
+    ];
+    for (const res of await Promise.all(attempts)) {
+      expect(res.status).toBe(403);
+      expect(res.html).toContain('names a business you do not act for');
+    }
+    expect([await businessRow(owner.businessId!), await businessRow(other.businessId!)]).toEqual(before);
+    // Its own business, named, is fine.
+    const own = await b.post('/dashboard/settings', { ...form('budget', { weekly_labor_budget: '77' }), business_id: owner.businessId! });
+    expect(own.status).toBe(303);
+    expect((await businessRow(owner.businessId!)).weekly_labor_budget_minor).toBe(7700);
+  });
+
   it('makes the business the owner’s default', async () => {
     const owner = await makeUser({ business: true });
     const created = await call('POST', '/v1/business/create', { key: owner.key, body: { name: 'Second Spot', timezone: 'UTC' } });

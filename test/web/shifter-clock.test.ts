@@ -37,7 +37,8 @@ describe('/dashboard/shifter/clock', () => {
     const opens = new Date(later.starts_at - CLOCK_IN_EARLY_MINUTES * MINUTE).toISOString();
     expect(next).toContain(`data-shift="${later.id}"`);
     expect(next).toContain(`Clock-in opens <time datetime="${opens}">${dateTimeIn(opens, NY)}</time>`);
-    expect(next).not.toContain(`/clock/${later.id}/in`);
+    // Its form waits hidden, for the island (or the page kept offline) to open at that time.
+    expect(next).toMatch(new RegExp(`<form[^>]*action="/dashboard/shifter/clock/${later.id}/in"[^>]*hidden=""`));
   });
 
   it('a plain form clocks in (no script: no position, no photo); a refusal shows the service’s message', async () => {
@@ -57,13 +58,42 @@ describe('/dashboard/shifter/clock', () => {
     await b.get('/dashboard/shifter/clock');
     const done = await b.post(`/dashboard/shifter/clock/${shift.id}/in`, idem());
     expect(done.status).toBe(303);
-    expect(decodeURIComponent(done.location!)).toMatch(/^\/dashboard\/shifter\/clock\?notice=Clocked in at \d\d:\d\d/);
+    expect(done.location).toBe(`/dashboard/shifter/clock?notice=clocked_in&shift=${shift.id}`);
+    const told = await b.get(done.location!);
+    expect(told.html).toMatch(/role="status"[^>]*>[^<]*Clocked in at \d\d:\d\d · /);
     const row = (await readShift(shift.id))!;
     expect(row.shift_start_at).not.toBeNull();
     expect(row.clock_in_received_at).toBeNull();
     // The card now offers the clock-out.
     const after = await b.get('/dashboard/shifter/clock');
     expect(after.html).toContain(`action="/dashboard/shifter/clock/${shift.id}/out"`);
+  });
+});
+
+describe('/sw.js', () => {
+  it("may fetch this origin: the worker keeps its own script's policy, and sends pages and queued punches", async () => {
+    const res = await call('GET', '/sw.js');
+    expect(res.status).toBe(200);
+    const csp = res.headers.get('Content-Security-Policy') ?? '';
+    expect(csp).toContain("connect-src 'self'");
+    expect(csp).toContain("default-src 'none'");
+  });
+});
+
+describe('notices on the shifter pages', () => {
+  it('come from fixed keys: text in the address is never shown, and a punch notice needs the punch', async () => {
+    const { biz, sh } = await makePair();
+    const shift = await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId, startsAt: Date.now() + 10 * MINUTE });
+    const b = await signedIn(sh);
+    const forged = encodeURIComponent('Your account is verified: call 555-0100');
+    for (const path of ['/dashboard/shifter/clock', '/dashboard/shifter/earnings', '/dashboard/shifter/records']) {
+      const page = await b.get(`${path}?notice=${forged}`);
+      expect(page.status, path).toBe(200);
+      expect(page.html, path).not.toContain('555-0100');
+    }
+    // A key whose punch the shift does not have says nothing; once punched it says when.
+    expect((await b.get(`/dashboard/shifter/clock?notice=clocked_in&shift=${shift.id}`)).html).not.toContain('Clocked in at');
+    expect((await b.get(`/dashboard/shifter/earnings?notice=goal_saved`)).html).toContain('Goal saved.');
   });
 });
 

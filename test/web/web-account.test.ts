@@ -2,9 +2,7 @@ import { exports } from 'cloudflare:workers';
 import { and, eq, isNull } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { apiKeys, auditLog, sessions, trustedDevices, twoFactor, twoFactorBackupCodes, users } from '../../src/db/schema';
-import { beginTotpEnrolment, confirmTotpEnrolment } from '../../src/services/accounts/two-factor/enroll';
-import { totpCodeAt } from '../../src/services/accounts/two-factor/totp';
-import { trustDevice } from '../../src/services/accounts/two-factor/trusted-devices';
+import { beginTotpEnrolment, confirmTotpEnrolment, totpCodeAt, trustDevice } from '../../src/services/accounts';
 import { BASE, call, expectError } from '../helpers/api';
 import { authCall, randomIp } from '../helpers/auth';
 import { contextAt } from '../helpers/clock';
@@ -297,6 +295,15 @@ describe('password page', () => {
       new_password_again: 'short',
     });
     expect(short.status).toBe(400);
+    const common = await browser.post('/account/password', {
+      current_password: TEST_PASSWORD,
+      new_password: 'password12',
+      new_password_again: 'password12',
+    });
+    expect(common.status).toBe(400);
+    expect(common.html).toMatch(
+      /id="field-new_password-error">This password is one of the most common ones[^<]*a few unrelated words make a strong one\.</,
+    );
     expect(await accountState(user.userId)).toEqual(before);
 
     const done = await browser.post('/account/password', {

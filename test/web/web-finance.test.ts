@@ -14,10 +14,8 @@ import {
   shifters,
   users,
 } from '../../src/db/schema';
-import { BUSINESSES, demoEmail, PEOPLE } from '../../src/local/demo/cast';
-import { paymentGateway } from '../../src/services/payments';
-import { createCardSetup, saveCard } from '../../src/services/payments/cards';
-import { chargeInvoice } from '../../src/services/payments/charge';
+import { BUSINESSES, demoEmail, PEOPLE } from '../../src/local/demo';
+import { chargeInvoice, createCardSetup, paymentGateway, saveCard } from '../../src/services/payments';
 import { deliverSimulatorEvents, simulatorConfirmSetupIntent } from '../../src/local/payment-simulator';
 import { assetPaths } from '../../src/web/assets';
 import { BASE, call, expectError, workerWith, type WorkerFetch } from '../helpers/api';
@@ -509,6 +507,21 @@ describe('the simulated issuer page', () => {
     });
     expect(done.status).toBe(303);
     expect(done.location).toBe('/account');
+  });
+
+  it('an intent the processor does not know is the 404 page (HTML), for the GET and the POST alike', async () => {
+    const browser = await signedIn(await makeUser({ business: true }));
+    const page = await browser.get('/finance/web/simulator/authenticate/pi_x?client_secret=pi_x_secret_y');
+    expect(page.status, page.html.slice(0, 300)).toBe(404);
+    expect(page.headers.get('Content-Type')).toMatch(/^text\/html/);
+    expect(page.html).toContain('Page not found');
+    const answered = await browser.post('/finance/web/simulator/authenticate/pi_x', {
+      outcome: 'succeed',
+      client_secret: 'pi_x_secret_y',
+      return_to: '/account',
+    });
+    expect(answered.status, answered.html.slice(0, 300)).toBe(404);
+    expect(answered.headers.get('Content-Type')).toMatch(/^text\/html/);
   });
 });
 

@@ -1,9 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { sessions, trustedDevices } from '../../src/db/schema';
-import { LIMITS } from '../../src/services/accounts/limits';
-import { beginTotpEnrolment, confirmTotpEnrolment, disableTwoFactor } from '../../src/services/accounts/two-factor/enroll';
-import { totpCodeAt } from '../../src/services/accounts/two-factor/totp';
+import { beginTotpEnrolment, confirmTotpEnrolment, disableTwoFactor, LIMITS, totpCodeAt } from '../../src/services/accounts';
 import { call, expectError } from '../helpers/api';
 import { randomIp } from '../helpers/auth';
 import { contextAt } from '../helpers/clock';
@@ -70,6 +68,18 @@ describe('web sign-in', () => {
     const foreign = await b.post('/login', { email: u.email, password: TEST_PASSWORD }, { headers: { Origin: 'https://evil.example' } });
     expect(foreign.status).toBe(403);
     expect(b.session).toBeUndefined();
+  });
+
+  it('the page middleware runs once a request: a first visit gets exactly one CSRF cookie, whose token is the form’s', async () => {
+    const paths = ['/login', '/signup', '/', '/login/forgot', '/signup/verify', '/help', '/account', '/dashboard', '/inbox'];
+    paths.push('/notifications', '/reviews', '/admin', '/kiosk');
+    for (const path of paths) {
+      const res = await browser().get(path);
+      const lines = res.headers.getSetCookie().filter((l) => l.startsWith('__Host-sm_csrf='));
+      expect(lines, `${path}: ${res.headers.getSetCookie().join(' | ')}`).toHaveLength(1);
+      const token = /name="_csrf" value="([^"]+)"/.exec(res.html)?.[1];
+      if (token) expect(lines[0]!.startsWith(`__Host-sm_csrf=${token};`), path).toBe(true);
+    }
   });
 
   it('a new session id on every sign-in: the earlier session of this browser ends', async () => {

@@ -1,3 +1,4 @@
+// inside: services/webhooks
 import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
@@ -13,14 +14,12 @@ import {
   webhookEndpoints,
 } from '../../src/db/schema';
 import { newId } from '../../src/lib/ids';
-import type { ServiceContext } from '../../src/services/kernel/context';
-import { mintCredential } from '../../src/services/partners/credentials';
-import { systemContext } from '../../src/services/kernel/system-context';
+import { type ServiceContext, systemContext } from '../../src/services/kernel';
+import { mintCredential } from '../../src/services/partners';
 import { DISABLE_AFTER_FAILING_MS } from '../../src/services/webhooks/deliver';
-import { WEBHOOK_EVENT_TYPES, type WebhookEnvelope, webhookEnvelopeAnySchema } from '../../src/services/webhooks/payloads';
-import { partnerEvent } from '../../src/services/webhooks/produce';
-import { MAX_ATTEMPTS, MAX_QUEUE_DELAY_SECONDS, RETRY_DELAYS_MS } from '../../src/services/webhooks/schedule';
-import { sweepWebhookDeliveries } from '../../src/services/webhooks/sweep';
+import { type WebhookEnvelope, webhookEnvelopeAnySchema } from '../../src/services/webhooks/payloads';
+import { MAX_ATTEMPTS, partnerEvent, sweepWebhookDeliveries, WEBHOOK_EVENT_TYPES } from '../../src/services/webhooks';
+import { MAX_QUEUE_DELAY_SECONDS, RETRY_DELAYS_MS } from '../../src/services/webhooks/schedule';
 import { checkWebhookUrl } from '../../src/services/webhooks/url-policy';
 import { db, makeUser, type TestUser } from '../helpers/factory';
 import { failNextBatch } from '../helpers/failures';
@@ -792,7 +791,9 @@ describe('partner routes', () => {
     const { partner, endpoint, queues } = await stage();
     const http = receivers();
     const list = await partnerCall(partner, 'GET', '/v1/partner/webhooks/endpoints');
-    expect(list.body.endpoints).toHaveLength(1);
+    // Under `data` like every list; the old name answers the same through v1.
+    expect(list.body.data).toHaveLength(1);
+    expect(list.body.endpoints).toEqual(list.body.data);
     expect(JSON.stringify(list.body)).not.toContain(endpoint.secret);
     const stored = await readEndpoint(endpoint.id);
     expect(stored.secret_enc).not.toContain(endpoint.secret);
@@ -820,8 +821,9 @@ describe('partner routes', () => {
 
     const log = await partnerCall(partner, 'GET', `/v1/partner/webhooks/endpoints/${endpoint.id}/deliveries`, undefined);
     expect(log.status).toBe(200);
-    expect(log.body.deliveries).toHaveLength(1);
-    expect(log.body.deliveries[0]).toMatchObject({ event_type: 'webhook.test', status: 'succeeded', attempts: 1, next_attempt_at: null });
+    expect(log.body.data).toHaveLength(1);
+    expect(log.body.deliveries).toEqual(log.body.data);
+    expect(log.body.data[0]).toMatchObject({ event_type: 'webhook.test', status: 'succeeded', attempts: 1, next_attempt_at: null });
     expect(log.body.deliveries[0].attempt_log).toEqual([
       expect.objectContaining({ attempt: 1, response_code: 200, outcome: 'succeeded', manual: false }),
     ]);

@@ -61,9 +61,13 @@ eachIsland<{ shifterId: string }>('records', (el, props) => {
       say('The credential is saved, but the document could not be sent: check your connection and add it again.', true);
       return;
     }
-    const notice = res.ok
-      ? `Credential “${created.data.label}” added with its document.`
-      : `Credential “${created.data.label}” added; the document was refused: ${((await res.json().catch(() => null)) as { error?: { message: string } } | null)?.error?.message ?? res.status}`;
-    location.assign(`${location.pathname}?notice=${encodeURIComponent(notice)}`);
+    if (!res.ok) {
+      // Said here, beside the form, in the service's words: the page's notices are fixed sentences.
+      const refused = ((await res.json().catch(() => null)) as { error?: { message: string } } | null)?.error?.message;
+      say(`Credential “${created.data.label}” added; the document was refused: ${refused ?? res.status}`, true);
+      return;
+    }
+    // The page words it (its fixed notices, src/web/pages/shifter/clock/records.tsx).
+    location.assign(`${location.pathname}?notice=credential_added_with_document`);
   });
 });

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { readToolError } from '@shiftmarket/tool-specs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SessionStore } from '../src/sessions';
 
@@ -111,7 +112,7 @@ describe('starting the stdio server', () => {
       expect(listed.structuredContent.accounts.map((a: { email: string }) => a.email)).toEqual(['start@example.test']);
       expect(listed.structuredContent.persistent).toBe(true);
       console.log(`first answer ${firstAnswerMs} ms; accounts (after the scrypt key) ${accountsMs} ms`);
-      // A generous bound for a shared machine; idle it is well under a second (README "Local stdio tool server").
+      // A generous bound for a shared machine; idle it is well under a second (docs/agents.md, "Local stdio tool server").
       expect(firstAnswerMs).toBeLessThan(10_000);
     } finally {
       await client.close();
@@ -134,7 +135,8 @@ describe('starting the stdio server', () => {
       ] as const) {
         const r = await call(name, args);
         expect(r.isError, name).toBe(true);
-        expect(r.structuredContent.error.code).toBe('SESSION-FILE-ERR');
+        expect(r.structuredContent, name).toBeUndefined();
+        expect(readToolError(r)?.code).toBe('SESSION-FILE-ERR');
         expect(r.content[0].text).toContain('wrong passphrase');
       }
     } finally {

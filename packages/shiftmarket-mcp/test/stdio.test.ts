@@ -4,6 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as LegacyStdioTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { readToolError } from '@shiftmarket/tool-specs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalWorker, startWorker } from './worker';
 
@@ -76,8 +79,9 @@ interface Result {
   structuredContent?: Record<string, Loose>;
 }
 
-async function connect(extraEnv: Record<string, string> = {}) {
-  const transport = new StdioClientTransport({
+/** How a desktop client starts the bundle (the command, its arguments and environment). */
+function serverProcess(extraEnv: Record<string, string>) {
+  return {
     command: process.execPath,
     args: [BUNDLE],
     env: {
@@ -89,19 +93,36 @@ async function connect(extraEnv: Record<string, string> = {}) {
       SHIFTMARKET_MCP_KEYCHAIN: 'off',
       ...extraEnv,
     },
-    stderr: 'pipe',
-  });
-  const client = new Client({ name: 'stdio-test', version: '1.0.0' });
-  await client.connect(transport);
-  const call = async (name: string, args: Record<string, unknown> = {}) =>
-    (await client.callTool({ name, arguments: args })) as unknown as Result;
+    stderr: 'pipe' as const,
+  };
+}
+
+function callers(callTool: (params: { name: string; arguments: Record<string, unknown> }) => Promise<unknown>) {
+  const call = async (name: string, args: Record<string, unknown> = {}) => (await callTool({ name, arguments: args })) as Result;
   const must = async (name: string, args: Record<string, unknown> = {}) => {
     const r = await call(name, args);
     if (r.isError) throw new Error(`${name} failed: ${r.content.map((c) => c.text).join(' ')}`);
     return r;
   };
-  return { client, call, must };
+  return { call, must };
 }
+
+/** An MCP SDK 2.x client. */
+async function connect(extraEnv: Record<string, string> = {}) {
+  const client = new Client({ name: 'stdio-test', version: '1.0.0' });
+  await client.connect(new StdioClientTransport(serverProcess(extraEnv)));
+  return { client, ...callers((p) => client.callTool(p)) };
+}
+
+/** An MCP SDK 1.x client (protocol 2025-11-25), as 2025-era desktop clients and the MCP Inspector are. */
+async function connectLegacy(extraEnv: Record<string, string> = {}) {
+  const client = new LegacyClient({ name: 'stdio-legacy-test', version: '1.0.0' });
+  await client.connect(new LegacyStdioTransport(serverProcess(extraEnv)));
+  return { client, ...callers((p) => client.callTool(p)) };
+}
+
+/** A tool error as a client reads it: the JSON text block (an error carries no structuredContent). */
+const errorOf = (r: Result) => readToolError(r) as { code: string; message: string; details?: Loose } | null;
 
 const text = (r: Result) => r.content.map((c) => c.text ?? '').join('\n');
 const stamp = Date.now().toString(36);
@@ -153,7 +174,8 @@ describe('shiftmarket-mcp over stdio', () => {
     // A wrong code is the server's refusal, shown as it is.
     const wrong = await call('verify_email', { email: shEmail, code: '000000' });
     expect(wrong.isError).toBe(true);
-    expect(wrong.structuredContent!.error.code).toBe('VERIFY-CODE-ERR');
+    expect(wrong.structuredContent).toBeUndefined();
+    expect(errorOf(wrong)?.code).toBe('VERIFY-CODE-ERR');
     const sh = (await must('verify_email', { email: shEmail, code: await worker.codeFor(shEmail) })).structuredContent!.account;
     expect(sh.shifter_id).toMatch(/^shf_/);
 
@@ -218,7 +240,7 @@ describe('shiftmarket-mcp over stdio', () => {
     // The shifter may not record before the shift is worked (the server's message comes through); the business may.
     const early = await call('record_deliverable', { shift_request_id: posted.id, note: 'too early' });
     expect(early.isError).toBe(true);
-    expect(early.structuredContent!.error.code).toBe('SHFT-STATE-ERR');
+    expect(errorOf(early)?.code).toBe('SHFT-STATE-ERR');
     expect(text(early)).toContain('once the shift is worked');
     // Local files go with it: one is attached, a missing one and one the service refuses (415) are each answered on their own.
     await must('switch_account', { account: bizEmail });
@@ -310,7 +332,73 @@ describe('shiftmarket-mcp over stdio', () => {
     expect((await again.must('list_accounts')).structuredContent!.accounts.map((a: { email: string }) => a.email)).toEqual([bizEmail]);
     await again.client.close();
     const wrongKey = await connect({ SHIFTMARKET_MCP_PASSPHRASE: 'not the passphrase' });
-    expect((await wrongKey.call('list_accounts')).structuredContent!.error.code).toBe('SESSION-FILE-ERR');
+    expect(errorOf(await wrongKey.call('list_accounts'))?.code).toBe('SESSION-FILE-ERR');
     await wrongKey.client.close();
+  });
+
+  it('clients of both SDK eras that listed the tools read the service’s refusal and its confirmation hint as tool errors, without throwing', async () => {
+    // Accounts of their own, in a session file of their own: a business with a broadcast, and a shifter
+    // who is no party of it.
+    const sessions = { SHIFTMARKET_MCP_SESSIONS: join(home, 'eras.enc') };
+    const setup = await connectLegacy(sessions);
+    await setup.client.listTools();
+    const bizEmail = `eras-owner-${stamp}@example.test`;
+    const shEmail = `eras-worker-${stamp}@example.test`;
+    await setup.must('register_business', {
+      email: bizEmail,
+      password: 'owner password 123',
+      display_name: 'Eras Owner',
+      business_name: 'Eras Bakery',
+      timezone: 'America/New_York',
+    });
+    const biz = (await setup.must('verify_email', { email: bizEmail, code: await worker.codeFor(bizEmail) })).structuredContent!.account;
+    const posted = (
+      await setup.must('post_shift', {
+        business_id: biz.business_ids[0],
+        shift_date: dateAhead(4),
+        shift_in: '09:00',
+        shift_out: '13:00',
+        shiftrole_id: 1,
+        hourly_rate: 21.5,
+        is_broadcast: true,
+      })
+    ).structuredContent!.shift_request;
+    await setup.must('register_shifter', {
+      email: shEmail,
+      password: 'worker password 123',
+      display_name: 'Eras Worker',
+      timezone: 'America/New_York',
+    });
+    await setup.must('verify_email', { email: shEmail, code: await worker.codeFor(shEmail) });
+    await setup.client.close();
+
+    for (const [era, open] of [
+      ['SDK 1.x (2025-11-25)', connectLegacy],
+      ['SDK 2.x', connect],
+    ] as const) {
+      const { client, call } = await open(sessions);
+      // Listed first: each SDK then checks every answer against the tool's listed output schema, and
+      // the 1.x SDK does so for an error's structuredContent too (a mismatch throws).
+      expect((await client.listTools()).tools, era).toHaveLength(32);
+      expect((await call('whoami')).structuredContent!.account.email, era).toBe(shEmail);
+
+      // Refused by the service's REST API (the shifter is no party of the business's broadcast).
+      const refused = await call('shift_details', { shift_request_id: posted.id });
+      expect(refused.isError, era).toBe(true);
+      expect(refused.structuredContent, era).toBeUndefined();
+      expect(errorOf(refused)?.code, era).toBe('SHFT-NOT-FND-ERR');
+      expect(refused.content[0]!.text, era).toMatch(/^SHFT-NOT-FND-ERR: /);
+
+      // Asked to confirm by the service's tool server, passed on as it came.
+      const ask = await call('update_my_profile', { display_name: 'Eras Worker Renamed' });
+      expect(ask.isError, era).toBe(true);
+      expect(ask.structuredContent, era).toBeUndefined();
+      const asked = errorOf(ask);
+      expect(asked?.code, era).toBe('MCP-CONFIRM-REQ-ERR');
+      expect(asked?.details?.summary, era).toEqual(expect.any(String));
+      expect(asked?.message, era).toContain('confirm: true');
+      expect(text(ask), era).toContain('confirm: true');
+      await client.close();
+    }
   });
 });

@@ -3,7 +3,8 @@ import { DEVICE_TYPES } from './devices';
 import { ID_MAX_LENGTH } from '../../lib/ids';
 import { isValidTimeZone } from '../../lib/time';
 import { ratingSchema } from '../reviews';
-import { MAX_LIVE_SESSIONS } from './credentials';
+import { MAX_LIVE_SESSIONS } from './limits';
+import { passwordProblem } from './password-policy';
 
 // The accounts domain's request and response schemas: the route contracts import them, the services
 // take z.infer of the requests and build z.infer of the responses (DECISIONS "Types from one source").
@@ -20,7 +21,24 @@ export const emailSchema = z
   .transform((e) => e.toLowerCase())
   .openapi({ example: 'sam@example.com' });
 
-const newPasswordSchema = z.string().min(10).max(200).openapi({ description: 'At least 10 characters.' });
+/**
+ * A new password: 10 to 200 characters, and not one that is common, repetitive or a run in order
+ * (password-policy.ts; the refusal's message is written for the person). The check is asynchronous
+ * (the list of common passwords is loaded on first use): parse with safeParseAsync.
+ */
+const newPasswordSchema = z
+  .string()
+  .min(10)
+  .max(200)
+  .superRefine(async (password, ctx) => {
+    if (password.length < 10 || password.length > 200) return;
+    const problem = await passwordProblem(password);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .openapi({
+    description:
+      'At least 10 characters. Common passwords, repeated characters and runs in order (abcdefghij, 1234567890, qwertyuiop) are refused.',
+  });
 const passwordSchema = z.string().min(1).max(200);
 const codeSchema = z
   .string()

@@ -1,12 +1,5 @@
-import { stringify } from 'csv-stringify/sync';
+import { csvText, guardFormula } from '../../lib/csv';
 import { INVOICE_COLUMNS, type InvoiceRowView } from './schemas';
-
-/** A cell a spreadsheet would read as a formula (OWASP "CSV injection"): it gets a leading apostrophe. */
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-function guardText(value: string): string {
-  return FORMULA_START.test(value) ? `'${value}` : value;
-}
 
 /**
  * The invoice rows as CSV (RFC 4180: CRLF records, fields quoted when they hold a comma, quote or line
@@ -19,8 +12,8 @@ export function invoicesCsv(rows: InvoiceRowView[]): string {
       const v = r[col];
       if (v === null) return '';
       if (typeof v === 'number') return String(v);
-      return guardText(v);
+      return guardFormula(v);
     }),
   );
-  return stringify([[...INVOICE_COLUMNS], ...records], { record_delimiter: 'windows', quoted_match: /[\r\n]/ });
+  return csvText([[...INVOICE_COLUMNS], ...records]);
 }

@@ -5,6 +5,7 @@ import { AppError } from '../../lib/errors';
 import { toIso } from '../../lib/time';
 import { type ServiceContext, requirePerson } from '../kernel';
 import { pushSubscriptionId } from './ids';
+import { checkPushEndpoint } from './push-endpoint';
 import type { PushSubscriptionList, PushSubscriptionView, RegisterPushSubscriptionInput } from './schemas';
 
 /** Browsers per account; registering one more forgets the one that has gone longest without a delivery. */
@@ -19,25 +20,6 @@ function decodeBase64Url(s: string): Uint8Array | null {
   } catch {
     return null;
   }
-}
-
-/**
- * A push endpoint is a push service's https URL. A host that names this machine or a private
- * network (localhost, an IP literal) is refused: the Worker POSTs to it on every delivery, so it must
- * not be a way to reach internal addresses.
- */
-function checkEndpoint(endpoint: string): URL {
-  const url = new URL(endpoint);
-  const host = url.hostname.toLowerCase();
-  if (url.protocol !== 'https:') throw invalid('endpoint', 'must be https');
-  if (url.username || url.password) throw invalid('endpoint', 'must not carry credentials');
-  if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local') || host.endsWith('.internal')) {
-    throw invalid('endpoint', 'must be a push service on the internet');
-  }
-  if (/^\[.*\]$/.test(host) || /^\d{1,3}(\.\d{1,3}){3}$/.test(host) || !host.includes('.')) {
-    throw invalid('endpoint', 'must name a push service by its host name');
-  }
-  return url;
 }
 
 function view(r: typeof pushSubscriptions.$inferSelect): PushSubscriptionView {
@@ -69,7 +51,7 @@ export async function listPushSubscriptions(ctx: ServiceContext): Promise<PushSu
  */
 export async function registerPushSubscription(ctx: ServiceContext, input: RegisterPushSubscriptionInput): Promise<PushSubscriptionView> {
   const actor = requirePerson(ctx);
-  checkEndpoint(input.endpoint);
+  const endpoint = checkPushEndpoint(ctx, input.endpoint).href;
   const p256dh = decodeBase64Url(input.keys.p256dh);
   if (p256dh?.length !== 65 || p256dh[0] !== 0x04) throw invalid('keys.p256dh', 'must be an uncompressed P-256 public key (65 bytes)');
   const auth = decodeBase64Url(input.keys.auth);
@@ -78,7 +60,7 @@ export async function registerPushSubscription(ctx: ServiceContext, input: Regis
   const row = {
     id: pushSubscriptionId(),
     user_id: actor.userId,
-    endpoint: input.endpoint,
+    endpoint,
     p256dh: input.keys.p256dh,
     auth: input.keys.auth,
     expiration_time: input.expiration_time ?? null,
@@ -105,7 +87,7 @@ export async function registerPushSubscription(ctx: ServiceContext, input: Regis
   const [saved] = await ctx.db
     .select()
     .from(pushSubscriptions)
-    .where(and(eq(pushSubscriptions.user_id, actor.userId), eq(pushSubscriptions.endpoint, input.endpoint)))
+    .where(and(eq(pushSubscriptions.user_id, actor.userId), eq(pushSubscriptions.endpoint, endpoint)))
     .orderBy(asc(pushSubscriptions.created_at))
     .limit(1);
   return view(saved!);

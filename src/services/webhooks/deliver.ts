@@ -150,7 +150,7 @@ async function send(ctx: ServiceContext, loaded: Loaded, startedAt: number): Pro
         // Standard Webhooks, for receivers using its libraries: the id is the event's, stable across retries.
         [STANDARD_ID_HEADER]: event.id,
         [STANDARD_TIMESTAMP_HEADER]: String(timestamp),
-        [STANDARD_SIGNATURE_HEADER]: await standardSignatureHeader(secrets, event.id, timestamp, event.payload),
+        [STANDARD_SIGNATURE_HEADER]: standardSignatureHeader(secrets, event.id, timestamp, event.payload),
       },
       body: event.payload,
       redirect: 'manual',

@@ -60,7 +60,7 @@ export async function listDeliveries(
   ctx: ServiceContext,
   endpointId: string,
   q: ListDeliveriesQuery,
-): Promise<{ deliveries: WebhookDeliveryView[]; next_cursor: string | null }> {
+): Promise<{ data: WebhookDeliveryView[]; deliveries: WebhookDeliveryView[]; next_cursor: string | null }> {
   const endpoint = await ownEndpoint(ctx, endpointId);
   const after = q.cursor ? decodeCursor(q.cursor, isKeysetCursor) : null;
   const rows = await ctx.db
@@ -87,8 +87,11 @@ export async function listDeliveries(
     page.map((r) => r.d.id),
   );
   const last = page.at(-1);
+  const data = page.map((r) => deliveryView(r.d, r.type, logs.get(r.d.id) ?? []));
   return {
-    deliveries: page.map((r) => deliveryView(r.d, r.type, logs.get(r.d.id) ?? [])),
+    data,
+    // `deliveries`: the list's old name, kept through v1.
+    deliveries: data,
     next_cursor: rows.length > q.limit && last ? encodeCursor([last.d.created_at, last.d.id]) : null,
   };
 }

@@ -98,7 +98,7 @@ export async function createEndpoint(
   return { ...endpointView(await ownEndpoint(ctx, r.subject.id)), secret: r.replayed ? null : secret };
 }
 
-export async function listEndpoints(ctx: ServiceContext): Promise<{ endpoints: WebhookEndpointView[] }> {
+export async function listEndpoints(ctx: ServiceContext): Promise<{ data: WebhookEndpointView[]; endpoints: WebhookEndpointView[] }> {
   const actor = partnerActor(ctx);
   const rows = await ctx.db
     .select()
@@ -106,7 +106,9 @@ export async function listEndpoints(ctx: ServiceContext): Promise<{ endpoints: W
     .where(eq(webhookEndpoints.partner_client_id, actor.partnerId))
     .orderBy(desc(webhookEndpoints.created_at), desc(webhookEndpoints.id))
     .limit(MAX_ENDPOINTS_PER_CLIENT);
-  return { endpoints: rows.map(endpointView) };
+  const data = rows.map(endpointView);
+  // `endpoints`: the list's old name, kept through v1.
+  return { data, endpoints: data };
 }
 
 /** Deletes an endpoint with its deliveries and their log; queued attempts then find nothing and stop. */

@@ -72,8 +72,17 @@ const secret = z.string().nullable().openapi({
 
 export const createdEndpointSchema = webhookEndpointSchema.extend({ secret }).openapi('WebhookEndpointCreated');
 export const rotatedSecretSchema = z.object({ endpoint: webhookEndpointSchema, secret }).openapi('WebhookSecretRotated');
+/** The list answers under `data`, like every list; the old name is kept, deprecated, through v1 (docs/decisions/partner-webhooks.md). */
+const deprecatedAlias = (_name: string) =>
+  ({
+    deprecated: true,
+    description: `The same list as \`data\`, under its old name; it goes in the next version: read \`data\`.`,
+  }) as const;
 export const endpointListSchema = z
-  .object({ endpoints: z.array(webhookEndpointSchema).max(MAX_ENDPOINTS_PER_CLIENT) })
+  .object({
+    data: z.array(webhookEndpointSchema).max(MAX_ENDPOINTS_PER_CLIENT),
+    endpoints: z.array(webhookEndpointSchema).max(MAX_ENDPOINTS_PER_CLIENT).openapi(deprecatedAlias('endpoints')),
+  })
   .openapi('WebhookEndpointList');
 export const endpointDeletedSchema = z.object({ id: z.string(), deleted: z.literal(true) }).openapi('WebhookEndpointDeleted');
 
@@ -117,7 +126,8 @@ export type ListDeliveriesQuery = z.infer<typeof listDeliveriesQuery>;
 
 export const deliveryListSchema = z
   .object({
-    deliveries: z.array(webhookDeliverySchema).max(MAX_DELIVERIES_PAGE),
+    data: z.array(webhookDeliverySchema).max(MAX_DELIVERIES_PAGE),
+    deliveries: z.array(webhookDeliverySchema).max(MAX_DELIVERIES_PAGE).openapi(deprecatedAlias('deliveries')),
     next_cursor: z.string().nullable(),
   })
   .openapi('WebhookDeliveryList');

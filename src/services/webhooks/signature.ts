@@ -1,3 +1,5 @@
+import { Webhook } from 'standardwebhooks';
+
 /**
  * Each delivery is signed twice over, with the same secrets and timestamp (docs/decisions/partner-webhooks.md):
  *
@@ -6,7 +8,8 @@
  * - Standard Webhooks (https://www.standardwebhooks.com): `webhook-id` (the event id),
  *   `webhook-timestamp` (the same seconds) and `webhook-signature: v1,<base64>`, the HMAC-SHA256 of
  *   `<id>.<timestamp>.<raw body>` keyed with the secret as the standard reads a `whsec_` secret: the
- *   base64 after the prefix, decoded (our 40 base62 characters are valid base64: 30 bytes).
+ *   base64 after the prefix, decoded (our 40 base62 characters are valid base64: 30 bytes). Signed
+ *   by the `standardwebhooks` package, the standard's reference library, whose `verify` partners run.
  *
  * While a rotated-out secret is still in its grace period, each header carries a second signature made
  * with it (a second `v1=`; a second `v1,…` after a space), so a receiver holding either secret
@@ -22,20 +25,11 @@ export const STANDARD_SIGNATURE_HEADER = 'webhook-signature';
 
 const enc = new TextEncoder();
 
-async function hmac(key: Uint8Array<ArrayBuffer>, message: string): Promise<Uint8Array<ArrayBuffer>> {
-  const k = await crypto.subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  return new Uint8Array(await crypto.subtle.sign('HMAC', k, enc.encode(message)));
-}
-
+/** HMAC-SHA256 on Web Crypto, keyed with the secret's UTF-8 bytes, as hex (the scheme of our own header). */
 async function hmacHex(secret: string, message: string): Promise<string> {
-  const mac = await hmac(new Uint8Array(enc.encode(secret)), message);
+  const k = await crypto.subtle.importKey('raw', enc.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', k, enc.encode(message)));
   return [...mac].map((b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-/** The key a Standard Webhooks receiver derives from `whsec_<base64>`: the bytes the base64 encodes. */
-export function standardKey(secret: string): Uint8Array<ArrayBuffer> {
-  const b64 = secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret;
-  return Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
 }
 
 /** The header value for a body sent at `unixSeconds`, one `v1` per secret (the current one first). */
@@ -46,11 +40,7 @@ export async function signatureHeader(secrets: readonly string[], unixSeconds: n
 }
 
 /** The Standard Webhooks `webhook-signature` value: `v1,<base64>` per secret (the current one first), space-separated. */
-export async function standardSignatureHeader(secrets: readonly string[], id: string, unixSeconds: number, body: string): Promise<string> {
-  const parts: string[] = [];
-  for (const secret of secrets) {
-    const mac = await hmac(standardKey(secret), `${id}.${unixSeconds}.${body}`);
-    parts.push(`v1,${btoa(String.fromCharCode(...mac))}`);
-  }
-  return parts.join(' ');
+export function standardSignatureHeader(secrets: readonly string[], id: string, unixSeconds: number, body: string): string {
+  const sentAt = new Date(unixSeconds * 1000);
+  return secrets.map((secret) => new Webhook(secret).sign(id, sentAt, body)).join(' ');
 }

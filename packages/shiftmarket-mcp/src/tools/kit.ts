@@ -1,3 +1,4 @@
+import { toolErrorResult } from '@shiftmarket/tool-specs';
 import type { z } from 'zod';
 import { type Api, ApiError } from '../api';
 import type { RemoteResult } from '../remote';
@@ -36,7 +37,7 @@ export interface LocalTool<I extends z.ZodObject = z.ZodObject> {
   title: string;
   description: string;
   input: I;
-  /** The shape of every success (the SDK checks each answer against it; errors carry `{ error }`). */
+  /** The shape of every success (the SDK checks each answer against it; an error has no structuredContent: `fail`). */
   output: z.ZodObject;
   annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint?: boolean };
   run(ctx: ToolContext, args: z.infer<I>, extras: ToolExtras): Promise<ToolAnswer | RemoteResult>;
@@ -52,12 +53,12 @@ export function ok(data: Record<string, unknown>, text: string): ToolAnswer {
   return { content: [{ type: 'text', text }], structuredContent: data };
 }
 
+/**
+ * A tool error: the sentence and the JSON block `{"error":{"code","message","details"?}}`, never
+ * `structuredContent`, as the service's tool server answers its own (`toolErrorResult`).
+ */
 export function fail(code: string, message: string, details?: unknown): ToolAnswer {
-  return {
-    isError: true,
-    content: [{ type: 'text', text: `${code}: ${message}` }],
-    structuredContent: { error: details === undefined ? { code, message } : { code, message, details } },
-  };
+  return toolErrorResult(code, message, details);
 }
 
 /** Thrown where a tool needs an account and none is set up: answered with how to add one. */

@@ -2,7 +2,9 @@ import { buildPushPayload, type VapidKeys } from '@block65/webcrypto-web-push';
 import { and, eq } from 'drizzle-orm';
 import { pushSubscriptions } from '../../../db/schema';
 import type { ServiceContext } from '../../kernel';
+import { AppError } from '../../../lib/errors';
 import { catalogEntry } from '../catalog';
+import { checkPushEndpoint } from '../push-endpoint';
 import type { ChannelAdapter, Delivery, SendOutcome } from './types';
 
 /** How long a push service keeps a message for a browser that is offline. */
@@ -83,6 +85,14 @@ export const pushChannel: ChannelAdapter = {
         ctx.log.warn('push not delivered: VAPID keys are not configured', { delivery_id: d.id, kind: d.kind });
       }
       return { status: 'sent', provider: 'local', destination: origin };
+    }
+    // The rule the registration passed is applied again: a row kept from before it, or a host the
+    // operator has since taken out of PUSH_SERVICE_HOSTS, is not POSTed to.
+    try {
+      checkPushEndpoint(ctx, sub.endpoint);
+    } catch (err) {
+      const reason = err instanceof AppError ? err.message : 'the endpoint is refused';
+      return { status: 'skipped', provider: 'webpush', destination: origin, reason };
     }
     const urgent = catalogEntry(d.kind).urgent;
     const request = await buildPushPayload(

@@ -48,7 +48,7 @@ function PasswordView({ base, errors = {}, error }: PasswordViewProps) {
           <NewPasswordFields
             errors={errors}
             first={first}
-            hint={`At least ${NEW_MIN} characters. A few unrelated words make a strong one.`}
+            hint={`At least ${NEW_MIN} characters, and not a common password. A few unrelated words make a strong one.`}
           />
           <DescribedSubmit describedBy="password-effect">Change password</DescribedSubmit>
         </form>
@@ -73,8 +73,12 @@ export const passwordPage = new Hono<AppEnv>()
     if (field('new_password_again', 300) !== next) {
       return again(400, { errors: { new_password_again: 'The two new passwords are not the same.' } });
     }
-    const parsed = changePasswordInput.safeParse({ current_password: current, new_password: next });
-    if (!parsed.success) return again(400, { error: 'Check the passwords and try again.' });
+    const parsed = await changePasswordInput.safeParseAsync({ current_password: current, new_password: next });
+    if (!parsed.success) {
+      // A common or repetitive password: the policy's own words (written for people), beside the field.
+      const weak = parsed.error.issues.find((i) => i.path[0] === 'new_password' && i.code === 'custom');
+      return again(400, weak ? { errors: { new_password: weak.message } } : { error: 'Check the passwords and try again.' });
+    }
     try {
       await changePassword(serviceCtx(c), parsed.data);
     } catch (err) {

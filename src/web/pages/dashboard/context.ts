@@ -1,10 +1,11 @@
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv, WebUser } from '../../../http/app-types';
 import { serviceCtx } from '../../../http/create-app';
 import { getUserDetails } from '../../../services/accounts';
 import { type ActingBusiness, listActingBusinesses } from '../../../services/businesses';
 import { countUnreadThreads } from '../../../services/messaging';
 import { countUnreadNotifications } from '../../../services/notifications';
+import { renderError } from '../../render';
 
 /**
  * Who is looking and for which business: what every signed-in page of the web application starts
@@ -57,5 +58,21 @@ export function dashboardHref(base: Pick<DashboardBase, 'business'>, path: strin
   return qs ? `${path}?${qs}` : path;
 }
 
-/** Pay figures (labor costs, invoices, each shifter's pay) are for the owner (and admins) only. */
-export const seesPay = (base: DashboardBase): boolean => base.business?.role === 'owner' || base.isAdmin;
+/**
+ * Forms: a business named by the form (`business_id` in its address or its fields) must be one the
+ * person acts for. A page read falls back to their own business (dashboardBase); a form that names
+ * another one is refused, with nothing changed, instead of acting on their own business. The answer is
+ * the same for a business that does not exist (no probing).
+ */
+export const refuseOtherBusiness: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const fromBody = (await c.req.parseBody().catch(() => ({}) as Record<string, unknown>)).business_id;
+  const named = [c.req.query('business_id'), typeof fromBody === 'string' ? fromBody : undefined].filter(
+    (id): id is string => id !== undefined && id !== '',
+  );
+  if (named.length) {
+    const acting = new Set((await listActingBusinesses(serviceCtx(c))).map((b) => b.id));
+    if (named.some((id) => !acting.has(id)) || new Set(named).size > 1)
+      return renderError(c, 403, 'Not your business', 'This form names a business you do not act for: nothing was changed.');
+  }
+  await next();
+};

@@ -15,6 +15,7 @@ import {
   renderStartKiosk,
 } from './board';
 import { renderBulk } from './bulk';
+import { refuseOtherBusiness } from './context';
 import {
   downloadCredential,
   postAcceptConnection,
@@ -61,6 +62,7 @@ import {
  */
 export const dashboardPages = new Hono<AppEnv>();
 dashboardPages.use('*', requireWebUser);
+dashboardPages.post('*', refuseOtherBusiness);
 dashboardPages.post('*', formIdempotency);
 dashboardPages.get('/', renderHome);
 dashboardPages.get('/shifts/new', renderPostShift);

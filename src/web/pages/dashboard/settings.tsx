@@ -191,6 +191,10 @@ function ReadOnly({ business: b, links }: { business: BusinessView; links: Partn
           <dd>
             <code>{b.slug}</code>
           </dd>
+          <dt>Business id</dt>
+          <dd>
+            <code>{b.id}</code> <span class="hint">(a partner you link and the API ask for it)</span>
+          </dd>
           <dt>Address</dt>
           <dd>{b.address ?? '—'}</dd>
           <dt>Position</dt>

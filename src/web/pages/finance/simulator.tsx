@@ -1,10 +1,9 @@
-import { and, eq } from 'drizzle-orm';
 import { type Context, Hono } from 'hono';
-import { payoutAccounts, shifters } from '../../../db/schema';
 import type { AppEnv } from '../../../http/app-types';
+import { AppError } from '../../../lib/errors';
 import { serviceCtx } from '../../../http/create-app';
 import type { ConnectedAccountResult, PaymentIntentResult, ServiceContext } from '../../../services/kernel';
-import { applyAccountStatus, paymentGateway } from '../../../services/payments';
+import { applyAccountStatus, paymentGateway, payoutAccountOfUser } from '../../../services/payments';
 import { simulatorAuthenticate, simulatorCompleteOnboarding } from '../../../local/payment-simulator';
 import { Card, CsrfField, Notice, SubmitButton } from '../../components';
 import { formFields } from '../../forms';
@@ -18,15 +17,25 @@ import { formatMoney, INTENT_ID, ownedInvoice, refusePage, webUserOf } from './s
 const SECRET_MAX = 256;
 const ACCOUNT_ID = /^acct_[A-Za-z0-9_]{1,128}$/;
 
+/** The processor does not know the id (Stripe's `resource_missing`, which the simulator answers too). */
+const unknownToProcessor = (err: unknown) =>
+  err instanceof AppError &&
+  err.code === 'PAYMENT-GATEWAY-ERR' &&
+  (err.details as { processor_code?: string } | undefined)?.processor_code === 'resource_missing';
+
+/** An intent the processor does not know: there is no such page (a 404 page, not the processor's error). */
+const noSuchPage = (c: Context<AppEnv>) => renderError(c, 404, 'Page not found', 'There is no such page.');
+
 /**
  * The simulated issuer's page, standing in for the bank's 3D Secure check when the local payment
  * simulator is the processor (no STRIPE_SECRET_KEY; with real keys it is not there). It shows the
  * charge and posts "Complete" or "Fail" to the simulator, which settles the PaymentIntent and queues
  * the signed event the webhook receives, then sends the browser back to `return_to` (a path on this
  * site only). Only the owner of the invoice the intent charges may use it, while the intent still
- * requires action; the client secret must match too, as it would for the real issuer.
+ * requires action; the client secret must match too, as it would for the real issuer. An intent the
+ * processor does not know answers 'unknown': the page is a 404.
  */
-async function heldIntent(c: Context<AppEnv>, ctx: ServiceContext): Promise<PaymentIntentResult | null> {
+async function heldIntent(c: Context<AppEnv>, ctx: ServiceContext): Promise<PaymentIntentResult | null | 'unknown'> {
   const id = c.req.param('payment_intent_id') ?? '';
   if (!INTENT_ID.test(id)) return null;
   let intent: PaymentIntentResult;
@@ -34,6 +43,7 @@ async function heldIntent(c: Context<AppEnv>, ctx: ServiceContext): Promise<Paym
     intent = await paymentGateway(ctx).retrievePaymentIntent(id);
   } catch (err) {
     if (isRefusal(err)) return null;
+    if (unknownToProcessor(err)) return 'unknown';
     throw err;
   }
   const invoiceId = intent.metadata.invoice_id;
@@ -85,15 +95,10 @@ function IssuerView(props: { c: Context<AppEnv>; intent: PaymentIntentResult; cl
 async function ownAccount(c: Context<AppEnv>, ctx: ServiceContext): Promise<ConnectedAccountResult | null> {
   const id = c.req.param('account_id') ?? '';
   if (!ACCOUNT_ID.test(id)) return null;
-  const [row] = await ctx.db
-    .select({ id: payoutAccounts.account_id })
-    .from(payoutAccounts)
-    .innerJoin(shifters, eq(shifters.id, payoutAccounts.shifter_id))
-    .where(and(eq(payoutAccounts.account_id, id), eq(shifters.user_id, webUserOf(c).userId)))
-    .limit(1);
-  if (!row) return null;
+  const accountId = await payoutAccountOfUser(ctx, webUserOf(c).userId, id);
+  if (!accountId) return null;
   try {
-    return await paymentGateway(ctx).retrieveConnectedAccount(row.id);
+    return await paymentGateway(ctx).retrieveConnectedAccount(accountId);
   } catch (err) {
     if (isRefusal(err)) return null;
     throw err;
@@ -152,6 +157,7 @@ export const simulatorPages = new Hono<AppEnv>()
     const ctx = serviceCtx(c);
     const clientSecret = (c.req.query('client_secret') ?? '').slice(0, SECRET_MAX);
     const intent = await heldIntent(c, ctx);
+    if (intent === 'unknown') return noSuchPage(c);
     if (!intent || !clientSecret) return refusePage(c);
     const returnTo = safeNextPath(c.req.query('return_to'), '/account');
     return renderPage(c, <IssuerView c={c} intent={intent} clientSecret={clientSecret} returnTo={returnTo} />);
@@ -163,6 +169,7 @@ export const simulatorPages = new Hono<AppEnv>()
     const clientSecret = field('client_secret', SECRET_MAX);
     if ((outcome !== 'succeed' && outcome !== 'fail') || !clientSecret) return refusePage(c);
     const intent = await heldIntent(c, ctx);
+    if (intent === 'unknown') return noSuchPage(c);
     if (!intent) return refusePage(c);
     try {
       await simulatorAuthenticate(ctx, intent.id, clientSecret, outcome);

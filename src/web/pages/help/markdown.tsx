@@ -80,10 +80,14 @@ function node(n: Nodes): Child {
     case 'inlineCode':
       return <code>{n.value}</code>;
     case 'code':
+      // A long line scrolls inside the block on a phone: the block is a named region that takes the
+      // keyboard focus, so it scrolls by keys as well (as tables do).
       return (
-        <pre>
-          <code>{n.value}</code>
-        </pre>
+        <section class="code-block" tabindex={0} aria-label="Example">
+          <pre>
+            <code>{n.value}</code>
+          </pre>
+        </section>
       );
     case 'break':
       return <br />;

@@ -84,7 +84,11 @@ function ResetView({ csrfToken, email, localMailbox, sent, errors = {}, error }:
       <form method="post" action="/login/reset" class="stack card" novalidate>
         <CsrfField token={csrfToken} />
         <EmailAndCodeFields email={email} errors={errors} first={first} codeHint="6 digits, from the email." />
-        <NewPasswordFields errors={errors} first={first} hint="At least 10 characters." />
+        <NewPasswordFields
+          errors={errors}
+          first={first}
+          hint="At least 10 characters, and not a common password. A few unrelated words make a strong one."
+        />
         <p class="hint" id="reset-consequences">
           Setting a new password signs out every session and replaces your API key: programs using it need the new one (Account, API key).
         </p>
@@ -123,13 +127,14 @@ export async function postReset(c: Context<AppEnv>): Promise<Response> {
       status,
     );
 
-  const parsed = confirmPasswordResetInput.safeParse({ email, code: field('code', 20).trim(), new_password: newPassword });
+  const parsed = await confirmPasswordResetInput.safeParseAsync({ email, code: field('code', 20).trim(), new_password: newPassword });
   const errors: Partial<Record<ResetField, string>> = {};
   for (const issue of parsed.error?.issues ?? []) {
     const f = issue.path[0];
     if (f === 'email') errors.email ??= 'Enter the email address of your account.';
     if (f === 'code') errors.code ??= 'Enter the 6 digits of the code.';
-    if (f === 'new_password') errors.new_password ??= 'Use 10 to 200 characters.';
+    // A common or repetitive password: the policy's own words (written for people).
+    if (f === 'new_password') errors.new_password ??= issue.code === 'custom' ? issue.message : 'Use 10 to 200 characters.';
   }
   if (!errors.new_password && newPassword !== field('new_password_again', 300)) {
     errors.new_password_again = 'The two passwords are not the same.';

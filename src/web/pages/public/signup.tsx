@@ -111,7 +111,7 @@ function SignupView({ csrfToken, values, errors = {}, error }: SignupViewProps) 
           autocomplete="new-password"
           required
           maxLength={200}
-          hint="At least 10 characters."
+          hint="At least 10 characters, and not a common password. A few unrelated words make a strong one."
           error={errors.password}
           autofocus={first === 'password'}
         />
@@ -176,7 +176,7 @@ export async function postSignup(c: Context<AppEnv>): Promise<Response> {
   const again = (status: ContentfulStatusCode, errors: Partial<Record<SignupField, string>>, error?: string) =>
     renderPage(c, <SignupView csrfToken={c.get('csrfToken')} values={values} errors={errors} error={error} />, status);
 
-  const parsed = registerInput.safeParse({
+  const parsed = await registerInput.safeParseAsync({
     email: values.email,
     password: field('password', 300),
     display_name: values.display_name,
@@ -187,7 +187,8 @@ export async function postSignup(c: Context<AppEnv>): Promise<Response> {
     const errors: Partial<Record<SignupField, string>> = {};
     for (const issue of parsed.error.issues) {
       const f = fieldOfIssue(issue.path);
-      if (f) errors[f] ??= FIELD_MESSAGES[f];
+      // A common or repetitive password: the policy's own words (written for people), beside the field.
+      if (f) errors[f] ??= f === 'password' && issue.code === 'custom' ? issue.message : FIELD_MESSAGES[f];
     }
     return again(400, errors, Object.keys(errors).length ? undefined : 'Check the form and try again.');
   }

@@ -189,10 +189,13 @@ export async function renderEarnings(c: Context<AppEnv>, goalError?: string, goa
   const e = await earnings(serviceCtx(c), base.shifterId, {});
   return renderPage(
     c,
-    <EarningsView base={base} e={e} notice={c.req.query('notice')} goalError={goalError} goalValue={goalValue} />,
+    <EarningsView base={base} e={e} notice={NOTICES[c.req.query('notice') ?? '']} goalError={goalError} goalValue={goalValue} />,
     goalError ? 422 : 200,
   );
 }
+
+/** The page's notices, by the key in `?notice=`: the address picks one, never writes one. */
+const NOTICES: Record<string, string> = { goal_saved: 'Goal saved.', goal_cleared: 'Goal cleared.' };
 
 export async function postGoal(c: Context<AppEnv>): Promise<Response> {
   const base = await dashboardBase(c);
@@ -207,5 +210,5 @@ export async function postGoal(c: Context<AppEnv>): Promise<Response> {
     if (err instanceof AppError && err.status < 500) return renderEarnings(c, err.message, raw);
     throw err;
   }
-  return c.redirect(`${PATH}?notice=${encodeURIComponent(value === null ? 'Goal cleared.' : 'Goal saved.')}`, 303);
+  return c.redirect(`${PATH}?notice=${value === null ? 'goal_cleared' : 'goal_saved'}`, 303);
 }

@@ -20,6 +20,7 @@ import {
   listCounterRules,
   listCredentials,
   listMileage,
+  mileageCsvOfYear,
   type MileageList,
   updateCounterRule,
   updateCounterRuleInput,
@@ -404,6 +405,21 @@ function PayoutList({ rows }: { rows: PayoutRow[] }) {
   );
 }
 
+/** The page's notices, by the key in `?notice=` (the forms' redirects and the records island): the address picks one, never writes one. */
+const NOTICES: Record<string, string> = {
+  trip_added: 'Trip added.',
+  trip_saved: 'Trip saved.',
+  trip_deleted: 'Trip deleted.',
+  credential_added: 'Credential added.',
+  credential_added_with_document: 'Credential added with its document.',
+  credential_deleted: 'Credential deleted.',
+  credential_shown: 'The credential is visible to businesses you work with.',
+  credential_hidden: 'The credential is now seen by you alone.',
+  rule_added: 'Counter rule added.',
+  rule_saved: 'Counter rule saved.',
+  rule_deleted: 'Counter rule deleted.',
+};
+
 async function renderRecords(
   c: Context<AppEnv>,
   opts: { mileage?: Refused; credential?: Refused; rule?: Refused; status?: 400 | 403 | 404 | 409 | 422 | 429 } = {},
@@ -427,7 +443,7 @@ async function renderRecords(
       side="shifter"
       current={PATH}
       title="Records"
-      notice={failed ? undefined : c.req.query('notice')}
+      notice={failed ? undefined : NOTICES[c.req.query('notice') ?? '']}
       error={failed ? 'Not saved: see the form below.' : undefined}
       scripts={island ? [island.js] : []}
     >
@@ -495,7 +511,7 @@ records.post('/mileage', async (c) => {
     const r = refusedBy(err, typed, 'new');
     return renderRecords(c, { mileage: r.refused, status: r.status });
   }
-  return c.redirect(`${PATH}?notice=${encodeURIComponent(`Trip of ${typed.miles} miles added.`)}`, 303);
+  return c.redirect(`${PATH}?notice=trip_added`, 303);
 });
 
 records.post('/mileage/:entry', async (c) => {
@@ -515,37 +531,16 @@ records.post('/mileage/:entry', async (c) => {
     const r = refusedBy(err, typed, id);
     return renderRecords(c, { mileage: r.refused, status: r.status });
   }
-  return c.redirect(`${PATH}?notice=${encodeURIComponent(action === 'delete' ? 'Trip deleted.' : 'Trip saved.')}`, 303);
+  return c.redirect(`${PATH}?notice=${action === 'delete' ? 'trip_deleted' : 'trip_saved'}`, 303);
 });
-/** The year's trips as CSV: one row a trip, then the totals (what a tax form asks for). */
+/** The year's trips as CSV: one row a trip, then the totals (services/shifter-records/mileage-csv.ts). */
 records.get('/mileage.csv', async (c) => {
   const base = await dashboardBase(c);
   if (!base.shifterId) return c.redirect('/dashboard', 303);
-  const list = await listMileage(serviceCtx(c), base.shifterId, { year: yearOf(c), limit: 100 });
-  const all = [...list.data];
-  let cursor = list.next_cursor;
-  while (cursor) {
-    const more = await listMileage(serviceCtx(c), base.shifterId, { year: list.rollup.year, limit: 100, cursor });
-    all.push(...more.data);
-    cursor = more.next_cursor;
-  }
-  // A cell that starts like a formula is quoted with a leading apostrophe (spreadsheets would run it).
-  const cell = (v: string | number) => {
-    const s = String(v);
-    const safe = /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
-    return /[",\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
-  };
-  const rows = [
-    ['date', 'miles', 'rate_cents_per_mile', 'amount', 'currency', 'purpose'],
-    ...all
-      .sort((a, b) => a.log_date.localeCompare(b.log_date))
-      .map((m) => [m.log_date, m.miles, m.rate_per_mile_cents, m.amount.toFixed(2), m.currency, m.purpose ?? '']),
-    ['total', list.rollup.total_miles, '', list.rollup.total_amount.toFixed(2), list.rollup.currency, `${list.rollup.entries} trips`],
-  ];
-  const body = `${rows.map((r) => r.map(cell).join(',')).join('\r\n')}\r\n`;
-  return c.body(body, 200, {
+  const { year, csv } = await mileageCsvOfYear(serviceCtx(c), base.shifterId, yearOf(c));
+  return c.body(csv, 200, {
     'Content-Type': 'text/csv; charset=utf-8',
-    'Content-Disposition': `attachment; filename="mileage-${list.rollup.year}.csv"`,
+    'Content-Disposition': `attachment; filename="mileage-${year}.csv"`,
     'Cache-Control': 'no-store',
   });
 });
@@ -574,7 +569,7 @@ records.post('/credentials', async (c) => {
     const r = refusedBy(err, typed, 'new');
     return renderRecords(c, { credential: r.refused, status: r.status });
   }
-  return c.redirect(`${PATH}?notice=${encodeURIComponent(`Credential “${typed.label}” added.`)}`, 303);
+  return c.redirect(`${PATH}?notice=credential_added`, 303);
 });
 
 /** A credential's visibility (show, hide) or its removal, with its document. */
@@ -587,16 +582,16 @@ records.post('/credentials/:credential', async (c) => {
   try {
     if (action === 'delete') {
       await deleteCredential(serviceCtx(c), base.shifterId, id);
-      notice = 'Credential deleted.';
+      notice = 'credential_deleted';
     } else if (action === 'show' || action === 'hide') {
       const cr = await updateCredential(serviceCtx(c), base.shifterId, id, { is_visible: action === 'show' });
-      notice = cr.is_visible ? `“${cr.label}” is visible to businesses you work with.` : `“${cr.label}” is now seen by you alone.`;
+      notice = cr.is_visible ? 'credential_shown' : 'credential_hidden';
     } else return c.text('Unknown action', 400);
   } catch (err) {
     const r = refusedBy(err, {}, id);
     return renderRecords(c, { credential: r.refused, status: r.status });
   }
-  return c.redirect(`${PATH}?notice=${encodeURIComponent(notice)}`, 303);
+  return c.redirect(`${PATH}?notice=${notice}`, 303);
 });
 
 /** A counter rule's form as its input: empty times and no day checked mean any time, any day. */
@@ -638,7 +633,7 @@ records.post('/rules', async (c) => {
     const r = refusedBy(err, typed, 'new');
     return renderRecords(c, { rule: r.refused, status: r.status });
   }
-  return c.redirect(`${PATH}?notice=${encodeURIComponent(`Counter rule “${typed.label}” added.`)}`, 303);
+  return c.redirect(`${PATH}?notice=rule_added`, 303);
 });
 
 records.post('/rules/:rule', async (c) => {
@@ -657,7 +652,7 @@ records.post('/rules/:rule', async (c) => {
     const r = refusedBy(err, typed, id);
     return renderRecords(c, { rule: r.refused, status: r.status });
   }
-  return c.redirect(`${PATH}?notice=${encodeURIComponent(action === 'delete' ? 'Counter rule deleted.' : 'Counter rule saved.')}`, 303);
+  return c.redirect(`${PATH}?notice=${action === 'delete' ? 'rule_deleted' : 'rule_saved'}`, 303);
 });
 
 records.post('/payout', async (c) => {
