@@ -1,10 +1,11 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { Scalar } from '@scalar/hono-api-reference';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { html } from 'hono/html';
 import { NONCE, type SecureHeadersVariables, secureHeaders } from 'hono/secure-headers';
 import type { AppBindings } from './env';
 import type { AppEnv } from './http/app-types';
+import { requestDefaultsOptional } from './http/request-defaults';
 import { AppError } from './lib/errors';
 import { registerWebhookEvents } from './routes/partner/webhooks.events';
 
@@ -58,6 +59,19 @@ const docsPageHeaders = secureHeaders({
 
 type DocsEnv = AppEnv & { Variables: SecureHeadersVariables };
 
+/** The document's info and server: this server's own origin. */
+const documentConfig = (c: Context<AppEnv>) => ({
+  openapi: '3.1.0' as const,
+  info: {
+    title: 'Shiftmarket API',
+    version: '1.0.0',
+    description:
+      'The versioned JSON API of Shiftmarket, the marketplace for shift work. Errors share one envelope: ' +
+      '`{ "error": { "code", "message", "details" }, "request_id" }`. Signed-in POSTs honour `Idempotency-Key` (a retry replays the first answer for 24 hours). Request bodies are at most 64 KB (uploads: their file limit).',
+  },
+  servers: [{ url: new URL(c.req.url).origin, description: 'This server.' }],
+});
+
 /** The interface descriptions (spec 4.11): the OpenAPI document, an interactive and a read-only reference. */
 export function mountDocs(app: OpenAPIHono<AppEnv>) {
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
@@ -66,17 +80,8 @@ export function mountDocs(app: OpenAPIHono<AppEnv>) {
     description: 'A personal API key (`smk_…`) or a session token from /v1/auth/login.',
   });
   registerWebhookEvents(app.openAPIRegistry);
-  app.doc31(OPENAPI_PATH, (c) => ({
-    openapi: '3.1.0',
-    info: {
-      title: 'Shiftmarket API',
-      version: '1.0.0',
-      description:
-        'The versioned JSON API of Shiftmarket, the marketplace for shift work. Errors share one envelope: ' +
-        '`{ "error": { "code", "message", "details" }, "request_id" }`. Signed-in POSTs honour `Idempotency-Key` (a retry replays the first answer for 24 hours). Request bodies are at most 64 KB (uploads: their file limit).',
-    },
-    servers: [{ url: new URL(c.req.url).origin, description: 'This server.' }],
-  }));
+  // As app.doc31 serves it, with request defaults kept optional for generated clients (request-defaults.ts).
+  app.get(OPENAPI_PATH, (c) => c.json(requestDefaultsOptional(app.getOpenAPI31Document(documentConfig(c)))));
 
   app.get(
     '/v1/docs',

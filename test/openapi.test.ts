@@ -157,6 +157,37 @@ describe('the OpenAPI document', () => {
     expect(enumOf('ListedConnection', 'side')).toEqual(['business', 'shifter']);
   });
 
+  it('keeps request fields with a default optional for generated clients (no `default` on a request-only component)', () => {
+    // openapi-typescript makes a property with `default` required, except in inline request bodies:
+    // a named request body keeps its default in `x-default` and its description instead.
+    const schemas = doc.components.schemas as Record<string, Json>;
+    const moved: string[] = [];
+    for (const [name, schema] of Object.entries(schemas)) {
+      const required = new Set<string>(schema.required ?? []);
+      for (const [key, prop] of Object.entries((schema.properties ?? {}) as Record<string, Json>)) {
+        if ('x-default' in prop) {
+          moved.push(`${name}.${key}`);
+          expect(prop.default, `${name}.${key}`).toBeUndefined();
+          expect(prop.description, `${name}.${key}`).toContain(`Default: ${JSON.stringify(prop['x-default'])}.`);
+        }
+        if ('default' in prop && !required.has(key)) {
+          // Only a schema a response (or a parameter, or a webhook) also uses keeps its `default`.
+          expect(JSON.stringify({ paths: doc.paths, webhooks: doc.webhooks }), `${name}.${key}`).toContain(
+            `"#/components/schemas/${name}"`,
+          );
+        }
+      }
+    }
+    for (const field of [
+      'ListShiftRequests.limit',
+      'ListBroadcasts.sort_by_relevance',
+      'CreateCounterRule.is_active',
+      'HelpSearchRequest.limit',
+    ])
+      expect(moved).toContain(field);
+    expect(schemas.ListShiftRequests!.properties.limit['x-default']).toBe(50);
+  });
+
   it('declares the bearer security scheme', () => {
     expect(doc.components?.securitySchemes?.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
