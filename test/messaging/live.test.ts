@@ -6,21 +6,15 @@ import { sessions, teammates, threadLiveViews } from '../../src/db/schema';
 import { LIVE_LIMITS } from '../../src/services/messaging';
 import { BASE, call } from '../helpers/api';
 import { randomIp } from '../helpers/auth';
-import { addTeammate, connect, db, makeUser, TEST_PASSWORD, type TestUser } from '../helpers/factory';
-import { WebClient } from '../helpers/web';
+import { addTeammate, connect, db, makeUser } from '../helpers/factory';
+import type { WebClient } from '../helpers/web';
+import { signedIn } from '../helpers/signed-in';
 
 /*
  * The live view of a thread (GET /inbox/{id}/live, a WebSocket to the thread's Durable Object) lasts
  * only as long as the standing that opened it: the session, and the person's part in the thread.
  * Opening and catching up are bounded (LIVE_LIMITS).
  */
-
-async function signedIn(u: TestUser): Promise<WebClient> {
-  const b = new WebClient(BASE, { 'CF-Connecting-IP': randomIp() });
-  const res = await b.signIn(u.email, TEST_PASSWORD);
-  expect(res.status).toBe(303);
-  return b;
-}
 
 /** A business and a shifter connected to it, and the shifter's first message to the business. */
 async function pair() {

@@ -7,12 +7,12 @@ import {
   clockWindow,
   MIN_CLOCKED_MINUTES,
 } from '../../src/services/shifts';
-import { BASE, call } from '../helpers/api';
-import { randomIp } from '../helpers/auth';
-import { makeUser, TEST_PASSWORD, type TestUser } from '../helpers/factory';
+import { call } from '../helpers/api';
+import { makeUser, type TestUser } from '../helpers/factory';
 import { connectModern } from '../helpers/mcp';
 import { HOUR, insertShift, MINUTE, makeCrewMember, readShift } from '../helpers/shifts';
-import { WebClient } from '../helpers/web';
+import type { WebClient } from '../helpers/web';
+import { signedIn } from '../helpers/signed-in';
 
 /**
  * The clock window is one rule (services/shifts clock-window.ts): the clock service refuses what it
@@ -20,12 +20,6 @@ import { WebClient } from '../helpers/web';
  * offer exactly what it accepts. Each case is a shift placed relative to now, with margins of
  * minutes, so the answer does not change while the test runs.
  */
-
-async function signedIn(u: TestUser): Promise<WebClient> {
-  const b = new WebClient(BASE, { 'CF-Connecting-IP': randomIp() });
-  expect((await b.signIn(u.email, TEST_PASSWORD)).status).toBe(303);
-  return b;
-}
 
 /** The owner's browser as the kiosk (board → start). */
 async function kioskOf(owner: TestUser): Promise<WebClient> {

@@ -4,17 +4,11 @@ import { businesses, kioskSessions, sessions, shiftRequests } from '../../src/db
 import { newId } from '../../src/lib/ids';
 import { webRouter } from '../../src/web';
 import { BASE, call, expectError } from '../helpers/api';
-import { randomIp } from '../helpers/auth';
 import { isPublic, type OpenApiDoc, operations } from '../helpers/authorization';
-import { addTeammate, db, makeUser, TEST_PASSWORD, type TestUser } from '../helpers/factory';
+import { addTeammate, db, makeUser, TEST_PASSWORD } from '../helpers/factory';
 import { auditFor, DAY, insertShift, MINUTE, pngBytes, readShift } from '../helpers/shifts';
-import { WebClient } from '../helpers/web';
-
-async function signedIn(u: TestUser): Promise<WebClient> {
-  const b = new WebClient(BASE, { 'CF-Connecting-IP': randomIp() });
-  expect((await b.signIn(u.email, TEST_PASSWORD)).status).toBe(303);
-  return b;
-}
+import type { WebClient } from '../helpers/web';
+import { signedIn } from '../helpers/signed-in';
 
 const idem = () => ({ _idem: crypto.randomUUID() });
 

@@ -1,18 +1,11 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { requestAuthorizations, teammateInvitations, teammates } from '../../src/db/schema';
-import { BASE, call } from '../helpers/api';
-import { randomIp } from '../helpers/auth';
-import { addTeammate, connect, db, makeUser, TEST_PASSWORD, type TestUser } from '../helpers/factory';
+import { call } from '../helpers/api';
+import { addTeammate, connect, db, makeUser } from '../helpers/factory';
 import { PDF_BYTES } from '../helpers/fixtures';
 import { DAY, HOUR, insertShift } from '../helpers/shifts';
-import { WebClient } from '../helpers/web';
-
-async function signedIn(u: TestUser): Promise<WebClient> {
-  const b = new WebClient(BASE, { 'CF-Connecting-IP': randomIp() });
-  expect((await b.signIn(u.email, TEST_PASSWORD)).status).toBe(303);
-  return b;
-}
+import { signedIn } from '../helpers/signed-in';
 
 const connection = async (businessId: string, shifterId: string) =>
   (

@@ -3,17 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { shiftRequests, shiftRoles } from '../../src/db/schema';
 import { BASE, call } from '../helpers/api';
 import { randomIp } from '../helpers/auth';
-import { addTeammate, db, makeUser, TEST_PASSWORD, type TestUser } from '../helpers/factory';
+import { addTeammate, db, makeUser, TEST_PASSWORD } from '../helpers/factory';
 import { dateAhead, makePair } from '../helpers/shifts';
 import { WebClient } from '../helpers/web';
-
-/** A signed-in browser on the pages. */
-async function signedIn(u: TestUser): Promise<WebClient> {
-  const b = new WebClient(BASE, { 'CF-Connecting-IP': randomIp() });
-  const res = await b.signIn(u.email, TEST_PASSWORD);
-  expect(res.status).toBe(303);
-  return b;
-}
+import { signedIn } from '../helpers/signed-in';
 
 const csrfOf = (b: WebClient) => b.cookies.get('__Host-sm_csrf') ?? b.cookies.get('sm_csrf') ?? '';
 

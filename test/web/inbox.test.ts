@@ -9,15 +9,9 @@ import { BASE, call } from '../helpers/api';
 import { randomIp } from '../helpers/auth';
 import { contextAt } from '../helpers/clock';
 import { fullScans, plansReading, type Recorded, recordingD1 } from '../helpers/plans';
-import { connect, db, makeUser, TEST_PASSWORD, type TestUser } from '../helpers/factory';
-import { WebClient } from '../helpers/web';
-
-async function signedIn(u: TestUser): Promise<WebClient> {
-  const b = new WebClient(BASE, { 'CF-Connecting-IP': randomIp() });
-  const res = await b.signIn(u.email, TEST_PASSWORD);
-  expect(res.status).toBe(303);
-  return b;
-}
+import { connect, db, makeUser } from '../helpers/factory';
+import type { WebClient } from '../helpers/web';
+import { signedIn } from '../helpers/signed-in';
 
 /** A business and a shifter connected to it, and the shifter's first message to the business (a request). */
 async function pair() {

@@ -1,22 +1,16 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { conversations, helpArticles, reviews } from '../../src/db/schema';
-import { BASE, call } from '../helpers/api';
+import { call } from '../helpers/api';
 import { randomIp } from '../helpers/auth';
-import { connect, db, makeUser, TEST_PASSWORD, type TestUser } from '../helpers/factory';
+import { connect, db, makeUser } from '../helpers/factory';
 import { daysFromToday, insertShift } from '../helpers/rows';
 import { WebClient } from '../helpers/web';
 import { ESCALATED_NOTICE, fallbackReply } from '../../src/services/help';
 import { inWebWords } from '../../web-client/lib/help-wording';
+import { signedIn } from '../helpers/signed-in';
 
 const NY = 'America/New_York';
-
-async function signedIn(u: TestUser): Promise<WebClient> {
-  const b = new WebClient(BASE, { 'CF-Connecting-IP': randomIp() });
-  const res = await b.signIn(u.email, TEST_PASSWORD);
-  expect(res.status).toBe(303);
-  return b;
-}
 
 /** A business and a connected shifter with one worked shift together, three days ago. */
 async function workedPair() {

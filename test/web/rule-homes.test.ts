@@ -5,21 +5,14 @@ import { rateSchema, SHIFT_INPUT_BOUNDS, sendRequestInput, shiftStateWords } fro
 import { todayStanding } from '../../src/web/pages/dashboard/home';
 import { stillToCome } from '../../web-client/lib/schedule-model';
 import { checkRow, rateProblem, type RowInput } from '../../web-client/lib/shift-rows';
-import { BASE, call, expectError } from '../helpers/api';
-import { randomIp } from '../helpers/auth';
-import { addTeammate, makeUser, TEST_PASSWORD, type TestUser } from '../helpers/factory';
+import { call, expectError } from '../helpers/api';
+import { addTeammate, makeUser, type TestUser } from '../helpers/factory';
 import { dateAhead, HOUR, insertShift, MINUTE } from '../helpers/shifts';
-import { WebClient } from '../helpers/web';
+import { signedIn } from '../helpers/signed-in';
 
 // docs/decisions/code-layout.md "One home for each rule": who sees pay, a shift's state in words, a
 // shift's pay and the shift input bounds each have one definition, which the services, the pages and
 // the islands' props all follow.
-
-async function signedIn(u: TestUser): Promise<WebClient> {
-  const b = new WebClient(BASE, { 'CF-Connecting-IP': randomIp() });
-  expect((await b.signIn(u.email, TEST_PASSWORD)).status).toBe(303);
-  return b;
-}
 
 const unescapeHtml = (s: string) =>
   s.replaceAll('&quot;', '"').replaceAll('&#39;', "'").replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&');

@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { addDays, mondayOf } from '../../src/lib/shift-time';
-import { BASE } from '../helpers/api';
-import { randomIp } from '../helpers/auth';
-import { addTeammate, makeUser, TEST_PASSWORD, type TestUser } from '../helpers/factory';
+import { addTeammate, makeUser } from '../helpers/factory';
 import { childrenOf, dateAhead, insertShift, makePair, postShift, readShift } from '../helpers/shifts';
-import { WebClient } from '../helpers/web';
-
-async function signedIn(u: TestUser): Promise<WebClient> {
-  const b = new WebClient(BASE, { 'CF-Connecting-IP': randomIp() });
-  expect((await b.signIn(u.email, TEST_PASSWORD)).status).toBe(303);
-  return b;
-}
+import { signedIn } from '../helpers/signed-in';
 
 /** The island's props as the page wrote them (data-props, HTML-escaped JSON). */
 function islandProps(html: string): any {

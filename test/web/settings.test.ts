@@ -1,23 +1,15 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { businesses, partnerBusinessLinks } from '../../src/db/schema';
-import { BASE, call } from '../helpers/api';
-import { randomIp } from '../helpers/auth';
-import { addTeammate, db, makeUser, TEST_PASSWORD, type TestUser } from '../helpers/factory';
-import { WebClient } from '../helpers/web';
+import { call } from '../helpers/api';
+import { addTeammate, db, makeUser } from '../helpers/factory';
+import { signedIn } from '../helpers/signed-in';
 
 /*
  * /dashboard/settings: the business's profile, clock-in rules, budget, auto-fill, default business and
  * linked partners, each a small form through the same services as the API; a refusal keeps what was
  * typed with the message beside its field; a teammate reads it all and changes nothing.
  */
-
-async function signedIn(u: TestUser): Promise<WebClient> {
-  const b = new WebClient(BASE, { 'CF-Connecting-IP': randomIp() });
-  const res = await b.signIn(u.email, TEST_PASSWORD);
-  expect(res.status).toBe(303);
-  return b;
-}
 
 const businessRow = async (id: string) => (await db().select().from(businesses).where(eq(businesses.id, id)))[0]!;
 const form = (section: string, fields: Record<string, string>) => ({ _idem: crypto.randomUUID(), section, ...fields });

@@ -3,19 +3,12 @@ import { invoices, mileageEntries } from '../../src/db/schema';
 import { invoiceFor } from '../../src/services/invoices';
 import { CLOCK_IN_EARLY_MINUTES } from '../../src/services/shifts';
 import { dateTimeIn } from '../../src/web/format';
-import { BASE, call } from '../helpers/api';
-import { randomIp } from '../helpers/auth';
-import { db, makeUser, TEST_PASSWORD, type TestUser } from '../helpers/factory';
+import { call } from '../helpers/api';
+import { db, makeUser } from '../helpers/factory';
 import { DAY, HOUR, insertShift, MINUTE, makePair, NY, readShift, setBusiness } from '../helpers/shifts';
-import { WebClient } from '../helpers/web';
+import { signedIn } from '../helpers/signed-in';
 
 /** The shifter at work and after: the clock, earnings and records pages (src/web/pages/shifter/clock). */
-
-async function signedIn(u: TestUser): Promise<WebClient> {
-  const b = new WebClient(BASE, { 'CF-Connecting-IP': randomIp() });
-  expect((await b.signIn(u.email, TEST_PASSWORD)).status).toBe(303);
-  return b;
-}
 
 const idem = () => ({ _idem: crypto.randomUUID() });
 const RECORDS = '/dashboard/shifter/records';

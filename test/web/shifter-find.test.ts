@@ -1,17 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { BASE, call } from '../helpers/api';
-import { randomIp } from '../helpers/auth';
-import { makeUser, TEST_PASSWORD, type TestUser } from '../helpers/factory';
+import { call } from '../helpers/api';
+import { makeUser } from '../helpers/factory';
 import { dateAhead, insertShift, makeCrewMember, makePair, readShift } from '../helpers/shifts';
 import { formatDate } from '../../src/web/format';
-import { WebClient } from '../helpers/web';
-
-/** A signed-in browser on the pages. */
-async function signedIn(u: TestUser): Promise<WebClient> {
-  const b = new WebClient(BASE, { 'CF-Connecting-IP': randomIp() });
-  expect((await b.signIn(u.email, TEST_PASSWORD)).status).toBe(303);
-  return b;
-}
+import { signedIn } from '../helpers/signed-in';
 
 const idem = () => ({ _idem: crypto.randomUUID() });
 

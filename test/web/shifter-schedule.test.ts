@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BASE } from '../helpers/api';
-import { randomIp } from '../helpers/auth';
-import { TEST_PASSWORD, type TestUser } from '../helpers/factory';
 import { childrenOf, dateAhead, insertShift, makePair, readShift, setBusiness } from '../helpers/shifts';
-import { WebClient } from '../helpers/web';
-
-async function signedIn(u: TestUser): Promise<WebClient> {
-  const b = new WebClient(BASE, { 'CF-Connecting-IP': randomIp() });
-  expect((await b.signIn(u.email, TEST_PASSWORD)).status).toBe(303);
-  return b;
-}
+import { signedIn } from '../helpers/signed-in';
 
 const idem = () => ({ _idem: crypto.randomUUID() });
 

@@ -4,15 +4,10 @@ import { shiftRequests, shiftTemplates } from '../../src/db/schema';
 import { addDays, todayIn, weekdayOf } from '../../src/lib/shift-time';
 import { BASE, call, expectError } from '../helpers/api';
 import { randomIp } from '../helpers/auth';
-import { addTeammate, db, makeUser, TEST_PASSWORD, type TestUser } from '../helpers/factory';
+import { addTeammate, db, makeUser } from '../helpers/factory';
 import { makeCrewMember, NY } from '../helpers/shifts';
-import { WebClient } from '../helpers/web';
-
-async function signedIn(u: TestUser): Promise<WebClient> {
-  const b = new WebClient(BASE, { 'CF-Connecting-IP': randomIp() });
-  expect((await b.signIn(u.email, TEST_PASSWORD)).status).toBe(303);
-  return b;
-}
+import type { WebClient } from '../helpers/web';
+import { signedIn } from '../helpers/signed-in';
 
 /** Every weekday but today's and tomorrow's (in the business's zone): no occurrence can start in the past or race the clock. */
 function laterWeekdays(): string[] {

@@ -1,5 +1,6 @@
 import { and, asc, eq, gt } from 'drizzle-orm';
-import { businesses, shiftRequests, shiftRoles, shifters } from '../../db/schema';
+import { businesses, shiftRequests, shiftRoles } from '../../db/schema';
+import { shifterIdOf } from '../access';
 import { type ServiceContext, SHIFT_STATUS } from '../kernel';
 
 /** The most shifts the embed's schedule page lists. */
@@ -11,7 +12,7 @@ const UPCOMING_MAX = 20;
  * shifts.
  */
 export async function upcomingShiftsOfUser(ctx: ServiceContext, userId: string) {
-  const [me] = await ctx.db.select({ id: shifters.id }).from(shifters).where(eq(shifters.user_id, userId)).limit(1);
+  const me = await shifterIdOf(ctx, userId);
   if (!me) return [];
   return ctx.db
     .select({ row: shiftRequests, role: shiftRoles.label, business: businesses.name })
@@ -20,7 +21,7 @@ export async function upcomingShiftsOfUser(ctx: ServiceContext, userId: string) 
     .innerJoin(businesses, eq(businesses.id, shiftRequests.business_id))
     .where(
       and(
-        eq(shiftRequests.shifter_id, me.id),
+        eq(shiftRequests.shifter_id, me),
         eq(shiftRequests.request_status, SHIFT_STATUS.accepted),
         gt(shiftRequests.starts_at, ctx.now()),
       ),
