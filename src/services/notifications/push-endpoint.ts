@@ -1,4 +1,5 @@
 import { AppError } from '../../lib/errors';
+import { isInternalHostName } from '../../lib/hosts';
 import type { ServiceContext } from '../kernel';
 
 /**
@@ -17,8 +18,6 @@ export const PUSH_SERVICE_HOSTS: readonly string[] = [
   '*.notify.windows.com',
 ];
 
-/** Names that resolve only inside a network. */
-const INTERNAL_SUFFIXES = ['.localhost', '.local', '.internal', '.home.arpa', '.lan', '.intranet', '.corp', '.localdomain'];
 /** Public DNS names that answer with the address written in the name (`10.0.0.8.nip.io`, `127-0-0-1.sslip.io`). */
 const ADDRESS_IN_NAME_DOMAINS = ['nip.io', 'sslip.io', 'xip.io', 'traefik.me', 'localtest.me', 'lvh.me', 'vcap.me', 'local.gd'];
 /** An IPv4 address written in a name: four dotted numbers, or four dashed ones inside a label. */
@@ -60,7 +59,7 @@ export function checkPushEndpoint(ctx: Pick<ServiceContext, 'settings'>, endpoin
   if (host.startsWith('[') || /^\d{1,3}(\.\d{1,3}){3}$/.test(host) || !host.includes('.')) {
     throw invalid('must name a push service by its host name');
   }
-  if (host === 'localhost' || INTERNAL_SUFFIXES.some((s) => host.endsWith(s))) throw invalid('must be a push service on the internet');
+  if (isInternalHostName(host)) throw invalid('must be a push service on the internet');
   if (ADDRESS_IN_NAME_DOMAINS.some((d) => under(host, d)) || DOTTED_IPV4.test(host) || DASHED_IPV4.test(host)) {
     throw invalid('must be a push service on the internet, not a name for an IP address');
   }

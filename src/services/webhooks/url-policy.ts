@@ -1,4 +1,5 @@
 import ipaddr from 'ipaddr.js';
+import { isInternalHostName } from '../../lib/hosts';
 
 /**
  * Where webhooks may be sent (SSRF): an https URL on a public host. Refused: other schemes, user
@@ -14,7 +15,6 @@ import ipaddr from 'ipaddr.js';
  */
 export type UrlVerdict = { ok: true; url: URL } | { ok: false; reason: string };
 
-const INTERNAL_SUFFIXES = ['.localhost', '.local', '.internal', '.home.arpa', '.lan', '.intranet', '.corp', '.localdomain'];
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
 
 export function checkWebhookUrl(raw: string, opts: { allowLoopback: boolean }): UrlVerdict {
@@ -49,7 +49,7 @@ export function checkWebhookUrl(raw: string, opts: { allowLoopback: boolean }): 
     }
     return range === 'unicast' ? { ok: true, url } : { ok: false, reason: `must not point at a ${range} address` };
   }
-  if (host === 'localhost' || INTERNAL_SUFFIXES.some((s) => host.endsWith(s))) {
+  if (isInternalHostName(host)) {
     return { ok: false, reason: 'must be a public host name, not an internal one' };
   }
   if (!host.includes('.')) return { ok: false, reason: 'must be a fully qualified public host name' };
