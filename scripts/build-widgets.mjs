@@ -7,7 +7,7 @@
 // Prints each script's size and gzipped size. Runs on `npm install`/`npm ci` (postinstall), before
 // `npm run dev`, `npm test` and `npm run test:browser`, and on demand (`npm run widgets:build`;
 // `npm run widgets:build -- --check` also proves two builds identical).
-// The web application's assets (web-client/) are built here too: scripts/build-web.mjs.
+// The web application's browser assets (src/web/) are built here too: scripts/build-web.mjs.
 // A v2 goes in widgets/v2/ with its own names.ts and is built beside v1 without touching it.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -14,6 +14,7 @@
 //    domain's files, internal/ included.
 // 7. No two files of src/ import each other (type-only imports count).
 // Surfaces don't query, and src/http/ imports no src/web/ code: the block of that name below.
+// The browser and the Worker: the block of that name below.
 // Prints the layers it found (`--graph`) and exits 1 on any violation. `--root <dir>` (or
 // CHECK_IMPORTS_ROOT) checks another tree laid out the same way (the checker's own test does).
 import fs from 'node:fs';
@@ -53,11 +54,20 @@ function callerFiles() {
 
 /** Names that stand for a folder of src/ (tsconfig.json `paths`): checked like a relative import of it. */
 const ALIASES = { '@shiftmarket/tool-specs': path.join(SRC, 'mcp', 'tool-specs') };
-/** An import of the project's own files: relative, or one of ALIASES. */
-const isLocal = (spec) => spec?.startsWith('.') || Object.hasOwn(ALIASES, spec ?? '');
+/** Prefixes that stand for a folder (tsconfig.json `paths`): `@/web/format` is src/web/format. */
+const PREFIXES = { '@/': SRC, '@generated/': path.join(ROOT, 'generated') };
+const prefixOf = (spec) => Object.keys(PREFIXES).find((p) => spec?.startsWith(p));
+/** An import of the project's own files: relative, one of ALIASES, or under one of PREFIXES. */
+const isLocal = (spec) => spec?.startsWith('.') || Object.hasOwn(ALIASES, spec ?? '') || prefixOf(spec) !== undefined;
 
 function resolveImport(from, spec) {
-  const base = Object.hasOwn(ALIASES, spec) ? ALIASES[spec] : path.resolve(path.dirname(from), spec.replace(/\?.*$/, ''));
+  const prefix = prefixOf(spec);
+  const base = Object.hasOwn(ALIASES, spec)
+    ? ALIASES[spec]
+    : prefix
+      ? path.join(PREFIXES[prefix], spec.slice(prefix.length).replace(/\?.*$/, ''))
+      : path.resolve(path.dirname(from), spec.replace(/\?.*$/, ''));
+  if (base.startsWith(path.join(ROOT, 'generated') + path.sep)) return `${base}.ts`; // built, maybe not yet
   for (const c of [base, `${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts'), path.join(base, 'index.tsx')]) {
     if (fs.existsSync(c) && fs.statSync(c).isFile()) return c;
   }
@@ -244,6 +254,37 @@ for (const u of [...units].sort()) if (!state.has(u)) visit(u);
         problems.push(
           `${relFile}: imports '${spec}', in src/web/; src/http/ imports no page code (move what both need to src/http/ or src/lib/)`,
         );
+      }
+    }
+  }
+}
+
+// ── The browser and the Worker (docs/decisions/code-layout.md "The web application by feature") ──
+// The web application's browser files are the islands (src/web/features/<feature>/<name>.island.ts(x)),
+// the client-only libraries beside them (*.client.ts), the shared client (src/web/client/) and the
+// service worker (src/web/service-worker/). They are bundled for the browser, so:
+// - a browser file imports only browser files and models (*.model.ts: pure code both sides use);
+// - a model imports only models (it runs on both sides);
+// - nothing else imports a browser file (the Worker finds an island by name, WEB_ENTRIES.islands).
+{
+  const WEB = path.join(SRC, 'web');
+  const rel = (f) => path.relative(WEB, f).split(path.sep).join('/');
+  const inWeb = (f) => f.startsWith(WEB + path.sep);
+  const isBrowser = (f) => inWeb(f) && (/\.(island\.tsx?|client\.ts)$/.test(f) || /^(client|service-worker)\//.test(rel(f)));
+  const isModel = (f) => inWeb(f) && /\.model\.ts$/.test(f);
+  for (const file of walk(SRC)) {
+    const relFile = path.relative(ROOT, file);
+    for (const m of fs.readFileSync(file, 'utf8').matchAll(IMPORT_RE)) {
+      const spec = m[1] ?? m[2] ?? m[3];
+      if (!isLocal(spec)) continue;
+      const target = resolveImport(file, spec);
+      if (!target) continue;
+      if (isBrowser(file) && !isBrowser(target) && !isModel(target)) {
+        problems.push(`${relFile}: a browser file imports '${spec}', which is neither a browser file nor a model (*.model.ts)`);
+      } else if (isModel(file) && !isModel(target)) {
+        problems.push(`${relFile}: a model imports '${spec}'; a model (*.model.ts) runs on both sides and imports only models`);
+      } else if (!isBrowser(file) && isBrowser(target)) {
+        problems.push(`${relFile}: imports '${spec}', a browser file; the Worker finds an island by name (WEB_ENTRIES.islands)`);
       }
     }
   }

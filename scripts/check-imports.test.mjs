@@ -206,4 +206,36 @@ describe('check-imports', () => {
       /src\/services\/shifts\/claim\.ts: a service imports src\/mcp\/tool-specs\/index\.ts/,
     );
   });
+
+  it('reads @/ as src/: an aliased deep import is refused like a relative one', () => {
+    passes({ 'src/web/page.ts': "import { claim } from '@/services/shifts';\nexport const page = claim;\n" });
+    fails(
+      { 'src/web/page.ts': "import { pick } from '@/services/shifts/internal/pick';\nexport const page = pick;\n" },
+      /src\/web\/page\.ts: imports '@\/services\/shifts\/internal\/pick', in services\/shifts\/internal\//,
+    );
+  });
+
+  it('keeps the browser and the Worker apart: islands import browser files and models, nothing imports an island', () => {
+    const web = {
+      'src/web/format.ts': 'export const fmt = (n: number) => `${n}`;\n',
+      'src/web/client/api.ts': 'export const api = () => 1;\n',
+      'src/web/features/clock/clock.model.ts': 'export const opens = (n: number) => n + 1;\n',
+      'src/web/features/clock/clock.island.ts':
+        "import { api } from '@/web/client/api';\nimport { opens } from './clock.model';\nexport const i = [api, opens];\n",
+      'src/web/features/clock/clock.tsx': "import { opens } from './clock.model';\nexport const page = opens;\n",
+    };
+    passes(web);
+    fails(
+      { ...web, 'src/web/features/clock/clock.island.ts': "import { fmt } from '@/web/format';\nexport const i = fmt;\n" },
+      /clock\.island\.ts: a browser file imports '@\/web\/format', which is neither a browser file nor a model/,
+    );
+    fails(
+      { ...web, 'src/web/features/clock/clock.model.ts': "import { fmt } from '../../format';\nexport const opens = fmt;\n" },
+      /clock\.model\.ts: a model imports '\.\.\/\.\.\/format'; a model \(\*\.model\.ts\) runs on both sides/,
+    );
+    fails(
+      { ...web, 'src/web/features/clock/clock.tsx': "import { i } from './clock.island';\nexport const page = i;\n" },
+      /clock\.tsx: imports '\.\/clock\.island', a browser file; the Worker finds an island by name/,
+    );
+  });
 });

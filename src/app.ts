@@ -10,7 +10,7 @@ import { assignRequestId, requestContext } from './http/middleware/request-conte
 import { apiRouter } from './routes';
 import { demoRouter } from './routes/demo/demo.index';
 import { webRouter } from './web';
-import { resolveKioskRequest } from './web/pages/kiosk';
+import { resolveKioskRequest } from './web/features/kiosk';
 
 export function createApp() {
   const app = createRouter();
@@ -48,7 +48,7 @@ export function createApp() {
   app.route('/', demoRouter);
   app.route('/', webRouter);
   mountDocs(app);
-  // `/` is the front door for people (web/pages/public); programs find the service's index here.
+  // `/` is the front door for people (web/features/public); programs find the service's index here.
   app.get('/v1', (c) => c.json({ service: 'shiftmarket', docs: '/v1/docs', openapi: '/v1/openapi.json', mcp: '/v1/mcp/' }));
   app.notFound(notFound);
   app.onError(onError);

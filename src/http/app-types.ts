@@ -27,7 +27,7 @@ export interface AppEnv {
     /**
      * Pages only: which cookie session the page was made for, once web/session.ts has read it: a short
      * digest of the session's id, or `none`. Sent as `X-Page-Session`, so the service worker keeps
-     * offline copies of one session's pages only (web-client/service-worker/offline.ts).
+     * offline copies of one session's pages only (src/web/service-worker/offline.ts).
      */
     pageSession: string | undefined;
   };

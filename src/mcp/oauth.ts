@@ -21,7 +21,7 @@ import { MCP_ROUTE, mcpApiHandler } from './server';
  * the token endpoint (code exchange with S256 PKCE only, refresh with rotation, revocation), dynamic
  * client registration for older clients, Client ID Metadata Documents, and checks every request to
  * /v1/mcp/ for a token bound to this server as audience. The consent page is ours
- * (web/pages/oauth). Every other route reaches the app untouched, personal API keys included.
+ * (web/features/oauth). Every other route reaches the app untouched, personal API keys included.
  */
 
 /** The protected resource (token audience) for requests reaching this origin, or null: not served here. */

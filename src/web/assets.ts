@@ -8,7 +8,7 @@ import { FINANCE_SCRIPT } from './finance-script';
 /**
  * The pages' stylesheet and scripts, served by the Worker itself (no asset from another host) at
  * paths that carry a hash of their content, so they can be cached for a year: a changed file gets a
- * new path. The stylesheet and the islands are built from web-client/ (scripts/build-web.mjs, which
+ * new path. The stylesheet and the islands are built from src/web/ (scripts/build-web.mjs, which
  * names them by a SHA-256 of their content); the two small page scripts below are named here by
  * FNV-1a (32 bit) over the UTF-16 code units, computed once at module load: it names a version, it
  * does not protect anything.
@@ -48,7 +48,7 @@ export const assetsRouter = new Hono<AppEnv>();
 // Asked for by browsers and crawlers that do not read the page's <link rel="icon">: the same SVG, for a day.
 assetsRouter.get('/favicon.ico', (c) => c.body(FAVICON_SVG, 200, { 'Content-Type': SVG_TYPE, 'Cache-Control': 'public, max-age=86400' }));
 
-// The service worker (web-client/service-worker/): at the root so its scope is the whole app, checked
+// The service worker (src/web/service-worker/): at the root so its scope is the whole app, checked
 // for a new version on every navigation (no-cache), its version in the ETag.
 // The worker keeps its own script's Content-Security-Policy: it may fetch this origin (pages on their
 // way, queued punches) and nothing else; under the API's default-src 'none' every fetch it made failed.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../src/lib/errors';
-import { fieldErrorsOf, refusalOf } from '../../src/web/pages/dashboard/refusals';
-import { shiftCodeFields } from '../../src/web/pages/dashboard/shift-fields';
+import { fieldErrorsOf, refusalOf } from '../../src/web/features/dashboard/refusals';
+import { shiftCodeFields } from '../../src/web/features/posting/shift-fields';
 
 describe('refusals beside the fields (refusals.ts)', () => {
   const paused = new AppError('SHIFTER-PAUSED-ERR', 'This shifter is not taking requests now.');

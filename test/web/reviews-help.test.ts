@@ -7,7 +7,7 @@ import { connect, db, makeUser } from '../helpers/factory';
 import { daysFromToday, insertShift } from '../helpers/rows';
 import { WebClient } from '../helpers/web';
 import { ESCALATED_NOTICE, fallbackReply } from '../../src/services/help';
-import { inWebWords } from '../../web-client/lib/help-wording';
+import { inWebWords } from '../../src/web/features/help/help-wording.model';
 import { signedIn } from '../helpers/signed-in';
 
 const NY = 'America/New_York';

@@ -8,7 +8,7 @@ import { db, makeUser } from '../helpers/factory';
 import { DAY, HOUR, insertShift, MINUTE, makePair, NY, readShift, setBusiness } from '../helpers/shifts';
 import { signedIn } from '../helpers/signed-in';
 
-/** The shifter at work and after: the clock, earnings and records pages (src/web/pages/shifter/clock). */
+/** The shifter at work and after: the clock, earnings and records pages (src/web/features/shifter-clock). */
 
 const idem = () => ({ _idem: crypto.randomUUID() });
 const RECORDS = '/dashboard/shifter/records';

@@ -86,7 +86,7 @@ function pageSessionToken(c: Context<AppEnv>): string | null {
   const sent = c.req.header(CSRF_HEADER);
   if (sent === undefined) return null;
   // A venue's kiosk reaches no API at all: its browser holds no person's session, and what it holds is
-  // read by the kiosk pages alone (web/pages/kiosk).
+  // read by the kiosk pages alone (web/features/kiosk).
   if (readAppCookie(c, 'kiosk')) throw new AppError('FORBIDDEN-ERR', 'This device is a kiosk: it reaches no API.');
   const expected = readAppCookie(c, 'csrf');
   const origin = c.req.header('Origin');

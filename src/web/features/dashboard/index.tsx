@@ -1,0 +1,135 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '@/http/app-types';
+import { formIdempotency } from '@/http/middleware/idempotency';
+import { requireWebUser } from '@/web/session';
+import { postAssistant, postInvite, renderAssistant, renderInvite } from '../assistant/assistant';
+import {
+  boardPhoto,
+  postEndKiosk,
+  postEndShift,
+  postNoShow,
+  postStartKiosk,
+  renderBoard,
+  renderEndShift,
+  renderNoShow,
+  renderStartKiosk,
+} from '../today/board';
+import { renderBulk } from '../posting/bulk';
+import { refuseOtherBusiness } from './context';
+import {
+  downloadCredential,
+  postAcceptConnection,
+  postDeclineConnection,
+  postInviteShifter,
+  postInviteTeammate,
+  postRemoveConnection,
+  postRevokeInvitation,
+  postTeammateStatus,
+  renderCrew,
+  renderDeclineConnection,
+  renderInviteShifter,
+  renderRemoveConnection,
+  renderCrewShifter,
+  renderRevokeInvitation,
+  renderSuspendTeammate,
+} from '../crew/crew';
+import { renderHome } from '../today/home';
+import { exportInvoicesCsv, postBudget, renderMoney } from '../money/money';
+import { postDefaultCard, postDeleteCard, postNewCard, renderNewCard } from '../money/money-cards';
+import { postCharge, postRefund, renderInvoice } from '../money/money-invoice';
+import { postShift, renderPostShift } from '../posting/post-shift';
+import { shifterPages } from '../shifter';
+import { renderSchedule } from '../schedule/schedule';
+import {
+  postDefaultBusiness,
+  postLinkPartner,
+  postPartnerScopes,
+  postSettings,
+  postUnlinkPartner,
+  renderSettings,
+} from '../settings/settings';
+import { postShiftChange, renderShiftChange } from '../schedule/shift-change';
+import {
+  postDeleteTemplate,
+  postEditTemplate,
+  postGenerate,
+  postTemplate,
+  postTemplateActive,
+  renderDeleteTemplate,
+  renderEditTemplate,
+  renderGenerate,
+  renderGenerated,
+  renderTemplates,
+} from '../templates/templates';
+
+/**
+ * The web application for people who run a venue ({app_url}/dashboard): signed-in pages only, every
+ * one calling the same services as the API with the person as the actor. Forms that write carry an
+ * idempotency key (formIdempotency), so a form sent twice acts once.
+ */
+export const dashboardPages = new Hono<AppEnv>();
+dashboardPages.use('*', requireWebUser);
+dashboardPages.post('*', refuseOtherBusiness);
+dashboardPages.post('*', formIdempotency);
+dashboardPages.get('/', renderHome);
+dashboardPages.get('/shifts/new', renderPostShift);
+dashboardPages.post('/shifts/new', postShift);
+dashboardPages.get('/schedule', renderSchedule);
+dashboardPages.get('/shifts/:id/change', renderShiftChange);
+dashboardPages.post('/shifts/:id/change', postShiftChange);
+dashboardPages.get('/bulk', renderBulk);
+dashboardPages.route('/shifter', shifterPages);
+dashboardPages.get('/assistant', renderAssistant);
+dashboardPages.post('/assistant', postAssistant);
+dashboardPages.get('/assistant/invite', renderInvite);
+dashboardPages.post('/assistant/invite', postInvite);
+dashboardPages.get('/templates', renderTemplates);
+dashboardPages.post('/templates', postTemplate);
+dashboardPages.get('/templates/:id/edit', renderEditTemplate);
+dashboardPages.post('/templates/:id/edit', postEditTemplate);
+dashboardPages.post('/templates/:id/active', postTemplateActive);
+dashboardPages.get('/templates/:id/delete', renderDeleteTemplate);
+dashboardPages.post('/templates/:id/delete', postDeleteTemplate);
+dashboardPages.get('/templates/:id/generate', renderGenerate);
+dashboardPages.post('/templates/:id/generate', postGenerate);
+dashboardPages.get('/templates/:id/generated', renderGenerated);
+dashboardPages.get('/money', renderMoney);
+dashboardPages.post('/money/budget', postBudget);
+dashboardPages.get('/money/invoices.csv', exportInvoicesCsv);
+dashboardPages.get('/money/invoices/:id', renderInvoice);
+dashboardPages.post('/money/invoices/:id/charge', postCharge);
+dashboardPages.post('/money/invoices/:id/refund', postRefund);
+dashboardPages.get('/money/cards/new', renderNewCard);
+dashboardPages.post('/money/cards/new', postNewCard);
+dashboardPages.post('/money/cards/:pm/default', postDefaultCard);
+dashboardPages.post('/money/cards/:pm/delete', postDeleteCard);
+dashboardPages.get('/settings', renderSettings);
+dashboardPages.post('/settings', postSettings);
+dashboardPages.post('/settings/default', postDefaultBusiness);
+dashboardPages.post('/settings/partners', postLinkPartner);
+dashboardPages.post('/settings/partners/:client_id/unlink', postUnlinkPartner);
+dashboardPages.post('/settings/partners/:client_id/scopes', postPartnerScopes);
+dashboardPages.get('/crew', renderCrew);
+dashboardPages.get('/crew/invite', renderInviteShifter);
+dashboardPages.post('/crew/invite', postInviteShifter);
+dashboardPages.post('/crew/connections/:id/accept', postAcceptConnection);
+dashboardPages.get('/crew/connections/:id/decline', renderDeclineConnection);
+dashboardPages.post('/crew/connections/:id/decline', postDeclineConnection);
+dashboardPages.get('/crew/connections/:id/remove', renderRemoveConnection);
+dashboardPages.post('/crew/connections/:id/remove', postRemoveConnection);
+dashboardPages.get('/crew/shifters/:shifterId', renderCrewShifter);
+dashboardPages.get('/crew/shifters/:shifterId/credentials/:credentialId/document', downloadCredential);
+dashboardPages.post('/crew/teammates/invite', postInviteTeammate);
+dashboardPages.get('/crew/teammates/:userId/suspend', renderSuspendTeammate);
+dashboardPages.post('/crew/teammates/:userId/status', postTeammateStatus);
+dashboardPages.get('/crew/invitations/:id/revoke', renderRevokeInvitation);
+dashboardPages.post('/crew/invitations/:id/revoke', postRevokeInvitation);
+dashboardPages.get('/board', renderBoard);
+dashboardPages.get('/board/shifts/:id/no-show', renderNoShow);
+dashboardPages.post('/board/shifts/:id/no-show', postNoShow);
+dashboardPages.get('/board/shifts/:id/end', renderEndShift);
+dashboardPages.post('/board/shifts/:id/end', postEndShift);
+dashboardPages.get('/board/photos/:shiftId/:side/:file', boardPhoto);
+dashboardPages.get('/board/kiosk/start', renderStartKiosk);
+dashboardPages.post('/board/kiosk/start', postStartKiosk);
+dashboardPages.post('/board/kiosks/:id/end', postEndKiosk);

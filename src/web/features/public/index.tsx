@@ -1,0 +1,31 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '@/http/app-types';
+import { formIdempotency } from '@/http/middleware/idempotency';
+import { requireWebUser } from '@/web/session';
+import { renderLanding } from './landing';
+import { connectToBusiness, connectToShifter, renderBusinessProfile, renderShifterProfile } from './profiles';
+import { postForgot, postReset, renderForgot, renderReset } from './recovery';
+import { postResend, postSignup, postVerify, renderSignup, renderVerify } from './signup';
+
+/**
+ * The pages a visitor reaches: the front door (/), sign-up and password recovery, public profiles (/s/{slug}, /b/{slug}).
+ * Only asking to connect needs a signed-in person; it writes, so it carries an idempotency key.
+ */
+export const publicPages = new Hono<AppEnv>();
+publicPages.use('/s/:slug/connect', requireWebUser, formIdempotency);
+publicPages.use('/b/:slug/connect', requireWebUser, formIdempotency);
+
+publicPages.get('/', renderLanding);
+publicPages.get('/signup', renderSignup);
+publicPages.post('/signup', postSignup);
+publicPages.get('/signup/verify', renderVerify);
+publicPages.post('/signup/verify', postVerify);
+publicPages.post('/signup/resend', postResend);
+publicPages.get('/login/forgot', renderForgot);
+publicPages.post('/login/forgot', postForgot);
+publicPages.get('/login/reset', renderReset);
+publicPages.post('/login/reset', postReset);
+publicPages.get('/s/:slug', (c) => renderShifterProfile(c));
+publicPages.post('/s/:slug/connect', connectToShifter);
+publicPages.get('/b/:slug', (c) => renderBusinessProfile(c));
+publicPages.post('/b/:slug/connect', connectToBusiness);

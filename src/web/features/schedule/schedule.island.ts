@@ -1,0 +1,639 @@
+import {
+  Calendar,
+  type DateSelectInfo,
+  type DatesSetInfo,
+  type EventApi,
+  type EventClickInfo,
+  type EventDisplayInfo,
+  type EventDropInfo,
+  type EventInput,
+  type EventResizeDoneInfo,
+  type EventSourceFuncInfo,
+} from 'fullcalendar';
+import interactionPlugin from 'fullcalendar/interaction';
+import listPlugin from 'fullcalendar/list';
+import classicTheme from 'fullcalendar/themes/classic';
+import timeGridPlugin from 'fullcalendar/timegrid';
+import 'fullcalendar/skeleton.css';
+import 'fullcalendar/themes/classic/theme.css';
+import 'fullcalendar/themes/classic/palette.css';
+import { type ApiResult, api, money, newIdempotencyKey, query } from '@/web/client/api';
+import { eachIsland } from '@/web/client/island';
+import {
+  dateText,
+  hoursText,
+  isChangeable,
+  type LaborWeek,
+  laborLines,
+  mondayOfDate,
+  SCHEDULE_STATUSES,
+  type ScheduleShift,
+  shiftDate,
+  shiftWho,
+  stillToCome,
+} from './schedule.model';
+
+/**
+ * The schedule: the business's shifts on a FullCalendar week, day or list, in the business's zone.
+ * - Selecting a free range opens the post-a-shift form prefilled with its date and times.
+ * - A pending shift that has not started can be dragged or resized (15-minute snap). Nothing is
+ *   saved by the drag: a dialog says what will happen (the change request of spec 3.2 supersedes the
+ *   original and sends a pending child to the shifter), lists a targeted shifter's conflicts, and
+ *   sends it only when confirmed; Cancel puts the shift back.
+ * - The same by keyboard (WCAG 2.5.7): every shift is a button; Enter opens "Move or resize" with
+ *   date, start and end fields in 15-minute steps, which leads to the same confirmation.
+ * - The owner's labor card beside it (worked, still to come, against the budget) is fetched again
+ *   after every change and on every week shown; ?date= and ?view= follow the calendar.
+ * Without script the server's table stays, with a plain change form per shift.
+ */
+interface Props {
+  businessId: string;
+  timezone: string;
+  currency: string;
+  view: 'week' | 'day' | 'list';
+  date: string;
+  /** The Monday of the week `shifts` holds (Monday to Sunday, and the Sunday before's overnight shifts). */
+  week: string;
+  shifts: ScheduleShift[];
+  labor: LaborWeek | null;
+  seesPay: boolean;
+  postHref: string;
+  scheduleHref: string;
+  changeHref: string;
+}
+
+interface ShiftList {
+  data: ScheduleShift[];
+  next_cursor: string | null;
+}
+
+interface Conflicts {
+  data: { shift_date: string; shift_in: string; shift_out: string; business_name: string | null }[];
+  busy: { starts_at: string; ends_at: string }[];
+}
+
+interface ApiFailure {
+  code: string;
+  message: string;
+  details?: unknown;
+}
+
+const VIEW_NAMES = { week: 'timeGridWeek', day: 'timeGridDay', list: 'listWeek' } as const;
+type ViewKey = keyof typeof VIEW_NAMES;
+const viewKeyOf = (name: string): ViewKey => (name === 'timeGridDay' ? 'day' : name === 'listWeek' ? 'list' : 'week');
+const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
+const STEP_MINUTES = 15;
+const DAY_MS = 86_400_000;
+
+/** A tiny element builder: the island builds its DOM by hand, beside the calendar's own. */
+function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string | boolean | undefined> = {},
+  ...children: (Node | string | null | undefined)[]
+): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === false) continue;
+    el.setAttribute(k, v === true ? '' : v);
+  }
+  for (const c of children) if (c !== null && c !== undefined) el.append(c);
+  return el;
+}
+
+/** The wall-clock date and time of a calendar ISO string ("2026-05-12T09:45:00-04:00", in the business's zone). */
+const wall = (iso: string) => ({ date: iso.slice(0, 10), time: iso.slice(11, 16) });
+
+const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+const onStep = (hhmm: string) => minutesOf(hhmm) % STEP_MINUTES === 0;
+
+/** A change about to be sent: the shift, its new date and times, and how to put the calendar back. */
+interface Proposal {
+  shift: ScheduleShift;
+  date: string;
+  in: string;
+  out: string;
+  revert: (() => void) | null;
+  key: string;
+}
+
+function mount(root: HTMLElement, props: Props) {
+  const main = root.querySelector<HTMLElement>('[data-schedule-main]');
+  const laborBox = root.querySelector<HTMLElement>('[data-schedule-labor]');
+  if (!main) return;
+  const nowMs = () => Date.now();
+  const fmt = (n: number) => money(n, props.currency);
+
+  // ---- Layout: the help line, the calendar, a polite live region, the dialog ----
+  const live = h('p', { class: 'visually-hidden', role: 'status', 'aria-live': 'polite' });
+  const problem = h('div', { class: 'notice notice-error', role: 'alert', hidden: true });
+  const calendarEl = h('div', { class: 'schedule-calendar' });
+  const help = h(
+    'p',
+    { class: 'hint', id: 'schedule-help' },
+    'Drag a pending shift to move it, or drag its lower edge to change its end, in 15-minute steps. ',
+    'By keyboard, Tab to a shift and press Enter to move or resize it. Select free time to post a shift there.',
+  );
+  main.replaceChildren(help, problem, calendarEl, live);
+  const dialog = h('dialog', { class: 'schedule-dialog', 'aria-labelledby': 'schedule-dialog-title' });
+  root.append(dialog);
+
+  const say = (text: string) => {
+    // Cleared first, so the same sentence twice is announced twice.
+    live.textContent = '';
+    window.setTimeout(() => {
+      live.textContent = text;
+    }, 50);
+  };
+  const showProblem = (text: string | null) => {
+    problem.hidden = text === null;
+    problem.textContent = text ?? '';
+  };
+
+  // ---- Data: the shown week's shifts, and the labor card that follows them ----
+  let weekShifts: ScheduleShift[] = props.shifts;
+  let weekStart = props.week;
+  let labor: LaborWeek | null = props.labor;
+  let initial = true;
+
+  const renderLabor = () => {
+    if (!laborBox || !props.seesPay) return;
+    if (!labor) {
+      laborBox.replaceChildren(h('p', { class: 'muted' }, 'The labor cost could not be read. It is tried again after the next change.'));
+      return;
+    }
+    const lines = laborLines(labor, stillToCome(weekShifts, labor.week_start, labor.currency, nowMs()), fmt);
+    const nodes: Node[] = [h('p', { class: 'aside' }, lines.week), h('p', { class: 'stat' }, fmt(lines.expected))];
+    nodes.push(h('p', { class: 'stat-label' }, `Expected, ${lines.against}`));
+    if (lines.budget !== null && lines.budget > 0) {
+      const meter = h('meter', {
+        class: 'meter',
+        min: '0',
+        max: String(lines.budget),
+        high: String(lines.budget * 0.9),
+        optimum: '0',
+        'aria-label': 'Expected labor cost of the week against the budget',
+      });
+      meter.value = Math.min(lines.expected, lines.budget);
+      nodes.push(meter);
+    }
+    if (lines.over) nodes.push(h('p', { class: 'field-error' }, lines.over));
+    nodes.push(h('ul', { class: 'list-plain' }, h('li', {}, lines.worked), h('li', {}, lines.coming)));
+    laborBox.replaceChildren(...nodes);
+  };
+
+  const refreshLabor = async () => {
+    if (!props.seesPay) return;
+    const res = await api<LaborWeek>(
+      'GET',
+      `/v1/business/${encodeURIComponent(props.businessId)}/labor_costs${query({ week: weekStart })}`,
+    );
+    labor = res.ok ? res.data : null;
+    renderLabor();
+  };
+
+  /** Every shift of the week from Monday `monday` (and the overnight ones of the Sunday before), all pages. */
+  const loadWeek = async (monday: string): Promise<ScheduleShift[]> => {
+    const rows: ScheduleShift[] = [];
+    let cursor: string | null = null;
+    for (let page = 0; page < 5; page++) {
+      const res: ApiResult<ShiftList> = await api<ShiftList>('POST', '/v1/shift_request/list_of_requests', {
+        as: 'business',
+        business_id: props.businessId,
+        status: [...SCHEDULE_STATUSES],
+        date_from: shiftDate(monday, -1),
+        date_to: shiftDate(monday, 6),
+        limit: 200,
+        ...(cursor ? { cursor } : {}),
+      });
+      if (!res.ok) throw new Error(res.error.message);
+      rows.push(...res.data.data);
+      cursor = res.data.next_cursor;
+      if (!cursor) break;
+    }
+    return rows;
+  };
+
+  const toEvent = (s: ScheduleShift): EventInput => {
+    const st = s.state_words;
+    const changeable = isChangeable(s, nowMs());
+    return {
+      id: s.id,
+      start: s.starts_at,
+      end: s.ends_at,
+      title: `${s.role ?? 'Shift'} · ${shiftWho(s)}`,
+      startEditable: changeable,
+      durationEditable: changeable,
+      // Every shift is a button (Enter opens it): a pending one to move, the others to read why not.
+      interactive: true,
+      color: `var(--shift-${st.tone}-bg)`,
+      contrastColor: `var(--shift-${st.tone}-text)`,
+      className: `shift-event shift-${st.tone}`,
+      extendedProps: { shift: s },
+    };
+  };
+  const shiftOf = (e: EventApi) => e.extendedProps.shift as ScheduleShift;
+
+  const events = async (info: EventSourceFuncInfo): Promise<EventInput[]> => {
+    const monday = mondayOfDate(info.startStr.slice(0, 10));
+    if (initial && monday === props.week) {
+      initial = false;
+      weekStart = monday;
+      renderLabor();
+      return weekShifts.map(toEvent);
+    }
+    initial = false;
+    try {
+      const rows = await loadWeek(monday);
+      weekShifts = rows;
+      weekStart = monday;
+      showProblem(null);
+      void refreshLabor();
+      return rows.map(toEvent);
+    } catch (err) {
+      showProblem(`The shifts could not be loaded: ${err instanceof Error ? err.message : 'try again'}.`);
+      return [];
+    }
+  };
+
+  // ---- The dialog: "Move or resize" (the keyboard way), the confirmation, and "why not" ----
+  let proposal: Proposal | null = null;
+  let opener: { id: string } | null = null;
+
+  const buttonRow = (...buttons: HTMLElement[]) => h('div', { class: 'actions' }, ...buttons);
+  const closeButton = (label: string) => {
+    const b = h('button', { type: 'button', class: 'button button-secondary' }, label);
+    b.addEventListener('click', () => dialog.close('cancel'));
+    return b;
+  };
+  const open = (title: string, ...body: Node[]) => {
+    dialog.replaceChildren(h('h2', { id: 'schedule-dialog-title' }, title), ...body);
+    if (!dialog.open) dialog.showModal();
+  };
+  /** A shift is a button in the grids; in the list its row holds the button (pending shifts only). */
+  const focusable = (el: HTMLElement | null) => (el?.getAttribute('role') === 'button' ? el : el?.querySelector<HTMLElement>('button'));
+  /** Where the focus goes back to: the shift's button as the calendar draws it now (it may be a new one). */
+  const focusShift = (id: string) => {
+    const target = focusable(calendarEl.querySelector<HTMLElement>(`[data-shift-id="${CSS.escape(id)}"]`));
+    if (target) target.focus();
+    else calendarEl.querySelector<HTMLElement>('.fc-toolbar button, button')?.focus();
+  };
+  let focusAfterLoad: string | null = null;
+
+  dialog.addEventListener('close', () => {
+    // Closed without sending (Cancel, Escape): the dragged shift goes back where it was.
+    if (proposal && dialog.returnValue !== 'sent') proposal.revert?.();
+    if (dialog.returnValue !== 'sent' && opener) focusShift(opener.id);
+    proposal = null;
+    dialog.returnValue = '';
+  });
+
+  const clockFormat = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hour12: false, timeZone: props.timezone });
+  /** An instant as the wall-clock time in the business's zone: "09:04". */
+  const clock = (iso: string) => clockFormat.format(new Date(iso));
+  const describe = (s: ScheduleShift) => `${s.role ?? 'Shift'} · ${shiftWho(s)}`;
+  const whenText = (date: string, i: string, o: string) => `${dateText(date)}, ${hoursText(i, o)}`;
+
+  const openInfo = (s: ScheduleShift) => {
+    const st = s.state_words;
+    const why =
+      s.status === 'pending'
+        ? 'It has started, so it can no longer be changed.'
+        : 'Only a pending request that has not started can be moved: a change goes back to the shifter to accept.';
+    open(
+      describe(s),
+      h('p', {}, whenText(s.shift_date, s.shift_in, s.shift_out)),
+      h('p', {}, h('span', { class: `badge shift-badge shift-${st.tone}` }, st.label)),
+      h('p', {}, why),
+      buttonRow(closeButton('Close')),
+    );
+  };
+
+  const fieldRow = (id: string, label: string, input: HTMLInputElement, hint?: string) =>
+    h(
+      'div',
+      { class: 'field' },
+      h('label', { for: id }, label),
+      input,
+      hint ? h('p', { class: 'hint', id: `${id}-hint` }, hint) : null,
+      h('p', { class: 'field-error', id: `${id}-error`, hidden: true }),
+    );
+
+  /** "Move or resize": the keyboard way to do what a drag does, then the same confirmation. */
+  const openEdit = (s: ScheduleShift) => {
+    const date = h('input', { id: 'move-date', name: 'shift_date', type: 'date', required: true, value: s.shift_date });
+    const start = h('input', { id: 'move-in', name: 'shift_in', type: 'time', step: '900', required: true, value: s.shift_in });
+    const end = h('input', {
+      id: 'move-out',
+      name: 'shift_out',
+      type: 'time',
+      step: '900',
+      required: true,
+      value: s.shift_out,
+      'aria-describedby': 'move-out-hint',
+    });
+    const form = h(
+      'form',
+      { method: 'dialog', novalidate: true },
+      h('p', {}, `Now: ${whenText(s.shift_date, s.shift_in, s.shift_out)} (times in ${props.timezone}).`),
+      h(
+        'div',
+        { class: 'form-grid' },
+        fieldRow('move-date', 'Date', date),
+        fieldRow('move-in', 'Starts', start),
+        fieldRow('move-out', 'Ends', end, 'In 15-minute steps. Earlier than the start: it ends the next day.'),
+      ),
+    );
+    const next = h('button', { type: 'submit', class: 'button button-primary' }, 'Review the change');
+    form.append(buttonRow(next, closeButton('Cancel')));
+    const mark = (input: HTMLInputElement, message: string | null) => {
+      const err = form.querySelector<HTMLElement>(`#${input.id}-error`)!;
+      err.hidden = message === null;
+      err.textContent = message ?? '';
+      if (message) input.setAttribute('aria-invalid', 'true');
+      else input.removeAttribute('aria-invalid');
+      const hint = form.querySelector(`#${input.id}-hint`) ? `${input.id}-hint ` : '';
+      input.setAttribute('aria-describedby', `${hint}${message ? `${input.id}-error` : ''}`.trim());
+    };
+    form.addEventListener('submit', (ev) => {
+      ev.preventDefault();
+      const checks: [HTMLInputElement, string | null][] = [
+        [date, /^\d{4}-\d{2}-\d{2}$/.test(date.value) ? null : 'Enter a date.'],
+        [
+          start,
+          !HH_MM.test(start.value) ? 'Enter a time as HH:MM.' : onStep(start.value) ? null : 'Use a quarter hour (:00, :15, :30, :45).',
+        ],
+        [
+          end,
+          !HH_MM.test(end.value)
+            ? 'Enter a time as HH:MM.'
+            : !onStep(end.value)
+              ? 'Use a quarter hour (:00, :15, :30, :45).'
+              : end.value === start.value
+                ? 'The end must differ from the start.'
+                : null,
+        ],
+      ];
+      for (const [input, message] of checks) mark(input, message);
+      const bad = checks.find(([, m]) => m !== null);
+      if (bad) {
+        bad[0].focus();
+        return;
+      }
+      if (date.value === s.shift_date && start.value === s.shift_in && end.value === s.shift_out) {
+        mark(start, 'These are the times it has now: change the date or a time.');
+        start.focus();
+        return;
+      }
+      confirmChange({ shift: s, date: date.value, in: start.value, out: end.value, revert: null, key: newIdempotencyKey() });
+    });
+    open(`Move or resize: ${describe(s)}`, form);
+    date.focus();
+  };
+
+  /** The confirmation every change goes through, with a targeted shifter's conflicts. */
+  const confirmChange = (p: Proposal) => {
+    proposal = p;
+    const s = p.shift;
+    const who = shiftWho(s);
+    const what = s.is_broadcast
+      ? 'The open broadcast is replaced: the original is marked superseded and a new broadcast with the new times goes to the crew.'
+      : `The request is replaced: the original is marked superseded and a new pending request with the new times goes to ${who}, who must accept it.`;
+    const conflictBox = h('div', { 'aria-live': 'polite' });
+    const error = h('div', { class: 'notice notice-error', role: 'alert', hidden: true });
+    const send = h('button', { type: 'button', class: 'button button-primary' }, 'Send the change');
+    open(
+      'Send this change?',
+      h(
+        'dl',
+        { class: 'schedule-change' },
+        h('dt', {}, 'Shift'),
+        h('dd', {}, describe(s)),
+        h('dt', {}, 'Now'),
+        h('dd', {}, whenText(s.shift_date, s.shift_in, s.shift_out)),
+        h('dt', {}, 'New'),
+        h('dd', {}, h('strong', {}, whenText(p.date, p.in, p.out))),
+      ),
+      h('p', {}, what),
+      conflictBox,
+      error,
+      buttonRow(send, closeButton('Cancel')),
+    );
+    send.focus();
+
+    if (s.shifter_id && !s.is_broadcast) {
+      conflictBox.replaceChildren(h('p', { class: 'hint' }, `Checking ${who}'s other shifts…`));
+      void api<Conflicts>(
+        'GET',
+        `/v1/shift_request/conflicts${query({
+          shifter_id: s.shifter_id,
+          date: p.date,
+          shift_in: p.in,
+          shift_out: p.out,
+          exclude_shift_request_id: s.id,
+          business_id: props.businessId,
+        })}`,
+      ).then((res) => {
+        if (proposal !== p) return;
+        if (!res.ok) {
+          conflictBox.replaceChildren(h('p', { class: 'hint' }, `${who}'s other shifts could not be checked: ${res.error.message}`));
+          return;
+        }
+        const lines = [
+          ...res.data.data.map(
+            (c) => `${c.business_name ?? 'Your business'}: ${dateText(c.shift_date)} ${hoursText(c.shift_in, c.shift_out)}`,
+          ),
+          ...res.data.busy.map((b) => `Another business: ${clock(b.starts_at)}–${clock(b.ends_at)}`),
+        ];
+        if (!lines.length) {
+          conflictBox.replaceChildren(h('p', { class: 'hint' }, `No conflict with ${who}'s other shifts.`));
+          return;
+        }
+        conflictBox.replaceChildren(
+          h(
+            'div',
+            { class: 'notice notice-error' },
+            h('p', {}, `${who} is already busy then:`),
+            h('ul', {}, ...lines.map((l) => h('li', {}, l))),
+            h('p', {}, 'You can still send the change; they would have to choose.'),
+          ),
+        );
+        send.textContent = 'Send the change anyway';
+      });
+    }
+
+    send.addEventListener('click', async () => {
+      send.disabled = true;
+      error.hidden = true;
+      const res = await api<{ superseded: ScheduleShift; shift_request: ScheduleShift }>(
+        'PUT',
+        '/v1/shift_request/change_request',
+        { shift_request_id: s.id, shift_date: p.date, shift_in: p.in, shift_out: p.out },
+        { idempotencyKey: p.key },
+      );
+      send.disabled = false;
+      if (!res.ok) {
+        error.replaceChildren(h('p', {}, failureText(res.error)));
+        error.hidden = false;
+        return;
+      }
+      const child = res.data.shift_request;
+      focusAfterLoad = child.id;
+      dialog.close('sent');
+      opener = null;
+      say(
+        `Change sent: ${describe(child)} now ${whenText(child.shift_date, child.shift_in, child.shift_out)}, waiting for ${
+          child.is_broadcast ? 'the crew' : shiftWho(child)
+        } to accept. The original request is superseded.`,
+      );
+      calendar.refetchEvents();
+    });
+  };
+
+  const failureText = (e: ApiFailure) => {
+    const issues = (e.details as { issues?: { path?: unknown[]; message?: string }[] } | undefined)?.issues;
+    const fields = Array.isArray(e.details) ? (e.details as { field?: string; message?: string }[]) : [];
+    const first = fields.find((f) => f.message) ?? issues?.[0];
+    return first?.message && !e.message.includes(first.message) ? `${e.message} (${first.message})` : e.message;
+  };
+
+  /** A drag or resize ended: nothing is saved yet; the dialog asks first. */
+  const proposeFromCalendar = (info: EventDropInfo | EventResizeDoneInfo) => {
+    const s = shiftOf(info.event);
+    const start = wall(info.event.startStr);
+    const end = wall(info.event.endStr);
+    opener = { id: s.id };
+    const span = Date.parse(info.event.endStr) - Date.parse(info.event.startStr);
+    if (span <= 0 || span > DAY_MS) {
+      info.revert();
+      say('A shift lasts between 15 minutes and 24 hours: the shift was put back.');
+      return;
+    }
+    confirmChange({ shift: s, date: start.date, in: start.time, out: end.time, revert: info.revert, key: newIdempotencyKey() });
+  };
+
+  // ---- The address keeps the week and the view ----
+  const keepAddress = (info: DatesSetInfo) => {
+    const view = viewKeyOf(info.view.type);
+    const from = info.startStr.slice(0, 10);
+    const to = shiftDate(info.endStr.slice(0, 10), -1);
+    const url = new URL(window.location.href);
+    const current = url.searchParams.get('date') ?? '';
+    const date = view === 'day' ? from : current >= from && current <= to ? current : from;
+    url.searchParams.set('date', date);
+    if (view === 'week') url.searchParams.delete('view');
+    else url.searchParams.set('view', view);
+    url.searchParams.delete('notice');
+    window.history.replaceState(null, '', url);
+  };
+
+  const asked = new URL(window.location.href).searchParams.get('view');
+  // On a phone the week's seven columns are too narrow to read: the day, unless a view was asked for.
+  const startView: ViewKey = asked ? props.view : window.matchMedia('(max-width: 40rem)').matches ? 'day' : props.view;
+
+  const calendar = new Calendar(calendarEl, {
+    plugins: [timeGridPlugin, listPlugin, interactionPlugin, classicTheme],
+    timeZone: props.timezone,
+    initialView: VIEW_NAMES[startView],
+    initialDate: props.date,
+    firstDay: 1,
+    headingLevel: 2,
+    height: 'auto',
+    allDaySlot: false,
+    nowIndicator: true,
+    slotDuration: '00:30',
+    snapDuration: '00:15',
+    scrollTime: '07:00',
+    selectable: true,
+    // The plain highlight: with selectMirror on, 7.1.0 stops following the pointer after the first quarter hour.
+    selectMirror: false,
+    editable: false,
+    eventResizableFromStart: false,
+    headerToolbar: { start: 'prev,next today', center: 'title', end: 'timeGridWeek,timeGridDay,listWeek' },
+    buttons: {
+      // The visible word first in its name (WCAG 2.5.3), then what it does.
+      today: { text: 'Today', hint: (_text: string, unit: string) => `Today: this ${unit}` },
+      timeGridWeek: { text: 'Week' },
+      timeGridDay: { text: 'Day' },
+      listWeek: { text: 'List' },
+    },
+    eventTimeFormat: { hour: '2-digit', minute: '2-digit', hour12: false },
+    slotHeaderFormat: { hour: '2-digit', minute: '2-digit', hour12: false },
+    dayHeaderFormat: { weekday: 'short', day: 'numeric' },
+    noEventsText: 'No shifts this week.',
+    // In the list a row is a list item, not a button: its "Move or resize" button is inside it.
+    views: { listWeek: { eventInteractive: false } },
+    listItemEventBeforeClass: 'schedule-list-dot',
+    events,
+    eventContent: (arg: EventDisplayInfo) => {
+      const s = shiftOf(arg.event);
+      const st = s.state_words;
+      const body = h(
+        'span',
+        { class: 'shift-event-body' },
+        arg.timeText ? h('span', { class: 'shift-event-time' }, arg.timeText) : null,
+        h('span', { class: 'shift-event-title' }, s.role ?? 'Shift'),
+        h('span', { class: 'shift-event-who' }, shiftWho(s)),
+        h('span', { class: 'shift-event-state' }, st.label),
+      );
+      const changeable = isChangeable(s, nowMs());
+      if (arg.view.type === 'listWeek') {
+        // The tone as the legend draws it (the list's own dot would be the pale block colour).
+        body.prepend(h('span', { class: `schedule-swatch shift-${st.tone}`, 'aria-hidden': 'true' }));
+        if (!changeable) return { domNodes: [body] };
+        const move = h(
+          'button',
+          { type: 'button', class: 'button-link shift-event-action' },
+          'Move or resize',
+          h('span', { class: 'visually-hidden' }, ` ${describe(s)}, ${whenText(s.shift_date, s.shift_in, s.shift_out)}`),
+        );
+        move.addEventListener('click', (ev) => {
+          // The calendar's own click on the row would open the same dialog a second time.
+          ev.stopPropagation();
+          opener = { id: s.id };
+          openEdit(s);
+        });
+        body.append(move);
+        return { domNodes: [body] };
+      }
+      // The date and what Enter does, for a screen reader: the column header says the date to the eye.
+      body.append(
+        h('span', { class: 'visually-hidden' }, `, ${dateText(s.shift_date)}.${changeable ? ' Press Enter to move or resize.' : ''}`),
+      );
+      return { domNodes: [body] };
+    },
+    eventDidMount: (arg) => {
+      if (arg.isMirror) return;
+      const s = shiftOf(arg.event);
+      arg.el.dataset.shiftId = s.id;
+      if (focusAfterLoad === s.id) {
+        focusAfterLoad = null;
+        window.requestAnimationFrame(() => focusable(arg.el)?.focus());
+      }
+    },
+    eventClick: (info: EventClickInfo) => {
+      info.jsEvent.preventDefault();
+      const s = shiftOf(info.event);
+      opener = { id: s.id };
+      if (isChangeable(s, nowMs())) openEdit(s);
+      else openInfo(s);
+    },
+    // Only into the future: the service refuses a shift that starts in the past.
+    eventAllow: (span) => Date.parse(span.startStr) > nowMs(),
+    eventDrop: proposeFromCalendar,
+    eventResize: proposeFromCalendar,
+    selectAllow: (span) => Date.parse(span.endStr) - Date.parse(span.startStr) <= DAY_MS && Date.parse(span.startStr) > nowMs(),
+    select: (info: DateSelectInfo) => {
+      const start = wall(info.startStr);
+      const end = wall(info.endStr);
+      const url = new URL(props.postHref, window.location.origin);
+      url.searchParams.set('date', start.date);
+      url.searchParams.set('in', start.time);
+      url.searchParams.set('out', end.time);
+      window.location.assign(`${url.pathname}${url.search}`);
+    },
+    datesSet: keepAddress,
+  });
+  calendar.render();
+}
+
+eachIsland<Props>('schedule', mount);

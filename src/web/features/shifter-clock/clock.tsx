@@ -1,0 +1,317 @@
+import type { Context } from 'hono';
+import { WEB_ENTRIES } from '@generated/web/assets';
+import type { AppEnv } from '@/http/app-types';
+import { serviceCtx } from '@/http/create-app';
+import { AppError } from '@/lib/errors';
+import {
+  CLOCK_IN_EARLY_MINUTES,
+  type ClockPlace,
+  type ClockWindow,
+  clockIn,
+  clockOut,
+  clockPlaces,
+  clockTimesOfView,
+  clockWindow,
+  getShiftRequest,
+  listRequests,
+  type ShiftRequestView,
+} from '@/services/shifts';
+import { CsrfField, IdempotencyField } from '@/web/components';
+import { dateTimeIn, formatDate, shiftHours, timeIn } from '@/web/format';
+import { renderPage } from '@/web/render';
+import { type DashboardBase, dashboardBase } from '../dashboard/context';
+import { AppShell } from '../dashboard/shell';
+
+/**
+ * The shifter's clock ({app_url}/dashboard/shifter/clock): every accepted shift not yet clocked out
+ * from now to a week ahead (the service worker keeps this page for the days ahead, offline). A shift
+ * whose clock window is open gets a big button; the `clock` island asks for the location at the
+ * moment of the punch (accuracy and distance to the business shown), uploads the photo through the
+ * clock_photo API, offers "I'm here" where hard mode refuses, and queues the punch on the phone when
+ * there is no network. Without script the button still punches (no position, no photo).
+ */
+const PATH = '/dashboard/shifter/clock';
+const DAYS_AHEAD = 7;
+
+/** A punch that opens within this long is rendered waiting, so the island (and the page kept offline) opens it on time. */
+const WAITING_HOURS = 18;
+
+/** The shifter's clock window on a shift (the clock service's rule, services/shifts clockWindow). */
+const windowOf = (s: ShiftRequestView, now: number): ClockWindow => clockWindow(clockTimesOfView(s), now, 'shifter');
+
+export interface ClockIslandProps {
+  shiftId: string;
+  side: 'in' | 'out';
+  businessName: string;
+  /** The business's zone: the island says the punch's time on the business's clock, like the cards. */
+  timeZone: string;
+  place: ClockPlace | null;
+  /** The clock window's bounds (ISO): the form waits until `opensAt` and closes at `closesAt`. */
+  opensAt: string | null;
+  closesAt: string | null;
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+function PunchForm({
+  s,
+  side,
+  place,
+  csrf,
+  w,
+}: {
+  s: ShiftRequestView;
+  side: 'in' | 'out';
+  place: ClockPlace | null;
+  csrf: string;
+  w: ClockWindow;
+}) {
+  const id = `${s.id}-${side}`;
+  const photoRequired = place?.require_clock_photo ?? false;
+  const props: ClockIslandProps = {
+    shiftId: s.id,
+    side,
+    businessName: s.business_name ?? 'the business',
+    timeZone: s.timezone ?? 'UTC',
+    place,
+    opensAt: iso(w.opensAt),
+    closesAt: iso(w.closesAt),
+  };
+  return (
+    <form
+      method="post"
+      action={`${PATH}/${encodeURIComponent(s.id)}/${side}`}
+      class="punch-form"
+      data-island="clock"
+      data-props={JSON.stringify(props)}
+      hidden={w.can !== side}
+    >
+      <CsrfField token={csrf} />
+      <IdempotencyField />
+      <p class="punch-where" id={`${id}-where`} aria-live="polite">
+        {place?.geofence_radius_m
+          ? `Your location is asked when you tap: within ${place.geofence_radius_m} m of ${s.business_name ?? 'the business'}.`
+          : 'Your location is asked when you tap, if you allow it.'}
+      </p>
+      <div class="field punch-photo-field" hidden={!photoRequired && side === 'out'}>
+        <label for={`${id}-photo`}>{photoRequired ? 'Photo (required by the business)' : 'Photo (optional)'}</label>
+        <input
+          id={`${id}-photo`}
+          type="file"
+          accept="image/*"
+          capture="environment"
+          data-photo
+          required={photoRequired}
+          aria-describedby={`${id}-photo-hint`}
+        />
+        <p class="hint" id={`${id}-photo-hint`}>
+          {photoRequired ? 'Take a photo at the door: it goes with your punch.' : 'A photo at the door, if you like.'} Photos need script
+          on.
+        </p>
+      </div>
+      <div class="choice punch-override" hidden={!place?.hard_geofence || !place.geofence_radius_m || side === 'out'} data-override>
+        <input type="checkbox" id={`${id}-here`} name="im_here" value="1" />
+        <label for={`${id}-here`}>I'm here: my phone puts me too far, but I am at {s.business_name ?? 'the business'}</label>
+      </div>
+      <button type="submit" class="button button-primary button-punch">
+        {side === 'in' ? 'Clock in' : 'Clock out'}
+      </button>
+      <p class="punch-status" data-status role="status" aria-live="polite" />
+    </form>
+  );
+}
+
+function Punched({ s, side, tz }: { s: ShiftRequestView; side: 'in' | 'out'; tz: string }) {
+  const at = side === 'in' ? s.shift_start_at : s.shift_end_at;
+  if (!at) return null;
+  const received = side === 'in' ? s.clock_in_received_at : s.clock_out_received_at;
+  return (
+    <p class="punched">
+      {side === 'in' ? 'Clocked in at ' : 'Clocked out at '}
+      <time datetime={at}>{timeIn(at, tz)}</time>
+      {received ? <span class="badge badge-offline">{` Made offline: your phone's time; sent ${timeIn(received, tz)}`}</span> : null}
+    </p>
+  );
+}
+
+function ShiftCard({ s, place, now, csrf }: { s: ShiftRequestView; place: ClockPlace | null; now: number; csrf: string }) {
+  const tz = s.timezone ?? 'UTC';
+  const w = windowOf(s, now);
+  // The side the card is about: the punch open now, or the next one to open.
+  const side = w.state === 'in' ? 'out' : w.state === 'due' ? 'in' : null;
+  const waiting = w.can === null && w.opensAt !== null;
+  const opens = iso(w.opensAt);
+  return (
+    <li class={`clock-card clock-${w.state}`} data-shift={s.id}>
+      <h3>
+        {s.business_name ?? 'Shift'} · {s.role ?? 'Shift'}
+      </h3>
+      <p class="clock-when">
+        {formatDate(s.shift_date)} · {shiftHours(s.shift_in, s.shift_out)}
+      </p>
+      <Punched s={s} side="in" tz={tz} />
+      {waiting && opens ? (
+        <p class="clock-opens" data-opens>
+          {side === 'out' ? 'Clock-out opens ' : 'Clock-in opens '}
+          <time datetime={opens}>{dateTimeIn(opens, tz)}</time>
+          {side === 'out' && w.reason ? <span class="hint">{` ${w.reason}`}</span> : null}
+        </p>
+      ) : null}
+      {w.state === 'missed' || w.state === 'no_show' ? <p class="muted">{w.reason}</p> : null}
+      {w.state === 'due' ? (
+        <p class="muted" data-closed hidden>
+          The clock window has closed: ask the business to record the shift.
+        </p>
+      ) : null}
+      {side && (w.can === side || (w.opensAt !== null && w.opensAt - now <= WAITING_HOURS * 3_600_000)) ? (
+        <PunchForm s={s} side={side} place={place} csrf={csrf} w={w} />
+      ) : null}
+    </li>
+  );
+}
+
+function ClockView({
+  base,
+  shifts,
+  places,
+  now,
+  notice,
+  error,
+}: {
+  base: DashboardBase;
+  shifts: ShiftRequestView[];
+  places: Map<string, ClockPlace>;
+  now: number;
+  notice?: string | undefined;
+  error?: string | undefined;
+}) {
+  const atHand = shifts.filter((s) => {
+    const w = windowOf(s, now);
+    return w.can !== null || w.state === 'in';
+  });
+  const later = shifts.filter((s) => !atHand.includes(s));
+  const island = WEB_ENTRIES.islands.clock;
+  return (
+    <AppShell
+      base={base}
+      side="shifter"
+      current={PATH}
+      title="Clock in and out"
+      notice={notice}
+      error={error}
+      scripts={island ? [island.js] : []}
+      styles={island?.css ? [island.css] : []}
+    >
+      <div class="clock-queue" data-island="clock-queue" data-props="{}">
+        <p class="clock-queue-status" data-queue-status role="status" aria-live="polite" />
+      </div>
+      <section aria-labelledby="at-hand">
+        <h2 id="at-hand">Now</h2>
+        {atHand.length ? (
+          <ul class="list-plain clock-list">
+            {atHand.map((s) => (
+              <ShiftCard s={s} place={places.get(s.business_id) ?? null} now={now} csrf={base.csrfToken} />
+            ))}
+          </ul>
+        ) : (
+          <p class="empty">No shift to clock right now. Clock-in opens {CLOCK_IN_EARLY_MINUTES} minutes before a shift starts.</p>
+        )}
+      </section>
+      <section aria-labelledby="next-days">
+        <h2 id="next-days">Next {DAYS_AHEAD} days</h2>
+        {later.length ? (
+          <ul class="list-plain clock-list">
+            {later.map((s) => (
+              <ShiftCard s={s} place={places.get(s.business_id) ?? null} now={now} csrf={base.csrfToken} />
+            ))}
+          </ul>
+        ) : (
+          <p class="empty">
+            No accepted shift in the next {DAYS_AHEAD} days. <a href="/dashboard/shifter/find">Find shifts</a>
+          </p>
+        )}
+      </section>
+    </AppShell>
+  );
+}
+
+async function clockShifts(c: Context<AppEnv>) {
+  const ctx = serviceCtx(c);
+  const now = ctx.now();
+  const list = await listRequests(ctx, {
+    as: 'shifter',
+    status: 2,
+    limit: 100,
+    date_from: new Date(now - 2 * 86_400_000).toISOString().slice(0, 10),
+  });
+  const horizon = now + DAYS_AHEAD * 86_400_000;
+  const shifts = list.data
+    .filter(
+      (s) =>
+        !s.shift_end_at &&
+        !s.is_noshow &&
+        Date.parse(s.starts_at) < horizon &&
+        (s.shift_start_at || Date.parse(s.ends_at) >= now - 6 * 3_600_000),
+    )
+    .sort((a, b) => a.starts_at.localeCompare(b.starts_at));
+  // A shift's business position, by business id (clockPlaces answers by business).
+  return { now, shifts, places: await clockPlaces(ctx, shifts) };
+}
+
+/**
+ * The notices after a punch: `?notice=` is one of these keys with `shift=` its id, and the words come
+ * from the shift as stored (its punch time on the business's clock), never from the address; a key
+ * whose punch the shift does not have shows nothing.
+ */
+const PUNCH_NOTICES = {
+  clocked_in: { side: 'in', words: 'Clocked in at' },
+  clocked_out: { side: 'out', words: 'Clocked out at' },
+  sent_in: { side: 'in', words: 'Sent: your clock-in made offline at' },
+  sent_out: { side: 'out', words: 'Sent: your clock-out made offline at' },
+} as const;
+
+/** Where a page goes after a punch, to show its notice (the island goes to the same address). */
+export const punchNoticeUrl = (key: keyof typeof PUNCH_NOTICES, shiftId: string) =>
+  `${PATH}?notice=${key}&shift=${encodeURIComponent(shiftId)}`;
+
+async function punchNotice(c: Context<AppEnv>): Promise<string | undefined> {
+  const key = c.req.query('notice');
+  const id = c.req.query('shift');
+  if (!key || !id || !Object.hasOwn(PUNCH_NOTICES, key)) return undefined;
+  const n = PUNCH_NOTICES[key as keyof typeof PUNCH_NOTICES];
+  const s = await getShiftRequest(serviceCtx(c), id).catch(() => null);
+  const at = n.side === 'in' ? s?.shift_start_at : s?.shift_end_at;
+  const offline = n.side === 'in' ? s?.clock_in_offline : s?.clock_out_offline;
+  if (!s || !at || key.startsWith('sent_') !== Boolean(offline)) return undefined;
+  const time = timeIn(at, s.timezone ?? 'UTC');
+  return key.startsWith('sent_')
+    ? `${n.words} ${time} is recorded with your phone's time.`
+    : `${n.words} ${time} · ${s.business_name ?? 'the business'}`;
+}
+
+export async function renderClock(c: Context<AppEnv>, error?: string): Promise<Response> {
+  const base = await dashboardBase(c);
+  if (!base.shifterId) return c.redirect('/dashboard', 303);
+  const [{ now, shifts, places }, notice] = await Promise.all([clockShifts(c), error ? undefined : punchNotice(c)]);
+  return renderPage(
+    c,
+    <ClockView base={base} shifts={shifts} places={places} now={now} notice={notice} error={error} />,
+    error ? 422 : 200,
+  );
+}
+
+/** The plain form's punch (no script): no position, no photo; the island sends the API call instead. */
+export async function postPunch(c: Context<AppEnv>): Promise<Response> {
+  const id = c.req.param('id') ?? '';
+  const side = c.req.param('side');
+  if (side !== 'in' && side !== 'out') return c.notFound();
+  const body = await c.req.parseBody();
+  const input = body.im_here === '1' ? { im_here: true } : {};
+  try {
+    const s = side === 'in' ? await clockIn(serviceCtx(c), id, input) : await clockOut(serviceCtx(c), id, input);
+    return c.redirect(punchNoticeUrl(side === 'in' ? 'clocked_in' : 'clocked_out', s.id), 303);
+  } catch (err) {
+    if (err instanceof AppError) return renderClock(c, err.message);
+    throw err;
+  }
+}

@@ -1,0 +1,214 @@
+import type { Context } from 'hono';
+import { WEB_ENTRIES } from '@generated/web/assets';
+import type { AppEnv } from '@/http/app-types';
+import { serviceCtx } from '@/http/create-app';
+import { AppError } from '@/lib/errors';
+import { type Earnings, earnings, setEarningsGoal } from '@/services/insights';
+import { Card, CsrfField, IdempotencyField, InputField, SubmitButton } from '@/web/components';
+import { formatMoney } from '@/web/format';
+import { renderPage } from '@/web/render';
+import { type DashboardBase, dashboardBase } from '../dashboard/context';
+import { AppShell } from '../dashboard/shell';
+
+/**
+ * The shifter's earnings ({app_url}/dashboard/shifter/earnings): this month's gross and its projection
+ * (from the third day), the typical rate and hours, the monthly goal with its progress and the shifts
+ * still needed (set here), the year by business and the last 12 months (a table, readable anywhere).
+ * Figures from the same service as GET /v1/shifter/{id}/earnings.
+ */
+const PATH = '/dashboard/shifter/earnings';
+
+const monthName = (ym: string) =>
+  new Intl.DateTimeFormat('en-GB', { month: 'short', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${ym}-15T12:00:00Z`));
+
+function EarningsView({
+  base,
+  e,
+  notice,
+  goalError,
+  goalValue,
+}: {
+  base: DashboardBase;
+  e: Earnings;
+  notice?: string | undefined;
+  goalError?: string | undefined;
+  goalValue?: string | undefined;
+}) {
+  const m = (n: number) => formatMoney(n, e.currency);
+  const goal = e.monthly_earnings_goal;
+  const progress = goal ? Math.min(100, Math.round((e.gross / goal) * 100)) : 0;
+  const max = Math.max(1, ...e.trend_12_months.map((t) => t.gross));
+  const island = WEB_ENTRIES.islands['earnings-chart'];
+  const chart = { currency: e.currency, months: e.trend_12_months.map((t) => ({ month: t.month, gross: t.gross })), goal };
+  return (
+    <AppShell
+      base={base}
+      side="shifter"
+      current={PATH}
+      title="Earnings"
+      notice={notice}
+      scripts={island ? [island.js] : []}
+      styles={island?.css ? [island.css] : []}
+    >
+      <ul class="stat-row" aria-label="This month">
+        <li>
+          <span class="stat-label">This month so far</span>
+          <strong class="stat" data-gross>
+            {m(e.gross)}
+          </strong>
+          <span class="stat-label muted">{`${e.shifts} shift${e.shifts === 1 ? '' : 's'}, day ${e.elapsed_days} of ${e.days_in_month}`}</span>
+        </li>
+        <li>
+          <span class="stat-label">Projected for the month</span>
+          <strong class="stat">{e.projected_end_of_month === null ? '—' : m(e.projected_end_of_month)}</strong>
+          <span class="stat-label muted">
+            {e.projected_end_of_month === null ? 'From the third day of the month.' : 'At this month’s pace.'}
+          </span>
+        </li>
+        <li>
+          <span class="stat-label">Typical rate · shift</span>
+          <strong class="stat">{e.typical_hourly_rate === null ? '—' : `${m(e.typical_hourly_rate)}/h`}</strong>
+          <span class="stat-label muted">
+            {e.typical_shift_hours === null ? 'No worked shift lately.' : `${e.typical_shift_hours} h a shift`}
+          </span>
+        </li>
+      </ul>
+      <Card title="Monthly goal">
+        {goal ? (
+          <>
+            <p>
+              <label for="goal-progress">{`${m(e.gross)} of ${m(goal)} (${progress}%)`}</label>
+            </p>
+            <progress id="goal-progress" class="goal-progress" max={100} value={progress}>
+              {`${progress}%`}
+            </progress>
+            <p data-shifts-to-goal>
+              {e.shifts_to_goal === null
+                ? 'Work a shift to see how many more reach the goal.'
+                : e.shifts_to_goal === 0
+                  ? 'Goal reached this month.'
+                  : `About ${e.shifts_to_goal} more shift${e.shifts_to_goal === 1 ? '' : 's'} at your typical rate and hours reach it.`}
+            </p>
+          </>
+        ) : (
+          <p class="empty">No goal set. A goal shows how many shifts are left to reach it.</p>
+        )}
+        <form method="post" action={`${PATH}/goal`} class="form-grid goal-form">
+          <CsrfField token={base.csrfToken} />
+          <IdempotencyField />
+          <InputField
+            label={`Monthly goal (${e.currency})`}
+            name="monthly_earnings_goal"
+            type="number"
+            step={1}
+            min="0"
+            inputMode="decimal"
+            value={goalValue ?? (goal === null ? '' : String(goal))}
+            hint="Leave empty to clear it."
+            error={goalError}
+          />
+          <SubmitButton>Save goal</SubmitButton>
+        </form>
+      </Card>
+      <Card title={`By business, ${e.year}`}>
+        {e.by_business.length ? (
+          <section class="table-wrap" tabindex={0} aria-label={`Earnings by business, ${e.year}`}>
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Business</th>
+                  <th scope="col">Shifts</th>
+                  <th scope="col">Hours</th>
+                  <th scope="col">Gross</th>
+                </tr>
+              </thead>
+              <tbody>
+                {e.by_business.map((b) => (
+                  <tr>
+                    <th scope="row">{b.business_name}</th>
+                    <td>{b.shifts}</td>
+                    <td>{b.hours}</td>
+                    <td>{m(b.gross)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </section>
+        ) : (
+          <p class="empty">No worked shift this year yet.</p>
+        )}
+      </Card>
+      <Card title="Last 12 months">
+        <figure
+          class="earnings-chart"
+          data-island="earnings-chart"
+          data-props={JSON.stringify(chart)}
+          aria-labelledby="earnings-chart-caption"
+        >
+          {island ? <div class="earnings-chart-canvas" data-chart-canvas aria-hidden="true" /> : null}
+          <figcaption id="earnings-chart-caption">
+            {`Gross per month, ${monthName(e.trend_12_months[0]?.month ?? '')} to ${monthName(e.trend_12_months.at(-1)?.month ?? '')}`}
+            {goal ? `; the dashed line is your monthly goal of ${m(goal)}` : ''}. The table below gives the same figures.
+          </figcaption>
+        </figure>
+        <section class="table-wrap" tabindex={0} aria-label="Earnings, last 12 months">
+          <table class="trend-table">
+            <caption class="visually-hidden">Gross earnings per month, last 12 months</caption>
+            <thead>
+              <tr>
+                <th scope="col">Month</th>
+                <th scope="col">Shifts</th>
+                <th scope="col">Gross</th>
+              </tr>
+            </thead>
+            <tbody>
+              {e.trend_12_months.map((t) => (
+                <tr>
+                  <th scope="row">{monthName(t.month)}</th>
+                  <td>{t.shifts}</td>
+                  <td>
+                    <span class="trend-bar" data-share={String(Math.round((t.gross / max) * 10))} aria-hidden="true" />
+                    {m(t.gross)}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+        {e.other_currencies.length ? (
+          <p class="muted">{`Also earned in other currencies this month: ${e.other_currencies.map((o) => formatMoney(o.gross, o.currency)).join(', ')}.`}</p>
+        ) : null}
+      </Card>
+    </AppShell>
+  );
+}
+
+export async function renderEarnings(c: Context<AppEnv>, goalError?: string, goalValue?: string): Promise<Response> {
+  const base = await dashboardBase(c);
+  if (!base.shifterId) return c.redirect('/dashboard', 303);
+  const e = await earnings(serviceCtx(c), base.shifterId, {});
+  return renderPage(
+    c,
+    <EarningsView base={base} e={e} notice={NOTICES[c.req.query('notice') ?? '']} goalError={goalError} goalValue={goalValue} />,
+    goalError ? 422 : 200,
+  );
+}
+
+/** The page's notices, by the key in `?notice=`: the address picks one, never writes one. */
+const NOTICES: Record<string, string> = { goal_saved: 'Goal saved.', goal_cleared: 'Goal cleared.' };
+
+export async function postGoal(c: Context<AppEnv>): Promise<Response> {
+  const base = await dashboardBase(c);
+  if (!base.shifterId) return c.redirect('/dashboard', 303);
+  const raw = String((await c.req.parseBody()).monthly_earnings_goal ?? '').trim();
+  const value = raw === '' ? null : Number(raw);
+  if (value !== null && (!Number.isFinite(value) || value <= 0))
+    return renderEarnings(c, 'Enter a positive amount, or leave it empty to clear the goal.', raw);
+  try {
+    await setEarningsGoal(serviceCtx(c), base.shifterId, { monthly_earnings_goal: value });
+  } catch (err) {
+    if (err instanceof AppError && err.status < 500) return renderEarnings(c, err.message, raw);
+    throw err;
+  }
+  return c.redirect(`${PATH}?notice=${value === null ? 'goal_cleared' : 'goal_saved'}`, 303);
+}

@@ -1,0 +1,393 @@
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { AppEnv } from '@/http/app-types';
+import { serviceCtx } from '@/http/create-app';
+import { AppError } from '@/lib/errors';
+import { listConnections } from '@/services/connections';
+import {
+  acceptRequest,
+  claimBroadcast,
+  declineRequest,
+  listBroadcasts,
+  listRequests,
+  listShiftRoles,
+  proposeCounterOffer,
+  type ShiftRequestView,
+} from '@/services/shifts';
+import { CsrfField, IdempotencyField, InputField, SelectField, SubmitButton } from '@/web/components';
+import { formFields } from '@/web/forms';
+import { formatMoney } from '@/web/format';
+import { renderPage } from '@/web/render';
+import { type DashboardBase, dashboardBase } from '../dashboard/context';
+import { noticeOf } from '../dashboard/refusals';
+import { AppShell } from '../dashboard/shell';
+import { FIND, rateText, relevanceReason, SCHEDULE, ShiftItem } from './parts';
+
+/**
+ * Find shifts ({app_url}/dashboard/shifter/find): the requests sent to the shifter (accept, decline,
+ * counter-offer with the counter rule's suggestion), then the open broadcasts of their crews best fit
+ * first, each with its score and why, filtered by a GET form and claimed with a POST form. Plain
+ * forms: every action works without script, one thumb on a phone.
+ */
+
+const NOTICES = {
+  claimed: 'The shift is yours: it is on your schedule.',
+  accepted: 'Request accepted: it is on your schedule.',
+  declined: 'Request declined.',
+  countered: 'Counter-offer sent: the business will answer it.',
+};
+
+/** What claiming says when it does not work out, in the shifter's words. */
+const CLAIM_WORDS: Partial<Record<string, string>> = {
+  'CLAIM-LOST-ERR': 'Someone else claimed this shift first.',
+  'SHFT-CONFLICT-ERR': 'This shift overlaps one you have already accepted: cancel that one first if you want this one.',
+  'SHFT-NOT-FND-ERR': 'This shift is no longer open.',
+};
+
+export interface FindFilters {
+  date?: string | undefined;
+  role?: string | undefined;
+  min_rate?: string | undefined;
+  business?: string | undefined;
+  cursor?: string | undefined;
+}
+
+type FilterField = 'date' | 'role' | 'min_rate' | 'business';
+
+/** The filters as the address gave them, each checked; a bad one is named beside its field and left out. */
+function readFilters(c: Context<AppEnv>): { f: FindFilters; errors: Partial<Record<FilterField, string>> } {
+  const q = (k: string) => c.req.query(k)?.trim().slice(0, 64) || undefined;
+  const f: FindFilters = { date: q('date'), role: q('role'), min_rate: q('min_rate'), business: q('business'), cursor: q('cursor') };
+  const errors: Partial<Record<FilterField, string>> = {};
+  if (f.date && !/^\d{4}-\d{2}-\d{2}$/.test(f.date)) errors.date = 'Pick a date.';
+  if (f.role && !/^\d{1,6}$/.test(f.role)) errors.role = 'Pick a role from the list.';
+  if (f.min_rate && !(Number(f.min_rate) > 0 && Number(f.min_rate) <= 10_000)) errors.min_rate = 'A rate above 0, like 18.50.';
+  return { f, errors };
+}
+
+interface CounterState {
+  id: string;
+  value: string;
+  error: string;
+}
+
+interface FindViewProps {
+  base: DashboardBase;
+  requests: ShiftRequestView[];
+  broadcasts: ShiftRequestView[];
+  nextCursor: string | null;
+  filters: FindFilters;
+  filterErrors: Partial<Record<FilterField, string>>;
+  roles: { id: number; label: string }[];
+  crews: { id: string; name: string }[];
+  notice?: string | undefined;
+  error?: string | undefined;
+  counter?: CounterState | undefined;
+}
+
+function RequestActions({ base, s, counter }: { base: DashboardBase; s: ShiftRequestView; counter?: CounterState | undefined }) {
+  const suggested = s.suggested_counter_rate ?? null;
+  const mine = counter?.id === s.id ? counter : undefined;
+  const fieldId = `counter-${s.id}`;
+  return (
+    <>
+      {suggested !== null ? (
+        <p class="sf-suggest">
+          Your counter rule asks at least <strong>{formatMoney(suggested, s.currency)}/h</strong> for a shift like this.
+        </p>
+      ) : null}
+      <div class="sf-actions">
+        <form method="post" action={`${FIND}/requests/${encodeURIComponent(s.id)}/accept`}>
+          <CsrfField token={base.csrfToken} />
+          <IdempotencyField />
+          <button type="submit" class="button button-primary" aria-label={`Accept: ${s.role ?? 'shift'} at ${s.business_name ?? ''}`}>
+            Accept
+          </button>
+        </form>
+        <form method="post" action={`${FIND}/requests/${encodeURIComponent(s.id)}/decline`}>
+          <CsrfField token={base.csrfToken} />
+          <IdempotencyField />
+          <button type="submit" class="button button-secondary" aria-label={`Decline: ${s.role ?? 'shift'} at ${s.business_name ?? ''}`}>
+            Decline
+          </button>
+        </form>
+      </div>
+      <details class="sf-counter" open={mine !== undefined}>
+        <summary>Counter-offer</summary>
+        <form method="post" action={`${FIND}/requests/${encodeURIComponent(s.id)}/counter`} class="sf-counter-form">
+          <CsrfField token={base.csrfToken} />
+          <IdempotencyField />
+          <InputField
+            id={fieldId}
+            label={`Your rate per hour (${s.currency})`}
+            name="hourly_rate"
+            type="number"
+            step={0.01}
+            min="0.01"
+            inputMode="decimal"
+            required
+            value={mine?.value ?? (suggested !== null ? String(suggested) : '')}
+            hint={`Offered: ${rateText(s)}.${suggested !== null ? ` Suggested by your counter rule: ${formatMoney(suggested, s.currency)}/h.` : ''}`}
+            error={mine?.error}
+          />
+          <SubmitButton>Send counter-offer</SubmitButton>
+        </form>
+      </details>
+    </>
+  );
+}
+
+function FilterForm({
+  filters,
+  errors,
+  roles,
+  crews,
+}: Pick<FindViewProps, 'filters' | 'roles' | 'crews'> & { errors: FindViewProps['filterErrors'] }) {
+  const any = Boolean(filters.date || filters.role || filters.min_rate || filters.business);
+  return (
+    <details class="sf-filters" open={any || Object.keys(errors).length > 0}>
+      <summary>Filters{any ? ' (on)' : ''}</summary>
+      <form method="get" action={FIND} class="form-grid">
+        <InputField label="Date" name="date" type="date" value={filters.date} error={errors.date} />
+        <SelectField
+          label="Role"
+          name="role"
+          value={filters.role ?? ''}
+          options={[{ value: '', label: 'Any role' }, ...roles.map((r) => ({ value: String(r.id), label: r.label }))]}
+          error={errors.role}
+        />
+        <InputField
+          label="Minimum rate per hour"
+          name="min_rate"
+          type="number"
+          step={0.01}
+          min="0"
+          inputMode="decimal"
+          value={filters.min_rate}
+          error={errors.min_rate}
+        />
+        <SelectField
+          label="Business"
+          name="business"
+          value={filters.business ?? ''}
+          options={[{ value: '', label: 'Any of your crews' }, ...crews.map((b) => ({ value: b.id, label: b.name }))]}
+        />
+        <div class="actions">
+          <SubmitButton>Show shifts</SubmitButton>
+          {any ? (
+            <a class="button button-secondary" href={FIND}>
+              Clear
+            </a>
+          ) : null}
+        </div>
+      </form>
+    </details>
+  );
+}
+
+function FindView(p: FindViewProps) {
+  const { base } = p;
+  const query = new URLSearchParams();
+  for (const k of ['date', 'role', 'min_rate', 'business'] as const) if (p.filters[k]) query.set(k, p.filters[k]!);
+  if (p.nextCursor) query.set('cursor', p.nextCursor);
+  return (
+    <AppShell base={base} side="shifter" current={FIND} title="Find shifts" notice={p.notice} error={p.error}>
+      <section class="sf-section" aria-labelledby="requests-heading">
+        <h2 id="requests-heading">Requests for you</h2>
+        {p.requests.length ? (
+          <ul class="sf-list">
+            {p.requests.map((s) => (
+              <ShiftItem s={s}>
+                <RequestActions base={base} s={s} counter={p.counter} />
+              </ShiftItem>
+            ))}
+          </ul>
+        ) : (
+          <p class="empty">No request waiting for your answer.</p>
+        )}
+      </section>
+      <section class="sf-section" aria-labelledby="open-heading">
+        <h2 id="open-heading">Open shifts of your crews</h2>
+        <p class="muted">
+          Best fit first: the score (out of 100) weighs your role history, the pay, the distance and the businesses you know.
+        </p>
+        <FilterForm filters={p.filters} errors={p.filterErrors} roles={p.roles} crews={p.crews} />
+        {p.broadcasts.length ? (
+          <ul class="sf-list">
+            {p.broadcasts.map((s) => (
+              <ShiftItem s={s}>
+                <p class="sf-reason">
+                  <span class="badge badge-info sf-score">
+                    <span class="visually-hidden">Match score </span>
+                    {s.relevance_score ?? 0}
+                    <span aria-hidden="true">/100</span>
+                    <span class="visually-hidden"> out of 100</span>
+                  </span>{' '}
+                  {relevanceReason(s, s.relevance_signals)}
+                </p>
+                <form method="post" action={`${FIND}/${encodeURIComponent(s.id)}/claim`} class="sf-actions">
+                  <CsrfField token={base.csrfToken} />
+                  <IdempotencyField />
+                  <button
+                    type="submit"
+                    class="button button-primary"
+                    aria-label={`Claim: ${s.role ?? 'shift'} at ${s.business_name ?? ''}, ${s.shift_date}`}
+                  >
+                    Claim
+                  </button>
+                </form>
+              </ShiftItem>
+            ))}
+          </ul>
+        ) : (
+          <p class="empty">
+            {p.filters.date || p.filters.role || p.filters.min_rate || p.filters.business
+              ? 'No open shift matches these filters.'
+              : p.crews.length
+                ? 'No open shift in your crews right now. New ones show here as businesses post them.'
+                : 'You are not in a crew yet: a business adds you to its crew, then its open shifts show here.'}
+          </p>
+        )}
+        {p.nextCursor ? (
+          <p>
+            <a class="button button-secondary" href={`${FIND}?${query}`}>
+              More shifts
+            </a>
+          </p>
+        ) : null}
+      </section>
+      <p>
+        <a href={SCHEDULE}>My schedule</a>
+      </p>
+    </AppShell>
+  );
+}
+
+async function renderFind(
+  c: Context<AppEnv>,
+  extra: { error?: string; counter?: CounterState; status?: ContentfulStatusCode } = {},
+): Promise<Response> {
+  const base = await dashboardBase(c);
+  if (!base.shifterId) return c.redirect('/dashboard', 303);
+  const ctx = serviceCtx(c);
+  const { f, errors } = readFilters(c);
+  const byStart = (a: ShiftRequestView, b: ShiftRequestView) => a.starts_at.localeCompare(b.starts_at);
+  const [pending, open, roles, crews] = await Promise.all([
+    listRequests(ctx, { as: 'shifter', status: 1, is_broadcast: false, limit: 50 }),
+    listBroadcasts(ctx, {
+      shifter_id: base.shifterId,
+      sort_by_relevance: true,
+      limit: 20,
+      shift_date: errors.date ? undefined : f.date,
+      shiftrole_id: f.role && !errors.role ? Number(f.role) : undefined,
+      min_rate: f.min_rate && !errors.min_rate ? Number(f.min_rate) : undefined,
+      business_id: f.business,
+      cursor: f.cursor,
+    }).catch((err: unknown) => {
+      // A stale or altered "More shifts" address starts the list over rather than failing the page.
+      if (err instanceof AppError && f.cursor)
+        return listBroadcasts(ctx, { shifter_id: base.shifterId!, sort_by_relevance: true, limit: 20 });
+      throw err;
+    }),
+    listShiftRoles(ctx),
+    listConnections(ctx, { as: 'shifter', status: 'accepted' }),
+  ]);
+  const now = ctx.now();
+  const requests = pending.data.filter((s) => Date.parse(s.starts_at) > now && s.shifter_id === base.shifterId).sort(byStart);
+  const crewList = crews.accepted.map((x) => ({ id: x.business_id, name: x.business_name })).sort((a, b) => a.name.localeCompare(b.name));
+  return renderPage(
+    c,
+    <FindView
+      base={base}
+      requests={requests}
+      broadcasts={open.data}
+      nextCursor={open.next_cursor}
+      filters={f}
+      filterErrors={errors}
+      roles={roles}
+      crews={crewList}
+      notice={noticeOf(c, NOTICES)}
+      error={extra.error}
+      counter={extra.counter}
+    />,
+    extra.status ?? 200,
+  );
+}
+
+/** A refusal's words: the page's own for the codes it expects, else the service's message (written for people). */
+function refusalWords(err: unknown, words: Partial<Record<string, string>>): { status: ContentfulStatusCode; message: string } {
+  if (!(err instanceof AppError)) throw err;
+  return { status: err.status as ContentfulStatusCode, message: words[err.code] ?? err.message };
+}
+
+/** The service's message for one field (AppError details), if it named that field. */
+function fieldMessage(err: unknown, field: string): string | undefined {
+  const details = err instanceof AppError && Array.isArray(err.details) ? (err.details as { field?: unknown; message?: unknown }[]) : [];
+  const hit = details.find((d) => d.field === field && typeof d.message === 'string');
+  return hit ? `${String(hit.message)[0]!.toUpperCase()}${String(hit.message).slice(1)}.` : undefined;
+}
+
+export async function getFind(c: Context<AppEnv>): Promise<Response> {
+  return renderFind(c);
+}
+
+export async function postClaim(c: Context<AppEnv>): Promise<Response> {
+  try {
+    await claimBroadcast(serviceCtx(c), c.req.param('id') ?? '');
+  } catch (err) {
+    const r = refusalWords(err, CLAIM_WORDS);
+    return renderFind(c, { error: r.message, status: r.status });
+  }
+  return c.redirect(`${FIND}?notice=claimed`, 303);
+}
+
+const ANSWER_WORDS: Partial<Record<string, string>> = {
+  'SHFT-CONFLICT-ERR': 'This shift overlaps one you have already accepted: cancel that one first if you want this one.',
+  'SHFT-NOT-FND-ERR': 'This request is no longer there.',
+};
+
+export async function postAccept(c: Context<AppEnv>): Promise<Response> {
+  try {
+    await acceptRequest(serviceCtx(c), c.req.param('id') ?? '');
+  } catch (err) {
+    const r = refusalWords(err, ANSWER_WORDS);
+    return renderFind(c, { error: r.message, status: r.status });
+  }
+  return c.redirect(`${FIND}?notice=accepted`, 303);
+}
+
+export async function postDecline(c: Context<AppEnv>): Promise<Response> {
+  try {
+    await declineRequest(serviceCtx(c), c.req.param('id') ?? '', {});
+  } catch (err) {
+    const r = refusalWords(err, ANSWER_WORDS);
+    return renderFind(c, { error: r.message, status: r.status });
+  }
+  return c.redirect(`${FIND}?notice=declined`, 303);
+}
+
+export async function postCounter(c: Context<AppEnv>): Promise<Response> {
+  const id = c.req.param('id') ?? '';
+  const field = await formFields(c);
+  const value = field('hourly_rate', 32).trim();
+  const rate = Number(value);
+  if (!value || !Number.isFinite(rate) || rate <= 0 || rate > 10_000) {
+    return renderFind(c, {
+      error: 'Check the counter-offer below.',
+      counter: { id, value, error: 'A rate above 0, like 24.50.' },
+      status: 400,
+    });
+  }
+  try {
+    await proposeCounterOffer(serviceCtx(c), id, { hourly_rate: rate });
+  } catch (err) {
+    const r = refusalWords(err, ANSWER_WORDS);
+    const onField = err instanceof AppError && err.code === 'VALIDATION-ERR';
+    return renderFind(c, {
+      error: onField ? 'Check the counter-offer below.' : r.message,
+      status: r.status,
+      ...(onField ? { counter: { id, value, error: fieldMessage(err, 'hourly_rate') ?? r.message } } : {}),
+    });
+  }
+  return c.redirect(`${FIND}?notice=countered`, 303);
+}
