@@ -263,7 +263,8 @@ for (const u of [...units].sort()) if (!state.has(u)) visit(u);
 // The web application's browser files are the islands (src/web/features/<feature>/<name>.island.ts(x)),
 // the client-only libraries beside them (*.client.ts), the shared client (src/web/client/) and the
 // service worker (src/web/service-worker/). They are bundled for the browser, so:
-// - a browser file imports only browser files and models (*.model.ts: pure code both sides use);
+// - a browser file imports only browser files and models (*.model.ts: pure code both sides use), and
+//   the Worker's emitted declarations (generated/types/, type-only: the typed client's route types);
 // - a model imports only models (it runs on both sides);
 // - nothing else imports a browser file (the Worker finds an island by name, WEB_ENTRIES.islands).
 {
@@ -272,6 +273,7 @@ for (const u of [...units].sort()) if (!state.has(u)) visit(u);
   const inWeb = (f) => f.startsWith(WEB + path.sep);
   const isBrowser = (f) => inWeb(f) && (/\.(island\.tsx?|client\.ts)$/.test(f) || /^(client|service-worker)\//.test(rel(f)));
   const isModel = (f) => inWeb(f) && /\.model\.ts$/.test(f);
+  const GENERATED_TYPES = path.join(ROOT, 'generated', 'types') + path.sep;
   for (const file of walk(SRC)) {
     const relFile = path.relative(ROOT, file);
     for (const m of fs.readFileSync(file, 'utf8').matchAll(IMPORT_RE)) {
@@ -279,6 +281,9 @@ for (const u of [...units].sort()) if (!state.has(u)) visit(u);
       if (!isLocal(spec)) continue;
       const target = resolveImport(file, spec);
       if (!target) continue;
+      // The typed client's one link to the Worker: its route types, from the emitted declarations.
+      const typeOnly = /^\s*import\s+type\s/.test(m[0].replace(/^[^i]*/, ''));
+      if (target.startsWith(GENERATED_TYPES) && typeOnly) continue;
       if (isBrowser(file) && !isBrowser(target) && !isModel(target)) {
         problems.push(`${relFile}: a browser file imports '${spec}', which is neither a browser file nor a model (*.model.ts)`);
       } else if (isModel(file) && !isModel(target)) {

@@ -237,5 +237,11 @@ describe('check-imports', () => {
       { ...web, 'src/web/features/clock/clock.tsx': "import { i } from './clock.island';\nexport const page = i;\n" },
       /clock\.tsx: imports '\.\/clock\.island', a browser file; the Worker finds an island by name/,
     );
+    const typed = "import type { AppType } from '@generated/types/src/app';\nexport const api = (a?: AppType) => a;\n";
+    passes({ ...web, 'src/web/client/api.ts': typed });
+    fails(
+      { ...web, 'src/web/client/api.ts': typed.replace('import type', 'import') },
+      /src\/web\/client\/api\.ts: a browser file imports '@generated\/types\/src\/app'/,
+    );
   });
 });

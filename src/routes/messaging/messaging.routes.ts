@@ -1,3 +1,4 @@
+import type { z } from '@hono/zod-openapi';
 import { authRoute, idParam, jsonBody, jsonContent } from '../../http/openapi';
 import type { ErrorCode } from '../../lib/errors';
 import {
@@ -96,18 +97,25 @@ export const messages = authRoute({
 });
 
 /** The per-thread state changes of the caller's side: one route each, same shape. */
-function action(name: string, operationId: string, summary: string, description: string, errors: ErrorCode[] = []) {
+function action<N extends string, B extends z.ZodType = typeof threadActionInput>(
+  name: N,
+  operationId: string,
+  summary: string,
+  description: string,
+  errors: ErrorCode[] = [],
+  body?: B,
+) {
   return authRoute({
     method: 'post',
     operationId,
     authorization: 'party',
-    path: `/v1/messaging/threads/{id}/${name}`,
+    path: `/v1/messaging/threads/{id}/${name}` as `/v1/messaging/threads/{id}/${N}`,
     tags,
     summary,
     description: `${description} Doing it again changes nothing. Answers the thread as the caller's side now sees it.`,
     request: {
       params: idParam,
-      body: { required: false, content: { 'application/json': { schema: name === 'read' ? markReadInput : threadActionInput } } },
+      body: { required: false, content: { 'application/json': { schema: (body ?? threadActionInput) as B } } },
     },
     responses: { 200: thread('The thread.') },
     errors: [...IN_THREAD, ...errors],
@@ -119,6 +127,8 @@ export const read = action(
   'markMessageThreadRead',
   "Move the caller's read marker",
   'Up to `seq` (default: the latest message); never back, never past the latest message.',
+  [],
+  markReadInput,
 );
 export const pin = action('pin', 'pinMessageThread', 'Pin a thread', 'It shows in the Pinned tab.');
 export const unpin = action('unpin', 'unpinMessageThread', 'Unpin a thread', 'It leaves the Pinned tab.');

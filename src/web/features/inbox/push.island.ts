@@ -1,4 +1,4 @@
-import { api, newIdempotencyKey } from '@/web/client/api';
+import { client, send, write } from '@/web/client/api';
 import { eachIsland } from '@/web/client/island';
 
 /**
@@ -21,21 +21,16 @@ interface Props {
   subscribed: number;
 }
 
-interface SubscriptionList {
-  vapid_public_key: string | null;
-}
-
-interface SavedSubscription {
-  id: string;
-}
-
-/** The subscription as the API registers it. */
+/**
+ * The subscription as the API registers it. A subscription made with an applicationServerKey always
+ * has both keys; were one missing, the empty string is refused by the API as the absent key was.
+ */
 function forApi(subscription: PushSubscription) {
   const json = subscription.toJSON();
   return {
-    endpoint: json.endpoint,
+    endpoint: subscription.endpoint,
     expiration_time: json.expirationTime ?? null,
-    keys: { p256dh: json.keys?.p256dh, auth: json.keys?.auth },
+    keys: { p256dh: json.keys?.p256dh ?? '', auth: json.keys?.auth ?? '' },
     label: label(),
   };
 }
@@ -101,13 +96,11 @@ function mount(root: HTMLElement, _props: Props) {
     off.disabled = true;
     say('Turning off…');
     try {
-      const found = await api<SavedSubscription>('POST', '/v1/notifications/push_subscriptions', forApi(current), {
-        idempotencyKey: newIdempotencyKey(),
-      });
+      const found = await send(client.v1.notifications.push_subscriptions.$post({ json: forApi(current) }, write()));
       if (!found.ok) return say(`Could not turn off: ${found.error.message}`, true);
-      const removed = await api('DELETE', `/v1/notifications/push_subscriptions/${encodeURIComponent(found.data.id)}`, undefined, {
-        idempotencyKey: newIdempotencyKey(),
-      });
+      const removed = await send(
+        client.v1.notifications.push_subscriptions[':id'].$delete({ param: { id: encodeURIComponent(found.data.id) } }, write()),
+      );
       if (!removed.ok) return say(`Could not turn off: ${removed.error.message}`, true);
       await current.unsubscribe();
       current = null;
@@ -125,7 +118,7 @@ function mount(root: HTMLElement, _props: Props) {
     button.disabled = true;
     say('Turning on…');
     try {
-      const keys = await api<SubscriptionList>('GET', '/v1/notifications/push_subscriptions');
+      const keys = await send(client.v1.notifications.push_subscriptions.$get());
       if (!keys.ok) return say(`Could not turn on: ${keys.error.message}`, true);
       if (!keys.data.vapid_public_key) return say('Browser notifications are not set up on this service yet.', true);
       const permission = await Notification.requestPermission();
@@ -139,9 +132,7 @@ function mount(root: HTMLElement, _props: Props) {
           // The key as the API gives it: base64url, which the Push API takes as is.
           applicationServerKey: keys.data.vapid_public_key,
         }));
-      const saved = await api('POST', '/v1/notifications/push_subscriptions', forApi(subscription), {
-        idempotencyKey: newIdempotencyKey(),
-      });
+      const saved = await send(client.v1.notifications.push_subscriptions.$post({ json: forApi(subscription) }, write()));
       if (!saved.ok) return say(`Could not turn on: ${saved.error.message}`, true);
       current = subscription;
       showState();

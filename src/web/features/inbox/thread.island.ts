@@ -1,5 +1,5 @@
 import { ASSISTANT_NAME, inWebWords } from '../help/help-wording.model';
-import { api, newIdempotencyKey } from '@/web/client/api';
+import { client, newIdempotencyKey, send, write } from '@/web/client/api';
 import { eachIsland } from '@/web/client/island';
 
 /**
@@ -42,10 +42,6 @@ interface Message {
   created_at: number;
 }
 
-interface SentMessage {
-  message: { seq: number; id: string; sender: { kind: string; id: string }; body: string; automated: boolean; created_at: string };
-}
-
 const PING_MS = 30_000;
 const RETRY_MAX_MS = 30_000;
 /** Close codes after which reconnecting cannot help: the session ended, access to the thread ended. */
@@ -79,14 +75,8 @@ function mount(root: HTMLElement, props: Props) {
     if (document.visibilityState !== 'visible' || readUpTo === 0) return;
     const seq = readUpTo;
     readUpTo = 0;
-    void api(
-      'POST',
-      `/v1/messaging/threads/${props.threadId}/read`,
-      { seq, ...(props.as ? { as: props.as } : {}) },
-      {
-        idempotencyKey: newIdempotencyKey(),
-      },
-    );
+    const json = { seq, ...(props.as ? { as: props.as } : {}) };
+    void send(client.v1.messaging.threads[':id'].read.$post({ param: { id: props.threadId }, json }, write()));
   };
   document.addEventListener('visibilitychange', markRead);
 
@@ -194,16 +184,16 @@ function mount(root: HTMLElement, props: Props) {
     retry.hidden = !failed;
   };
 
-  async function send(body: string) {
+  async function sendMessage(body: string) {
     pending = pending?.body === body ? pending : { key: newIdempotencyKey(), body };
     button!.disabled = true;
     retry.disabled = true;
     say('Sending…', false);
-    const res = await api<SentMessage>(
-      'POST',
-      '/v1/messaging/messages',
-      { conversation_id: props.threadId, body, ...(props.as ? { as: props.as } : {}) },
-      { idempotencyKey: pending.key },
+    const res = await send(
+      client.v1.messaging.messages.$post(
+        { json: { conversation_id: props.threadId, body, ...(props.as ? { as: props.as } : {}) } },
+        write({ idempotencyKey: pending.key }),
+      ),
     );
     button!.disabled = false;
     retry.disabled = false;
@@ -237,11 +227,11 @@ function mount(root: HTMLElement, props: Props) {
       box.focus();
       return;
     }
-    void send(body);
+    void sendMessage(body);
   });
   retry.addEventListener('click', () => {
     const body = box.value.trim() || pending?.body;
-    if (body) void send(body);
+    if (body) void sendMessage(body);
   });
 }
 

@@ -1,4 +1,4 @@
-import { api, newIdempotencyKey } from '@/web/client/api';
+import { client, newIdempotencyKey, send, write } from '@/web/client/api';
 import { eachIsland } from '@/web/client/island';
 
 /**
@@ -61,10 +61,9 @@ function mount(root: HTMLElement, props: Props) {
   save.addEventListener('click', async () => {
     save.disabled = true;
     say('');
-    const base = `/v1/business/${encodeURIComponent(props.businessId)}/payment_methods`;
-    const setup = await api<{ setup_intent_id: string; client_secret: string }>('POST', `${base}/setup_intent`, undefined, {
-      idempotencyKey: setupKey,
-    });
+    const cards = client.v1.business[':id'].payment_methods;
+    const param = { id: encodeURIComponent(props.businessId) };
+    const setup = await send(cards.setup_intent.$post({ param }, write({ idempotencyKey: setupKey })));
     if (!setup.ok) {
       save.disabled = false;
       say(setup.error.message);
@@ -78,7 +77,7 @@ function mount(root: HTMLElement, props: Props) {
       say(confirmed.error.message ?? 'The card was not accepted.');
       return;
     }
-    const saved = await api('POST', base, { setup_intent_id: setup.data.setup_intent_id }, { idempotencyKey: newIdempotencyKey() });
+    const saved = await send(cards.$post({ param, json: { setup_intent_id: setup.data.setup_intent_id } }, write()));
     if (!saved.ok) {
       save.disabled = false;
       say(saved.error.message);

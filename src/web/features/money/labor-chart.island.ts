@@ -1,5 +1,5 @@
 import 'uplot/dist/uPlot.min.css';
-import { api, money, newIdempotencyKey } from '@/web/client/api';
+import { client, money, newIdempotencyKey, send, write } from '@/web/client/api';
 import { mountChart, periodBarsOptions } from '@/web/client/chart';
 import { eachIsland } from '@/web/client/island';
 import { againstBudget, budgetSentence, type LaborChartProps, weekLabel } from './labor.model';
@@ -118,11 +118,11 @@ function mount(el: HTMLElement, props: LaborChartProps) {
     const button = form.querySelector<HTMLButtonElement>('button[type="submit"]');
     if (button) button.disabled = true;
     if (status) status.textContent = 'Saving…';
-    const res = await api<{ weekly_labor_budget: number | null }>(
-      'PUT',
-      `/v1/business/${encodeURIComponent(props.businessId)}/weekly_labor_budget`,
-      { weekly_labor_budget: value },
-      { idempotencyKey: key },
+    const res = await send(
+      client.v1.business[':id'].weekly_labor_budget.$put(
+        { param: { id: encodeURIComponent(props.businessId) }, json: { weekly_labor_budget: value } },
+        write({ idempotencyKey: key }),
+      ),
     );
     if (button) button.disabled = false;
     if (!res.ok) {

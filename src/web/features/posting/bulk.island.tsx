@@ -1,6 +1,6 @@
 import { render, useRef, useState } from 'hono/jsx/dom';
 import Papa from 'papaparse';
-import { api, newIdempotencyKey } from '@/web/client/api';
+import { client, newIdempotencyKey, send, write } from '@/web/client/api';
 import { eachIsland } from '@/web/client/island';
 import { checkRow, type Crew, type Role, type RowInput, type RowProblem, type ShiftInputBounds, toRequest } from './shift-rows.model';
 
@@ -121,13 +121,11 @@ function BulkPoster({ props }: { props: Props }) {
 
   const sendOne = async (row: Row) => {
     update(row.n, { state: 'sending', message: null });
-    const res = await api<{ id: string }>(
-      'POST',
-      '/v1/shift_request/send_request',
-      toRequest(row, props.businessId, props.roles, props.crew),
-      {
-        idempotencyKey: row.key,
-      },
+    const res = await send(
+      client.v1.shift_request.send_request.$post(
+        { json: toRequest(row, props.businessId, props.roles, props.crew) },
+        write({ idempotencyKey: row.key }),
+      ),
     );
     if (res.ok) {
       update(row.n, { state: 'posted', message: null });
@@ -142,7 +140,7 @@ function BulkPoster({ props }: { props: Props }) {
     update(row.n, { state: 'failed', message: res.error.message, problems });
   };
 
-  const send = async (which: Row[]) => {
+  const sendRows = async (which: Row[]) => {
     setRunning(true);
     const queue = [...which];
     const workers = Array.from({ length: Math.min(CONCURRENCY, queue.length) }, async () => {
@@ -207,7 +205,7 @@ function BulkPoster({ props }: { props: Props }) {
         <button type="button" class="button button-secondary" onClick={() => load(text)} disabled={running}>
           Check rows
         </button>
-        <button type="button" class="button button-primary" disabled={running || !ready.length} onClick={() => send(ready)}>
+        <button type="button" class="button button-primary" disabled={running || !ready.length} onClick={() => sendRows(ready)}>
           {rows.some((r) => r.state === 'posted') ? `Send the ${ready.length} row(s) not posted yet` : `Send ${ready.length} row(s)`}
         </button>
       </div>
@@ -253,7 +251,7 @@ function BulkPoster({ props }: { props: Props }) {
                       </span>
                       {r.message ? <p class="field-error">{r.message}</p> : null}
                       {r.state === 'failed' ? (
-                        <button type="button" class="button-link" disabled={running} onClick={() => send([r])}>
+                        <button type="button" class="button-link" disabled={running} onClick={() => sendRows([r])}>
                           {`Send row ${r.n} again`}
                         </button>
                       ) : null}

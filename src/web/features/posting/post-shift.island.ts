@@ -1,4 +1,4 @@
-import { api, money, query } from '@/web/client/api';
+import { client, money, read, send } from '@/web/client/api';
 import { eachIsland } from '@/web/client/island';
 import { rateProblem, type ShiftInputBounds } from './shift-rows.model';
 
@@ -14,18 +14,6 @@ interface Props {
   currency: string;
   /** The service's shift input bounds (services/shifts SHIFT_INPUT_BOUNDS). */
   bounds: ShiftInputBounds;
-}
-
-interface GoingRate {
-  median: number | null;
-  p25: number | null;
-  p75: number | null;
-  sufficient_data: boolean;
-}
-
-interface Conflicts {
-  data: { business_name: string | null; shift_date: string; shift_in: string; shift_out: string }[];
-  busy: { starts_at: string; ends_at: string }[];
 }
 
 eachIsland<Props>('post-shift', (form, props) => {
@@ -50,9 +38,8 @@ eachIsland<Props>('post-shift', (form, props) => {
       return;
     }
     if (props.cityId === null) return;
-    const r = await api<GoingRate>(
-      'GET',
-      `/v1/going_rate${query({ city_id: props.cityId, shiftrole_id: role.value, currency: props.currency })}`,
+    const r = await send(
+      client.v1.going_rate.$get({ query: { city_id: String(props.cityId), shiftrole_id: role.value, currency: props.currency } }),
     );
     if (!r.ok || r.data.median === null) {
       rateHint.textContent = 'No going rate for this role in your city yet.';
@@ -99,11 +86,11 @@ eachIsland<Props>('post-shift', (form, props) => {
     if (!date || !shiftIn || !shiftOut) return;
     pending?.abort();
     pending = new AbortController();
-    const r = await api<Conflicts>(
-      'GET',
-      `/v1/shift_request/conflicts${query({ shifter_id: shifter.value, date, shift_in: shiftIn, shift_out: shiftOut, business_id: props.businessId })}`,
-      undefined,
-      { signal: pending.signal },
+    const r = await send(
+      client.v1.shift_request.conflicts.$get(
+        { query: { shifter_id: shifter.value, date, shift_in: shiftIn, shift_out: shiftOut, business_id: props.businessId } },
+        read(pending.signal),
+      ),
     );
     if (!r.ok) return;
     const n = r.data.data.length + r.data.busy.length;

@@ -17,7 +17,7 @@ import timeGridPlugin from 'fullcalendar/timegrid';
 import 'fullcalendar/skeleton.css';
 import 'fullcalendar/themes/classic/theme.css';
 import 'fullcalendar/themes/classic/palette.css';
-import { type ApiResult, api, money, newIdempotencyKey, query } from '@/web/client/api';
+import { type ApiError, type ApiResult, client, money, newIdempotencyKey, type OkBody, send, write } from '@/web/client/api';
 import { eachIsland } from '@/web/client/island';
 import {
   dateText,
@@ -62,21 +62,8 @@ interface Props {
   changeHref: string;
 }
 
-interface ShiftList {
-  data: ScheduleShift[];
-  next_cursor: string | null;
-}
-
-interface Conflicts {
-  data: { shift_date: string; shift_in: string; shift_out: string; business_name: string | null }[];
-  busy: { starts_at: string; ends_at: string }[];
-}
-
-interface ApiFailure {
-  code: string;
-  message: string;
-  details?: unknown;
-}
+/** A page of list_of_requests, named for the loop that pages through them. */
+type ShiftList = OkBody<Awaited<ReturnType<typeof client.v1.shift_request.list_of_requests.$post>>>;
 
 const VIEW_NAMES = { week: 'timeGridWeek', day: 'timeGridDay', list: 'listWeek' } as const;
 type ViewKey = keyof typeof VIEW_NAMES;
@@ -183,9 +170,8 @@ function mount(root: HTMLElement, props: Props) {
 
   const refreshLabor = async () => {
     if (!props.seesPay) return;
-    const res = await api<LaborWeek>(
-      'GET',
-      `/v1/business/${encodeURIComponent(props.businessId)}/labor_costs${query({ week: weekStart })}`,
+    const res = await send(
+      client.v1.business[':id'].labor_costs.$get({ param: { id: encodeURIComponent(props.businessId) }, query: { week: weekStart } }),
     );
     labor = res.ok ? res.data : null;
     renderLabor();
@@ -196,15 +182,19 @@ function mount(root: HTMLElement, props: Props) {
     const rows: ScheduleShift[] = [];
     let cursor: string | null = null;
     for (let page = 0; page < 5; page++) {
-      const res: ApiResult<ShiftList> = await api<ShiftList>('POST', '/v1/shift_request/list_of_requests', {
-        as: 'business',
-        business_id: props.businessId,
-        status: [...SCHEDULE_STATUSES],
-        date_from: shiftDate(monday, -1),
-        date_to: shiftDate(monday, 6),
-        limit: 200,
-        ...(cursor ? { cursor } : {}),
-      });
+      const res: ApiResult<ShiftList> = await send(
+        client.v1.shift_request.list_of_requests.$post({
+          json: {
+            as: 'business',
+            business_id: props.businessId,
+            status: [...SCHEDULE_STATUSES],
+            date_from: shiftDate(monday, -1),
+            date_to: shiftDate(monday, 6),
+            limit: 200,
+            ...(cursor ? { cursor } : {}),
+          },
+        }),
+      );
       if (!res.ok) throw new Error(res.error.message);
       rows.push(...res.data.data);
       cursor = res.data.next_cursor;
@@ -400,7 +390,7 @@ function mount(root: HTMLElement, props: Props) {
       : `The request is replaced: the original is marked superseded and a new pending request with the new times goes to ${who}, who must accept it.`;
     const conflictBox = h('div', { 'aria-live': 'polite' });
     const error = h('div', { class: 'notice notice-error', role: 'alert', hidden: true });
-    const send = h('button', { type: 'button', class: 'button button-primary' }, 'Send the change');
+    const sendButton = h('button', { type: 'button', class: 'button button-primary' }, 'Send the change');
     open(
       'Send this change?',
       h(
@@ -416,22 +406,23 @@ function mount(root: HTMLElement, props: Props) {
       h('p', {}, what),
       conflictBox,
       error,
-      buttonRow(send, closeButton('Cancel')),
+      buttonRow(sendButton, closeButton('Cancel')),
     );
-    send.focus();
+    sendButton.focus();
 
     if (s.shifter_id && !s.is_broadcast) {
       conflictBox.replaceChildren(h('p', { class: 'hint' }, `Checking ${who}'s other shifts…`));
-      void api<Conflicts>(
-        'GET',
-        `/v1/shift_request/conflicts${query({
-          shifter_id: s.shifter_id,
-          date: p.date,
-          shift_in: p.in,
-          shift_out: p.out,
-          exclude_shift_request_id: s.id,
-          business_id: props.businessId,
-        })}`,
+      void send(
+        client.v1.shift_request.conflicts.$get({
+          query: {
+            shifter_id: s.shifter_id,
+            date: p.date,
+            shift_in: p.in,
+            shift_out: p.out,
+            exclude_shift_request_id: s.id,
+            business_id: props.businessId,
+          },
+        }),
       ).then((res) => {
         if (proposal !== p) return;
         if (!res.ok) {
@@ -457,20 +448,20 @@ function mount(root: HTMLElement, props: Props) {
             h('p', {}, 'You can still send the change; they would have to choose.'),
           ),
         );
-        send.textContent = 'Send the change anyway';
+        sendButton.textContent = 'Send the change anyway';
       });
     }
 
-    send.addEventListener('click', async () => {
-      send.disabled = true;
+    sendButton.addEventListener('click', async () => {
+      sendButton.disabled = true;
       error.hidden = true;
-      const res = await api<{ superseded: ScheduleShift; shift_request: ScheduleShift }>(
-        'PUT',
-        '/v1/shift_request/change_request',
-        { shift_request_id: s.id, shift_date: p.date, shift_in: p.in, shift_out: p.out },
-        { idempotencyKey: p.key },
+      const res = await send(
+        client.v1.shift_request.change_request.$put(
+          { json: { shift_request_id: s.id, shift_date: p.date, shift_in: p.in, shift_out: p.out } },
+          write({ idempotencyKey: p.key }),
+        ),
       );
-      send.disabled = false;
+      sendButton.disabled = false;
       if (!res.ok) {
         error.replaceChildren(h('p', {}, failureText(res.error)));
         error.hidden = false;
@@ -489,7 +480,7 @@ function mount(root: HTMLElement, props: Props) {
     });
   };
 
-  const failureText = (e: ApiFailure) => {
+  const failureText = (e: ApiError) => {
     const issues = (e.details as { issues?: { path?: unknown[]; message?: string }[] } | undefined)?.issues;
     const fields = Array.isArray(e.details) ? (e.details as { field?: string; message?: string }[]) : [];
     const first = fields.find((f) => f.message) ?? issues?.[0];

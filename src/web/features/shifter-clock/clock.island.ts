@@ -5,7 +5,7 @@
  * Without network the punch is kept on the phone with the time it was made and sent when the network
  * returns (src/web/features/shifter-clock/punch-queue.client.ts; the service worker's Background Sync too, where there is one).
  */
-import { api, newIdempotencyKey } from '@/web/client/api';
+import { client, newIdempotencyKey, send, write } from '@/web/client/api';
 import { eachIsland } from '@/web/client/island';
 import { enqueuePunch, type QueuedPunch, queuedPunches, SYNC_TAG, sendQueuedPunches } from './punch-queue.client';
 
@@ -186,11 +186,12 @@ function mountPunch(form: HTMLFormElement, props: Props) {
       ...(photoUrl ? { photo_url: photoUrl } : {}),
       ...(imHere ? { im_here: true } : {}),
     };
-    const r = await api<{ shift_start_at: string | null; shift_end_at: string | null }>(
-      'POST',
-      `/v1/shift_request/${encodeURIComponent(props.shiftId)}/clock_${props.side}`,
-      body,
-      { idempotencyKey: punch.idempotencyKey },
+    const shift = client.v1.shift_request[':id'];
+    const r = await send(
+      (props.side === 'in' ? shift.clock_in : shift.clock_out).$post(
+        { param: { id: encodeURIComponent(props.shiftId) }, json: body },
+        write({ idempotencyKey: punch.idempotencyKey }),
+      ),
     );
     if (r.ok) {
       // The page words the notice from the stored punch (its fixed keys, src/web/features/shifter-clock).

@@ -5,7 +5,7 @@
  * the new row. A refusal is said beside the form and nothing typed is lost. Without a document (or
  * without script) the form posts to the page as usual.
  */
-import { api, newIdempotencyKey } from '@/web/client/api';
+import { client, newIdempotencyKey, send, write } from '@/web/client/api';
 import { eachIsland } from '@/web/client/island';
 
 const MAX_BYTES = 8 * 1024 * 1024;
@@ -32,16 +32,19 @@ eachIsland<{ shifterId: string }>('records', (el, props) => {
     const data = new FormData(form);
     const value = (k: string) => String(data.get(k) ?? '').trim();
     say('Saving…');
-    const created = await api<{ id: string; label: string }>(
-      'POST',
-      `/v1/shifter/${encodeURIComponent(props.shifterId)}/credentials`,
-      {
-        label: value('label'),
-        ...(value('issuer') ? { issuer: value('issuer') } : {}),
-        ...(value('expires_on') ? { expires_on: value('expires_on') } : {}),
-        is_visible: data.get('is_visible') === '1',
-      },
-      { idempotencyKey: newIdempotencyKey() },
+    const created = await send(
+      client.v1.shifter[':id'].credentials.$post(
+        {
+          param: { id: encodeURIComponent(props.shifterId) },
+          json: {
+            label: value('label'),
+            ...(value('issuer') ? { issuer: value('issuer') } : {}),
+            ...(value('expires_on') ? { expires_on: value('expires_on') } : {}),
+            is_visible: data.get('is_visible') === '1',
+          },
+        },
+        write(),
+      ),
     );
     if (!created.ok) {
       say(created.error.message, true);
@@ -67,7 +70,7 @@ eachIsland<{ shifterId: string }>('records', (el, props) => {
       say(`Credential “${created.data.label}” added; the document was refused: ${refused ?? res.status}`, true);
       return;
     }
-    // The page words it (its fixed notices, src/web/features/shifter-clock/records.tsx).
+    // The page words it (its fixed notices, src/web/features/shifter-clock/records-page.tsx).
     location.assign(`${location.pathname}?notice=credential_added_with_document`);
   });
 });

@@ -1,0 +1,59 @@
+// The crew page itself (GET /dashboard/crew): its notices and the view every crew form renders again
+// when it is refused.
+import type { Context } from 'hono';
+import type { AppEnv } from '@/http/app-types';
+import { Card } from '@/web/components';
+import { renderPage } from '@/web/render';
+import { seesPay } from '@/services/access';
+import { type DashboardBase, dashboardBase } from '@/web/features/dashboard/context';
+import { noticeOf } from '@/web/features/dashboard/refusals';
+import { AppShell } from '@/web/features/dashboard/shell';
+import { type CrewData, loadCrew } from './crew-data';
+import { CREW } from './crew-format';
+import { CrewTable, InviteShifterForm, Requests, Summary } from './crew-sections';
+import { TeamCard } from './team-card';
+
+const NOTICES = {
+  invited: 'The connection request was sent. They join your crew once they accept.',
+  accepted: 'The request was accepted: they are in your crew now.',
+  declined: 'The request was declined.',
+  removed: 'The connection was ended.',
+  withdrawn: 'Your request was withdrawn.',
+  team_invited: 'The invitation was sent. They become a teammate once they accept it.',
+  suspended: 'The teammate is suspended: they no longer reach the business.',
+  reactivated: 'The teammate is active again.',
+  revoked: 'The invitation was withdrawn.',
+} as const;
+
+interface CrewViewProps {
+  base: DashboardBase;
+  data: CrewData;
+  notice?: string | undefined;
+  error?: string | undefined;
+  shifter?: { value: string; error?: string | undefined };
+  teammate?: { email: string; error?: string | undefined };
+}
+
+export function CrewView({ base, data, notice, error, shifter, teammate }: CrewViewProps) {
+  return (
+    <AppShell base={base} title="Crew" current={CREW} notice={notice} error={error}>
+      <Card title="Invite a shifter">
+        <InviteShifterForm base={base} value={shifter?.value} error={shifter?.error} />
+      </Card>
+      <Requests base={base} data={data} />
+      <section class="card" aria-labelledby="crew-head">
+        <h2 id="crew-head">{`Your crew, last ${data.analytics.window_days} days`}</h2>
+        <Summary a={data.analytics} />
+        <CrewTable base={base} data={data} />
+        {seesPay(base.business?.role) ? null : <p class="aside">Pay figures are shown to the business owner.</p>}
+      </section>
+      <TeamCard base={base} data={data} email={teammate?.email} emailError={teammate?.error} />
+    </AppShell>
+  );
+}
+
+export async function renderCrew(c: Context<AppEnv>): Promise<Response> {
+  const base = await dashboardBase(c);
+  if (!base.business) return c.redirect('/dashboard', 303);
+  return renderPage(c, <CrewView base={base} data={await loadCrew(c, base)} notice={noticeOf(c, NOTICES)} />);
+}
