@@ -17,8 +17,15 @@ const create = (key: string, body: Record<string, unknown>) => call('POST', '/v1
 const update = (key: string, id: string, body: unknown) => call('PUT', `/v1/shift_templates/${id}`, { key, body });
 const remove = (key: string, id: string) => call('DELETE', `/v1/shift_templates/${id}`, { key });
 const listOf = (key: string, businessId: string) => call('GET', `/v1/shift_templates/by_business/${businessId}`, { key });
-const generate = (key: string, id: string, weeks?: string | number) =>
-  call('POST', `/v1/shift_templates/${id}/generate`, { key, query: { weeks } });
+const generate = (key: string, id: string, weeks?: string | number, weekOf?: string) =>
+  call('POST', `/v1/shift_templates/${id}/generate`, { key, query: { weeks, week_of: weekOf } });
+const preview = (key: string, id: string, weeks?: number, weekOf?: string) =>
+  call('GET', `/v1/shift_templates/${id}/generate/preview`, { key, query: { weeks, week_of: weekOf } });
+/** The Monday of the week `n` weeks after this one, in the factory's business zone. */
+const mondayIn = (n: number) => {
+  const today = todayIn(TZ);
+  return addDays(today, 1 - weekdayOf(today) + 7 * n);
+};
 
 const base = { label: 'Weekday lunch', days_of_week: '1,3,5', shift_in: '11:00', shift_out: '15:00', shiftrole_id: 1, hourly_rate: 18.5 };
 
@@ -33,12 +40,16 @@ async function newTemplate(key: string, businessId: string, fields: Record<strin
   return res.body as { id: string; [k: string]: unknown };
 }
 
-/** What generate should create, computed independently: listed weekdays from today whose start is ahead. */
-function expectedDates(days: number[], weeks: number, shiftIn: string): string[] {
+/**
+ * What generate should create, computed independently: the listed weekdays of `weeks` calendar weeks
+ * (Monday to Sunday) from next week's Monday, or from the week that starts on `monday`, whose start is ahead.
+ */
+function expectedDates(days: number[], weeks: number, shiftIn: string, monday?: string): string[] {
   const today = todayIn(TZ);
+  const start = monday ?? addDays(today, 8 - weekdayOf(today));
   const out: string[] = [];
   for (let i = 0; i < weeks * 7; i++) {
-    const d = addDays(today, i);
+    const d = addDays(start, i);
     if (days.includes(weekdayOf(d)) && wallClockToInstant(d, shiftIn, TZ) > Date.now()) out.push(d);
   }
   return out;
@@ -181,7 +192,7 @@ describe('template times and rates', () => {
 });
 
 describe('generate', () => {
-  it('creates pending requests on the listed weekdays from today, with real instants, events and template_id', async () => {
+  it('creates pending requests on the listed weekdays of the calendar weeks from next Monday, with real instants, events and template_id', async () => {
     const { biz, businessId } = await owner();
     const crew = await makeUser({ shifter: true });
     await connect(businessId, crew.shifterId!);
@@ -259,27 +270,31 @@ describe('generate', () => {
     expect(again.body.skipped).toEqual(dates(first.body.created));
   });
 
-  it('skips a date that has any row at the same start, whatever its status, even one posted by hand', async () => {
+  it('does not count a cancelled shift posted by hand, nor one at the same start that differs in end or role', async () => {
     const { biz, businessId } = await owner();
     const t = await newTemplate(biz.key, businessId, { days_of_week: '1,2,3,4,5,6,7', shift_in: '23:00', shift_out: '23:30' });
     const all = expectedDates([1, 2, 3, 4, 5, 6, 7], 1, '23:00');
-    const manual = await call('POST', '/v1/shift_request/send_request', {
-      key: biz.key,
-      body: {
-        business_id: businessId,
-        shift_date: all[1],
-        shift_in: '23:00',
-        shift_out: '23:59',
-        shiftrole_id: 2,
-        hourly_rate: 20,
-        is_broadcast: 1,
-      },
-    });
-    expect(manual.status).toBe(201);
-    await db().update(shiftRequests).set({ request_status: 7 }).where(eq(shiftRequests.id, manual.body.id));
+    const manual = (date: string, shiftOut: string, roleId: number) =>
+      call('POST', '/v1/shift_request/send_request', {
+        key: biz.key,
+        body: {
+          business_id: businessId,
+          shift_date: date,
+          shift_in: '23:00',
+          shift_out: shiftOut,
+          shiftrole_id: roleId,
+          hourly_rate: 20,
+          is_broadcast: 1,
+        },
+      });
+    const cancelled = await manual(all[1]!, '23:30', 1);
+    expect(cancelled.status).toBe(201);
+    await db().update(shiftRequests).set({ request_status: 7 }).where(eq(shiftRequests.id, cancelled.body.id));
+    expect((await manual(all[2]!, '23:59', 1)).status).toBe(201);
+    expect((await manual(all[3]!, '23:30', 2)).status).toBe(201);
     const res = await generate(biz.key, t.id, 1);
-    expect(res.body.skipped).toEqual([all[1]]);
-    expect(dates(res.body.created)).toEqual(all.filter((d) => d !== all[1]));
+    expect(res.body.skipped).toEqual([]);
+    expect(dates(res.body.created)).toEqual(all);
   });
 
   it('a targeted template skips only rows for its own shifter, and is refused once the shifter is paused or disconnected', async () => {
@@ -383,18 +398,84 @@ describe('generate', () => {
   });
 });
 
+describe('generate: calendar weeks and what is already there', () => {
+  it('counts calendar weeks from next Monday: a daily template makes 7 shifts a week, and week_of picks the first week', async () => {
+    const { biz, businessId } = await owner();
+    const t = await newTemplate(biz.key, businessId, { days_of_week: '1,2,3,4,5,6,7', shift_in: '12:00', shift_out: '16:00' });
+    const two = await generate(biz.key, t.id, 2);
+    expect(two.body.week_start).toBe(mondayIn(1));
+    expect(dates(two.body.created)).toEqual(Array.from({ length: 14 }, (_, i) => addDays(mondayIn(1), i)));
+    const later = await generate(biz.key, t.id, 1, addDays(mondayIn(5), 3));
+    expect(later.body.week_start).toBe(mondayIn(5));
+    expect(dates(later.body.created)).toEqual(Array.from({ length: 7 }, (_, i) => addDays(mondayIn(5), i)));
+    // This week is allowed (its days begun are left out); an earlier week or one past a year is refused.
+    const thisWeek = await preview(biz.key, t.id, 1, mondayIn(0));
+    expect(thisWeek.status).toBe(200);
+    expect(thisWeek.body.week_start).toBe(mondayIn(0));
+    expectValidation(await generate(biz.key, t.id, 1, mondayIn(-1)), 'week_of');
+    expectValidation(await preview(biz.key, t.id, 1, mondayIn(53)), 'week_of');
+    expectError(await generate(biz.key, t.id, 1, '2027-13-01'), 400, 'VALIDATION-ERR');
+  });
+
+  it('makes a cancelled or declined date again, and skips a live one with its reason', async () => {
+    const { biz, businessId } = await owner();
+    const crew = await makeUser({ shifter: true });
+    await connect(businessId, crew.shifterId!);
+    const t = await newTemplate(biz.key, businessId, { days_of_week: '2,4', shift_in: '09:00', shift_out: '13:00' });
+    const first = await generate(biz.key, t.id, 1);
+    const [tue, thu] = first.body.created as Array<{ id: string; shift_date: string }>;
+    await db().update(shiftRequests).set({ request_status: 7 }).where(eq(shiftRequests.id, tue!.id));
+    const again = await generate(biz.key, t.id, 1);
+    expect(dates(again.body.created)).toEqual([tue!.shift_date]);
+    expect(again.body.skipped_reasons).toEqual([{ shift_date: thu!.shift_date, reason: 'same_template' }]);
+    await db().update(shiftRequests).set({ request_status: 3 }).where(eq(shiftRequests.template_id, t.id));
+    expect(dates((await generate(biz.key, t.id, 1)).body.created)).toEqual([tue!.shift_date, thu!.shift_date]);
+  });
+
+  it('skips a date where the same shift (time, role, person) was posted another way, not one that differs', async () => {
+    const { biz, businessId } = await owner();
+    const crew = await makeUser({ shifter: true });
+    await connect(businessId, crew.shifterId!);
+    const t = await newTemplate(biz.key, businessId, { days_of_week: '3,5', shift_in: '10:00', shift_out: '14:00' });
+    const wed = addDays(mondayIn(1), 2);
+    const fri = addDays(mondayIn(1), 4);
+    const post = (date: string, extra: Record<string, unknown>) =>
+      call('POST', '/v1/shift_request/send_request', {
+        key: biz.key,
+        body: {
+          business_id: businessId,
+          shift_date: date,
+          shift_in: '10:00',
+          shift_out: '14:00',
+          shiftrole_id: 1,
+          hourly_rate: 20,
+          is_broadcast: 1,
+          ...extra,
+        },
+      });
+    expect((await post(wed, {})).status).toBe(201);
+    expect((await post(fri, { shiftrole_id: 2 })).status).toBe(201); // another role: not the same shift
+    const p = await preview(biz.key, t.id, 1);
+    expect(p.body.skipped_reasons).toEqual([{ shift_date: wed, reason: 'same_shift' }]);
+    expect(p.body.would_create.map((s: { shift_date: string }) => s.shift_date)).toEqual([fri]);
+    const g = await generate(biz.key, t.id, 1);
+    expect(dates(g.body.created)).toEqual([fri]);
+    expect(g.body.skipped_reasons).toEqual([{ shift_date: wed, reason: 'same_shift' }]);
+  });
+});
+
 describe('generate on an injected clock (DST weeks, a year end)', () => {
   it('posts the spring-forward and fall-back nights with their real 7 and 9 hours', async () => {
     const { biz, businessId } = await owner();
     const t = await newTemplate(biz.key, businessId, { days_of_week: '6,7', shift_in: '22:00', shift_out: '06:00' });
     // Monday 8 March 2027, noon in New York: the Saturday night runs into the spring-forward Sunday.
-    const spring = await generateFromTemplate(contextAt('2027-03-08T17:00:00Z', biz), t.id, 1);
+    const spring = await generateFromTemplate(contextAt('2027-03-08T17:00:00Z', biz), t.id, { weeks: 1, week_of: '2027-03-08' });
     expect(spring.created.map((r) => [r.shift_date, r.duration_minutes, r.starts_at, r.ends_at])).toEqual([
       ['2027-03-13', 7 * 60, '2027-03-14T03:00:00.000Z', '2027-03-14T10:00:00.000Z'],
       ['2027-03-14', 8 * 60, '2027-03-15T02:00:00.000Z', '2027-03-15T10:00:00.000Z'],
     ]);
     // Monday 1 November 2027: the Saturday night runs into the fall-back Sunday.
-    const fall = await generateFromTemplate(contextAt('2027-11-01T16:00:00Z', biz), t.id, 1);
+    const fall = await generateFromTemplate(contextAt('2027-11-01T16:00:00Z', biz), t.id, { weeks: 1, week_of: '2027-11-01' });
     expect(fall.created.map((r) => [r.shift_date, r.duration_minutes, r.starts_at, r.ends_at])).toEqual([
       ['2027-11-06', 9 * 60, '2027-11-07T02:00:00.000Z', '2027-11-07T11:00:00.000Z'],
       ['2027-11-07', 8 * 60, '2027-11-08T03:00:00.000Z', '2027-11-08T11:00:00.000Z'],
@@ -405,7 +486,7 @@ describe('generate on an injected clock (DST weeks, a year end)', () => {
     const { biz, businessId } = await owner();
     const t = await newTemplate(biz.key, businessId, { days_of_week: '4,5,6', shift_in: '18:00', shift_out: '23:00' });
     // 23:30 UTC on Thursday 31 December 2026 is 18:30 in New York: that evening's shift has started.
-    const r = await generateFromTemplate(contextAt('2026-12-31T23:30:00Z', biz), t.id, 1);
+    const r = await generateFromTemplate(contextAt('2026-12-31T23:30:00Z', biz), t.id, { weeks: 1, week_of: '2026-12-31' });
     expect(r.created.map((x) => x.shift_date)).toEqual(['2027-01-01', '2027-01-02']);
     expect(r.skipped).toEqual([]);
   });

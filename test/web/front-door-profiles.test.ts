@@ -4,17 +4,12 @@ import { businesses, requestAuthorizations, reviews, shifters } from '../../src/
 import { newId } from '../../src/lib/ids';
 import { BASE } from '../helpers/api';
 import { randomIp } from '../helpers/auth';
-import { db, makeUser, TEST_PASSWORD, type TestUser } from '../helpers/factory';
+import { db, makeUser, type TestUser } from '../helpers/factory';
 import { dateAhead, insertShift } from '../helpers/shifts';
+import { signedIn } from '../helpers/signed-in';
 import { WebClient } from '../helpers/web';
 
 const browser = () => new WebClient(BASE, { 'CF-Connecting-IP': randomIp() });
-
-async function signedIn(u: TestUser): Promise<WebClient> {
-  const b = browser();
-  expect((await b.signIn(u.email, TEST_PASSWORD)).status).toBe(303);
-  return b;
-}
 
 const slugOf = async (table: typeof shifters | typeof businesses, id: string) =>
   (await db().select({ slug: table.slug }).from(table).where(eq(table.id, id)))[0]!.slug;

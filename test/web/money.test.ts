@@ -7,6 +7,7 @@ import { CARD, saveCard, workedInvoice as invoiceWithCard } from '../helpers/cha
 import { addTeammate, db, makeUser, TEST_PASSWORD, type TestUser } from '../helpers/factory';
 import { workedShiftInvoice } from '../helpers/invoices';
 import { payInvoice, testCtx, workedInvoice } from '../helpers/refund-world';
+import { signedIn as signedInOn } from '../helpers/signed-in';
 import { WebClient } from '../helpers/web';
 
 /*
@@ -18,12 +19,7 @@ import { WebClient } from '../helpers/web';
 /** The pages with the simulator's events held: nothing settles behind a test's back. */
 const worker: WorkerFetch = workerWith({ PAYMENT_SIMULATOR_DELIVERY: 'held' });
 
-async function signedIn(u: TestUser): Promise<WebClient> {
-  const b = new WebClient(BASE, { 'CF-Connecting-IP': randomIp() }, worker);
-  const res = await b.signIn(u.email, TEST_PASSWORD);
-  expect(res.status, res.html.slice(0, 300)).toBe(303);
-  return b;
-}
+const signedIn = (u: TestUser) => signedInOn(u, worker);
 
 const invoiceRow = async (id: string) => (await db().select().from(invoices).where(eq(invoices.id, id)))[0]!;
 /** The hidden fields of the first form posting to `action` on a page (what a browser would send back). */

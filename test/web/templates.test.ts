@@ -96,6 +96,11 @@ describe('/dashboard/templates', () => {
     expect(again.html).toContain('Will be created (5)');
     expect(again.html).toContain('Skipped, already there (5)');
     for (const d of firstWeek) expect(again.html).toContain(`datetime="${d}"`);
+    // Calendar weeks from next Monday (the one chosen by default), each skip with its reason.
+    expect(firstWeek[0]).toBe(api.body.week_start);
+    expect(again.html).toMatch(new RegExp(`<option value="${api.body.week_start}" selected="">Next week \\(from `));
+    expect(again.html.match(/already made from this template/g)).toHaveLength(5);
+    expect(again.html).toContain(`name="week_of" value="${api.body.week_start}"`);
 
     // Confirmed: the second week is created and the result page says what was skipped.
     const form = { _idem: crypto.randomUUID(), weeks: '2' };

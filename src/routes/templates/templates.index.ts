@@ -15,9 +15,9 @@ export const templatesRouter = createRouter()
   .openapi(routes.update, async (c) => c.json(await updateTemplate(serviceCtx(c), c.req.valid('param').id, c.req.valid('json')), 200))
   .openapi(routes.remove, async (c) => c.json(await deleteTemplate(serviceCtx(c), c.req.valid('param').id), 200))
   .openapi(routes.preview, async (c) =>
-    c.json(await previewTemplateGeneration(serviceCtx(c), c.req.valid('param').id, c.req.valid('query').weeks), 200),
+    c.json(await previewTemplateGeneration(serviceCtx(c), c.req.valid('param').id, c.req.valid('query')), 200),
   )
   .openapi(routes.generate, async (c) => {
-    const r = await generateFromTemplate(serviceCtx(c), c.req.valid('param').id, c.req.valid('query').weeks);
+    const r = await generateFromTemplate(serviceCtx(c), c.req.valid('param').id, c.req.valid('query'));
     return r.created.length ? c.json(r, 201) : c.json(r, 200);
   });

@@ -69,13 +69,14 @@ export const generate = authRoute({
   path: '/v1/shift_templates/{id}/generate',
   tags,
   summary: "Create the pending shift requests for the template's weekdays",
-  description: `From today in the business's time zone over the next \`weeks\` weeks. Dates that already have a matching row, and starts already past, are skipped, so repeating is safe. 201 when something was created, else 200.`,
+  description: `Over \`weeks\` calendar weeks (Monday to Sunday in the business's time zone) from next week, or from the week of \`week_of\`. A date where a live shift request is already there (one made from this template, or one identical in time, role and person; never a declined, cancelled, expired or superseded one) is skipped with its reason, and so are starts already past, so repeating is safe. 201 when something was created, else 200.`,
   request: { params: idParam, query: generateQuery },
   responses: {
     201: jsonContent(generateResultSchema, 'Shift requests were created.'),
     200: jsonContent(generateResultSchema, 'Nothing new to create.'),
   },
   errors: [
+    'VALIDATION-ERR',
     'TEMPLATE-NOT-FND-ERR',
     'TEMPLATE-INACTIVE-ERR',
     'SHFT-NOT-CONNECTED-ERR',
@@ -92,8 +93,8 @@ export const preview = authRoute({
   path: '/v1/shift_templates/{id}/generate/preview',
   tags,
   summary: 'What generate would create and skip now, writing nothing',
-  description: `The same plan as generate (same weeks, same checks of the template and its shifter), read now: the shift requests it would create and the dates it would skip as already there. A row posted between the preview and generate is skipped by generate.`,
+  description: `The same plan as generate (same weeks, same checks of the template and its shifter), read now: the shift requests it would create and the dates it would skip as already there, each with its reason. A row posted between the preview and generate is skipped by generate.`,
   request: { params: idParam, query: generateQuery },
   responses: { 200: jsonContent(generatePreviewSchema, 'What generate would do.') },
-  errors: ['TEMPLATE-NOT-FND-ERR', 'TEMPLATE-INACTIVE-ERR', 'SHFT-NOT-CONNECTED-ERR', 'SHIFTER-PAUSED-ERR'],
+  errors: ['VALIDATION-ERR', 'TEMPLATE-NOT-FND-ERR', 'TEMPLATE-INACTIVE-ERR', 'SHFT-NOT-CONNECTED-ERR', 'SHIFTER-PAUSED-ERR'],
 });

@@ -1,8 +1,8 @@
-import { and, between, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { type BatchItem, runBatch } from '../../db/client';
 import { insertWhere } from '../../db/conditional';
 import { businesses, shiftRequests, shiftRoles, shifters } from '../../db/schema';
-import { auditInsert, publishOutbox, type ServiceContext } from '../kernel';
+import { auditInsert, publishOutbox, type ServiceContext, SHIFT_STATUS } from '../kernel';
 import { AppError } from '../../lib/errors';
 import { chunk } from '../../lib/chunk';
 import { newId } from '../../lib/ids';
@@ -11,34 +11,65 @@ import { todayIn } from '../../lib/shift-time';
 import { toIso } from '../../lib/time';
 import { buildShiftRow, newShiftEventDrafts, newShiftRecipients, type NewShiftRow, shiftRequestView } from '../shifts';
 import { templateFor } from './crud';
-import { templateOccurrences } from './dates';
-import { clampWeeks, type GeneratePreview, type GenerateQuery, type GenerateResult, parseDays } from './schemas';
+import { generateWeekStart, templateOccurrences } from './dates';
+import {
+  clampWeeks,
+  GENERATE_WEEK_OF_MAX_WEEKS_AHEAD,
+  type GeneratePreview,
+  type GenerateQuery,
+  type GenerateResult,
+  parseDays,
+  type SkipReason,
+} from './schemas';
+
+/** The statuses of a shift request that is still there: pending, accepted, worked. */
+const LIVE_STATUSES = [SHIFT_STATUS.pending, SHIFT_STATUS.accepted, SHIFT_STATUS.completed] as const;
+
+/** What makes a shift "already there" for a template's date (slotTaken, skipReasonSql). */
+interface Slot {
+  businessId: string;
+  templateId: string;
+  shiftIn: string;
+  shiftOut: string;
+  roleId: number;
+  /** The template's shifter, or null for a broadcast template. */
+  shifterId: string | null;
+}
 
 /**
- * "A row already exists" for a date: a shift request of the same business, date and start time
- * (and, for a targeted template, the same shifter), in ANY status. A declined, cancelled, expired or
- * superseded row still counts: someone already acted on that date, and re-posting it silently would
- * undo their decision; the business can post that date again with send_request. This also makes
- * generate idempotent whatever happened to the rows it made before.
+ * "Already there" for a date: a LIVE shift request of the business on that date (pending, accepted
+ * or worked; a declined, cancelled, expired or superseded one never counts, so a cancelled shift can
+ * be generated again) that was made from this template (`same_template`, whatever its times now), or
+ * that is identical in time, role and person (`same_shift`: the same shifter for a targeted template,
+ * a broadcast for a broadcast one), posted another way. Repeating generate is safe: what it made is
+ * still there and live, so it is skipped.
  */
-function slotTaken(businessId: string, date: string, shiftIn: string, shifterId: string | null): SQL {
-  return sql`EXISTS (SELECT 1 FROM ${shiftRequests} WHERE ${shiftRequests.business_id} = ${businessId} AND ${shiftRequests.shift_date} = ${date} AND ${shiftRequests.shift_in} = ${shiftIn}${
-    shifterId ? sql` AND ${shiftRequests.shifter_id} = ${shifterId}` : sql``
-  })`;
+function skipReasonSql(slot: Slot, date: string | SQL): SQL {
+  const live = sql`${shiftRequests.business_id} = ${slot.businessId} AND ${shiftRequests.shift_date} = ${date} AND ${shiftRequests.request_status} IN (${sql.join(
+    LIVE_STATUSES.map((v) => sql.raw(String(v))),
+    sql`, `,
+  )})`;
+  const person = slot.shifterId ? sql`${shiftRequests.shifter_id} = ${slot.shifterId}` : sql`${shiftRequests.is_broadcast} = 1`;
+  return sql`CASE WHEN EXISTS (SELECT 1 FROM ${shiftRequests} WHERE ${live} AND ${shiftRequests.template_id} = ${slot.templateId}) THEN 'same_template' WHEN EXISTS (SELECT 1 FROM ${shiftRequests} WHERE ${live} AND ${shiftRequests.shift_in} = ${slot.shiftIn} AND ${shiftRequests.shift_out} = ${slot.shiftOut} AND ${shiftRequests.shiftrole_id} = ${slot.roleId} AND ${person}) THEN 'same_shift' END`;
 }
+
+/** The guard of each generated row's insert: nothing already there (skipReasonSql) on its date. */
+const slotTaken = (slot: Slot, date: string): SQL => sql`(${skipReasonSql(slot, date)}) IS NOT NULL`;
 
 const rowExists = (id: string): SQL => sql`EXISTS (SELECT 1 FROM ${shiftRequests} WHERE ${shiftRequests.id} = ${id})`;
 
 /**
- * What generating a template over `weeks` weeks would do, computed once for both the preview and
- * generate itself (so no rule is written twice): the template is validated (role, currency, rate,
- * and a targeted template's shifter still connected and accepting) through buildShiftRow, as
- * send_request does; each listed weekday from today (in the business's zone) gets its own instants;
- * starts already past are left out, and dates that already have a matching row are `skipped`.
+ * What generating a template over `weeks` calendar weeks would do, computed once for both the
+ * preview and generate itself (so no rule is written twice): the template is validated (role,
+ * currency, rate, and a targeted template's shifter still connected and accepting) through
+ * buildShiftRow, as send_request does; each listed weekday of the weeks from `week_start` (next
+ * week's Monday in the business's zone, or the week of `week_of`) gets its own instants; starts
+ * already past are left out, and dates where a shift is already there are `skipped` with their
+ * reason (skipReasonSql).
  */
-async function planGeneration(ctx: ServiceContext, id: string, weeksAsked: GenerateQuery['weeks']) {
+async function planGeneration(ctx: ServiceContext, id: string, query: GenerateQuery) {
   const { template: t, business } = await templateFor(ctx, id);
-  const weeks = clampWeeks(weeksAsked);
+  const weeks = clampWeeks(query.weeks);
   if (!t.is_active) throw new AppError('TEMPLATE-INACTIVE-ERR');
   const target = t.is_broadcast ? null : t.default_shifter_id;
   if (!t.is_broadcast && !target) {
@@ -48,16 +79,33 @@ async function planGeneration(ctx: ServiceContext, id: string, weeksAsked: Gener
   }
 
   const now = ctx.now();
+  const weekStart = generateWeekStart(todayIn(business.timezone, now), query.week_of, GENERATE_WEEK_OF_MAX_WEEKS_AHEAD);
+  if (!weekStart) {
+    throw new AppError(
+      'VALIDATION-ERR',
+      `week_of: choose this week or a later one, at most ${GENERATE_WEEK_OF_MAX_WEEKS_AHEAD} weeks ahead`,
+      [{ field: 'week_of', message: `choose this week or a later one, at most ${GENERATE_WEEK_OF_MAX_WEEKS_AHEAD} weeks ahead` }],
+    );
+  }
   const occurrences = templateOccurrences(
     { days: parseDays(t.days_of_week), shift_in: t.shift_in, shift_out: t.shift_out },
     business.timezone,
-    todayIn(business.timezone, now),
+    weekStart,
     weeks,
     now,
   );
+  const slot: Slot = {
+    businessId: business.id,
+    templateId: t.id,
+    shiftIn: t.shift_in,
+    shiftOut: t.shift_out,
+    roleId: t.shiftrole_id,
+    shifterId: target,
+  };
   const [first] = occurrences;
-  const last = occurrences[occurrences.length - 1];
-  if (!first || !last) return { t, business, weeks, target, occurrences, planned: [] as NewShiftRow[], skipped: [] as string[] };
+  if (!first) {
+    return { t, business, weeks, weekStart, slot, target, occurrences, planned: [] as NewShiftRow[], skipped: [] as SkippedDate[] };
+  }
 
   const base = await buildShiftRow(
     ctx,
@@ -77,41 +125,51 @@ async function planGeneration(ctx: ServiceContext, id: string, weeksAsked: Gener
     { template_id: t.id },
   );
 
-  const existing = await ctx.db
-    .select({ date: shiftRequests.shift_date })
-    .from(shiftRequests)
-    .where(
-      and(
-        eq(shiftRequests.business_id, business.id),
-        between(shiftRequests.shift_date, first.date, last.date),
-        eq(shiftRequests.shift_in, t.shift_in),
-        target ? eq(shiftRequests.shifter_id, target) : undefined,
-      ),
-    );
-  const taken = new Set(existing.map((r) => r.date));
+  const reasons = await skipReasons(
+    ctx,
+    slot,
+    occurrences.map((o) => o.date),
+  );
   const planned: NewShiftRow[] = occurrences
-    .filter((o) => !taken.has(o.date))
+    .filter((o) => !reasons.has(o.date))
     .map((o) => ({ ...base, id: newId('shiftRequest'), shift_date: o.date, starts_at: o.startsAt, ends_at: o.endsAt }));
-  const skipped = occurrences.map((o) => o.date).filter((d) => taken.has(d));
-  return { t, business, weeks, target, occurrences, planned, skipped };
+  const skipped = occurrences.flatMap((o) => {
+    const reason = reasons.get(o.date);
+    return reason ? [{ shift_date: o.date, reason }] : [];
+  });
+  return { t, business, weeks, weekStart, slot, target, occurrences, planned, skipped };
+}
+
+interface SkippedDate {
+  shift_date: string;
+  reason: SkipReason;
+}
+
+/** The dates among `dates` where a shift is already there, with the reason (one read per 50 dates). */
+async function skipReasons(ctx: ServiceContext, slot: Slot, dates: readonly string[]): Promise<Map<string, SkipReason>> {
+  const out = new Map<string, SkipReason>();
+  for (const part of chunk([...dates], 50)) {
+    const rows = await ctx.db.all<{ shift_date: string; reason: SkipReason | null }>(
+      sql`SELECT d.value AS shift_date, (${skipReasonSql(slot, sql.raw('d.value'))}) AS reason FROM json_each(${JSON.stringify(part)}) AS d`,
+    );
+    for (const r of rows) if (r.reason) out.set(r.shift_date, r.reason);
+  }
+  return out;
 }
 
 /**
  * GET /v1/shift_templates/{id}/generate/preview: what generate would create now and which dates it
- * would skip as already there, writing nothing. The same plan as generate; a row posted between
- * the preview and generate is skipped then.
+ * would skip as already there (with why), writing nothing. The same plan as generate; a row posted
+ * between the preview and generate is skipped then.
  */
-export async function previewTemplateGeneration(
-  ctx: ServiceContext,
-  id: string,
-  weeksAsked: GenerateQuery['weeks'],
-): Promise<GeneratePreview> {
-  const plan = await planGeneration(ctx, id, weeksAsked);
+export async function previewTemplateGeneration(ctx: ServiceContext, id: string, query: GenerateQuery): Promise<GeneratePreview> {
+  const plan = await planGeneration(ctx, id, query);
   const tz = plan.business.timezone;
   return {
     template_id: plan.t.id,
     timezone: tz,
     weeks: plan.weeks,
+    week_start: plan.weekStart,
     would_create: plan.planned.map((r) => ({
       shift_date: r.shift_date,
       shift_in: r.shift_in,
@@ -119,29 +177,31 @@ export async function previewTemplateGeneration(
       starts_at: toIso(r.starts_at),
       ends_at: toIso(r.ends_at),
     })),
-    skipped: plan.skipped,
+    skipped: plan.skipped.map((d) => d.shift_date),
+    skipped_reasons: plan.skipped,
   };
 }
 
 /**
- * POST /v1/shift_templates/{id}/generate: pending shift requests for the template's weekdays from
- * today (in the business's zone) over `weeks` weeks, skipping dates that already have a matching row
- * and starts already past (planGeneration, shared with the preview).
+ * POST /v1/shift_templates/{id}/generate: pending shift requests for the template's weekdays over
+ * `weeks` calendar weeks (from next week's Monday in the business's zone, or the week of `week_of`),
+ * skipping dates where a shift is already there and starts already past (planGeneration, shared
+ * with the preview).
  *
- * Concurrency: every row is an INSERT … SELECT … WHERE NOT EXISTS (same slot) in one batch, so two
+ * Concurrency: every row is an INSERT … SELECT … WHERE NOT (already there) in one batch, so two
  * generate calls at once cannot both insert a date; the audit row and events of each shift are
  * written only if that shift's insert happened.
  */
-export async function generateFromTemplate(ctx: ServiceContext, id: string, weeksAsked: GenerateQuery['weeks']): Promise<GenerateResult> {
-  const { t, business, weeks, target, occurrences, planned } = await planGeneration(ctx, id, weeksAsked);
-  if (!occurrences.length) return { created: [], skipped: [], weeks };
+export async function generateFromTemplate(ctx: ServiceContext, id: string, query: GenerateQuery): Promise<GenerateResult> {
+  const { t, business, weeks, weekStart, slot, target, occurrences, planned, skipped: planSkipped } = await planGeneration(ctx, id, query);
+  if (!occurrences.length) return { created: [], skipped: [], skipped_reasons: [], weeks, week_start: weekStart };
 
   if (planned.length) {
     const userIds = await newShiftRecipients(ctx, business.id, target);
     const statements: BatchItem[] = [];
     const eventIds: string[] = [];
     for (const row of planned) {
-      statements.push(insertWhere(ctx.db, shiftRequests, row, sql`NOT ${slotTaken(business.id, row.shift_date, row.shift_in, target)}`));
+      statements.push(insertWhere(ctx.db, shiftRequests, row, sql`NOT ${slotTaken(slot, row.shift_date)}`));
       statements.push(
         auditInsert(
           ctx,
@@ -184,8 +244,11 @@ export async function generateFromTemplate(ctx: ServiceContext, id: string, week
   }
   createdRows.sort((a, b) => a.row.starts_at - b.row.starts_at);
   const createdDates = new Set(createdRows.map((r) => r.row.shift_date));
-  // Dates lost to a concurrent generate count as skipped too: a row for them exists now.
-  const skipped = occurrences.map((o) => o.date).filter((d) => !createdDates.has(d));
+  // Dates lost to a concurrent generate count as skipped too: a row from this template is there now.
+  const reasonOf = new Map(planSkipped.map((d) => [d.shift_date, d.reason]));
+  const skippedReasons = occurrences
+    .filter((o) => !createdDates.has(o.date))
+    .map((o) => ({ shift_date: o.date, reason: reasonOf.get(o.date) ?? ('same_template' as const) }));
   return {
     created: createdRows.map((r) =>
       shiftRequestView(r.row, {
@@ -197,7 +260,9 @@ export async function generateFromTemplate(ctx: ServiceContext, id: string, week
         shifter_slug: r.shifterSlug,
       }),
     ),
-    skipped,
+    skipped: skippedReasons.map((d) => d.shift_date),
+    skipped_reasons: skippedReasons,
     weeks,
+    week_start: weekStart,
   };
 }

@@ -1,14 +1,19 @@
 export { createTemplate, deleteTemplate, listTemplates, updateTemplate } from './crud';
+export { generateWeekStart, mondayOf } from './dates';
 export { generateFromTemplate, previewTemplateGeneration } from './generate';
 export {
   createTemplateInput,
   daysOfWeekSchema,
+  GENERATE_WEEK_OF_MAX_WEEKS_AHEAD,
   GENERATE_WEEKS,
+  type GenerateQuery,
   type GeneratePreview,
   generatePreviewSchema,
   generateQuery,
   generateResultSchema,
   parseDays,
+  SKIP_REASONS,
+  type SkipReason,
   templateDeletedSchema,
   templateListSchema,
   templateSchema,

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { flag01 } from '../../lib/flags';
 import { ID_MAX_LENGTH } from '../../lib/ids';
+import { isValidDate } from '../../lib/shift-time';
 import { currencySchema, flagSchema, noteSchema, rateSchema, shiftRequestSchema, timeSchema } from '../shifts';
 
 // The templates domain's request and response schemas: the route contracts import them, the services
@@ -97,6 +98,9 @@ export type UpdateTemplateInput = z.infer<typeof updateTemplateInput>;
 
 export const GENERATE_WEEKS = { min: 1, max: 12, default: 4 } as const;
 
+/** How far ahead the first week of a generate may start: a year of weeks. */
+export const GENERATE_WEEK_OF_MAX_WEEKS_AHEAD = 52;
+
 export const generateQuery = z.object({
   weeks: z
     .string()
@@ -108,10 +112,36 @@ export const generateQuery = z.object({
       param: { name: 'weeks', in: 'query' },
       type: 'integer',
       example: GENERATE_WEEKS.default,
-      description: `Default ${GENERATE_WEEKS.default}; clamped to ${GENERATE_WEEKS.min}–${GENERATE_WEEKS.max}.`,
+      description: `Calendar weeks, Monday to Sunday in the business's time zone. Default ${GENERATE_WEEKS.default}; clamped to ${GENERATE_WEEKS.min}–${GENERATE_WEEKS.max}.`,
+    }),
+  week_of: z
+    .string()
+    .max(10)
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date, YYYY-MM-DD')
+    .refine(isValidDate, 'must be a date that exists')
+    .optional()
+    .openapi({
+      param: { name: 'week_of', in: 'query' },
+      example: '2027-01-04',
+      description: `A date of the first week to generate: the weeks start on its Monday. Default: next week. This week is allowed (its days already begun are left out); an earlier week, or one more than ${GENERATE_WEEK_OF_MAX_WEEKS_AHEAD} weeks ahead, is refused.`,
     }),
 });
 export type GenerateQuery = z.infer<typeof generateQuery>;
+
+/**
+ * Why generate leaves a date out: `same_template`, a live shift request (pending, accepted or
+ * worked) made from this template is already on that date; `same_shift`, a live one identical in
+ * time, role and person (the same shifter, or a broadcast for a broadcast template) was posted
+ * another way.
+ */
+export const SKIP_REASONS = ['same_template', 'same_shift'] as const;
+export type SkipReason = (typeof SKIP_REASONS)[number];
+const skippedReasonsSchema = z.array(z.object({ shift_date: z.string(), reason: z.enum(SKIP_REASONS) })).openapi({
+  description:
+    'Each date of `skipped` with its reason: `same_template` (a live shift request from this template is on that date) or `same_shift` (a live one identical in time, role and person). Earliest first.',
+});
+const skippedDescription =
+  'Dates left out because a live shift request (pending, accepted or worked; never a declined, cancelled, expired or superseded one) is already there: one made from this template, or one identical in time, role and person. Their reasons are in `skipped_reasons`.';
 
 /** weeks for generate: default 4, clamped to 1..12 (spec part 8), never refused for being out of range. */
 export function clampWeeks(weeks: number | undefined): number {
@@ -154,11 +184,10 @@ export type TemplateDeleted = z.infer<typeof templateDeletedSchema>;
 export const generateResultSchema = z
   .object({
     created: z.array(shiftRequestSchema),
-    skipped: z.array(z.string()).openapi({
-      description:
-        'Dates left out because a shift request for the same business, date and start (and shifter, when targeted) already exists, in any status.',
-    }),
+    skipped: z.array(z.string()).openapi({ description: skippedDescription }),
+    skipped_reasons: skippedReasonsSchema,
     weeks: z.number().int().openapi({ description: 'The number of weeks used, after clamping.' }),
+    week_start: z.string().openapi({ description: "The Monday the first week starts on, in the business's time zone." }),
   })
   .openapi('TemplateGenerateResult');
 export type GenerateResult = z.infer<typeof generateResultSchema>;
@@ -180,10 +209,9 @@ export const generatePreviewSchema = z
         }),
       )
       .openapi({ description: 'The shift requests generate would create, earliest first.' }),
-    skipped: z.array(z.string()).openapi({
-      description:
-        'Dates generate would leave out because a shift request for the same business, date and start (and shifter, when targeted) already exists, in any status.',
-    }),
+    skipped: z.array(z.string()).openapi({ description: skippedDescription }),
+    skipped_reasons: skippedReasonsSchema,
+    week_start: z.string().openapi({ description: "The Monday the first week starts on, in the business's time zone." }),
   })
   .openapi('TemplateGeneratePreview');
 export type GeneratePreview = z.infer<typeof generatePreviewSchema>;

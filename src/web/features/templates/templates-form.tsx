@@ -1,6 +1,8 @@
 // The forms the template pages show: a template's own form (its days and shift fields) and the
-// weeks-ahead form that opens a generate preview.
-import { GENERATE_WEEKS, type TemplateView } from '@/services/templates';
+// form that opens a generate preview (the first week and how many weeks).
+import { addDays, todayIn } from '@/lib/shift-time';
+import { GENERATE_WEEKS, generateWeekStart, mondayOf, type TemplateView } from '@/services/templates';
+import { formatDate } from '@/web/format';
 import { CsrfField, IdempotencyField, SubmitButton, TextField } from '@/web/components';
 import { type DashboardBase, dashboardHref } from '@/web/features/dashboard/context';
 import { FlexibleAndNote, ShiftFields, type ShiftFormLookups, WhoFields } from '@/web/features/posting/shift-fields';
@@ -66,15 +68,60 @@ export function TemplateForm({ base, action, look, values, errors = {}, submit, 
   );
 }
 
+/** How many weeks the "Starting" list offers: this week, next week and the seven after it. */
+const WEEK_CHOICES = 9;
+
+/**
+ * The weeks generate may start on, as the "Starting" list offers them: this week (its days already
+ * begun are left out by the service), next week (the service's default) and the weeks after it,
+ * each by its Monday in the business's zone.
+ */
+export function weekChoices(timeZone: string, nowMs: number): { value: string; label: string; byDefault: boolean }[] {
+  const today = todayIn(timeZone, nowMs);
+  const thisWeek = mondayOf(today);
+  const next = generateWeekStart(today, undefined, 0);
+  return Array.from({ length: WEEK_CHOICES }, (_, i) => {
+    const monday = addDays(thisWeek, 7 * i);
+    const from = formatDate(monday);
+    const label = i === 0 ? `This week (from ${from})` : i === 1 ? `Next week (from ${from})` : `The week of ${from}`;
+    return { value: monday, label, byDefault: monday === next };
+  });
+}
+
 /** The weeks to preview: a GET form, so the preview is a page of its own and nothing is written. */
-export function PreviewForm({ base, t, weeks = GENERATE_WEEKS.default }: { base: DashboardBase; t: TemplateView; weeks?: number }) {
+export function PreviewForm({
+  base,
+  t,
+  weeks = GENERATE_WEEKS.default,
+  weekOf,
+  nowMs = Date.now(),
+}: {
+  base: DashboardBase;
+  t: TemplateView;
+  weeks?: number;
+  /** The chosen first week's Monday; the service's default (next week) when absent. */
+  weekOf?: string | undefined;
+  nowMs?: number;
+}) {
   const id = `weeks-${t.id}`;
+  const startId = `week-of-${t.id}`;
   const options = Array.from({ length: GENERATE_WEEKS.max }, (_, i) => i + 1);
+  const starts = weekChoices(base.business?.timezone ?? 'UTC', nowMs);
   return (
     <form method="get" action={templatePath(t.id, 'generate')} class="generate-form">
       {base.business ? <input type="hidden" name="business_id" value={base.business.id} /> : null}
       <div class="field">
-        <label for={id}>Weeks ahead</label>
+        <label for={startId}>Starting</label>
+        <select id={startId} name="week_of">
+          {starts.map((w) => (
+            <option value={w.value} selected={weekOf ? w.value === weekOf : w.byDefault}>
+              {w.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div class="field">
+        <label for={id}>For</label>
         <select id={id} name="weeks">
           {options.map((n) => (
             <option value={String(n)} selected={n === weeks}>
