@@ -27,6 +27,21 @@ describe('the error envelope', () => {
     for (const d of details) expect(typeof d.message).toBe('string');
   });
 
+  it('says what a field must be in words, naming it as the caller wrote it', async () => {
+    const u = await makeUser({ business: true });
+    const res = await call('POST', '/v1/shift_request/send_request', {
+      key: u.key,
+      body: { business_id: u.businessId, shift_date: '2031-05-05', shift_in: '09:00', shift_out: '17:00', shiftrole_id: 1, hourly_rate: 15000, is_broadcast: 1 },
+    });
+    const err = expectEnvelope(res, 400, 'VALIDATION-ERR');
+    expect(err.message).toBe('hourly_rate: must be at most 10000');
+    expect(err.details).toEqual([expect.objectContaining({ field: 'json.hourly_rate', message: 'must be at most 10000' })]);
+    const missing = await call('POST', '/v1/business/create', { key: u.key, body: { timezone: 'Europe/London' } });
+    const words = expectEnvelope(missing, 400, 'VALIDATION-ERR').details as Array<{ field: string; message: string }>;
+    expect(words.find((d) => d.field === 'json.name')?.message).toBe('is required');
+    expect(JSON.stringify(missing.body)).not.toMatch(/Too big|Too small|Invalid input/);
+  });
+
   it('reports a query validation failure with the query field', async () => {
     const u = await makeUser({ shifter: true });
     const res = await call('GET', '/v1/user/details', { key: u.key, query: { user_id: '' } });

@@ -5,6 +5,8 @@ import { getSettings } from '../env';
 import type { ServiceContext } from '../services/kernel';
 import type { AppEnv } from './app-types';
 import { AppError } from '../lib/errors';
+// Installs the words every failed check says (a side effect, once per isolate).
+import '../lib/validation-words';
 
 /**
  * Every router is built here so all of them share the validation hook: a failed zod check becomes
@@ -20,11 +22,10 @@ export function createRouter() {
           message: i.message,
           code: i.code,
         }));
-        throw new AppError(
-          'VALIDATION-ERR',
-          `Invalid ${result.target}: ${details.map((d) => `${d.field}: ${d.message}`).join('; ')}`,
-          details,
-        );
+        // The message names each field as a caller wrote it ("hourly_rate: must be at most 10000");
+        // details keep the part of the request it came from (json.hourly_rate, query.weeks).
+        const words = details.map((d, n) => `${result.error.issues[n]?.path.map(String).join('.') || result.target}: ${d.message}`);
+        throw new AppError('VALIDATION-ERR', words.join('; '), details);
       }
     },
   });
