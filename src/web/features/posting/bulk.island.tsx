@@ -193,8 +193,8 @@ function BulkPoster({ props }: { props: Props }) {
           onInput={(e: Event) => setText((e.target as HTMLTextAreaElement).value)}
         />
         <p class="hint" id="bulk-text-hint">
-          One shift a line: date, in, out, role, rate, shifter or "broadcast", note. For example: 2026-12-01, 09:00, 17:00, Server, 18.50,
-          broadcast, Lunch rush
+          One shift a line: date, in, out, role, rate, shifter or "broadcast", note. Times as 09:00, 9am or 5:30pm. For example: 2026-12-01,
+          9am, 5pm, Server, 18.50, broadcast, Lunch rush
         </p>
       </div>
       <div class="field">

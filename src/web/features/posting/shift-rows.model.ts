@@ -71,6 +71,24 @@ export function rateProblem(rate: string, bounds: ShiftInputBounds): string | nu
   return null;
 }
 
+/**
+ * A time of day as people type it, as the service's HH:MM: "20:00", "8am", "8 AM", "8:30 pm",
+ * "8.30pm", "0830", "12am" (midnight) and "12pm" (noon). Null when it is no time of day.
+ */
+export function timeOfDay(text: string): string | null {
+  const m = /^\s*(\d{1,2})(?:[:.h]?(\d{2}))?\s*(a\.?m\.?|p\.?m\.?)?\s*$/i.exec(text);
+  if (!m) return null;
+  let hours = Number(m[1]);
+  const minutes = m[2] === undefined ? 0 : Number(m[2]);
+  const half = m[3]?.[0]?.toLowerCase();
+  if (minutes > 59) return null;
+  if (half) {
+    if (hours < 1 || hours > 12) return null;
+    hours = (hours % 12) + (half === 'p' ? 12 : 0);
+  } else if (hours > 23) return null;
+  return `${String(hours).padStart(2, '0')}:${String(minutes).padStart(2, '0')}`;
+}
+
 const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
 
 /** The shift's length on the wall clock (an end earlier than the start is the next day) within the service's bounds. */
@@ -79,12 +97,18 @@ function lengthWithin(shiftIn: string, shiftOut: string, bounds: ShiftInputBound
   return minutes >= bounds.minMinutes && minutes <= bounds.maxMinutes;
 }
 
-export function checkRow(row: RowInput, roles: Role[], crew: Crew[], bounds: ShiftInputBounds): RowProblem[] {
+/** A row's times as the service takes them (timeOfDay), each left as typed when it is no time. */
+export function withTimes(row: RowInput): RowInput {
+  return { ...row, in: timeOfDay(row.in) ?? row.in, out: timeOfDay(row.out) ?? row.out };
+}
+
+export function checkRow(typed: RowInput, roles: Role[], crew: Crew[], bounds: ShiftInputBounds): RowProblem[] {
   const p: RowProblem[] = [];
+  const row = withTimes(typed);
   const time = new RegExp(bounds.timePattern);
   if (!realDate(row.date, bounds)) p.push({ field: 'date', message: 'A date as YYYY-MM-DD.' });
-  if (!time.test(row.in)) p.push({ field: 'in', message: 'A time as HH:MM.' });
-  if (!time.test(row.out)) p.push({ field: 'out', message: 'A time as HH:MM.' });
+  if (!time.test(row.in)) p.push({ field: 'in', message: 'A time such as 08:30, 8:30am or 20:00.' });
+  if (!time.test(row.out)) p.push({ field: 'out', message: 'A time such as 17:00, 5pm or 17:30.' });
   else if (row.out === row.in) p.push({ field: 'out', message: 'Must differ from the start.' });
   else if (time.test(row.in) && !lengthWithin(row.in, row.out, bounds))
     p.push({ field: 'out', message: `A shift lasts between ${bounds.minMinutes} minute(s) and ${bounds.maxMinutes / 60} hours.` });
@@ -97,7 +121,8 @@ export function checkRow(row: RowInput, roles: Role[], crew: Crew[], bounds: Shi
 }
 
 /** The send_request body of a checked row. */
-export function toRequest(row: RowInput, businessId: string, roles: Role[], crew: Crew[]) {
+export function toRequest(typed: RowInput, businessId: string, roles: Role[], crew: Crew[]) {
+  const row = withTimes(typed);
   const who = findShifter(row.shifter, crew);
   const targeted = who && who !== 'broadcast' ? who : null;
   return {
