@@ -170,6 +170,7 @@ describe('GET /v1/invoices/list and /v1/invoices/export.csv', () => {
       requires_action_at: null,
       failed_at: null,
       refunded_amount: 0,
+      refundable_remaining: 0,
       refund_status: 'none',
     });
     const ids: string[] = [];
@@ -260,9 +261,22 @@ describe('the invoice list: refunds and failed charges', () => {
     expect(part.status, JSON.stringify(part.body)).toBe(201);
 
     const rows = await rowsById(w.biz.key, w.biz.businessId!);
-    expect(rows.get(w.invoice.id)).toMatchObject({ status: 'paid', amount: 80, refunded_amount: 80, refund_status: 'full' });
-    expect(rows.get(partly.invoice.id)).toMatchObject({ status: 'paid', amount: 80, refunded_amount: 30, refund_status: 'partial' });
+    expect(rows.get(w.invoice.id)).toMatchObject({
+      status: 'paid',
+      amount: 80,
+      refunded_amount: 80,
+      refundable_remaining: 0,
+      refund_status: 'full',
+    });
+    expect(rows.get(partly.invoice.id)).toMatchObject({
+      status: 'paid',
+      amount: 80,
+      refunded_amount: 30,
+      refundable_remaining: 50,
+      refund_status: 'partial',
+    });
     expect(rows.get(kept.invoice.id)).toMatchObject({ status: 'paid', refunded_amount: 0, refund_status: 'none' });
+    expect(rows.get(kept.invoice.id)?.refundable_remaining).toBeGreaterThan(0);
     // Refunded invoices stay under paid; the CSV keeps exactly the spec 2.10 columns.
     expect([...(await rowsById(w.biz.key, w.biz.businessId!, 'paid')).keys()].sort()).toEqual(
       [w.invoice.id, partly.invoice.id, kept.invoice.id].sort(),

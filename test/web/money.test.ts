@@ -173,6 +173,15 @@ describe('refunds from the invoice page', () => {
     expect(tooMuch.html).toContain('aria-invalid="true"');
     expect(tooMuch.html).toContain('>Overcharged</textarea>');
 
+    // Asked before the confirmation step too: $99,999 of an $80 charge never reaches "Confirm the refund".
+    const huge = await b.post(action, { _idem: crypto.randomUUID(), amount: '99999', reason: 'Oops' });
+    expect(huge.status).toBe(422);
+    expect(huge.html).not.toContain('Confirm the refund');
+    expect(huge.html).toMatch(/id="field-amount-error">At most 80 USD is left to refund on this invoice \(asked: 99999\)\./);
+    expect(huge.html).toContain('value="99999"');
+    const fine = await b.post(action, { _idem: crypto.randomUUID(), amount: '80', reason: '' });
+    expect(fine.html).toContain('Confirm the refund');
+
     const cents = await b.post(action, { _idem: crypto.randomUUID(), amount: '10.005', reason: '', confirm: '1' });
     expect(cents.status).toBe(400);
     expect(cents.html).toContain('value="10.005"');

@@ -35,11 +35,12 @@ function statusFilter(status: ListInvoicesQuery['status']): SQL | undefined {
 }
 
 /** What of the charge was refunded, in the charged currency, and how much of it that is. */
-function refundFields(inv: InvoiceRow): Pick<InvoiceRowView, 'refunded_amount' | 'refund_status'> {
+function refundFields(inv: InvoiceRow): Pick<InvoiceRowView, 'refunded_amount' | 'refundable_remaining' | 'refund_status'> {
   const charged = chargedAmount(inv);
   const refunded = inv.refunded_minor;
   return {
     refunded_amount: fromMinor(refunded, charged.currency),
+    refundable_remaining: inv.status === 'paid' ? fromMinor(Math.max(0, charged.amount - refunded), charged.currency) : 0,
     refund_status: refunded <= 0 ? 'none' : refunded >= charged.amount ? 'full' : 'partial',
   };
 }

@@ -80,6 +80,10 @@ export const invoiceRowSchema = z
       description:
         'Refunded so far (succeeded and pending refunds), a decimal in the charged currency: conversion_currency when set, else currency. 0 when none.',
     }),
+    refundable_remaining: z.number().openapi({
+      description:
+        'What may still be refunded, a decimal in the charged currency (the charge less refunded_amount); 0 unless the invoice is paid. A refund of more is refused (REFUND-AMOUNT-ERR).',
+    }),
     refund_status: z.enum(INVOICE_REFUND_STATUSES).openapi({
       description: 'none; partial: part of the charge refunded; full: all of it. The status stays paid either way.',
     }),

@@ -13,7 +13,7 @@ export {
 } from './payouts';
 export { paymentGateway, simulatorActive } from './processor';
 export { payoutAccountQuery, payoutAccountSchema, payoutOnboardingSchema, refundInput, refundResultSchema } from './refund-schemas';
-export { refundIfShiftEndedUnworked, refundInvoice, sweepUnworkedShiftRefunds } from './refunds';
+export { checkRefund, refundIfShiftEndedUnworked, refundInvoice, sweepUnworkedShiftRefunds } from './refunds';
 export {
   type ChargeDetails,
   type ChargeResult,

@@ -243,6 +243,35 @@ export async function refundInvoice(ctx: ServiceContext, invoiceId: string, inpu
 }
 
 /**
+ * What a refund of `input` would take, in minor units of the charged currency: everything left when
+ * no amount is given. Refused as the refund itself would be: an invoice not paid, an amount of 0,
+ * more than what is left, or more decimals than the currency has.
+ */
+function refundAmount(inv: InvoiceRow, input: RefundInput): { amount: number; charged: { amount: number; currency: string } } {
+  if (inv.status !== 'paid' || !inv.payment_intent_id) throw new AppError('INVOICE-NOT-PAID-ERR');
+  const charged = chargedAmount(inv);
+  const remaining = charged.amount - inv.refunded_minor;
+  const amount = input.amount === undefined ? remaining : toMinorExact(input.amount, charged.currency.toUpperCase(), 'amount');
+  if (amount <= 0 || amount > remaining) throw amountError(remaining, charged.currency, input.amount === undefined ? undefined : amount);
+  return { amount, charged };
+}
+
+/**
+ * Whether the caller may refund `input` of the invoice now, and how much that is, writing nothing:
+ * the same standing and amount checks as refundInvoice, so a confirmation page is shown only for a
+ * refund the service would make (a concurrent refund can still take what is left first).
+ */
+export async function checkRefund(
+  ctx: ServiceContext,
+  invoiceId: string,
+  input: RefundInput = {},
+): Promise<{ amount: number; currency: string }> {
+  const inv = await refundableInvoice(ctx, invoiceId);
+  const { amount, charged } = refundAmount(inv, input);
+  return { amount: fromMinor(amount, charged.currency), currency: charged.currency };
+}
+
+/**
  * The refund itself, for a caller already allowed: the amount reserved by the guarded UPDATE, the
  * processor asked, the outcome recorded and notified, the shifter's transfer reversed in proportion.
  * `cause` words the notices: asked by a person, or made by the system for a shift that ended unworked.
@@ -257,10 +286,7 @@ async function issueRefund(
     throw new AppError('INVOICE-NOT-PAID-ERR');
   }
   const paymentIntentId = inv.payment_intent_id;
-  const charged = chargedAmount(inv);
-  const remaining = charged.amount - inv.refunded_minor;
-  const amount = input.amount === undefined ? remaining : toMinorExact(input.amount, charged.currency.toUpperCase(), 'amount');
-  if (amount <= 0 || amount > remaining) throw amountError(remaining, charged.currency, input.amount === undefined ? undefined : amount);
+  const { amount, charged } = refundAmount(inv, input);
 
   // Reserve the amount and record the pending refund, in one guarded batch.
   const now = ctx.now();

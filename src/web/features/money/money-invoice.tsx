@@ -4,7 +4,15 @@ import type { AppEnv } from '@/http/app-types';
 import { serviceCtx } from '@/http/create-app';
 import { AppError } from '@/lib/errors';
 import { getInvoiceRow, type InvoiceRowView } from '@/services/invoices';
-import { authenticatePath, chargeInvoice, listCards, type PaymentMethodView, refundInput, refundInvoice } from '@/services/payments';
+import {
+  authenticatePath,
+  chargeInvoice,
+  checkRefund,
+  listCards,
+  type PaymentMethodView,
+  refundInput,
+  refundInvoice,
+} from '@/services/payments';
 import { Card, CsrfField, IdempotencyField, InputField, SubmitButton, TextareaField } from '@/web/components';
 import { dateTimeIn, formatDate, formatMoney, shiftHours } from '@/web/format';
 import { formFields } from '@/web/forms';
@@ -42,12 +50,6 @@ const REFUND_CODE_FIELDS: Partial<Record<string, string>> = { 'REFUND-AMOUNT-ERR
 const invoiceActionHref = (base: DashboardBase, id: string, what: 'charge' | 'refund') =>
   dashboardHref(base, `${MONEY}/invoices/${encodeURIComponent(id)}/${what}`);
 
-/** What may still be refunded of a paid invoice, in the charged currency (cents counted exactly). */
-function refundableOf(inv: InvoiceRowView): number {
-  const charged = chargedOf(inv);
-  return Math.max(0, Math.round(charged.amount * 100) - Math.round(inv.refunded_amount * 100)) / 100;
-}
-
 interface RefundFormState {
   amount: string;
   reason: string;
@@ -68,7 +70,7 @@ export function InvoiceView({ base, invoice: inv, defaultCard, refund, notice, e
   const tz = base.business?.timezone ?? 'UTC';
   const st = invoiceStanding(inv);
   const charged = chargedOf(inv);
-  const left = refundableOf(inv);
+  const left = inv.refundable_remaining;
   const errors = refund.errors ?? {};
   const action = (what: 'charge' | 'refund') => invoiceActionHref(base, inv.invoice_id, what);
   return (
@@ -316,9 +318,20 @@ export async function postRefund(c: Context<AppEnv>): Promise<Response> {
     return again(400, errors, 'The refund was not made: see the message beside the field.');
   }
   const charged = chargedOf(inv);
-  const left = refundableOf(inv);
   if (f('confirm') !== '1') {
-    const asked = parsed.data.amount ?? left;
+    // The confirmation is shown only for a refund the service would make now (checkRefund: the same
+    // checks as the refund, nothing written): more than what is left is said beside the amount here.
+    let asked: number;
+    try {
+      asked = (await checkRefund(serviceCtx(c), inv.invoice_id, parsed.data)).amount;
+    } catch (err) {
+      const { errors, rest } = fieldErrorsOf(err, REFUND_FIELDS, REFUND_CODE_FIELDS);
+      return again(
+        (err as AppError).status as ContentfulStatusCode,
+        errors,
+        rest ? `The refund was not made: ${rest}` : 'The refund was not made: see the message beside the field.',
+      );
+    }
     return renderPage(
       c,
       <ConfirmView
