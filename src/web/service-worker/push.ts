@@ -2,10 +2,12 @@
  * Web push: shows the notification a push service delivers, and opens its page on a click.
  *
  * The payload is the JSON the service sends (src/services/notifications/channels/push.ts
- * `PushPayload`): title, body, kind, notification_id and data. A thread's notification opens the
- * thread; any other opens the notifications page. A payload that is not that JSON still shows a
- * notification (a browser may drop a subscription whose pushes show nothing).
+ * `PushPayload`): title, body, kind, notification_id and data. A notification opens the page it
+ * names (the thread, or the app page of `data.url`); any other opens the notifications page. A
+ * payload that is not that JSON still shows a notification (a browser may drop a subscription whose
+ * pushes show nothing).
  */
+import { notificationTarget } from '../features/inbox/notification-target.model';
 interface PushPayload {
   title?: unknown;
   body?: unknown;
@@ -14,11 +16,9 @@ interface PushPayload {
   data?: Record<string, unknown> | null;
 }
 
-/** Where a notification leads: the thread it is about, else the list of notifications. */
+/** Where a notification leads: the page it names (notificationTarget), else the list of notifications. */
 export function pushTarget(p: PushPayload): string {
-  const conversation = p.data?.conversation_id;
-  if (typeof conversation === 'string' && /^[A-Za-z0-9_-]+$/.test(conversation)) return `/inbox/${conversation}`;
-  return '/notifications';
+  return notificationTarget(p.data)?.path ?? '/notifications';
 }
 
 function parse(event: PushEvent): PushPayload {

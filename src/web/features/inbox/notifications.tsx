@@ -23,6 +23,7 @@ import { renderPage } from '@/web/render';
 import { type DashboardBase, dashboardBase } from '../dashboard/context';
 import { noticeOf } from '../dashboard/refusals';
 import { AppShell } from '../dashboard/shell';
+import { notificationTarget } from './notification-target.model';
 
 /*
  * Notifications (spec 4.7): the person's in-app notifications, newest first, marked read one by one
@@ -40,9 +41,8 @@ const styles = () => {
 
 /** Where a notification leads, when it is about something with a page. */
 function targetOf(n: NotificationView): { href: string; label: string } | null {
-  const conversation = n.data?.conversation_id;
-  if (typeof conversation === 'string') return { href: `/inbox/${encodeURIComponent(conversation)}`, label: 'Open the conversation' };
-  return null;
+  const target = notificationTarget(n.data);
+  return target ? { href: target.path, label: target.label } : null;
 }
 
 function PostButton({
