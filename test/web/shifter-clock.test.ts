@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { invoices, mileageEntries } from '../../src/db/schema';
 import { invoiceFor } from '../../src/services/invoices';
 import { CLOCK_IN_EARLY_MINUTES } from '../../src/services/shifts';
-import { dateTimeIn } from '../../src/web/format';
+import { refusalWords } from '../../src/web/features/shifter-clock/clock.model';
+import { dateTimeIn, timeIn } from '../../src/web/format';
 import { call } from '../helpers/api';
 import { db, makeUser } from '../helpers/factory';
 import { DAY, HOUR, insertShift, MINUTE, makePair, NY, readShift, setBusiness } from '../helpers/shifts';
@@ -60,6 +61,92 @@ describe('/dashboard/shifter/clock', () => {
     // The card now offers the clock-out.
     const after = await b.get('/dashboard/shifter/clock');
     expect(after.html).toContain(`action="/dashboard/shifter/clock/${shift.id}/out"`);
+  });
+
+  it('a card is its own list (no list rule beats its padding); the camera button and the waiting line are the island’s, hidden until it runs', async () => {
+    const { biz, sh } = await makePair();
+    const shift = await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId, startsAt: Date.now() + 10 * MINUTE });
+    const b = await signedIn(sh);
+    const page = await b.get('/dashboard/shifter/clock');
+    // `.list-plain > li` set a card's padding to 0.5rem 0: the clock's list resets itself instead.
+    expect(page.html).toContain('<ul class="clock-list">');
+    expect(page.html).not.toMatch(/class="list-plain clock-list"/);
+    const card = page.html.slice(page.html.indexOf(`data-shift="${shift.id}"`));
+    // The photo: the phone's camera behind a labelled button, shown by the island (the plain form sends no file).
+    expect(card).toMatch(/<div class="punch-photo-field" data-photo-field="true" hidden="">/);
+    const input = new RegExp(
+      `<input id="${shift.id}-in-photo" class="camera-input" type="file" accept="image/\\*" capture="environment" data-photo="true"`,
+    );
+    expect(card).toMatch(input);
+    expect(card).toMatch(
+      new RegExp(`<label for="${shift.id}-in-photo" class="button button-secondary camera-button">[\\s\\S]*?Take a photo`),
+    );
+    expect(card).toMatch(/data-photo-preview="true" hidden=""/);
+    // "I'm here" waits hidden (hard mode off); so does the place of a punch kept on the phone, empty:
+    // the island writes it from the queue, so the page never says a punch it does not have.
+    expect(card).toMatch(/<div class="choice punch-override" hidden=""/);
+    expect(card).toContain('<div class="punch-waiting" data-waiting="in" role="status" tabindex="-1" hidden=""></div>');
+    // Why the location is asked, in the worker's words.
+    expect(card).toContain('When you tap, your phone tells');
+    // No photo asked: no word of JavaScript. Asked: without script, the page says what to do instead.
+    expect(page.html).not.toContain('<noscript>');
+    await setBusiness(biz.businessId!, { require_clock_photo: true });
+    const asked = await b.get('/dashboard/shifter/clock');
+    expect(asked.html).toMatch(/<noscript><p class="hint">[^<]*asks for a photo with each punch, and the camera button needs JavaScript/);
+  });
+
+  it('a refused plain punch says what happened and what to do, not the service’s words for programs', async () => {
+    const { biz, sh } = await makePair();
+    const later = await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId, startsAt: Date.now() + 5 * HOUR });
+    const b = await signedIn(sh);
+    await b.get('/dashboard/shifter/clock');
+    const early = await b.post(`/dashboard/shifter/clock/${later.id}/in`, idem());
+    expect(early.status).toBe(422);
+    const opens = new Date(later.starts_at - CLOCK_IN_EARLY_MINUTES * MINUTE).toISOString();
+    expect(early.html).toMatch(new RegExp(`role="alert"[^>]*>[^<]*Too early to clock in: you can from ${timeIn(opens, NY)}\\.`));
+    expect((await readShift(later.id))!.shift_start_at).toBeNull();
+
+    const now = await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId, startsAt: Date.now() + 10 * MINUTE });
+    await setBusiness(biz.businessId!, { require_clock_photo: true });
+    const photo = await b.post(`/dashboard/shifter/clock/${now.id}/in`, idem());
+    expect(photo.status).toBe(422);
+    expect(photo.html).toMatch(/role="alert"[^>]*>[^<]*asks for a photo with each punch, and the camera button needs JavaScript/);
+    expect(photo.html).not.toContain('none was sent');
+  });
+});
+
+describe('the clock’s words for a refused punch (clock.model.ts)', () => {
+  const at = { business: 'Harbor Street Bistro', side: 'in' as const, timeZone: NY, photoRequired: false, script: true, now: 0 };
+  it('says the geofence, a phone clock ahead and a sign-out as what to do', () => {
+    const far = refusalWords(
+      {
+        code: 'GEOFENCE-ERR',
+        message: "Out of the business's geofence; send the I'm-here override to clock in anyway.",
+        details: { distance_m: 420.4, geofence_radius_m: 100 },
+      },
+      at,
+    );
+    expect(far).toBe(
+      'Your phone puts you 420 m from Harbor Street Bistro, farther than the 100 m it asks for. If you are there, tick "I\'m here" and tap Clock in again: Harbor Street Bistro sees that you said so.',
+    );
+    expect(far).not.toContain('override');
+    const ahead = refusalWords(
+      {
+        code: 'VALIDATION-ERR',
+        message: "device_time is ahead of the service's clock by more than 120 seconds.",
+        details: [{ field: 'device_time', message: 'in the future' }],
+      },
+      at,
+    );
+    expect(ahead).not.toContain('device_time');
+    expect(ahead).toContain("Your phone's clock was ahead");
+    expect(refusalWords({ code: 'AUTH-REQ-ERR', message: 'Credentials are missing, malformed, unknown or revoked.' }, at)).toBe(
+      'You are signed out on this phone: sign in again, then tap again.',
+    );
+    // A code it does not word keeps the service's message.
+    expect(refusalWords({ code: 'SHFT-STATE-ERR', message: 'The shift is marked as a no-show.' }, at)).toBe(
+      'The shift is marked as a no-show.',
+    );
   });
 });
 

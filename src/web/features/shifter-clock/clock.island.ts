@@ -1,12 +1,16 @@
 /**
- * The shifter's clock (src/web/features/shifter-clock/clock.tsx): takes over each punch form. On a tap it
- * asks for the location (only then), shows its accuracy and the distance to the business, uploads the
- * photo through clock_photo and punches through the API; where hard mode refuses it offers "I'm here".
- * Without network the punch is kept on the phone with the time it was made and sent when the network
- * returns (src/web/features/shifter-clock/punch-queue.client.ts; the service worker's Background Sync too, where there is one).
+ * The shifter's clock (src/web/features/shifter-clock/clock.tsx): takes over each punch form. It shows
+ * the camera button (with a preview of the photo taken); on a tap it asks for the location (only
+ * then), shows its accuracy and the distance to the business, uploads the photo through clock_photo
+ * and punches through the API; where hard mode refuses it offers "I'm here". Without network the
+ * punch is kept on the phone with the time it was made, the card saying "Clocked in at HH:MM · waiting
+ * to send" in place of its form, and sent when the network returns
+ * (src/web/features/shifter-clock/punch-queue.client.ts; the service worker's Background Sync too,
+ * where there is one). Refusals are said in the worker's words (clock.model.ts).
  */
 import { client, newIdempotencyKey, send, write } from '@/web/client/api';
 import { eachIsland } from '@/web/client/island';
+import { clockTime, type PunchRefusal, punchedWords, refusalWords, WAITING_HINT, WAITING_WORDS } from './clock.model';
 import { enqueuePunch, type QueuedPunch, queuedPunches, SYNC_TAG, sendQueuedPunches } from './punch-queue.client';
 
 interface Place {
@@ -56,10 +60,6 @@ function position(): Promise<GeolocationPosition | string> {
   });
 }
 
-/** A time as the cards show it: the business's wall clock (src/web/format.ts timeIn), whatever the phone's zone. */
-const clockTime = (iso: string, timeZone: string | undefined) =>
-  new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hour12: false, timeZone }).format(new Date(iso));
-
 /** Registers the one service worker (offline shell, Background Sync of queued punches). */
 function registerWorker() {
   if ('serviceWorker' in navigator) void navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch(() => undefined);
@@ -83,26 +83,80 @@ async function askBackgroundSync() {
   }
 }
 
+/** Where the card is, for the words of a refusal (clock.model.ts refusalWords). */
+const placeOf = (props: Props) => ({
+  business: props.businessName,
+  side: props.side,
+  timeZone: props.timeZone,
+  photoRequired: props.place?.require_clock_photo ?? false,
+  script: true,
+  now: Date.now(),
+});
+
+/**
+ * The camera button: the file input behind its label, shown now that script runs (the plain form
+ * sends no file). A chosen photo is previewed (a data: URL, which the page's CSP allows for images)
+ * and can be removed; the label then offers another.
+ */
+function mountCamera(form: HTMLFormElement, props: Props) {
+  const field = form.querySelector<HTMLElement>('[data-photo-field]');
+  const input = form.querySelector<HTMLInputElement>('[data-photo]');
+  const label = form.querySelector<HTMLElement>('[data-photo-label]');
+  const preview = form.querySelector<HTMLElement>('[data-photo-preview]');
+  const remove = preview?.querySelector<HTMLButtonElement>('[data-photo-remove]');
+  if (!field || !input || !label || !preview) return;
+  field.hidden = false;
+  const what = props.side === 'in' ? 'clock-in' : 'clock-out';
+  let img: HTMLImageElement | null = null;
+  const clear = () => {
+    img?.remove();
+    img = null;
+    preview.hidden = true;
+    label.textContent = 'Take a photo';
+  };
+  input.addEventListener('change', () => {
+    const file = input.files?.[0];
+    if (!file) return clear();
+    const reader = new FileReader();
+    reader.addEventListener('load', () => {
+      if (typeof reader.result !== 'string' || input.files?.[0] !== file) return;
+      img ??= preview.insertBefore(document.createElement('img'), preview.firstChild);
+      img.alt = `The photo for your ${what} at ${props.businessName}`;
+      img.src = reader.result;
+      img.dataset.photoImage = '';
+      preview.hidden = false;
+      label.textContent = 'Take another photo';
+    });
+    reader.readAsDataURL(file);
+  });
+  remove?.addEventListener('click', () => {
+    input.value = '';
+    clear();
+    input.focus();
+  });
+}
+
 function mountPunch(form: HTMLFormElement, props: Props) {
   const status = form.querySelector<HTMLElement>('[data-status]')!;
   const where = form.querySelector<HTMLElement>('.punch-where')!;
   const photoInput = form.querySelector<HTMLInputElement>('[data-photo]');
-  const photoField = form.querySelector<HTMLElement>('.punch-photo-field');
   const override = form.querySelector<HTMLElement>('[data-override]');
   const overrideBox = override?.querySelector<HTMLInputElement>('input');
   const button = form.querySelector<HTMLButtonElement>('button[type=submit]')!;
-  if (photoField) photoField.hidden = false;
-  followWindow(form, props);
+  mountCamera(form, props);
+  const windowNow = followWindow(form, props);
+  const waiting = followQueue(form, props, windowNow);
   const say = (text: string, kind: 'info' | 'error' = 'info') => {
     status.textContent = text;
     status.classList.toggle('field-error', kind === 'error');
   };
+  const refused = (r: PunchRefusal) => say(refusalWords(r, placeOf(props)), 'error');
 
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     const photo = photoInput?.files?.[0] ?? null;
     if (props.place?.require_clock_photo && !photo) {
-      say(`${props.businessName} asks for a photo with each punch: take one first.`, 'error');
+      refused({ code: 'SHFT-PHOTO-REQ-ERR', message: '' });
       photoInput?.focus();
       return;
     }
@@ -148,45 +202,40 @@ function mountPunch(form: HTMLFormElement, props: Props) {
     const queue = async () => {
       await enqueuePunch(punch);
       await askBackgroundSync();
-      say(
-        `No network: your ${props.side === 'in' ? 'clock-in' : 'clock-out'} at ${clockTime(madeAt, props.timeZone)} is saved on this phone and is sent when you are back online.`,
-      );
-      form.dataset.queued = 'true';
+      // The card says it in place of the form (followQueue), until it is sent.
+      say('');
+      button.disabled = false;
+      await waiting();
+      // The tapped button is gone with its form: the keyboard's place moves to the line that replaced it.
+      form.closest('[data-shift]')?.querySelector<HTMLElement>(`[data-waiting="${props.side}"]:not([hidden])`)?.focus();
       document.dispatchEvent(new CustomEvent('clock-queue-changed'));
     };
     if (!navigator.onLine) return queue();
 
     say('Sending…');
+    const shift = client.v1.shift_request[':id'];
     let photoUrl: string | undefined;
     if (photo) {
-      const formData = new FormData();
-      formData.append('file', photo, photo.name || 'photo.jpg');
-      let res: Response | null = null;
-      try {
-        res = await fetch(`/v1/shift_request/${encodeURIComponent(props.shiftId)}/clock_photo?side=${props.side}`, {
-          method: 'POST',
-          body: formData,
-          headers: { 'X-CSRF-Token': csrf(), 'Idempotency-Key': punch.photoKey, Accept: 'application/json' },
-          credentials: 'same-origin',
-        });
-      } catch {
-        return queue();
-      }
-      const data = (await res.json().catch(() => null)) as { url?: string; error?: { message: string } } | null;
-      if (!res.ok) {
+      const up = await send(
+        shift.clock_photo.$post(
+          { param: { id: encodeURIComponent(props.shiftId) }, query: { side: props.side }, form: { file: photo } },
+          write({ idempotencyKey: punch.photoKey }),
+        ),
+      );
+      if (!up.ok && up.status === 0) return queue();
+      if (!up.ok) {
         button.disabled = false;
-        say(data?.error?.message ?? 'The photo could not be stored.', 'error');
+        refused(up.error);
         photoInput?.focus();
         return;
       }
-      photoUrl = data?.url;
+      photoUrl = up.data.url;
     }
     const body = {
       ...(lat !== null && lon !== null ? { lat, lon } : {}),
       ...(photoUrl ? { photo_url: photoUrl } : {}),
       ...(imHere ? { im_here: true } : {}),
     };
-    const shift = client.v1.shift_request[':id'];
     const r = await send(
       (props.side === 'in' ? shift.clock_in : shift.clock_out).$post(
         { param: { id: encodeURIComponent(props.shiftId) }, json: body },
@@ -200,14 +249,11 @@ function mountPunch(form: HTMLFormElement, props: Props) {
     }
     if (r.status === 0) return queue();
     button.disabled = false;
+    refused(r.error);
     if (r.error.code === 'GEOFENCE-ERR' && override) {
       override.hidden = false;
-      say(`${r.error.message} If you are at ${props.businessName}, tick "I'm here" and tap again.`, 'error');
       overrideBox?.focus();
-      return;
     }
-    const opens = (r.error.details as { opens_at?: string } | undefined)?.opens_at;
-    say(opens ? `${r.error.message} It opens at ${clockTime(opens, props.timeZone)}.` : r.error.message, 'error');
   });
 }
 
@@ -219,17 +265,23 @@ const MAX_WAIT_MS = 86_400_000;
  * bounds the server sent: the card's "opens at" line gives way to the button, and after the close
  * the card says to ask the business. A page kept offline does the same.
  */
-function followWindow(form: HTMLFormElement, props: Props) {
+function followWindow(form: HTMLFormElement, props: Props): () => void {
   const card = form.closest<HTMLElement>('[data-shift]');
   const opensLine = card?.querySelector<HTMLElement>('[data-opens]');
   const closedLine = card?.querySelector<HTMLElement>('[data-closed]');
-  const update = () => {
+  const show = () => {
     const now = Date.now();
+    const queued = form.dataset.queued === 'true';
     const notYet = props.opensAt !== null && now < Date.parse(props.opensAt);
-    const closed = props.closesAt !== null && now > Date.parse(props.closesAt) && form.dataset.queued !== 'true';
-    form.hidden = notYet || closed;
-    if (opensLine) opensLine.hidden = !notYet;
+    const closed = props.closesAt !== null && now > Date.parse(props.closesAt) && !queued;
+    // A punch kept on the phone takes the form's place (followQueue) until it is sent.
+    form.hidden = notYet || closed || queued;
+    if (opensLine) opensLine.hidden = !notYet || queued;
     if (closedLine) closedLine.hidden = !closed;
+    return now;
+  };
+  const update = () => {
+    const now = show();
     const next = [props.opensAt, props.closesAt]
       .map((t) => (t === null ? Number.NaN : Date.parse(t) - now))
       .filter((ms) => ms > 0 && ms <= MAX_WAIT_MS);
@@ -237,7 +289,72 @@ function followWindow(form: HTMLFormElement, props: Props) {
     if (next.length) setTimeout(update, Math.min(...next) + 1000);
   };
   update();
+  return () => void show();
 }
+
+/**
+ * The card's punch kept on the phone: "Clocked in at HH:MM · waiting to send" (the time of the tap on
+ * the business's clock) in place of the form while the queue holds it, on this page and on the copy
+ * the service worker shows offline. Once it has left the queue (sent by this page or by the service
+ * worker's Background Sync) the page is loaded again with the sent notice, so the card says the
+ * recorded state. A refused one gives the form back (the queue's line says why). Returns the check.
+ */
+function followQueue(form: HTMLFormElement, props: Props, windowNow: () => void): () => Promise<void> {
+  const box = form.closest<HTMLElement>('[data-shift]')?.querySelector<HTMLElement>(`[data-waiting="${props.side}"]`);
+  const time = document.createElement('time');
+  if (box) {
+    const line = document.createElement('p');
+    line.className = 'punched';
+    line.append(`${punchedWords(props.side)} `, time, ` · ${WAITING_WORDS}`);
+    const hint = document.createElement('p');
+    hint.className = 'hint';
+    hint.textContent = WAITING_HINT;
+    box.replaceChildren(line, hint);
+  }
+  // The id of the punch shown waiting: gone from the queue means sent, still there and refused means not.
+  let shown: string | null = null;
+  const check = async () => {
+    const list = await queuedPunches();
+    const mine = list.find((p) => p.shiftId === props.shiftId && p.side === props.side && !p.refused);
+    const sent = shown !== null && !list.some((p) => p.id === shown);
+    shown = mine?.id ?? null;
+    if (mine) {
+      form.dataset.queued = 'true';
+      time.dateTime = mine.deviceTime;
+      time.textContent = clockTime(mine.deviceTime, mine.timeZone ?? props.timeZone);
+    } else delete form.dataset.queued;
+    if (box) box.hidden = !mine;
+    windowNow();
+    // Sent by the service worker meanwhile: the page, loaded again, says the recorded punch.
+    if (sent && !mine) location.assign(`${location.pathname}?notice=sent_${props.side}&shift=${encodeURIComponent(props.shiftId)}`);
+  };
+  document.addEventListener('clock-queue-changed', () => void check());
+  navigator.serviceWorker?.addEventListener('message', (e: MessageEvent) => {
+    if ((e.data as { type?: string } | null)?.type === 'clock-punches-sent') void check();
+  });
+  void check();
+  return check;
+}
+
+/** A punch the service refused on arrival, in the worker's words, with the card's business when it is on the page. */
+function refusedLine(p: QueuedPunch): string {
+  const form = document.querySelector<HTMLElement>(`[data-shift="${CSS.escape(p.shiftId)}"] form[data-island="clock"]`);
+  let business = 'the business';
+  try {
+    business = (JSON.parse(form?.dataset.props ?? '{}') as Partial<Props>).businessName ?? business;
+  } catch {
+    // No card for it on this page: the business unnamed.
+  }
+  const tz = p.timeZone ?? 'UTC';
+  const words = refusalWords(
+    { code: p.refusedCode, message: p.refused ?? '', details: p.refusedDetails },
+    { business, side: p.side, timeZone: tz, photoRequired: false, script: true, now: Date.now() },
+  );
+  return `Not recorded: your ${p.side === 'in' ? 'clock-in' : 'clock-out'} made at ${clockTime(p.deviceTime, tz)}. ${words}`;
+}
+
+/** How long the page waits to send the queue again when a send found no network though the phone said online. */
+const RETRY_MS = 15_000;
 
 /** The queue's line at the top of the page: what waits on the phone, and what was just sent. */
 function mountQueue(el: HTMLElement) {
@@ -251,21 +368,24 @@ function mountQueue(el: HTMLElement) {
       parts.push(
         `${waiting.length === 1 ? 'One punch is' : `${waiting.length} punches are`} saved on this phone, to send when you are online.`,
       );
-    for (const p of refused)
-      parts.push(
-        `Not recorded: your ${p.side === 'in' ? 'clock-in' : 'clock-out'} made at ${clockTime(p.deviceTime, p.timeZone)}: ${p.refused}`,
-      );
+    for (const p of refused) parts.push(refusedLine(p));
     el.dataset.waiting = String(waiting.length);
     if (parts.length || !line.dataset.sent) line.textContent = parts.join(' ');
   };
+  let retry: ReturnType<typeof setTimeout> | undefined;
   const flush = async () => {
+    clearTimeout(retry);
     if (!navigator.onLine) return show();
     const out = await sendQueuedPunches();
     await show();
     if (out.sent.length) {
       const p = out.sent[0]!;
       location.assign(`${location.pathname}?notice=sent_${p.side}&shift=${encodeURIComponent(p.shiftId)}`);
+      return;
     }
+    // Still waiting though the phone says it is online (a network that carries nothing, which sends
+    // no `online` event when it comes back): try again while the page is open.
+    if (out.waiting) retry = setTimeout(() => void flush(), RETRY_MS);
   };
   window.addEventListener('online', () => void flush());
   window.addEventListener('offline', () => void show());

@@ -21,14 +21,18 @@ import { dateTimeIn, formatDate, shiftHours, timeIn } from '@/web/format';
 import { renderPage } from '@/web/render';
 import { type DashboardBase, dashboardBase } from '../dashboard/context';
 import { AppShell } from '../dashboard/shell';
+import { noScriptPhotoWords, refusalWords } from './clock.model';
 
 /**
  * The shifter's clock ({app_url}/dashboard/shifter/clock): every accepted shift not yet clocked out
  * from now to a week ahead (the service worker keeps this page for the days ahead, offline). A shift
  * whose clock window is open gets a big button; the `clock` island asks for the location at the
- * moment of the punch (accuracy and distance to the business shown), uploads the photo through the
- * clock_photo API, offers "I'm here" where hard mode refuses, and queues the punch on the phone when
- * there is no network. Without script the button still punches (no position, no photo).
+ * moment of the punch (accuracy and distance to the business shown), takes the photo with the camera
+ * button (a preview of it shown) and uploads it through the clock_photo API, offers "I'm here" where
+ * hard mode refuses, and queues the punch on the phone when there is no network, the card then saying
+ * "Clocked in at HH:MM · waiting to send" until it is sent. Without script the button still punches
+ * (no position, no photo: the camera button is the island's, so it stays hidden). Refusals are said in
+ * the worker's words (clock.model.ts refusalWords), on the page and in the island alike.
  */
 const PATH = '/dashboard/shifter/clock';
 const DAYS_AHEAD = 7;
@@ -53,6 +57,22 @@ export interface ClockIslandProps {
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
+/** The camera drawn beside "Take a photo" (decoration: the label says it). */
+function CameraIcon() {
+  return (
+    <svg class="camera-icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+      <path
+        d="M4 7h3l2-3h6l2 3h3a1 1 0 0 1 1 1v11a1 1 0 0 1-1 1H4a1 1 0 0 1-1-1V8a1 1 0 0 1 1-1z"
+        fill="none"
+        stroke="currentColor"
+        stroke-width="2"
+        stroke-linejoin="round"
+      />
+      <circle cx="12" cy="13" r="4" fill="none" stroke="currentColor" stroke-width="2" />
+    </svg>
+  );
+}
+
 function PunchForm({
   s,
   side,
@@ -67,11 +87,15 @@ function PunchForm({
   w: ClockWindow;
 }) {
   const id = `${s.id}-${side}`;
+  const business = s.business_name ?? 'the business';
   const photoRequired = place?.require_clock_photo ?? false;
+  // A photo is offered with every clock-in, and with a clock-out where the business asks for one.
+  const offerPhoto = photoRequired || side === 'in';
+  const radius = side === 'in' ? place?.geofence_radius_m : null;
   const props: ClockIslandProps = {
     shiftId: s.id,
     side,
-    businessName: s.business_name ?? 'the business',
+    businessName: business,
     timeZone: s.timezone ?? 'UTC',
     place,
     opensAt: iso(w.opensAt),
@@ -89,29 +113,46 @@ function PunchForm({
       <CsrfField token={csrf} />
       <IdempotencyField />
       <p class="punch-where" id={`${id}-where`} aria-live="polite">
-        {place?.geofence_radius_m
-          ? `Your location is asked when you tap: within ${place.geofence_radius_m} m of ${s.business_name ?? 'the business'}.`
-          : 'Your location is asked when you tap, if you allow it.'}
+        {radius
+          ? `When you tap, your phone tells ${business} where you are: clock in within ${radius} m of it.`
+          : `When you tap, your phone tells ${business} where you are, if you allow it.`}
       </p>
-      <div class="field punch-photo-field" hidden={!photoRequired && side === 'out'}>
-        <label for={`${id}-photo`}>{photoRequired ? 'Photo (required by the business)' : 'Photo (optional)'}</label>
-        <input
-          id={`${id}-photo`}
-          type="file"
-          accept="image/*"
-          capture="environment"
-          data-photo
-          required={photoRequired}
-          aria-describedby={`${id}-photo-hint`}
-        />
-        <p class="hint" id={`${id}-photo-hint`}>
-          {photoRequired ? 'Take a photo at the door: it goes with your punch.' : 'A photo at the door, if you like.'} Photos need script
-          on.
-        </p>
-      </div>
+      {offerPhoto ? (
+        // The camera button is the island's (the plain form sends no file): shown when it runs.
+        <div class="punch-photo-field" data-photo-field hidden>
+          <input
+            id={`${id}-photo`}
+            class="camera-input"
+            type="file"
+            accept="image/*"
+            capture="environment"
+            data-photo
+            aria-describedby={`${id}-photo-hint`}
+          />
+          <label for={`${id}-photo`} class="button button-secondary camera-button">
+            <CameraIcon />
+            <span data-photo-label>Take a photo</span>
+          </label>
+          <p class="hint" id={`${id}-photo-hint`}>
+            {photoRequired
+              ? `${business} asks for a photo at the door with each punch.`
+              : `Optional: a photo at the door shows ${business} you are there.`}
+          </p>
+          <div class="photo-preview" data-photo-preview hidden>
+            <button type="button" class="button button-secondary" data-photo-remove>
+              Remove the photo
+            </button>
+          </div>
+        </div>
+      ) : null}
+      {photoRequired ? (
+        <noscript>
+          <p class="hint">{noScriptPhotoWords(business)}</p>
+        </noscript>
+      ) : null}
       <div class="choice punch-override" hidden={!place?.hard_geofence || !place.geofence_radius_m || side === 'out'} data-override>
         <input type="checkbox" id={`${id}-here`} name="im_here" value="1" />
-        <label for={`${id}-here`}>I'm here: my phone puts me too far, but I am at {s.business_name ?? 'the business'}</label>
+        <label for={`${id}-here`}>I'm here: I am at {business}, even if my phone puts me farther away</label>
       </div>
       <button type="submit" class="button button-primary button-punch">
         {side === 'in' ? 'Clock in' : 'Clock out'}
@@ -119,6 +160,15 @@ function PunchForm({
       <p class="punch-status" data-status role="status" aria-live="polite" />
     </form>
   );
+}
+
+/**
+ * Where a punch kept on the phone is said ("Clocked in at HH:MM · waiting to send", clock.model.ts):
+ * the island writes it, from the queue, in place of the form until it is sent; the page then says the
+ * recorded state. Empty until then, so the page never carries a punch it does not have.
+ */
+function Waiting({ side }: { side: 'in' | 'out' }) {
+  return <div class="punch-waiting" data-waiting={side} role="status" tabindex={-1} hidden />;
 }
 
 function Punched({ s, side, tz }: { s: ShiftRequestView; side: 'in' | 'out'; tz: string }) {
@@ -164,7 +214,10 @@ function ShiftCard({ s, place, now, csrf }: { s: ShiftRequestView; place: ClockP
         </p>
       ) : null}
       {side && (w.can === side || (w.opensAt !== null && w.opensAt - now <= WAITING_HOURS * 3_600_000)) ? (
-        <PunchForm s={s} side={side} place={place} csrf={csrf} w={w} />
+        <>
+          <Waiting side={side} />
+          <PunchForm s={s} side={side} place={place} csrf={csrf} w={w} />
+        </>
       ) : null}
     </li>
   );
@@ -208,7 +261,7 @@ function ClockView({
       <section aria-labelledby="at-hand">
         <h2 id="at-hand">Now</h2>
         {atHand.length ? (
-          <ul class="list-plain clock-list">
+          <ul class="clock-list">
             {atHand.map((s) => (
               <ShiftCard s={s} place={places.get(s.business_id) ?? null} now={now} csrf={base.csrfToken} />
             ))}
@@ -220,7 +273,7 @@ function ClockView({
       <section aria-labelledby="next-days">
         <h2 id="next-days">Next {DAYS_AHEAD} days</h2>
         {later.length ? (
-          <ul class="list-plain clock-list">
+          <ul class="clock-list">
             {later.map((s) => (
               <ShiftCard s={s} place={places.get(s.business_id) ?? null} now={now} csrf={base.csrfToken} />
             ))}
@@ -311,7 +364,22 @@ export async function postPunch(c: Context<AppEnv>): Promise<Response> {
     const s = side === 'in' ? await clockIn(serviceCtx(c), id, input) : await clockOut(serviceCtx(c), id, input);
     return c.redirect(punchNoticeUrl(side === 'in' ? 'clocked_in' : 'clocked_out', s.id), 303);
   } catch (err) {
-    if (err instanceof AppError) return renderClock(c, err.message);
-    throw err;
+    if (!(err instanceof AppError)) throw err;
+    // The refusal in the worker's words, with the shift's business and clock (when the shift is theirs).
+    const ctx = serviceCtx(c);
+    const s = await getShiftRequest(ctx, id).catch(() => null);
+    const words = refusalWords(
+      { code: err.code, message: err.message, details: err.details },
+      {
+        business: s?.business_name ?? 'the business',
+        side,
+        timeZone: s?.timezone ?? 'UTC',
+        // The plain form sends no photo, so a photo limit never stops it.
+        photoRequired: false,
+        script: false,
+        now: ctx.now(),
+      },
+    );
+    return renderClock(c, words);
   }
 }

@@ -29,7 +29,13 @@ export interface QueuedPunch {
   csrf: string;
   /** The last refusal, when the service said no (kept for the page to show, no longer sent). */
   refused?: string | undefined;
+  /** The refusal's error code and details, for the page to say it in the worker's words (clock.model.ts). */
+  refusedCode?: string | undefined;
+  refusedDetails?: unknown;
 }
+
+/** A refusal as the service answered it: its message, and its code and details when it sent an envelope. */
+type Refusal = { message: string; code?: string | undefined; details?: unknown };
 
 export type SendOutcome = { sent: QueuedPunch[]; refused: QueuedPunch[]; waiting: number };
 
@@ -70,21 +76,27 @@ async function post(path: string, p: QueuedPunch, key: string, body: BodyInit, j
   } catch {
     return null;
   }
-  const data = (await res.json().catch(() => null)) as { url?: string; error?: { code: string; message: string } } | null;
+  const data = (await res.json().catch(() => null)) as {
+    url?: string;
+    error?: { code: string; message: string; details?: unknown };
+  } | null;
   return { status: res.status, data };
 }
 
 /** Whether an answer means "try again later" (no network, overload, a twin in flight) rather than a refusal. */
 const transient = (status: number) => status === 0 || status === 408 || status === 409 || status === 429 || status >= 500;
 
-async function sendOne(p: QueuedPunch): Promise<'sent' | 'wait' | string> {
+const refusal = (data: { error?: { code: string; message: string; details?: unknown } } | null, fallback: string): Refusal =>
+  data?.error ? { message: data.error.message, code: data.error.code, details: data.error.details } : { message: fallback };
+
+async function sendOne(p: QueuedPunch): Promise<'sent' | 'wait' | Refusal> {
   let photoUrl: string | undefined;
   if (p.photo) {
     const form = new FormData();
     form.append('file', p.photo, p.photoName ?? 'photo.jpg');
     const up = await post(`/v1/shift_request/${encodeURIComponent(p.shiftId)}/clock_photo?side=${p.side}`, p, p.photoKey, form, false);
     if (!up || transient(up.status)) return 'wait';
-    if (up.status >= 400) return up.data?.error?.message ?? `The photo was refused (${up.status}).`;
+    if (up.status >= 400) return refusal(up.data, `The photo was refused (${up.status}).`);
     photoUrl = up.data?.url;
   }
   const body = {
@@ -103,9 +115,9 @@ async function sendOne(p: QueuedPunch): Promise<'sent' | 'wait' | string> {
   if (!r) return 'wait';
   if (r.status < 300) return 'sent';
   // A conflict that is the shift's state (not a twin in flight) is a refusal to show, not to retry.
-  if (r.status === 409 && r.data?.error?.code !== 'IDEMPOTENCY-IN-PROGRESS-ERR' && r.data?.error?.code) return r.data.error.message;
+  if (r.status === 409 && r.data?.error?.code !== 'IDEMPOTENCY-IN-PROGRESS-ERR' && r.data?.error?.code) return refusal(r.data, '');
   if (transient(r.status)) return 'wait';
-  return r.data?.error?.message ?? `The service answered ${r.status}.`;
+  return refusal(r.data, `The service answered ${r.status}.`);
 }
 
 async function sendAllUnlocked(): Promise<SendOutcome> {
@@ -120,8 +132,9 @@ async function sendAllUnlocked(): Promise<SendOutcome> {
       out.waiting++;
     } else {
       const list = await queuedPunches();
-      await save(list.map((q) => (q.id === p.id ? { ...q, photo: null, refused: result } : q)));
-      out.refused.push({ ...p, refused: result });
+      const kept = { refused: result.message, refusedCode: result.code, refusedDetails: result.details };
+      await save(list.map((q) => (q.id === p.id ? { ...q, photo: null, ...kept } : q)));
+      out.refused.push({ ...p, ...kept });
     }
   }
   return out;
