@@ -1,5 +1,5 @@
 import { businessRecipients } from '../notifications';
-import { type Notice, requirePerson, type ServiceContext } from '../kernel';
+import { appLinkOrigin, type Notice, requirePerson, type ServiceContext } from '../kernel';
 import type { Side } from './schemas';
 
 export interface Parties {
@@ -15,10 +15,19 @@ async function usersOf(ctx: ServiceContext, side: Side, p: Parties, kind: string
 }
 
 /**
+ * The page where a side answers and sees its connections: the shifter's connections page, or the
+ * business's crew (the business kept in the address).
+ */
+export function connectionsPagePath(side: Side, businessId: string): string {
+  return side === 'shifter' ? '/dashboard/shifter/connections' : `/dashboard/crew?business_id=${encodeURIComponent(businessId)}`;
+}
+
+/**
  * The notification telling `to` about a request or an acceptance, for the guarded write's `notify`
  * (which names the connection and de-duplicates on the write's operation id, so a request re-sent
  * after a decline is announced again but a retried delivery of one event is not). Null when nobody
- * on that side is left to tell.
+ * on that side is left to tell. Like every notification that leads to a page, it carries the link in
+ * its text (emails and texts) and as `data.url`.
  */
 export async function connectionNotice(
   ctx: ServiceContext,
@@ -35,14 +44,16 @@ export async function connectionNotice(
         ? `${from} wants to add you to their crew`
         : `${from} wants to join your crew at ${p.business.name}`
       : `${from} accepted your connection request`;
+  const url = `${appLinkOrigin(ctx)}${connectionsPagePath(to, p.business.id)}`;
+  const where = to === 'shifter' ? 'your connections' : `the crew page of ${p.business.name}`;
   return {
     kind,
     userIds,
     title,
     body:
       kind === 'connection_request'
-        ? 'Accept or decline it in your connections.'
-        : `${p.business.name} and ${p.shifter.name} are now connected.`,
-    data: { business_id: p.business.id, shifter_id: p.shifter.id },
+        ? `Accept or decline it in ${where}: ${url}`
+        : `${p.business.name} and ${p.shifter.name} are now connected. See them in ${where}: ${url}`,
+    data: { business_id: p.business.id, shifter_id: p.shifter.id, url },
   };
 }

@@ -1,1 +1,8 @@
+export {
+  BUSINESS_SEARCH_BOUNDS,
+  type BusinessSearchInput,
+  type BusinessSearchResult,
+  type FoundBusiness,
+  searchPublicBusinesses,
+} from './business-search';
 export { findPublicBusiness, findPublicShifter, findPublicShifterById, type PublicBusiness, type PublicShifter } from './public';

@@ -27,6 +27,7 @@ export const SHIFTER_NAV = [
   { path: '/dashboard/shifter/find', label: 'Find shifts', tab: true },
   { path: '/dashboard/shifter/schedule', label: 'My schedule', tab: true },
   { path: '/dashboard/shifter/clock', label: 'Clock', tab: true },
+  { path: '/dashboard/shifter/connections', label: 'Businesses', tab: false },
   { path: '/dashboard/shifter/earnings', label: 'Earnings', tab: false },
   { path: '/dashboard/shifter/records', label: 'Records', tab: false },
   { path: '/dashboard/shifter/profile', label: 'Profile', tab: false },
@@ -57,10 +58,17 @@ export interface AppShellProps {
 
 /**
  * The switcher: a plain GET form (works without script) listing the person's businesses, and the way
- * to their other side (the shifter side from a business, their business from the shifter side).
+ * to their other side (the shifter side from a business, their business from the shifter side). A
+ * shifter without a business finds the Welcome page there, where one is created.
  */
 function Switcher({ base, side }: { base: DashboardBase; side: ShellSide }) {
-  if (!base.businesses.length) return null;
+  if (!base.businesses.length) {
+    return side === 'shifter' ? (
+      <a class="switcher-link" href="/dashboard?side=business">
+        Business side
+      </a>
+    ) : null;
+  }
   if (base.businesses.length < 2 && side === 'business') {
     return base.shifterId ? (
       <a class="switcher-link" href="/dashboard/shifter">

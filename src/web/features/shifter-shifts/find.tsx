@@ -37,11 +37,28 @@ const NOTICES = {
   countered: 'Counter-offer sent: the business will answer it.',
 };
 
+/**
+ * What a shift that moved on says, whichever answer was tried: the services' messages name shift
+ * requests, broadcasts and states, which stay the API's; the shifter reads what happened to the shift.
+ */
+const MOVED_ON: Partial<Record<string, string>> = {
+  'SHFT-STATE-ERR': 'This shift changed meanwhile (it may have started): it can no longer be answered.',
+  'SHFT-EXPIRED-ERR': 'This request expired before it was answered.',
+  'SHFT-CANCELLED-ERR': 'The business cancelled this shift.',
+  'SHFT-DECLINED-ERR': 'This request was declined already.',
+  'SHFT-SUPERSEDED-ERR': 'The business changed this shift: its new version is in your requests.',
+  'SHFT-COMPLETED-ERR': 'This shift is over.',
+  'SHFT-NOT-CONNECTED-ERR': 'You are no longer in this business’s crew.',
+  'FORBIDDEN-ERR': 'This shift is not one you can take.',
+};
+
 /** What claiming says when it does not work out, in the shifter's words. */
 const CLAIM_WORDS: Partial<Record<string, string>> = {
+  ...MOVED_ON,
   'CLAIM-LOST-ERR': 'Someone else claimed this shift first.',
   'SHFT-CONFLICT-ERR': 'This shift overlaps one you have already accepted: cancel that one first if you want this one.',
   'SHFT-NOT-FND-ERR': 'This shift is no longer open.',
+  'SHFT-OWN-BUSINESS-ERR': 'You run this business: its open shifts are for its crew to claim.',
 };
 
 export interface FindFilters {
@@ -240,13 +257,22 @@ function FindView(p: FindViewProps) {
             ))}
           </ul>
         ) : (
-          <p class="empty">
-            {p.filters.date || p.filters.role || p.filters.min_rate || p.filters.business
-              ? 'No open shift matches these filters.'
-              : p.crews.length
-                ? 'No open shift in your crews right now. New ones show here as businesses post them.'
-                : 'You are not in a crew yet: a business adds you to its crew, then its open shifts show here.'}
-          </p>
+          <div class="empty">
+            <p>
+              {p.filters.date || p.filters.role || p.filters.min_rate || p.filters.business
+                ? 'No open shift matches these filters.'
+                : p.crews.length
+                  ? 'No open shift in your crews right now. New ones show here as businesses post them.'
+                  : 'You are not in a crew yet: once a business adds you to its crew, its open shifts show here.'}
+            </p>
+            {p.crews.length ? null : (
+              <p>
+                <a class="button button-primary" href="/dashboard/shifter/connections">
+                  Find a business and see invitations
+                </a>
+              </p>
+            )}
+          </div>
         )}
         {p.nextCursor ? (
           <p>
@@ -324,7 +350,7 @@ function refusalWords(err: unknown, words: Partial<Record<string, string>>): { s
 function fieldMessage(err: unknown, field: string): string | undefined {
   const details = err instanceof AppError && Array.isArray(err.details) ? (err.details as { field?: unknown; message?: unknown }[]) : [];
   const hit = details.find((d) => d.field === field && typeof d.message === 'string');
-  return hit ? `${String(hit.message)[0]!.toUpperCase()}${String(hit.message).slice(1)}.` : undefined;
+  return hit ? String(hit.message) : undefined;
 }
 
 export async function getFind(c: Context<AppEnv>): Promise<Response> {
@@ -342,9 +368,19 @@ export async function postClaim(c: Context<AppEnv>): Promise<Response> {
 }
 
 const ANSWER_WORDS: Partial<Record<string, string>> = {
+  ...MOVED_ON,
   'SHFT-CONFLICT-ERR': 'This shift overlaps one you have already accepted: cancel that one first if you want this one.',
   'SHFT-NOT-FND-ERR': 'This request is no longer there.',
+  'NOT-NEGOTIABLE': 'An open shift is taken at its posted rate: claim it, or leave it.',
 };
+
+/** The counter-offer's field, in the page's words: the same rate as offered, or a rate it cannot take. */
+function counterWords(err: unknown): string {
+  const said = fieldMessage(err, 'hourly_rate') ?? '';
+  return /same as the offered rate/i.test(said)
+    ? 'Same as the offered rate: accept the request instead.'
+    : 'A rate above 0, like 24.50, with at most two decimals.';
+}
 
 export async function postAccept(c: Context<AppEnv>): Promise<Response> {
   try {
@@ -386,7 +422,7 @@ export async function postCounter(c: Context<AppEnv>): Promise<Response> {
     return renderFind(c, {
       error: onField ? 'Check the counter-offer below.' : r.message,
       status: r.status,
-      ...(onField ? { counter: { id, value, error: fieldMessage(err, 'hourly_rate') ?? r.message } } : {}),
+      ...(onField ? { counter: { id, value, error: counterWords(err) } } : {}),
     });
   }
   return c.redirect(`${FIND}?notice=countered`, 303);

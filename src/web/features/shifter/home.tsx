@@ -1,18 +1,22 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '@/http/app-types';
 import { serviceCtx } from '@/http/create-app';
+import { listConnections } from '@/services/connections';
 import { listBroadcasts, listRequests, type ShiftRequestView } from '@/services/shifts';
 import { Card } from '@/web/components';
 import { formatDate, formatMoney, shiftHours } from '@/web/format';
 import { renderPage } from '@/web/render';
 import { type DashboardBase, dashboardBase } from '../dashboard/context';
 import { AppShell } from '../dashboard/shell';
+import { CONNECTIONS } from '../shifter-connections/parts';
 import { FIND, relevanceReason, SCHEDULE, ShiftItem } from '../shifter-shifts/parts';
 
 /**
  * The shifter side's home ({app_url}/dashboard/shifter): what is next (the next accepted shift, big,
  * then the rest of the coming days), the requests waiting for an answer (answered on Find shifts),
  * and the few best open shifts of their crews with their score and why. Each part leads on to its page.
+ * Someone in no crew yet is told first how to join one (find a business, answer an invitation), and
+ * invitations waiting for an answer are counted.
  */
 function ShiftList({ shifts, empty }: { shifts: ShiftRequestView[]; empty: string }) {
   if (!shifts.length) return <p class="empty">{empty}</p>;
@@ -28,20 +32,71 @@ function ShiftList({ shifts, empty }: { shifts: ShiftRequestView[]; empty: strin
   );
 }
 
+const invitationsWaiting = (n: number) =>
+  n === 1
+    ? 'A business invited you to its crew: 1 invitation is waiting for your answer.'
+    : `${n} invitations from businesses are waiting for your answer.`;
+
+/** No crew yet: how to join one. In a crew: only the invitations waiting, when there are some. */
+function CrewStep({ crews, invitations }: { crews: number; invitations: number }) {
+  const see = (
+    <a class={`button ${invitations ? 'button-primary' : 'button-secondary'}`} href={`${CONNECTIONS}#invitations`}>
+      {invitations === 1 ? 'See the invitation' : invitations ? `See the ${invitations} invitations` : 'See invitations'}
+    </a>
+  );
+  if (crews > 0) {
+    if (!invitations) return null;
+    return (
+      <section class="sf-section" aria-labelledby="invitations-heading">
+        <h2 id="invitations-heading">Invitations</h2>
+        <p>{invitationsWaiting(invitations)}</p>
+        <div class="sf-actions">{see}</div>
+      </section>
+    );
+  }
+  return (
+    <section class="sf-section" aria-labelledby="crew-heading">
+      <h2 id="crew-heading">You are not in a crew yet</h2>
+      <p>
+        Businesses send their open shifts to their crew. Find a business you would like to work for and ask to connect, or accept a
+        business's invitation.
+      </p>
+      {invitations ? (
+        <p>
+          <strong>{invitationsWaiting(invitations)}</strong>
+        </p>
+      ) : null}
+      <div class="sf-actions">
+        {invitations ? see : null}
+        <a class={`button ${invitations ? 'button-secondary' : 'button-primary'}`} href={`${CONNECTIONS}#find`}>
+          Find a business
+        </a>
+        {invitations ? null : see}
+      </div>
+    </section>
+  );
+}
+
 function ShifterView({
   base,
   upcoming,
   requests,
   broadcasts,
+  crews,
+  invitations,
 }: {
   base: DashboardBase;
   upcoming: ShiftRequestView[];
   requests: ShiftRequestView[];
   broadcasts: ShiftRequestView[];
+  /** How many crews the shifter is in, and how many invitations wait for their answer. */
+  crews: number;
+  invitations: number;
 }) {
   const [next, ...later] = upcoming;
   return (
     <AppShell base={base} side="shifter" current="/dashboard/shifter" title="Your shifts">
+      <CrewStep crews={crews} invitations={invitations} />
       <section class="sf-section" aria-labelledby="next-heading">
         <h2 id="next-heading">What is next</h2>
         {next ? (
@@ -89,7 +144,7 @@ function ShifterView({
               ))}
             </ul>
           ) : (
-            <p class="empty">No open shift right now.</p>
+            <p class="empty">{crews ? 'No open shift right now.' : 'Open shifts show here once you are in a crew.'}</p>
           )}
           <p>
             <a class="button button-secondary" href={FIND}>
@@ -108,10 +163,11 @@ export async function renderShifter(c: Context<AppEnv>): Promise<Response> {
   const ctx = serviceCtx(c);
   const now = ctx.now();
   const byStart = (a: ShiftRequestView, b: ShiftRequestView) => a.starts_at.localeCompare(b.starts_at);
-  const [accepted, pending, open] = await Promise.all([
+  const [accepted, pending, open, connections] = await Promise.all([
     listRequests(ctx, { as: 'shifter', status: 2, limit: 100 }),
     listRequests(ctx, { as: 'shifter', status: 1, is_broadcast: false, limit: 100 }),
     listBroadcasts(ctx, { shifter_id: base.shifterId, sort_by_relevance: true, limit: 3 }),
+    listConnections(ctx, { as: 'shifter' }),
   ]);
   const upcoming = accepted.data.filter((s) => !s.shift_end_at && Date.parse(s.ends_at) > now).sort(byStart);
   return renderPage(
@@ -121,6 +177,8 @@ export async function renderShifter(c: Context<AppEnv>): Promise<Response> {
       upcoming={upcoming.slice(0, 20)}
       requests={pending.data.filter((s) => Date.parse(s.starts_at) > now).sort(byStart)}
       broadcasts={open.data}
+      crews={connections.accepted.length}
+      invitations={connections.incoming.length}
     />,
   );
 }
