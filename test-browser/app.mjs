@@ -93,13 +93,16 @@ export async function checkEverywhere(page, screenshot, name) {
   await page.setViewportSize({ width: 1280, height: 900 });
 }
 
-/** Signs in through /login (with `next` when given) and waits for the page it lands on. */
+/**
+ * Signs in through /login (with `next` when given) and waits for the page it lands on: `next`, else
+ * the person's side (/dashboard for a business, /dashboard/shifter for a shifter without one).
+ */
 export async function signIn(page, who = owner, next = undefined) {
-  const landing = next ?? '/dashboard';
+  const lands = (path) => (next ? path === next : path === '/dashboard' || path === '/dashboard/shifter');
   await page.goto(`${ORIGIN}/login${next ? `?next=${encodeURIComponent(next)}` : ''}`);
   await page.fill('input[name=email]', who.email);
   await page.fill('input[name=password]', who.password);
-  await Promise.all([page.waitForURL((u) => u.pathname === landing), page.press('input[name=password]', 'Enter')]);
+  await Promise.all([page.waitForURL((u) => lands(u.pathname)), page.press('input[name=password]', 'Enter')]);
 }
 
 /** A date `days` from today as YYYY-MM-DD (UTC; far enough ahead that the business's zone agrees). */

@@ -107,7 +107,7 @@ describe('shifter: find shifts, requests, schedule and profile', { skip }, () =>
 
       // The cancel confirmation says what happens to the shift.
       await page.goto(`${ORIGIN}/dashboard/shifter/schedule/${asked.id}/cancel`);
-      assert.match(await page.locator('.confirm').textContent(), /auto-fill on|not re-broadcast automatically/);
+      assert.match(await page.locator('.confirm').textContent(), /refills cancelled shifts|not offered to anyone else automatically/);
       await checkEverywhere(page, screenshot, 'cancel-confirm');
 
       // Profile: pause requests; the public profile shows Paused; then take requests again.

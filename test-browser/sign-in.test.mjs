@@ -157,14 +157,14 @@ describe('web sign-in with two-factor and a trusted browser', { skip }, () => {
       const f = flow(session, scheme, account);
       try {
         await withEvidence(session, `sign-in-${scheme}-failed`, async () => {
-          // 1. Password sign-in by keyboard lands on the dashboard.
+          // 1. Password sign-in by keyboard lands on the dashboard: a shifter's side.
           let path = await f.signIn(async () => {
             await f.screenshot('login');
             backgrounds[scheme] = (await backgroundLuminance(page)).color;
           });
-          assert.equal(new URL(page.url()).pathname, '/dashboard', `the first sign-in went through ${path.join(' → ')}`);
+          assert.equal(new URL(page.url()).pathname, '/dashboard/shifter', `the first sign-in went through ${path.join(' → ')}`);
           assert.ok(!path.includes('/login/2fa'), 'two-factor was asked before it was turned on');
-          await f.checkPage('/dashboard');
+          await f.checkPage('/dashboard/shifter');
 
           // 2. Turn on two-factor: the QR code and the secret, the current code, then 10 backup codes.
           await page.goto(`${ORIGIN}/account/security/setup`);
@@ -249,7 +249,11 @@ describe('web sign-in with two-factor and a trusted browser', { skip }, () => {
           await f.signOut();
           assert.ok(await f.deviceCookie(), 'signing out dropped the device cookie');
           path = await f.signIn();
-          assert.equal(new URL(page.url()).pathname, '/dashboard', `the sign-in on the trusted browser went through ${path.join(' → ')}`);
+          assert.equal(
+            new URL(page.url()).pathname,
+            '/dashboard/shifter',
+            `the sign-in on the trusted browser went through ${path.join(' → ')}`,
+          );
           assert.ok(!path.includes('/login/2fa'), 'a trusted browser was asked for the code');
           await f.checkPage('/account on the trusted browser');
           const rotated = await f.deviceCookie();

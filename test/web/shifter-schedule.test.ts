@@ -18,7 +18,7 @@ describe('/dashboard/shifter/schedule', () => {
     expect(page.html).toContain(`/dashboard/shifter/schedule/${a.id}/cancel`);
 
     const confirm = await b.get(`/dashboard/shifter/schedule/${b2.id}/cancel`);
-    expect(confirm.html).toContain('has auto-fill on: the shift goes straight back out to their crew');
+    expect(confirm.html).toContain('refills cancelled shifts: this one goes straight back out to their crew');
     const done = await b.post(`/dashboard/shifter/schedule/${b2.id}/cancel`, { reason: 'Double booked', ...idem() });
     expect(done.location).toBe('/dashboard/shifter/schedule?notice=refilled');
     expect((await readShift(b2.id))!.cancelled_by).toBe('shifter');
@@ -26,7 +26,7 @@ describe('/dashboard/shifter/schedule', () => {
 
     await setBusiness(biz.businessId!, { auto_fill_on_cancel: false });
     const plain = await b.get(`/dashboard/shifter/schedule/${a.id}/cancel`);
-    expect(plain.html).toContain('The shift is not re-broadcast automatically');
+    expect(plain.html).toContain('The shift is not offered to anyone else automatically');
   });
 
   it('makes a private calendar feed shown once, serves the shifts as iCalendar, and stops the old address on rotate and off', async () => {

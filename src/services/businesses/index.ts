@@ -8,6 +8,7 @@ export {
   revokeInvitation,
 } from './invitations';
 export { businessBySlug } from './lookup';
+export { type MapLinkResult, type MapLinkSource, parseMapLink } from './map-link';
 export {
   businessSettingsInput,
   invitationListSchema,
@@ -23,4 +24,5 @@ export {
   weeklyBudgetInput,
 } from './schemas';
 export { getBusinessSettings, setWeeklyBudget, updateSettings } from './settings';
+export { SETUP_STEPS, type SetupChecklist, type SetupStep, setupChecklist } from './setup';
 export { listTeammates, setTeammateStatus } from './teammates';

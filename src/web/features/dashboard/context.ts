@@ -1,5 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
+import { getCookie, setCookie } from 'hono/cookie';
 import type { AppEnv, WebUser } from '@/http/app-types';
+import { isHttps } from '@/http/cookies';
 import { serviceCtx } from '@/http/create-app';
 import { getUserDetails } from '@/services/accounts';
 import { type ActingBusiness, listActingBusinesses } from '@/services/businesses';
@@ -38,7 +40,11 @@ async function shellCounts(c: Context<AppEnv>): Promise<ShellCounts> {
   return { notifications, messages: messages.total };
 }
 
-export async function dashboardBase(c: Context<AppEnv>): Promise<DashboardBase> {
+/**
+ * What every page starts from. A page of either side also remembers that side for a person who has
+ * both (rememberSide); the dashboard's home asks first where the person lands (`remember: false`).
+ */
+export async function dashboardBase(c: Context<AppEnv>, opts: { remember?: boolean } = {}): Promise<DashboardBase> {
   const user = c.get('webUser');
   if (!user) throw new Error('dashboard page reached without a signed-in user');
   const ctx = serviceCtx(c);
@@ -46,7 +52,76 @@ export async function dashboardBase(c: Context<AppEnv>): Promise<DashboardBase> 
   const asked = c.req.query('business_id');
   const business =
     businesses.find((b) => b.id === asked) ?? businesses.find((b) => b.id === details.default_business_id) ?? businesses[0] ?? null;
-  return { user, csrfToken: c.get('csrfToken'), businesses, business, shifterId: details.shifter_id, isAdmin: details.is_admin, counts };
+  const base = {
+    user,
+    csrfToken: c.get('csrfToken'),
+    businesses,
+    business,
+    shifterId: details.shifter_id,
+    isAdmin: details.is_admin,
+    counts,
+  };
+  if (opts.remember !== false) rememberSide(c, base);
+  return base;
+}
+
+// ---- Where a person lands ----
+
+/** The two sides of the dashboard: a business's (its Today and sections) and the shifter's. */
+export type DashboardSide = 'business' | 'shifter';
+
+export const SHIFTER_HOME = '/dashboard/shifter';
+
+/**
+ * The side a person with both used last, kept in this browser (docs/decisions/web-pages.md, "Where a
+ * person lands"): `<side>.<user id>`, so a browser shared by two people keeps each one's side apart
+ * from the other's. HttpOnly, SameSite=Lax, `__Host-` on HTTPS like the app's other cookies
+ * (http/cookies.ts); it says nothing anyone may act on, only which side `/dashboard` opens.
+ */
+const SIDE_COOKIE = 'sm_side';
+const SIDE_MAX_AGE_SECONDS = 400 * 86_400;
+
+/** The side a dashboard address belongs to: the shifter side's pages, else the business's; none for the shared pages. */
+function sideOfPath(path: string): DashboardSide | null {
+  if (path === SHIFTER_HOME || path.startsWith(`${SHIFTER_HOME}/`)) return 'shifter';
+  if (path === '/dashboard' || path.startsWith('/dashboard/')) return 'business';
+  return null;
+}
+
+function readSide(c: Context<AppEnv>, userId: string): DashboardSide | null {
+  const raw = isHttps(c) ? getCookie(c, SIDE_COOKIE, 'host') : getCookie(c, SIDE_COOKIE);
+  const dot = raw?.indexOf('.') ?? -1;
+  if (!raw || dot < 0 || raw.slice(dot + 1) !== userId) return null;
+  const side = raw.slice(0, dot);
+  return side === 'business' || side === 'shifter' ? side : null;
+}
+
+/** Keeps the side of this page for a person who has both sides (the only ones with a choice to remember). */
+export function rememberSide(c: Context<AppEnv>, base: Pick<DashboardBase, 'user' | 'business' | 'businesses' | 'shifterId'>): void {
+  if (!base.shifterId || !base.businesses.length) return;
+  const side = sideOfPath(c.req.path);
+  if (!side || (side === 'business' && !base.business)) return;
+  if (readSide(c, base.user.userId) === side) return;
+  setCookie(c, SIDE_COOKIE, `${side}.${base.user.userId}`, {
+    httpOnly: true,
+    sameSite: 'Lax',
+    path: '/',
+    maxAge: SIDE_MAX_AGE_SECONDS,
+    ...(isHttps(c) ? { secure: true, prefix: 'host' as const } : {}),
+  });
+}
+
+/**
+ * Where `/dashboard` sends this person, or null to show the business's Today (or the Welcome page).
+ * An address that names its side (`?business_id=`, `?side=business`) is kept as typed; otherwise a
+ * person who works shifts and acts for no business lands on the shifter side, and a person with both
+ * sides on the one they used last (the business's when this browser has not seen them choose).
+ */
+export function landingOf(c: Context<AppEnv>, base: Pick<DashboardBase, 'user' | 'businesses' | 'shifterId'>): string | null {
+  if (c.req.query('business_id') !== undefined || c.req.query('side') === 'business') return null;
+  if (!base.shifterId) return null;
+  if (!base.businesses.length) return SHIFTER_HOME;
+  return readSide(c, base.user.userId) === 'shifter' ? SHIFTER_HOME : null;
 }
 
 /** A /dashboard address for the current business: `dashboardHref(base, '/dashboard/schedule', { date })`. */

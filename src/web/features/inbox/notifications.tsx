@@ -24,6 +24,7 @@ import { type DashboardBase, dashboardBase } from '../dashboard/context';
 import { noticeOf } from '../dashboard/refusals';
 import { AppShell } from '../dashboard/shell';
 import { notificationTarget } from './notification-target.model';
+import { ZoneOptions } from '@/web/time-zones';
 
 /*
  * Notifications (spec 4.7): the person's in-app notifications, newest first, marked read one by one
@@ -188,14 +189,6 @@ export async function postMarkAllRead(c: Context<AppEnv>): Promise<Response> {
 
 // ---- Preferences ----
 
-const TIME_ZONES: readonly string[] = (() => {
-  try {
-    return (Intl as unknown as { supportedValuesOf?: (k: string) => string[] }).supportedValuesOf?.('timeZone') ?? [];
-  } catch {
-    return [];
-  }
-})();
-
 interface PrefsForm {
   timezone: string;
   quietOn: boolean;
@@ -274,40 +267,25 @@ function PreferencesPage({
         <fieldset>
           <legend>When and where</legend>
           <div class="form-grid">
-            {TIME_ZONES.length ? (
-              <div class="field">
-                <label for="field-timezone">Time zone</label>
-                <select
-                  id="field-timezone"
-                  name="timezone"
-                  aria-describedby={errors.timezone ? 'field-timezone-error' : 'field-timezone-hint'}
-                  aria-invalid={errors.timezone ? 'true' : undefined}
-                >
-                  {(TIME_ZONES.includes(form.timezone) ? TIME_ZONES : [form.timezone, ...TIME_ZONES]).map((z) => (
-                    <option value={z} selected={z === form.timezone}>
-                      {z}
-                    </option>
-                  ))}
-                </select>
-                <p class="hint" id="field-timezone-hint">
-                  Quiet hours and the times on these pages are in this zone.
-                </p>
-                {errors.timezone ? (
-                  <p class="field-error" id="field-timezone-error">
-                    {errors.timezone}
-                  </p>
-                ) : null}
-              </div>
-            ) : (
-              <InputField
-                label="Time zone"
+            <div class="field">
+              <label for="field-timezone">Time zone</label>
+              <select
+                id="field-timezone"
                 name="timezone"
-                type="text"
-                value={form.timezone}
-                hint="An IANA zone name, e.g. America/New_York."
-                error={errors.timezone}
-              />
-            )}
+                aria-describedby={errors.timezone ? 'field-timezone-error' : 'field-timezone-hint'}
+                aria-invalid={errors.timezone ? 'true' : undefined}
+              >
+                <ZoneOptions value={form.timezone} />
+              </select>
+              <p class="hint" id="field-timezone-hint">
+                Quiet hours and the times on these pages are in this zone.
+              </p>
+              {errors.timezone ? (
+                <p class="field-error" id="field-timezone-error">
+                  {errors.timezone}
+                </p>
+              ) : null}
+            </div>
           </div>
           <div class="choice">
             <input type="checkbox" id="field-quiet" name="quiet" value="on" checked={form.quietOn} />

@@ -5,10 +5,12 @@ import type { PartnerLinkView } from '@/services/partners';
 import { Card, Notice } from '@/web/components';
 import { formatMoney } from '@/web/format';
 import { PartnersCard } from './partners-card';
+import { locationSentence } from './venue-location.model';
 
 /** The settings as a teammate reads them: the same facts, no forms. */
 export function ReadOnly({ business: b, links }: { business: BusinessView; links: PartnerLinkView[] }) {
   const yes = (v: boolean) => (v ? 'Yes' : 'No');
+  const text = (v: number | null) => (v === null ? '' : String(v));
   return (
     <>
       <Notice kind="info">
@@ -38,6 +40,8 @@ export function ReadOnly({ business: b, links }: { business: BusinessView; links
         <dl class="pairs">
           <dt>Clock-in geofence</dt>
           <dd>{b.geofence_radius_m === null ? 'No check' : `${b.geofence_radius_m} m`}</dd>
+          <dt>On site</dt>
+          <dd>{locationSentence(text(b.latitude), text(b.longitude), text(b.geofence_radius_m))}</dd>
           <dt>Photo at clock-in and out</dt>
           <dd>{yes(b.require_clock_photo)}</dd>
           <dt>Weekly budget</dt>

@@ -1,6 +1,6 @@
 /**
- * The GET of /dashboard/settings and the posts of its own forms: a group of settings
- * (updateSettings) and the default business (makeDefaultBusiness).
+ * The GET of /dashboard/settings and the posts of its own forms: the settings form, every section at
+ * once (updateSettings), and the default business (makeDefaultBusiness).
  */
 
 import type { Context } from 'hono';
@@ -9,24 +9,25 @@ import type { AppEnv } from '@/http/app-types';
 import { serviceCtx } from '@/http/create-app';
 import { AppError } from '@/lib/errors';
 import { makeDefaultBusiness } from '@/services/accounts';
-import { businessSettingsInput, updateSettings } from '@/services/businesses';
+import { businessSettingsInput, parseMapLink, updateSettings } from '@/services/businesses';
 import { formFields } from '@/web/forms';
 import { renderPage } from '@/web/render';
 import { dashboardHref } from '@/web/features/dashboard/context';
-import { fieldErrorsOf } from '@/web/features/dashboard/refusals';
+import { fieldErrorsOf, noticeOf } from '@/web/features/dashboard/refusals';
 import {
   type Field,
   FIELDS,
+  type Flag,
+  FORM_ORDER,
+  type FormField,
   loadSettings,
-  SECTION_FIELDS,
-  type Section,
-  SECTIONS,
   SETTINGS,
   settingsBase,
   type Values,
   valuesOf,
 } from './settings-shared';
 import { SettingsView } from './settings-view';
+import { numberOf } from './venue-location.model';
 
 /** What a field's refusal by the schema says (the service's own messages are shown as they come). */
 const FIELD_HELP: Record<Field, string> = {
@@ -34,18 +35,16 @@ const FIELD_HELP: Record<Field, string> = {
   address: 'Keep the address under 300 characters.',
   latitude: 'Enter a latitude from -90 to 90, e.g. 38.7223, or leave it empty.',
   longitude: 'Enter a longitude from -180 to 180, e.g. -9.1393, or leave it empty.',
-  timezone: 'Enter a time zone name as the IANA database writes it, e.g. America/New_York or Europe/Lisbon.',
+  timezone: 'Choose a time zone from the list: what was sent is not one.',
   geofence_radius_m: 'Enter a whole number of meters from 10 to 100000, or leave it empty for no check.',
   require_clock_photo: 'Choose whether a photo is required.',
   weekly_labor_budget: 'Enter the budget as an amount of 0 or more, e.g. 4500, or leave it empty for none.',
   auto_fill_on_cancel: 'Choose whether to auto-fill.',
 };
 
-const NOTICES: Record<string, string> = {
-  profile: 'The profile was saved.',
-  clock: 'The clock-in rules were saved.',
-  budget: 'The weekly budget was saved.',
-  autofill: 'Auto-fill on cancel was saved.',
+const NOTICES = {
+  saved: 'The settings were saved.',
+  'saved-link': "The settings were saved, with the venue's position read from the map link.",
   default: 'This is now your default business.',
   linked: 'The partner was linked.',
   scopes: 'What the partner may do was changed: it applies from its next request.',
@@ -56,81 +55,96 @@ export async function renderSettings(c: Context<AppEnv>): Promise<Response> {
   const base = await settingsBase(c);
   if (!base) return c.redirect('/dashboard', 303);
   const data = await loadSettings(c, base);
-  return renderPage(
-    c,
-    <SettingsView base={base} {...data} values={valuesOf(data.business)} notice={NOTICES[c.req.query('notice') ?? '']} />,
-  );
+  return renderPage(c, <SettingsView base={base} {...data} values={valuesOf(data.business)} notice={noticeOf(c, NOTICES)} />);
 }
 
-/** A text field of the form as the schema takes it: empty is null for the nullable ones, numbers as numbers. */
-function inputOf(section: Section, f: (name: string, max?: number) => string): Record<string, unknown> {
-  const num = (name: string) => {
-    const v = f(name, 40).trim();
-    return v === '' ? null : Number(v.replace(/,/g, ''));
-  };
-  const flag = (name: string) => f(name, 1) === '1';
-  switch (section) {
-    case 'profile':
-      return {
-        name: f('name', 200),
-        address: f('address', 400).trim() || null,
-        latitude: num('latitude'),
-        longitude: num('longitude'),
-        timezone: f('timezone', 100).trim(),
-      };
-    case 'clock':
-      return { geofence_radius_m: num('geofence_radius_m'), require_clock_photo: flag('require_clock_photo') };
-    case 'budget':
-      return { weekly_labor_budget: num('weekly_labor_budget') };
-    case 'autofill':
-      return { auto_fill_on_cancel: flag('auto_fill_on_cancel') };
-  }
+/** How much of each text field is read (a form is never trusted to be short). */
+const MAX: Record<Exclude<FormField, Flag>, number> = {
+  name: 200,
+  timezone: 100,
+  address: 400,
+  map_link: 2000,
+  latitude: 40,
+  longitude: 40,
+  geofence_radius_m: 40,
+  weekly_labor_budget: 40,
+};
+const NUMBERS: readonly Field[] = ['latitude', 'longitude', 'geofence_radius_m', 'weekly_labor_budget'];
+
+/** A field as the schema takes it: numbers as numbers (empty is null, unreadable NaN, which it refuses), an empty address null. */
+function inputOf(name: Field, value: string | boolean): unknown {
+  if (typeof value === 'boolean') return value;
+  const text = value;
+  if (NUMBERS.includes(name)) return numberOf(text) ?? (text.trim() === '' ? null : Number.NaN);
+  if (name === 'address') return text.trim() || null;
+  return name === 'timezone' ? text.trim() : text;
 }
 
-/** POST /dashboard/settings: one group of settings (`section`), through updateSettings. */
+/**
+ * POST /dashboard/settings: every section of the form at once, through one updateSettings. A field
+ * the post carries is sent (an empty one clears it, an unticked box posts off); one it lacks is left
+ * as stored. A pasted map link fills the latitude and longitude. Any refusal, the page's checks and
+ * the service's alike, shows the whole form again as it was sent, each message beside its field.
+ */
 export async function postSettings(c: Context<AppEnv>): Promise<Response> {
   const base = await settingsBase(c);
   if (!base) return c.redirect('/dashboard', 303);
+  const body = await c.req.parseBody();
   const f = await formFields(c);
-  const section = (SECTIONS as readonly string[]).includes(f('section')) ? (f('section') as Section) : null;
-  if (!section) return c.redirect(dashboardHref(base, SETTINGS), 303);
+  const posted = (name: string) => typeof body[name] === 'string';
   const idem = f('_idem', 255);
-  // What was typed in this form, kept as typed; the other forms show what is stored.
   const typed: Partial<Values> = {};
-  for (const name of SECTION_FIELDS[section]) {
+  for (const name of FORM_ORDER) {
+    if (!posted(name)) continue;
     if (name === 'require_clock_photo' || name === 'auto_fill_on_cancel') typed[name] = f(name, 1) === '1';
-    else typed[name] = f(name, name === 'address' ? 400 : 200);
+    else typed[name] = f(name, MAX[name]);
   }
-  const again = async (status: ContentfulStatusCode, errors: Partial<Record<Field, string>>, error: string) => {
+  const again = async (status: ContentfulStatusCode, errors: Partial<Record<FormField, string>>, error?: string) => {
     const data = await loadSettings(c, base);
+    const count = Object.keys(errors).length;
+    const words = count === 1 ? 'one field needs' : `${count} fields need`;
     return renderPage(
       c,
       <SettingsView
         base={base}
         {...data}
         values={{ ...valuesOf(data.business), ...typed }}
-        refused={{ section, errors, idem }}
-        error={error}
+        refused={{ errors, idem }}
+        error={error ?? `Nothing was saved: ${words} a change (marked below); everything you typed is still there.`}
       />,
       status,
     );
   };
-  const parsed = businessSettingsInput.safeParse({ business_id: base.business!.id, ...inputOf(section, f) });
+
+  const errors: Partial<Record<FormField, string>> = {};
+  const link = typed.map_link?.trim() ?? '';
+  if (link) {
+    const read = parseMapLink(link);
+    if (read.ok) {
+      typed.latitude = String(read.latitude);
+      typed.longitude = String(read.longitude);
+    } else errors.map_link = read.message;
+  }
+  const input: Record<string, unknown> = { business_id: base.business!.id };
+  for (const name of FIELDS) {
+    const value = typed[name];
+    if (value !== undefined) input[name] = inputOf(name, value);
+  }
+  const parsed = businessSettingsInput.safeParse(input);
   if (!parsed.success) {
-    const errors: Partial<Record<Field, string>> = {};
     for (const issue of parsed.error.issues) {
       const name = String(issue.path[0] ?? '') as Field;
       if ((FIELDS as readonly string[]).includes(name)) errors[name] ??= FIELD_HELP[name];
     }
-    return again(400, errors, 'Not saved: see the message beside the field.');
   }
+  if (!parsed.success || Object.keys(errors).length) return again(400, errors);
   try {
     await updateSettings(serviceCtx(c), parsed.data);
   } catch (err) {
-    const { errors, rest } = fieldErrorsOf(err, FIELDS, {});
-    return again((err as AppError).status as ContentfulStatusCode, errors, rest ?? 'Not saved: see the message beside the field.');
+    const { errors: refused, rest } = fieldErrorsOf(err, FIELDS, {});
+    return again((err as AppError).status as ContentfulStatusCode, refused, rest ?? undefined);
   }
-  return c.redirect(dashboardHref(base, SETTINGS, { notice: section }), 303);
+  return c.redirect(dashboardHref(base, SETTINGS, { notice: link ? 'saved-link' : 'saved' }), 303);
 }
 
 /** POST /dashboard/settings/default: the owner's default business (makeDefaultBusiness). */

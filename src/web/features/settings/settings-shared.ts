@@ -1,6 +1,6 @@
 /**
- * What every part of /dashboard/settings shares: its address, the settings' groups and fields, the
- * forms' values and states, the words of the partners' scopes, and what the page loads.
+ * What every part of /dashboard/settings shares: its address, the settings' fields, the forms'
+ * values and states, the words of the partners' scopes, and what the page loads.
  */
 
 import type { Context } from 'hono';
@@ -13,27 +13,39 @@ import { type DashboardBase, dashboardBase } from '@/web/features/dashboard/cont
 
 export const SETTINGS = '/dashboard/settings';
 
-export const SECTIONS = ['profile', 'clock', 'budget', 'autofill'] as const;
-export type Section = (typeof SECTIONS)[number];
-
+/**
+ * The settings' fields as the settings service takes them (businessSettingsInput), in the page's
+ * order: the profile, the clock-in rules (the venue's position and the radius around it, the photo),
+ * the weekly budget and auto-fill on cancel. One form holds them all and posts them together.
+ */
 export const FIELDS = [
   'name',
+  'timezone',
   'address',
   'latitude',
   'longitude',
-  'timezone',
   'geofence_radius_m',
   'require_clock_photo',
   'weekly_labor_budget',
   'auto_fill_on_cancel',
 ] as const;
 export type Field = (typeof FIELDS)[number];
-export const SECTION_FIELDS: Record<Section, readonly Field[]> = {
-  profile: ['name', 'address', 'latitude', 'longitude', 'timezone'],
-  clock: ['geofence_radius_m', 'require_clock_photo'],
-  budget: ['weekly_labor_budget'],
-  autofill: ['auto_fill_on_cancel'],
-};
+export type Flag = Extract<Field, 'require_clock_photo' | 'auto_fill_on_cancel'>;
+/** What the form has besides the service's fields: a pasted map link, read into the latitude and longitude. */
+export type FormField = Field | 'map_link';
+/** The form's fields top to bottom: the first refused one takes the focus. */
+export const FORM_ORDER: readonly FormField[] = [
+  'name',
+  'timezone',
+  'address',
+  'map_link',
+  'latitude',
+  'longitude',
+  'geofence_radius_m',
+  'require_clock_photo',
+  'weekly_labor_budget',
+  'auto_fill_on_cancel',
+];
 
 export const SCOPE_WORDS: Record<string, string> = {
   'shifts:read': 'read your shift requests and open broadcasts',
@@ -43,17 +55,15 @@ export const SCOPE_WORDS: Record<string, string> = {
 };
 export const SCOPES = partnerScopeSchema.options;
 
-/** The forms' values as text, as the page shows them. */
-export type Values = Record<Exclude<Field, 'require_clock_photo' | 'auto_fill_on_cancel'>, string> & {
-  require_clock_photo: boolean;
-  auto_fill_on_cancel: boolean;
-};
+/** The form's values as the page shows them: text as typed, the boxes ticked or not. */
+export type Values = Record<Exclude<FormField, Flag>, string> & Record<Flag, boolean>;
 
 export function valuesOf(b: BusinessView): Values {
   const text = (v: number | string | null) => (v === null ? '' : String(v));
   return {
     name: b.name,
     address: text(b.address),
+    map_link: '',
     latitude: text(b.latitude),
     longitude: text(b.longitude),
     timezone: b.timezone,

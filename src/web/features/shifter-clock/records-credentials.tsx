@@ -3,7 +3,7 @@
 import type { CredentialView } from '@/services/shifter-records';
 import { Card, CsrfField, IdempotencyField, InputField, SubmitButton, TextField } from '@/web/components';
 import type { DashboardBase } from '@/web/features/dashboard/context';
-import { PATH, type Refused } from './records-shared';
+import { dayMonthYear, PATH, type Refused } from './records-shared';
 
 function CredentialFlags({ cr }: { cr: CredentialView }) {
   return (
@@ -27,7 +27,7 @@ export function CredentialsCard({ base, items, refused }: { base: DashboardBase;
             <li>
               <strong>{cr.label}</strong>
               {cr.issuer ? <span class="muted">{` · ${cr.issuer}`}</span> : null}
-              {cr.expires_on ? <span class="muted">{` · expires ${cr.expires_on}`}</span> : null} <CredentialFlags cr={cr} />
+              {cr.expires_on ? <span class="muted">{` · expires ${dayMonthYear(cr.expires_on)}`}</span> : null} <CredentialFlags cr={cr} />
               {refused.target === cr.id && refused.errors._ ? <p class="field-error">{refused.errors._}</p> : null}
               <form method="post" action={`${PATH}/credentials/${encodeURIComponent(cr.id)}`} class="record-actions">
                 <CsrfField token={base.csrfToken} />

@@ -2,7 +2,7 @@
 import type { MileageList } from '@/services/shifter-records';
 import { Card, CsrfField, IdempotencyField, InputField, SubmitButton, TextField } from '@/web/components';
 import type { DashboardBase } from '@/web/features/dashboard/context';
-import { formatMoney } from '@/web/format';
+import { formatDate, formatMoney } from '@/web/format';
 import { EditForm, type Errors, PATH, type Refused, type Typed } from './records-shared';
 
 function MileageFields({ id, typed, errors }: { id: string; typed: Typed; errors: Errors }) {
@@ -40,7 +40,7 @@ export function MileageCard({ base, list, refused }: { base: DashboardBase; list
   return (
     <Card title={`Mileage, ${r.year}`}>
       <p data-mileage-total>
-        {`${r.entries} trip${r.entries === 1 ? '' : 's'} · ${r.total_miles} miles · ${formatMoney(r.total_amount, r.currency)} at the captured rates`}
+        {`${r.entries} trip${r.entries === 1 ? '' : 's'} · ${r.total_miles} miles · ${formatMoney(r.total_amount, r.currency)}, each trip at the rate per mile of the day it was logged`}
       </p>
       <p>
         <a href={`${PATH}/mileage.csv?year=${r.year}`} download>
@@ -54,10 +54,10 @@ export function MileageCard({ base, list, refused }: { base: DashboardBase; list
             const typed = mine ? refused.typed : { log_date: m.log_date, miles: String(m.miles), purpose: m.purpose ?? '' };
             return (
               <li>
-                <strong>{m.log_date}</strong> {`· ${m.miles} mi · ${formatMoney(m.amount, m.currency)}`}
+                <strong>{formatDate(m.log_date)}</strong> {`· ${m.miles} mi · ${formatMoney(m.amount, m.currency)}`}
                 {m.purpose ? <span class="muted">{` · ${m.purpose}`}</span> : null}
                 <EditForm
-                  summary={`Change or delete the trip of ${m.log_date}`}
+                  summary={`Change or delete the trip of ${formatDate(m.log_date)}`}
                   action={`${PATH}/mileage/${encodeURIComponent(m.id)}`}
                   csrfToken={base.csrfToken}
                   open={mine}

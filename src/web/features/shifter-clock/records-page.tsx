@@ -69,14 +69,14 @@ export async function renderRecords(
               : payout.payouts_enabled
                 ? 'Ready: payouts are enabled.'
                 : payout.details_submitted
-                  ? 'Details sent: waiting for the processor to enable payouts.'
-                  : 'Started: finish the onboarding to be paid.'}
+                  ? 'Details sent: waiting for the payment provider to turn payouts on.'
+                  : 'Started: finish setting up payouts to be paid.'}
           </p>
           {payout.payouts_enabled ? null : (
             <form method="post" action={`${PATH}/payout`}>
               <CsrfField token={base.csrfToken} />
               <IdempotencyField />
-              <SubmitButton variant="secondary">{payout.set_up ? 'Continue onboarding' : 'Set up payouts'}</SubmitButton>
+              <SubmitButton variant="secondary">{payout.set_up ? 'Finish setting up payouts' : 'Set up payouts'}</SubmitButton>
             </form>
           )}
           <h3>Latest payouts</h3>

@@ -20,23 +20,59 @@ export interface Refused {
 
 export const NONE: Refused = { errors: {}, typed: {}, target: '' };
 
-function fieldErrors(err: AppError): Errors {
-  const out: Errors = {};
-  const details = Array.isArray(err.details) ? (err.details as Array<{ field?: string; message?: string }>) : [];
-  for (const d of details) if (d.field) out[d.field.replace(/^.*\./, '')] = d.message ?? err.message;
-  if (!Object.keys(out).length) out._ = err.message;
-  return out;
-}
+/**
+ * The page's words for a refused field of the three forms (a trip, a credential, a counter rule; only
+ * `label` is in two, and means a name in both). The schemas' and the services' messages are written
+ * for programs (field names, date formats, minor units) and stay as they are for the API; the page says
+ * what to type instead, beside the field. `typed` tells the two refusals of a rule's start band apart.
+ */
+const FIELD_WORDS: Record<string, (typed: Typed) => string> = {
+  log_date: () => 'Enter the day of the trip, between the years 2000 and 2100.',
+  miles: () => 'Enter the miles driven, more than 0, like 12.4 (at most two decimals).',
+  purpose: () => 'Keep the purpose to 500 characters.',
+  label: () => 'Enter a name, up to 120 characters.',
+  issuer: () => 'Keep the issuer to 200 characters.',
+  expires_on: () => 'Enter the day it expires, between the years 2000 and 2100.',
+  min_hourly_rate: () => 'Enter the least you take per hour, more than 0, like 18.50.',
+  start_from: () => 'Fill in both times, “from” and “until”, or leave both empty for any time.',
+  start_to: (t) =>
+    t.start_from && t.start_from === t.start_to
+      ? '“Until” must be another time than “from”; leave both empty for any time.'
+      : 'Fill in both times, “from” and “until”, or leave both empty for any time.',
+  weekdays: () => 'Tick the days again, or none for any day.',
+};
 
-/** A schema's refusal of a form as messages by field (the first for each). */
-export function schemaErrors(issues: readonly { path: readonly PropertyKey[]; message: string }[]): Errors {
+/** The refused fields in the page's words; a field the forms do not show gets the form's own line. */
+function inWords(fields: Iterable<string>, typed: Typed): Errors {
   const out: Errors = {};
-  for (const i of issues) {
-    const field = String(i.path[0] ?? '_');
-    out[field] ??= i.message;
+  for (const field of fields) {
+    const words = FIELD_WORDS[field];
+    if (words) out[field] ??= words(typed);
+    else out._ ??= 'Not saved: this form was refused as it is. Check it and try again.';
   }
   return out;
 }
+
+function fieldErrors(err: AppError, typed: Typed): Errors {
+  const details = Array.isArray(err.details) ? (err.details as Array<{ field?: string; message?: string }>) : [];
+  const fields = details.flatMap((d) => (d.field ? [d.field.replace(/^.*\./, '')] : []));
+  // No field named: the service's message is for the whole form (a limit reached, a record gone).
+  return fields.length ? inWords(fields, typed) : { _: err.message };
+}
+
+/** A schema's refusal of a form as the page's words by field (the first for each). */
+export function schemaErrors(issues: readonly { path: readonly PropertyKey[]; message: string }[], typed: Typed = {}): Errors {
+  return inWords(
+    issues.map((i) => String(i.path[0] ?? '_')),
+    typed,
+  );
+}
+
+/** "12 Mar 2027": a record's calendar date (YYYY-MM-DD) as people read it, the year included. */
+export const dayMonthYear = (date: string) =>
+  new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(
+    new Date(`${date}T12:00:00Z`),
+  );
 
 export const yearOf = (c: Context<AppEnv>) => {
   const y = Number(c.req.query('year'));
@@ -83,5 +119,5 @@ export type RefusalStatus = 400 | 403 | 404 | 409 | 422 | 429;
 export function refusedBy(err: unknown, typed: Typed, target: string): { refused: Refused; status: RefusalStatus } {
   if (!(err instanceof AppError) || err.status >= 500) throw err;
   const status = ([400, 403, 404, 409, 429] as const).find((s) => s === err.status) ?? 422;
-  return { refused: { errors: fieldErrors(err), typed, target }, status };
+  return { refused: { errors: fieldErrors(err, typed), typed, target }, status };
 }

@@ -29,6 +29,16 @@ import { FIND, hoursText, rateText, SCHEDULE, ShiftItem, shiftWhenText } from '.
  * iCalendar address a phone's calendar subscribes to, shown once when made, replaced or turned off here).
  */
 
+/** Why cancelling did not go through, in the shifter's words (the services' messages stay the API's). */
+const CANCEL_WORDS: Partial<Record<string, string>> = {
+  'SHFT-STARTED-ERR': 'You have clocked in: the shift can no longer be cancelled.',
+  'SHFT-WORKED-ERR': 'This shift is worked: it can no longer be cancelled.',
+  'SHFT-STATE-ERR': 'This shift changed meanwhile: it can no longer be cancelled.',
+  'SHFT-CANCELLED-ERR': 'This shift is cancelled already.',
+  'SHFT-COMPLETED-ERR': 'This shift is over.',
+  'SHFT-SUPERSEDED-ERR': 'The business changed this shift: see its new version in your schedule.',
+};
+
 const NOTICES = {
   cancelled: 'Shift cancelled. The business has been told.',
   refilled: 'Shift cancelled. The business has been told, and it went back out to their crew.',
@@ -295,7 +305,10 @@ function CancelView({
       </ul>
       {preview.refusal ? (
         <>
-          <p>{preview.refusal}</p>
+          {/* The service's reason is written for the API; the shift's state in its words says why here. */}
+          <p>
+            This shift can no longer be cancelled. Where it stands: <span class="badge">{s.state_words.label}</span>
+          </p>
           <p>
             <a class="button button-secondary" href={SCHEDULE}>
               Back to my schedule
@@ -311,8 +324,8 @@ function CancelView({
             <p>
               <strong>
                 {preview.auto_fill
-                  ? `${s.business_name ?? 'The business'} has auto-fill on: the shift goes straight back out to their crew as an open shift.`
-                  : `The shift is not re-broadcast automatically: ${s.business_name ?? 'the business'} will have to find someone else.`}
+                  ? `${s.business_name ?? 'The business'} refills cancelled shifts: this one goes straight back out to their crew as an open shift.`
+                  : `The shift is not offered to anyone else automatically: ${s.business_name ?? 'the business'} will have to find someone else.`}
               </strong>
             </p>
             <p class="muted">Cancelling often lowers your reliability with a business.</p>
@@ -353,6 +366,6 @@ export async function postCancel(c: Context<AppEnv>): Promise<Response> {
     return c.redirect(`${SCHEDULE}?notice=${r.auto_fill_shift_request_id ? 'refilled' : 'cancelled'}`, 303);
   } catch (err) {
     if (!(err instanceof AppError) || err.status === 404 || err.status === 403) throw err;
-    return renderCancel(c, { error: err.message, reason, status: err.status as ContentfulStatusCode });
+    return renderCancel(c, { error: CANCEL_WORDS[err.code] ?? err.message, reason, status: err.status as ContentfulStatusCode });
   }
 }

@@ -10,8 +10,16 @@ import { Card, TableWrap } from '@/web/components';
 import { formatDate, formatMoney, shiftHours, timeIn } from '@/web/format';
 import { renderPage } from '@/web/render';
 import { seesPay } from '@/services/access';
-import { type DashboardBase, dashboardBase, dashboardHref } from '../dashboard/context';
+import { type SetupChecklist, type SetupStep, setupChecklist } from '@/services/businesses';
+import { type DashboardBase, dashboardBase, dashboardHref, landingOf, rememberSide } from '../dashboard/context';
+import { noticeOf } from '../dashboard/refusals';
 import { AppShell } from '../dashboard/shell';
+import { renderWelcome } from './welcome';
+
+/** The home's notices, by the key in `?notice=` (the Welcome page's redirect): the address picks one, never writes one. */
+const NOTICES = {
+  business_created: 'Your business is ready. Post its first shift, or invite your crew from Crew.',
+};
 
 /**
  * How a shift of today stands at a glance (the today table and the clock board): its state in the
@@ -42,6 +50,7 @@ interface HomeData {
   labor: Awaited<ReturnType<typeof laborCosts>> | null;
   unread: number;
   stuck: Awaited<ReturnType<typeof stuckInvoices>>;
+  setup: SetupChecklist;
 }
 
 async function loadHome(c: Context<AppEnv>, base: DashboardBase): Promise<HomeData | null> {
@@ -57,11 +66,12 @@ async function loadHome(c: Context<AppEnv>, base: DashboardBase): Promise<HomeDa
     { ...common, status: 2, is_broadcast: true, date_from: today, date_to: addDays(today, 14) },
     { ...common, status: 1, is_broadcast: false, date_from: today },
   ]).then((all) => all.map((l) => l.data));
-  const [[todays, broadcasts, claimed, pending], labor, inbox, stuck] = await Promise.all([
+  const [[todays, broadcasts, claimed, pending], labor, inbox, stuck, setup] = await Promise.all([
     lists as Promise<[ShiftRequestView[], ShiftRequestView[], ShiftRequestView[], ShiftRequestView[]]>,
     seesPay(base.business?.role) ? laborCosts(ctx, b.id) : Promise.resolve(null),
     listInbox(ctx, { tab: 'all', as_kind: 'business', as_id: b.id, limit: 100 }),
     seesPay(base.business?.role) ? stuckInvoices(ctx) : Promise.resolve([]),
+    setupChecklist(ctx, b.id),
   ]);
   return {
     today,
@@ -72,7 +82,47 @@ async function loadHome(c: Context<AppEnv>, base: DashboardBase): Promise<HomeDa
     labor,
     unread: inbox.data.reduce((n, t) => n + t.unread_count, 0),
     stuck: stuck.filter((s) => s.business_id === b.id),
+    setup,
   };
+}
+
+/** Each first step in words, and where it is done (the business's setupChecklist says which are). */
+const SETUP_WORDS: Record<SetupStep, { label: string; done: string; path: string }> = {
+  address: { label: 'Add the venue’s address', done: 'The venue’s address is set', path: '/dashboard/settings' },
+  location: {
+    label: 'Set where clock-ins count as on site',
+    done: 'Clock-ins are checked against the venue’s position',
+    path: '/dashboard/settings',
+  },
+  crew: { label: 'Invite your crew', done: 'You have a crew', path: '/dashboard/crew' },
+  first_shift: { label: 'Post your first shift', done: 'Your first shift is posted', path: '/dashboard/shifts/new' },
+  card: { label: 'Add a card to pay for shifts', done: 'A card is saved', path: '/dashboard/money/cards/new' },
+};
+
+/** The first-run checklist: shown on Today until every step is done. */
+function SetupCard({ base, setup }: { base: DashboardBase; setup: SetupChecklist }) {
+  const left = setup.steps.filter((s) => !s.done).length;
+  return (
+    <Card title="Get set up">
+      <p class="aside">{`${setup.steps.length - left} of ${setup.steps.length} done. This list goes away once everything is set.`}</p>
+      <ol class="setup-steps">
+        {setup.steps.map((s) => {
+          const words = SETUP_WORDS[s.step];
+          return s.done ? (
+            <li class="setup-done">
+              <span aria-hidden="true">✓ </span>
+              <span class="visually-hidden">Done: </span>
+              {words.done}
+            </li>
+          ) : (
+            <li>
+              <a href={dashboardHref(base, words.path)}>{words.label}</a>
+            </li>
+          );
+        })}
+      </ol>
+    </Card>
+  );
 }
 
 function ShiftLine({ s, extra }: { s: ShiftRequestView; extra?: string | undefined }) {
@@ -149,13 +199,24 @@ function LaborCard({ base, data }: { base: DashboardBase; data: HomeData }) {
   );
 }
 
-export function HomeView({ base, data, nowMs }: { base: DashboardBase; data: HomeData; nowMs: number }) {
+export function HomeView({
+  base,
+  data,
+  nowMs,
+  notice,
+}: {
+  base: DashboardBase;
+  data: HomeData;
+  nowMs: number;
+  notice?: string | undefined;
+}) {
   const b = base.business!;
   return (
     <AppShell
       base={base}
       title="Today"
       current="/dashboard"
+      notice={notice}
       action={
         <a class="button button-primary" href={dashboardHref(base, '/dashboard/shifts/new')}>
           Post a shift
@@ -165,6 +226,7 @@ export function HomeView({ base, data, nowMs }: { base: DashboardBase; data: Hom
       <p class="aside">
         {b.name} · {formatDate(data.today)} · times in {b.timezone}
       </p>
+      {data.setup.complete ? null : <SetupCard base={base} setup={data.setup} />}
       {data.stuck.length ? (
         <section class="notice notice-error" aria-labelledby="stuck-head">
           <h2 id="stuck-head">Payments waiting for you</h2>
@@ -233,25 +295,6 @@ export function HomeView({ base, data, nowMs }: { base: DashboardBase; data: Hom
   );
 }
 
-/** A person without a business: their way to the shifter side, or to create a business. */
-function NoBusinessView({ base }: { base: DashboardBase }) {
-  return (
-    <AppShell base={base} title="Welcome">
-      {base.shifterId ? (
-        <p>
-          You work as a shifter: <a href="/dashboard/shifter">open your shifter side</a>.
-        </p>
-      ) : (
-        <p class="empty">You do not run a business on Shiftmarket yet.</p>
-      )}
-      <p>
-        To post shifts, create a business with the API (<code>POST /v1/business/create</code>) or ask its owner to invite you as a teammate.{' '}
-        <a href="/account">Your account</a>
-      </p>
-    </AppShell>
-  );
-}
-
 export async function renderHome(c: Context<AppEnv>): Promise<Response> {
   // The assistant's and the API docs' link to the prefilled form: /dashboard?openShift=1&date&in&out&business_id.
   if (c.req.query('openShift') === '1') {
@@ -259,8 +302,13 @@ export async function renderHome(c: Context<AppEnv>): Promise<Response> {
     q.delete('openShift');
     return c.redirect(`/dashboard/shifts/new?${q.toString()}`, 303);
   }
-  const base = await dashboardBase(c);
+  // Where the person lands comes first (context.ts, landingOf): this page is the business side only
+  // for an address that names it, or for a person whose side it is.
+  const base = await dashboardBase(c, { remember: false });
+  const landing = landingOf(c, base);
+  if (landing) return c.redirect(landing, 303);
+  rememberSide(c, base);
   const data = await loadHome(c, base);
-  if (!data) return renderPage(c, <NoBusinessView base={base} />);
-  return renderPage(c, <HomeView base={base} data={data} nowMs={serviceCtx(c).now()} />);
+  if (!data) return renderWelcome(c, base);
+  return renderPage(c, <HomeView base={base} data={data} nowMs={serviceCtx(c).now()} notice={noticeOf(c, NOTICES)} />);
 }
