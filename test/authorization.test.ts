@@ -478,6 +478,8 @@ const CASES: Record<string, Entry> = {
   cancelShiftRequest: {
     cases: [onShift('accepted', 'business', { allow: ['otherParty'], extra: () => ({ body: { reason: 'hijack' } }) })],
   },
+  // The business side only: the accepted shift's own shifter (the other party) is refused too.
+  unassignShiftRequest: { cases: [onShift('accepted', 'business', { extra: () => ({ body: { reason: 'hijack' } }) })] },
   clockIn: {
     // The shifter clocks in, or the business as a kiosk passing the shifter's id.
     cases: [onShift('started', 'shifter', { allow: ['otherParty'], extra: (w) => ({ body: { actor_id: w.crewShifter } }) })],

@@ -14,6 +14,7 @@ import {
   markNoShow,
   readClockPhoto,
   sendRequest,
+  unassignShift,
   uploadClockPhoto,
 } from '../../services/shifts';
 import { prepayShift } from '../../services/payments';
@@ -34,6 +35,7 @@ export const shiftRequestsRouter = createRouter()
   .openapi(routes.claim, async (c) => c.json(await claimBroadcast(serviceCtx(c), c.req.valid('param').id), 200))
   .openapi(routes.noShow, async (c) => c.json(await markNoShow(serviceCtx(c), c.req.valid('param').id), 200))
   .openapi(routes.cancel, async (c) => c.json(await cancelShift(serviceCtx(c), c.req.valid('param').id, c.req.valid('json')), 200))
+  .openapi(routes.unassign, async (c) => c.json(await unassignShift(serviceCtx(c), c.req.valid('param').id, c.req.valid('json')), 200))
   .openapi(routes.clockIn, async (c) => c.json(await clockIn(serviceCtx(c), c.req.valid('param').id, c.req.valid('json')), 200))
   .openapi(routes.clockOut, async (c) => c.json(await clockOut(serviceCtx(c), c.req.valid('param').id, c.req.valid('json')), 200))
   .openapi(routes.clockPhoto, async (c) =>

@@ -23,6 +23,8 @@ import {
   sendRequestInput,
   shiftListSchema,
   shiftRequestSchema,
+  unassignBody,
+  unassignedShiftSchema,
 } from '../../services/shifts';
 
 const tags = ['Shift requests'];
@@ -170,6 +172,22 @@ export const cancel = authRoute({
     200: jsonContent(cancelledShiftSchema, 'Cancelled (status 7); the id of the re-broadcast when auto-fill ran.'),
   },
   errors: ['SHFT-NOT-FND-ERR', ...FINAL, 'SHFT-WORKED-ERR', 'SHFT-STARTED-ERR'],
+});
+
+export const unassign = authRoute({
+  method: 'post',
+  operationId: 'unassignShiftRequest',
+  authorization: 'business-member',
+  path: '/v1/shift_request/{id}/unassign',
+  tags,
+  summary: 'The business takes the shifter off an accepted targeted shift: it is cancelled and goes out to the crew as an open broadcast',
+  description:
+    'The business side only (owner, active teammate, admin); the shifter gets 403, anyone else 404. Only an accepted targeted shift that is not clocked in, not a no-show and whose start is still ahead; any other state is 409 (the codes below). In one write the assignment becomes cancelled (7, cancelled_by business, the shifter notified) and the same shift (date, times, role, rate, note) is posted to the crew as an open broadcast whose parent_id is the cancelled row (the crew notified, except the shifter taken off). A pre-paid assignment is refunded in full. Idempotent with an Idempotency-Key. See docs/decisions/shift-requests.md "Unassign".',
+  request: { params: idParam, body: { ...jsonBody(unassignBody), required: false } },
+  responses: {
+    200: jsonContent(unassignedShiftSchema, 'The cancelled assignment and the open broadcast that replaces it.'),
+  },
+  errors: ['SHFT-NOT-FND-ERR', ...FINAL, 'SHFT-WORKED-ERR', 'SHFT-STARTED-ERR', 'CONFLICT-ERR'],
 });
 
 export const changeRequest = authRoute({

@@ -1,10 +1,19 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, type SQL } from 'drizzle-orm';
 import { insertWhere } from '../../db/conditional';
 import { shiftRequests, shifters } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { crewOf, pickSide, shiftParty } from '../access';
-import { cancelRefusal, committedSubject, type Notice, purgeWidgetCache, type ServiceContext, SHIFT_STATUS, shiftWhen } from '../kernel';
+import {
+  cancelRefusal,
+  committedSubject,
+  type Notice,
+  purgeWidgetCache,
+  type ServiceContext,
+  SHIFT_STATUS,
+  type Side,
+  shiftWhen,
+} from '../kernel';
 import { partnerEvent, type PartnerEventPart, shiftEvent, webhookShiftRequest } from '../webhooks';
 import { type LoadedShift, loadShift, viewLoaded } from './load';
 import type { CancelInput, CancelledShift, ShiftRequestView } from './schemas';
@@ -20,7 +29,7 @@ import { businessRecipients } from '../notifications';
 export async function cancelShift(ctx: ServiceContext, id: string, input: CancelInput): Promise<CancelledShift> {
   const done = committedSubject(ctx, 'shift_request');
   const s = await loadShift(ctx, done ?? id);
-  if (done) return cancelled(s, await autoFillChild(ctx, done));
+  if (done) return cancelled(s, await rebroadcastOf(ctx, done));
   const reason = input.reason ?? null;
   const party = await shiftParty(ctx, s);
   const side = pickSide(party, input.as, ['business', 'shifter']);
@@ -29,8 +38,52 @@ export async function cancelShift(ctx: ServiceContext, id: string, input: Cancel
   if (side === 'shifter' && s.row.request_status !== SHIFT_STATUS.accepted) {
     throw new AppError('SHFT-STATE-ERR', 'A pending request is declined, not cancelled, by the shifter.');
   }
-  const now = ctx.now();
   const autoFill = side === 'shifter' && willAutoFill(ctx, s);
+  const r = await commitCancellation(ctx, s, {
+    side,
+    reason,
+    rebroadcast: autoFill,
+    action: 'shift_request.cancel',
+    data: { side, reason, auto_fill: autoFill },
+    title: side === 'business' ? `${s.business.name} cancelled a shift` : `${s.shifter?.display_name ?? 'A shifter'} cancelled a shift`,
+  });
+  if (!r.applied) {
+    const fresh = await loadShift(ctx, id);
+    throw cancelRefusal(fresh.row) ?? new AppError('CONFLICT-ERR', 'The shift changed while cancelling; try again.');
+  }
+  return cancelled(await loadShift(ctx, id), r.child);
+}
+
+/** What one cancellation writes beyond cancel's own guard: who, why, whether the shift goes out again, its audit and words. */
+export interface CancellationPlan {
+  side: Side;
+  reason: string | null;
+  /** The same shift goes out to the crew as an open broadcast (parent_id = the cancelled row), in the same batch. */
+  rebroadcast: boolean;
+  /** Guard conditions the operation adds to cancel's (the status it was loaded in, no clock-in, no no-show). */
+  guard?: SQL[];
+  action: string;
+  data: Record<string, unknown>;
+  /** The other side's notice. */
+  title: string;
+}
+
+/**
+ * The one guarded write of a cancellation, for cancel (with its auto-fill) and unassign: the row
+ * becomes 7 (cancelled_by the side, with the reason) only while it is in the status it was loaded in,
+ * not clocked in and not a no-show (and the plan's own conditions); the other side is told; with
+ * `rebroadcast`, the copy for the crew is inserted, the crew (but the shift's shifter and members who
+ * take no requests) told and `broadcast.created` sent, all in the same batch. Once it holds, the widget
+ * cache is purged and a pre-paid shift's invoice refunded (in the background).
+ */
+export async function commitCancellation(
+  ctx: ServiceContext,
+  s: LoadedShift,
+  plan: CancellationPlan,
+): Promise<{ applied: boolean; child: { id: string } | null }> {
+  const id = s.row.id;
+  const { side, reason } = plan;
+  const now = ctx.now();
   const w = shiftWrite(ctx, id);
 
   const otherSide =
@@ -43,14 +96,14 @@ export async function cancelShift(ctx: ServiceContext, id: string, input: Cancel
     {
       kind: 'cancellation',
       userIds: otherSide,
-      title: side === 'business' ? `${s.business.name} cancelled a shift` : `${s.shifter?.display_name ?? 'A shifter'} cancelled a shift`,
-      body: `${shiftWhen(s.row)}${autoFill ? ' — re-broadcast to your crew' : ''}`,
+      title: plan.title,
+      body: `${shiftWhen(s.row)}${plan.rebroadcast && side === 'shifter' ? ' — re-broadcast to your crew' : ''}`,
     },
   ];
   const follow = [];
   const events: PartnerEventPart[] = [];
   let child: { id: string } | null = null;
-  if (autoFill) {
+  if (plan.rebroadcast) {
     child = { id: newId('shiftRequest') };
     const { id: _omit, last_op_id: _op, ...copy } = s.row;
     follow.push(
@@ -128,21 +181,19 @@ export async function cancelShift(ctx: ServiceContext, id: string, input: Cancel
           eq(shiftRequests.request_status, s.row.request_status),
           isNull(shiftRequests.shift_start_at),
           eq(shiftRequests.is_noshow, false),
+          ...(plan.guard ?? []),
         ),
       ),
     follow,
-    audit: { action: 'shift_request.cancel', data: { side, reason, auto_fill: autoFill } },
+    audit: { action: plan.action, data: plan.data },
     notify,
     events,
   });
-  if (!r.applied) {
-    const fresh = await loadShift(ctx, id);
-    throw cancelRefusal(fresh.row) ?? new AppError('CONFLICT-ERR', 'The shift changed while cancelling; try again.');
-  }
-  if (s.row.is_broadcast || autoFill) await purgeWidgetCache(ctx, 'business', s.business.id);
+  if (!r.applied) return { applied: false, child: null };
+  if (s.row.is_broadcast || child) await purgeWidgetCache(ctx, 'business', s.business.id);
   // A pre-paid shift cancelled: its invoice is refunded in full (in the background; the cron sweep retries).
   refundIfShiftEndedUnworked(ctx, id);
-  return cancelled(await loadShift(ctx, r.subject.id), child);
+  return { applied: true, child };
 }
 
 /**
@@ -181,7 +232,8 @@ function cancelled(s: LoadedShift, autoFill: { id: string } | null): CancelledSh
   return { shift_request: viewLoaded(s), auto_fill_shift_request_id: autoFill?.id ?? null };
 }
 
-async function autoFillChild(ctx: ServiceContext, id: string): Promise<{ id: string } | null> {
+/** The open broadcast a cancellation sent out again (auto-fill, unassign), if any: the row whose parent is the cancelled one. */
+export async function rebroadcastOf(ctx: ServiceContext, id: string): Promise<{ id: string } | null> {
   const [copy] = await ctx.db.select({ id: shiftRequests.id }).from(shiftRequests).where(eq(shiftRequests.parent_id, id)).limit(1);
   return copy ?? null;
 }

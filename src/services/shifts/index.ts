@@ -72,8 +72,14 @@ export {
   shiftRequestSchema,
   type ShiftRequestView,
   timeSchema,
+  unassignBody,
+  type UnassignedShift,
+  unassignedShiftSchema,
 } from './schemas';
 export { shiftIsLate, shiftStateWords } from './state-words';
+export { type ShiftActions, type ShiftStory, shiftStory } from './story';
+export type { StoryKind, StoryLine, StoryMoney, StoryVersion } from './story-types';
 export { businessShiftsDated, DATED_READ_MAX, todaysShifts } from './today';
+export { unassignRefusal, unassignShift } from './unassign';
 export { upcomingShiftsOfUser } from './upcoming';
 export { shiftRequestView, type ShiftSummary } from './view';

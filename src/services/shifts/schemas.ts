@@ -131,6 +131,11 @@ export const cancelBody = z.object({
 });
 export type CancelInput = z.infer<typeof cancelBody>;
 
+export const unassignBody = z.object({
+  reason: z.string().trim().max(500).nullish().openapi({ description: 'Kept with the cancelled assignment (cancel_reason).' }),
+});
+export type UnassignInput = z.infer<typeof unassignBody>;
+
 export const clockBody = z
   .object({
     lat: z.number().min(-90).max(90).optional(),
@@ -361,6 +366,10 @@ export type ChangedShift = z.infer<typeof changedShiftSchema>;
 
 export const cancelledShiftSchema = z.object({ shift_request: shiftRequestSchema, auto_fill_shift_request_id: z.string().nullable() });
 export type CancelledShift = z.infer<typeof cancelledShiftSchema>;
+
+/** Unassign's answer: the assignment, cancelled (7, cancelled_by business), and the same shift open to the crew (1, parent_id = it). */
+export const unassignedShiftSchema = z.object({ shift_request: shiftRequestSchema, broadcast: shiftRequestSchema });
+export type UnassignedShift = z.infer<typeof unassignedShiftSchema>;
 
 export const clockPhotoSchema = z.object({ url: z.string(), content_type: z.string(), size: z.number() });
 export type ClockPhotoUpload = z.infer<typeof clockPhotoSchema>;

@@ -34,6 +34,7 @@ import {
   renderSuspendTeammate,
 } from '../crew/crew';
 import { renderHome } from '../today/home';
+import { postWelcome } from '../today/welcome';
 import { exportInvoicesCsv, postBudget, renderMoney } from '../money/money';
 import { postDefaultCard, postDeleteCard, postNewCard, renderNewCard } from '../money/money-cards';
 import { postCharge, postRefund, renderInvoice } from '../money/money-invoice';
@@ -49,6 +50,8 @@ import {
   renderSettings,
 } from '../settings/settings';
 import { postShiftChange, renderShiftChange } from '../schedule/shift-change';
+import { renderShift } from '../shift/shift';
+import { postCancelShift, postUnassignShift, renderCancelShift, renderUnassignShift } from '../shift/shift-actions';
 import {
   postDeleteTemplate,
   postEditTemplate,
@@ -72,11 +75,18 @@ dashboardPages.use('*', requireWebUser);
 dashboardPages.post('*', refuseOtherBusiness);
 dashboardPages.post('*', formIdempotency);
 dashboardPages.get('/', renderHome);
+dashboardPages.post('/', postWelcome);
 dashboardPages.get('/shifts/new', renderPostShift);
 dashboardPages.post('/shifts/new', postShift);
 dashboardPages.get('/schedule', renderSchedule);
 dashboardPages.get('/shifts/:id/change', renderShiftChange);
 dashboardPages.post('/shifts/:id/change', postShiftChange);
+// A shift's page and its acts, after /shifts/new and /shifts/:id/change (registered first, so they win).
+dashboardPages.get('/shifts/:id', renderShift);
+dashboardPages.get('/shifts/:id/cancel', renderCancelShift);
+dashboardPages.post('/shifts/:id/cancel', postCancelShift);
+dashboardPages.get('/shifts/:id/unassign', renderUnassignShift);
+dashboardPages.post('/shifts/:id/unassign', postUnassignShift);
 dashboardPages.get('/bulk', renderBulk);
 dashboardPages.route('/shifter', shifterPages);
 dashboardPages.get('/assistant', renderAssistant);

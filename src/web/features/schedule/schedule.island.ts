@@ -42,6 +42,8 @@ import {
  *   sends it only when confirmed; Cancel puts the shift back.
  * - The same by keyboard (WCAG 2.5.7): every shift is a button; Enter opens "Move or resize" with
  *   date, start and end fields in 15-minute steps, which leads to the same confirmation.
+ * - A click (or Enter) on a shift that cannot be moved opens its page (its story, cancel, unassign);
+ *   the "Move or resize" dialog of a pending one links to the same page, and so does each list row.
  * - The owner's labor card beside it (worked, still to come, against the budget) is fetched again
  *   after every change and on every week shown; ?date= and ?view= follow the calendar.
  * Without script the server's table stays, with a plain change form per shift.
@@ -60,6 +62,8 @@ interface Props {
   postHref: string;
   scheduleHref: string;
   changeHref: string;
+  /** A shift's page, `{id}` in place of its id: its story, cancel and unassign (features/shift). */
+  shiftHref: string;
 }
 
 /** A page of list_of_requests, named for the loop that pages through them. */
@@ -109,6 +113,15 @@ function mount(root: HTMLElement, props: Props) {
   if (!main) return;
   const nowMs = () => Date.now();
   const fmt = (n: number) => money(n, props.currency);
+  const shiftHref = (s: ScheduleShift) => props.shiftHref.replace('{id}', encodeURIComponent(s.id));
+  /** The link to a shift's page, named for it (the visible words alone repeat on every shift). */
+  const pageLink = (s: ScheduleShift, text: string, cls: string) =>
+    h(
+      'a',
+      { href: shiftHref(s), class: cls },
+      text,
+      h('span', { class: 'visually-hidden' }, ` of ${describe(s)}, ${whenText(s.shift_date, s.shift_in, s.shift_out)}`),
+    );
 
   // ---- Layout: the help line, the calendar, a polite live region, the dialog ----
   const live = h('p', { class: 'visually-hidden', role: 'status', 'aria-live': 'polite' });
@@ -118,7 +131,8 @@ function mount(root: HTMLElement, props: Props) {
     'p',
     { class: 'hint', id: 'schedule-help' },
     'Drag a pending shift to move it, or drag its lower edge to change its end, in 15-minute steps. ',
-    'By keyboard, Tab to a shift and press Enter to move or resize it. Select free time to post a shift there.',
+    'By keyboard, Tab to a shift and press Enter to move or resize it. Select free time to post a shift there. ',
+    'Any other shift opens its own page: its story, and cancel or unassign.',
   );
   main.replaceChildren(help, problem, calendarEl, live);
   const dialog = h('dialog', { class: 'schedule-dialog', 'aria-labelledby': 'schedule-dialog-title' });
@@ -283,21 +297,6 @@ function mount(root: HTMLElement, props: Props) {
   const describe = (s: ScheduleShift) => `${s.role ?? 'Shift'} · ${shiftWho(s)}`;
   const whenText = (date: string, i: string, o: string) => `${dateText(date)}, ${hoursText(i, o)}`;
 
-  const openInfo = (s: ScheduleShift) => {
-    const st = s.state_words;
-    const why =
-      s.status === 'pending'
-        ? 'It has started, so it can no longer be changed.'
-        : 'Only a pending request that has not started can be moved: a change goes back to the shifter to accept.';
-    open(
-      describe(s),
-      h('p', {}, whenText(s.shift_date, s.shift_in, s.shift_out)),
-      h('p', {}, h('span', { class: `badge shift-badge shift-${st.tone}` }, st.label)),
-      h('p', {}, why),
-      buttonRow(closeButton('Close')),
-    );
-  };
-
   const fieldRow = (id: string, label: string, input: HTMLInputElement, hint?: string) =>
     h(
       'div',
@@ -335,6 +334,7 @@ function mount(root: HTMLElement, props: Props) {
     );
     const next = h('button', { type: 'submit', class: 'button button-primary' }, 'Review the change');
     form.append(buttonRow(next, closeButton('Cancel')));
+    form.append(h('p', {}, pageLink(s, 'Open the shift: its story, cancel it', 'shift-link')));
     const mark = (input: HTMLInputElement, message: string | null) => {
       const err = form.querySelector<HTMLElement>(`#${input.id}-error`)!;
       err.hidden = message === null;
@@ -570,6 +570,11 @@ function mount(root: HTMLElement, props: Props) {
       if (arg.view.type === 'listWeek') {
         // The tone as the legend draws it (the list's own dot would be the pale block colour).
         body.prepend(h('span', { class: `schedule-swatch shift-${st.tone}`, 'aria-hidden': 'true' }));
+        // Every row links to the shift's page (a row is no button in the list).
+        const details = pageLink(s, 'Details', 'button-link shift-event-action shift-link');
+        // The calendar's own click on the row would act on it too.
+        details.addEventListener('click', (ev) => ev.stopPropagation());
+        body.append(details);
         if (!changeable) return { domNodes: [body] };
         const move = h(
           'button',
@@ -588,7 +593,11 @@ function mount(root: HTMLElement, props: Props) {
       }
       // The date and what Enter does, for a screen reader: the column header says the date to the eye.
       body.append(
-        h('span', { class: 'visually-hidden' }, `, ${dateText(s.shift_date)}.${changeable ? ' Press Enter to move or resize.' : ''}`),
+        h(
+          'span',
+          { class: 'visually-hidden' },
+          `, ${dateText(s.shift_date)}.${changeable ? ' Press Enter to move or resize.' : ' Press Enter to open it.'}`,
+        ),
       );
       return { domNodes: [body] };
     },
@@ -604,9 +613,13 @@ function mount(root: HTMLElement, props: Props) {
     eventClick: (info: EventClickInfo) => {
       info.jsEvent.preventDefault();
       const s = shiftOf(info.event);
+      if (!isChangeable(s, nowMs())) {
+        // Nothing to move: the shift's page tells its story and offers what may still be done.
+        window.location.assign(shiftHref(s));
+        return;
+      }
       opener = { id: s.id };
-      if (isChangeable(s, nowMs())) openEdit(s);
-      else openInfo(s);
+      openEdit(s);
     },
     // Only into the future: the service refuses a shift that starts in the past.
     eventAllow: (span) => Date.parse(span.startStr) > nowMs(),

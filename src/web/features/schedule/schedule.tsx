@@ -170,9 +170,13 @@ function ShiftTable({ base, data }: { base: DashboardBase; data: ScheduleData })
                 <td>
                   <span class={`badge shift-badge shift-${st.tone}`}>{st.label}</span>
                 </td>
-                <td>
+                <td class="nowrap">
+                  {/* The shift's page: its story, and cancel or unassign (features/shift). */}
+                  <a class="shift-link" href={dashboardHref(base, `/dashboard/shifts/${encodeURIComponent(s.id)}`)}>
+                    Details<span class="visually-hidden">{` of the ${s.role ?? 'shift'} of ${dateText(s.shift_date)} ${s.shift_in}`}</span>
+                  </a>
                   {isChangeable(s, data.nowMs) ? (
-                    <a href={dashboardHref(base, `/dashboard/shifts/${encodeURIComponent(s.id)}/change`)}>
+                    <a class="shift-link" href={dashboardHref(base, `/dashboard/shifts/${encodeURIComponent(s.id)}/change`)}>
                       Change<span class="visually-hidden">{` the ${s.role ?? 'shift'} of ${dateText(s.shift_date)} ${s.shift_in}`}</span>
                     </a>
                   ) : null}
@@ -238,6 +242,7 @@ export function ScheduleView({ base, data, notice }: { base: DashboardBase; data
     postHref: dashboardHref(base, '/dashboard/shifts/new'),
     scheduleHref: dashboardHref(base, '/dashboard/schedule'),
     changeHref: dashboardHref(base, '/dashboard/shifts/{id}/change'),
+    shiftHref: dashboardHref(base, '/dashboard/shifts/{id}'),
   };
   const title = data.view === 'day' ? dateText(data.from) : `Week of ${dateText(data.from)}`;
   return (

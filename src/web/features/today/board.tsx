@@ -84,7 +84,13 @@ function ShiftCard({ base, s, nowMs, today }: { base: DashboardBase; s: ShiftReq
   return (
     <li class={`card board-card${late ? ' board-late' : ''}`} aria-labelledby={headId}>
       <div class="template-head">
-        <h3 id={headId}>{`${shiftHours(s.shift_in, s.shift_out)} · ${s.role ?? 'Shift'}`}</h3>
+        <h3 id={headId}>
+          {/* The shift's own page: its story and what may be done with it (features/shift). */}
+          <a
+            class="shift-link"
+            href={dashboardHref(base, `/dashboard/shifts/${encodeURIComponent(s.id)}`)}
+          >{`${shiftHours(s.shift_in, s.shift_out)} · ${s.role ?? 'Shift'}`}</a>
+        </h3>
         <span class={`badge${st.tone ? ` badge-${st.tone}` : ''}`}>{st.label}</span>
       </div>
       <p>
