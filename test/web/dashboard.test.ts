@@ -134,6 +134,9 @@ describe('/dashboard/shifts/new', () => {
     const rows = await shiftsOf(owner.businessId!);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ is_broadcast: true, hourly_rate_minor: 2150, note: 'Bring a knife roll' });
+    // Today lists the open broadcast, linked to the shift's own page.
+    const today = await b.get(`/dashboard?business_id=${owner.businessId}`);
+    expect(today.html).toContain(`href="/dashboard/shifts/${rows[0]!.id}?business_id=${owner.businessId}"`);
   });
 
   it('keeps what was typed and shows the message beside its field', async () => {

@@ -125,17 +125,23 @@ function SetupCard({ base, setup }: { base: DashboardBase; setup: SetupChecklist
   );
 }
 
-function ShiftLine({ s, extra }: { s: ShiftRequestView; extra?: string | undefined }) {
+function ShiftLine({ base, s, extra }: { base: DashboardBase; s: ShiftRequestView; extra?: string | undefined }) {
   return (
     <li>
-      <strong>{formatDate(s.shift_date)}</strong> {shiftHours(s.shift_in, s.shift_out)} · {s.role ?? 'Shift'}
+      <a href={shiftHref(base, s)}>
+        <strong>{formatDate(s.shift_date)}</strong> {shiftHours(s.shift_in, s.shift_out)}
+      </a>{' '}
+      · {s.role ?? 'Shift'}
       {s.shifter_name ? ` · ${s.shifter_name}` : ''}
       {extra ? <span class="muted"> · {extra}</span> : null}
     </li>
   );
 }
 
-function TodayTable({ data, nowMs }: { data: HomeData; nowMs: number }) {
+/** A shift's own page (src/web/features/shift), where its story and actions are. */
+const shiftHref = (base: DashboardBase, s: ShiftRequestView) => dashboardHref(base, `/dashboard/shifts/${encodeURIComponent(s.id)}`);
+
+function TodayTable({ base, data, nowMs }: { base: DashboardBase; data: HomeData; nowMs: number }) {
   if (!data.todays.length) return <p class="empty">No shifts today.</p>;
   return (
     <TableWrap label="Shifts of today">
@@ -154,7 +160,9 @@ function TodayTable({ data, nowMs }: { data: HomeData; nowMs: number }) {
             const st = todayStanding(s, nowMs);
             return (
               <tr>
-                <td class="nowrap">{shiftHours(s.shift_in, s.shift_out)}</td>
+                <td class="nowrap">
+                  <a href={shiftHref(base, s)}>{shiftHours(s.shift_in, s.shift_out)}</a>
+                </td>
                 <td>{s.role ?? '—'}</td>
                 <td>{s.shifter_name ?? (s.is_broadcast ? 'Open to the crew' : '—')}</td>
                 <td>
@@ -241,7 +249,7 @@ export function HomeView({
         </section>
       ) : null}
       <Card title="Shifts of today">
-        <TodayTable data={data} nowMs={nowMs} />
+        <TodayTable base={base} data={data} nowMs={nowMs} />
         <p>
           <a href={dashboardHref(base, '/dashboard/board')}>Clock board</a> ·{' '}
           <a href={dashboardHref(base, '/dashboard/schedule')}>Schedule</a>
@@ -253,7 +261,7 @@ export function HomeView({
           {data.broadcasts.length ? (
             <ul class="list-plain">
               {data.broadcasts.slice(0, 5).map((s) => (
-                <ShiftLine s={s} />
+                <ShiftLine base={base} s={s} />
               ))}
             </ul>
           ) : (
@@ -264,7 +272,7 @@ export function HomeView({
           {data.claimed.length ? (
             <ul class="list-plain">
               {data.claimed.slice(0, 5).map((s) => (
-                <ShiftLine s={s} extra="claimed" />
+                <ShiftLine base={base} s={s} extra="claimed" />
               ))}
             </ul>
           ) : (
@@ -276,7 +284,7 @@ export function HomeView({
           {data.pending.length ? (
             <ul class="list-plain">
               {data.pending.slice(0, 5).map((s) => (
-                <ShiftLine s={s} />
+                <ShiftLine base={base} s={s} />
               ))}
             </ul>
           ) : (
