@@ -84,6 +84,11 @@ describe('/dashboard', () => {
     const foreign = await b.get(`/dashboard?business_id=${other.businessId}`);
     expect(foreign.html).not.toContain('Other Owner Co');
     expect(foreign.html).toContain('Mate Self Co');
+    // A typed or bookmarked address opens the business chosen last in this browser, not the default.
+    const typed = await b.get('/dashboard/schedule');
+    expect(typed.html).toMatch(new RegExp(`<option value="${owner.businessId}" selected`));
+    await b.get(`/dashboard/crew?business_id=${mate.businessId}`);
+    expect((await b.get('/dashboard/templates')).html).toMatch(new RegExp(`<option value="${mate.businessId}" selected`));
   });
 });
 

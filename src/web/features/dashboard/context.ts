@@ -12,7 +12,8 @@ import { renderError } from '@/web/render';
 /**
  * Who is looking and for which business: what every signed-in page of the web application starts
  * from (the dashboard's two sides and the shared pages: inbox, notifications, reviews, help, admin). The business is
- * the one named by `?business_id=` when the person acts for it, else their default business, else the
+ * the one named by `?business_id=` when the person acts for it, else the one they chose last in this
+ * browser (the `sm_business` cookie), else their default business, else the
  * first they act for. A business they do not act for is never chosen from the address (it would be a
  * 404 from the services anyway): the page falls back to their own.
  */
@@ -50,8 +51,16 @@ export async function dashboardBase(c: Context<AppEnv>, opts: { remember?: boole
   const ctx = serviceCtx(c);
   const [businesses, details, counts] = await Promise.all([listActingBusinesses(ctx), getUserDetails(ctx), shellCounts(c)]);
   const asked = c.req.query('business_id');
+  const named = businesses.find((b) => b.id === asked);
+  // A typed or bookmarked address (no business_id) opens the business chosen last in this browser.
+  const chosen = named ? null : readChosenBusiness(c, user.userId);
   const business =
-    businesses.find((b) => b.id === asked) ?? businesses.find((b) => b.id === details.default_business_id) ?? businesses[0] ?? null;
+    named ??
+    businesses.find((b) => b.id === chosen) ??
+    businesses.find((b) => b.id === details.default_business_id) ??
+    businesses[0] ??
+    null;
+  if (named) rememberChosenBusiness(c, user.userId, named.id);
   const base = {
     user,
     csrfToken: c.get('csrfToken'),
@@ -63,6 +72,34 @@ export async function dashboardBase(c: Context<AppEnv>, opts: { remember?: boole
   };
   if (opts.remember !== false) rememberSide(c, base);
   return base;
+}
+
+// ---- The business chosen last ----
+
+/**
+ * The business a person chose last in this browser (the switcher, or any address naming it), so an
+ * address without `?business_id=` (typed, bookmarked, a link from an email) opens that business, not
+ * the default one: `<business id>.<user id>`, with the side cookie's attributes. It only chooses
+ * among the businesses the person stands for now (listActingBusinesses); it grants nothing.
+ */
+const BUSINESS_COOKIE = 'sm_business';
+
+function readChosenBusiness(c: Context<AppEnv>, userId: string): string | null {
+  const raw = isHttps(c) ? getCookie(c, BUSINESS_COOKIE, 'host') : getCookie(c, BUSINESS_COOKIE);
+  const dot = raw?.lastIndexOf('.') ?? -1;
+  if (!raw || dot < 0 || raw.slice(dot + 1) !== userId) return null;
+  return raw.slice(0, dot) || null;
+}
+
+function rememberChosenBusiness(c: Context<AppEnv>, userId: string, businessId: string): void {
+  if (readChosenBusiness(c, userId) === businessId) return;
+  setCookie(c, BUSINESS_COOKIE, `${businessId}.${userId}`, {
+    httpOnly: true,
+    sameSite: 'Lax',
+    path: '/',
+    maxAge: SIDE_MAX_AGE_SECONDS,
+    ...(isHttps(c) ? { secure: true, prefix: 'host' as const } : {}),
+  });
 }
 
 // ---- Where a person lands ----
