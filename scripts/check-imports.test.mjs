@@ -217,7 +217,7 @@ describe('check-imports', () => {
 
   it('keeps the browser and the Worker apart: islands import browser files and models, nothing imports an island', () => {
     const web = {
-      'src/web/format.ts': 'export const fmt = (n: number) => `${n}`;\n',
+      'src/web/format.ts': 'export const fmt = (n: number) => String(n);\n',
       'src/web/client/api.ts': 'export const api = () => 1;\n',
       'src/web/features/clock/clock.model.ts': 'export const opens = (n: number) => n + 1;\n',
       'src/web/features/clock/clock.island.ts':

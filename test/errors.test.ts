@@ -31,7 +31,15 @@ describe('the error envelope', () => {
     const u = await makeUser({ business: true });
     const res = await call('POST', '/v1/shift_request/send_request', {
       key: u.key,
-      body: { business_id: u.businessId, shift_date: '2031-05-05', shift_in: '09:00', shift_out: '17:00', shiftrole_id: 1, hourly_rate: 15000, is_broadcast: 1 },
+      body: {
+        business_id: u.businessId,
+        shift_date: '2031-05-05',
+        shift_in: '09:00',
+        shift_out: '17:00',
+        shiftrole_id: 1,
+        hourly_rate: 15000,
+        is_broadcast: 1,
+      },
     });
     const err = expectEnvelope(res, 400, 'VALIDATION-ERR');
     expect(err.message).toBe('hourly_rate: must be at most 10000');
