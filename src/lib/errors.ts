@@ -22,12 +22,18 @@ export const ERROR_CODES = {
   'SESSION-NOT-FND-ERR': { status: 404, description: 'No such live session of yours.' },
   'AGENT-GRANT-NOT-FND-ERR': { status: 404, description: 'No such connected app (agent grant) of yours.' },
   'INVITATION-NOT-FND-ERR': { status: 404, description: 'No such teammate invitation (or it is not addressed to you).' },
+  'CREW-INVITE-NOT-FND-ERR': { status: 404, description: 'No such crew invitation or join link (or it belongs to another business).' },
   'PARTNER-CLIENT-NOT-FND-ERR': { status: 404, description: 'No such partner client (or it is not yours to manage).' },
   'PARTNER-LINK-NOT-FND-ERR': { status: 404, description: 'The partner client is not linked to this business.' },
   'CONFLICT-ERR': { status: 409, description: 'The request conflicts with the current state.' },
   'EMAIL-TAKEN-ERR': { status: 409, description: 'An account with this email already exists.' },
   'PROFILE-EXISTS-ERR': { status: 409, description: 'The user already has this profile.' },
   'INVITATION-CLOSED-ERR': { status: 409, description: 'The invitation was accepted, declined, revoked or has expired.' },
+  'CREW-INVITE-CLOSED-ERR': {
+    status: 409,
+    description:
+      'The crew invitation was used, withdrawn, replaced by a newer one or has expired, or the join link was replaced (details.state says which).',
+  },
   'PARTNER-LINK-EXISTS-ERR': { status: 409, description: 'The partner client is already linked to this business.' },
   'TWO-FACTOR-CODE-ERR': { status: 401, description: 'The two-factor code or backup code is wrong, expired or used already.' },
   'TWO-FACTOR-REQ-ERR': {

@@ -50,6 +50,9 @@ export const ID_PREFIX = {
   passport: 'psp',
   deliverable: 'dlv',
   kiosk: 'ksk',
+  crewInvite: 'cin',
+  crewJoinLink: 'cjl',
+  textMessage: 'txt',
 } as const;
 
 /** The longest id the API accepts anywhere (path, query or body); real ids are a prefix + 20 characters. */

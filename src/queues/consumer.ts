@@ -2,7 +2,7 @@ import type { AppBindings } from '../env';
 import { errorFields } from '../lib/log';
 import { notificationsMessageSchema, storeDeadLetter as keepDeadLetter, systemContext } from '../services/kernel';
 import { deliverEmail } from '../services/mail';
-import { deliverOne, processNotify } from '../services/notifications';
+import { deliverOne, deliverText, processNotify } from '../services/notifications';
 import { handleWebhooksBatch } from '../services/webhooks';
 
 /**
@@ -35,6 +35,8 @@ async function handleNotifications(batch: MessageBatch, env: AppBindings, exec: 
     try {
       // 'failed' (the email gave up for good) is acknowledged like 'sent': there is nothing to retry.
       if (parsed.data.type === 'email.send') await deliverEmail(ctx, parsed.data.outbox_id);
+      // A text to a number of no account (a crew invitation): sent once, 'failed' acknowledged like 'sent'.
+      else if (parsed.data.type === 'sms.send') await deliverText(ctx, parsed.data.outbox_id);
       // One channel delivery (re-sent by the sweep): not yet due or already sent is acknowledged too.
       else if (parsed.data.type === 'notification.deliver') await deliverOne(ctx, parsed.data.delivery_id);
       // In-app rows, then each channel on its own; a channel failing now throws after the others are sent.

@@ -40,6 +40,7 @@ const PAGE_PATHS = [
   '/signup/*',
   '/s/*',
   '/b/*',
+  '/join/*',
   '/inbox/*',
   '/notifications/*',
   '/reviews/*',

@@ -283,6 +283,8 @@ const SNAPSHOT_TABLES = [
   'credentials',
   'sessions',
   'teammate_invitations',
+  'crew_invites',
+  'crew_join_links',
   'partner_clients',
   'partner_business_links',
 ];

@@ -49,6 +49,8 @@ export interface VictimWorld {
   pendingConnection: string;
   /** The owner's invitation of the invitee (the answer's id: an invitation, or a teammate where adding is immediate). */
   invitation: string;
+  /** The business's crew invitation to an address with no account (pending), and its crew join link. */
+  crewInvite: string;
   /** A live sign-in session of the owner. */
   ownerSession: string;
   /** An in-app notification of the owner, and a browser the owner registered for Web Push. */
@@ -227,6 +229,13 @@ export async function buildVictimWorld(): Promise<VictimWorld> {
       'hidden credential',
     ),
   ]);
+  const crewInvite = await call('POST', '/v1/request_authorization/invite', {
+    key: owner.key,
+    body: { business_id: business, email: `crew-invite-${crypto.randomUUID()}@example.test` },
+  });
+  expect(crewInvite.status, `crew invitation: ${JSON.stringify(crewInvite.body)}`).toBe(202);
+  const joinLink = await call('POST', '/v1/request_authorization/join_link/rotate', { key: owner.key, body: { business_id: business } });
+  expect(joinLink.status, `crew join link: ${JSON.stringify(joinLink.body)}`).toBe(200);
   const form = new FormData();
   form.append('file', new File([PDF_BYTES], 'certificate.pdf', { type: 'application/pdf' }));
   await created(
@@ -417,6 +426,7 @@ export async function buildVictimWorld(): Promise<VictimWorld> {
     connection: connection.id,
     pendingConnection: pendingConnection.id,
     invitation: invitation.id,
+    crewInvite: crewInvite.body.invite.id,
     ownerSession: session.id,
     ownerNotification,
     ownerPushSubscription,

@@ -21,3 +21,5 @@ export * from './agent-payments';
 export * from './mcp';
 export * from './kiosk';
 export * from './calendar-feeds';
+export * from './crew-invites';
+export * from './sms-outbox';

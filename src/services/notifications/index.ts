@@ -24,3 +24,4 @@ export {
   updatePreferencesInput,
 } from './schemas';
 export { smsProviderFor } from './sms';
+export { deliverText, draftText, type TextDraft } from './text-outbox';

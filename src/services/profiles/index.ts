@@ -6,3 +6,9 @@ export {
   searchPublicBusinesses,
 } from './business-search';
 export { findPublicBusiness, findPublicShifter, findPublicShifterById, type PublicBusiness, type PublicShifter } from './public';
+export {
+  SHIFTER_SEARCH_BOUNDS,
+  type ShifterSearchInput,
+  type ShifterSearchResult,
+  searchPublicShifters,
+} from './shifter-search';

@@ -1,11 +1,13 @@
 import { z } from 'zod';
 
 /**
- * Messages on the notifications queue, produced by the event outbox (`notify`) and the mail outbox
- * (`email.send`). Every handler is idempotent: queues deliver at least once.
+ * Messages on the notifications queue, produced by the event outbox (`notify`, and `sms.send` for the
+ * text outbox) and the mail outbox (`email.send`). Every handler is idempotent: queues deliver at least once.
  */
 export const notificationsMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('email.send'), outbox_id: z.string() }),
+  /** A text to a phone number of no account (services/notifications/text-outbox.ts). */
+  z.object({ type: z.literal('sms.send'), outbox_id: z.string() }),
   z.object({
     type: z.literal('notify'),
     /** Same key → delivered once per user, however often the message is retried or re-sent. */

@@ -14,16 +14,16 @@ export function InviteShifterForm({ base, value = '', error }: { base: Dashboard
     <form method="get" action={`${CREW}/invite`} id="invite-shifter">
       <input type="hidden" name="business_id" value={base.business!.id} />
       <TextField
-        label="Their public name, profile link or shifter id"
+        label="Their name, public name or profile link"
         name="shifter"
         value={value}
         maxLength={300}
         required
-        hint="For example jordan-rivera, as in their profile's address. You see who it is before anything is sent."
+        hint="For example Jordan Rivera, or jordan-rivera as in their profile's address. You see who it is before anything is sent."
         error={error}
         autofocus={Boolean(error)}
       />
-      <SubmitButton variant="secondary">Look them up</SubmitButton>
+      <SubmitButton variant="secondary">Find them</SubmitButton>
     </form>
   );
 }

@@ -10,7 +10,11 @@ import { noticeOf } from '@/web/features/dashboard/refusals';
 import { AppShell } from '@/web/features/dashboard/shell';
 import { type CrewData, loadCrew } from './crew-data';
 import { CREW } from './crew-format';
+import type { ShifterSearchResult } from '@/services/profiles';
 import { CrewTable, InviteShifterForm, Requests, Summary } from './crew-sections';
+import { type AddressFormState, CrewInvitesCard, InviteAddressForm } from './invite-address-form';
+import { JoinLinkCard } from './join-link-card';
+import { ShifterResults } from './shifter-results';
 import { TeamCard } from './team-card';
 
 const NOTICES = {
@@ -23,6 +27,11 @@ const NOTICES = {
   suspended: 'The teammate is suspended: they no longer reach the business.',
   reactivated: 'The teammate is active again.',
   revoked: 'The invitation was withdrawn.',
+  invite_emailed: 'The invitation was emailed. They join your crew with its link, once, within 14 days.',
+  invite_texted: 'The invitation was sent by text message. They join your crew with its link, once, within 14 days.',
+  invite_withdrawn: 'The invitation was withdrawn: its link no longer works.',
+  link_made: 'Your crew has a join link now: print the poster or share the link.',
+  link_replaced: 'The join link was replaced: the old one no longer works. Print the new poster.',
 } as const;
 
 interface CrewViewProps {
@@ -31,16 +40,27 @@ interface CrewViewProps {
   notice?: string | undefined;
   error?: string | undefined;
   shifter?: { value: string; error?: string | undefined };
+  /** The shifters whose name matched what was typed in the invite field. */
+  found?: ShifterSearchResult | undefined;
+  /** The invite-by-email-or-phone form as it was refused. */
+  address?: AddressFormState | undefined;
   teammate?: { email: string; error?: string | undefined };
 }
 
-export function CrewView({ base, data, notice, error, shifter, teammate }: CrewViewProps) {
+export function CrewView({ base, data, notice, error, shifter, found, address, teammate }: CrewViewProps) {
   return (
     <AppShell base={base} title="Crew" current={CREW} notice={notice} error={error}>
       <Card title="Invite a shifter">
         <InviteShifterForm base={base} value={shifter?.value} error={shifter?.error} />
+        {found ? <ShifterResults base={base} data={data} found={found} /> : null}
+        <h3 id="invite-address-head">Not on Shiftmarket yet? Invite them by email or text</h3>
+        <InviteAddressForm base={base} state={address} />
       </Card>
       <Requests base={base} data={data} />
+      <div class="grid">
+        <CrewInvitesCard base={base} invites={data.crewInvites} />
+        <JoinLinkCard base={base} link={data.joinLink} />
+      </div>
       <section class="card" aria-labelledby="crew-head">
         <h2 id="crew-head">{`Your crew, last ${data.analytics.window_days} days`}</h2>
         <Summary a={data.analytics} />

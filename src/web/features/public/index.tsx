@@ -2,14 +2,16 @@ import { Hono } from 'hono';
 import type { AppEnv } from '@/http/app-types';
 import { formIdempotency } from '@/http/middleware/idempotency';
 import { requireWebUser } from '@/web/session';
+import { postJoin, renderJoinPage } from './join';
 import { renderLanding } from './landing';
 import { connectToBusiness, connectToShifter, renderBusinessProfile, renderShifterProfile } from './profiles';
 import { postForgot, postReset, renderForgot, renderReset } from './recovery';
 import { postResend, postSignup, postVerify, renderSignup, renderVerify } from './signup';
 
 /**
- * The pages a visitor reaches: the front door (/), sign-up and password recovery, public profiles (/s/{slug}, /b/{slug}).
- * Only asking to connect needs a signed-in person; it writes, so it carries an idempotency key.
+ * The pages a visitor reaches: the front door (/), sign-up and password recovery, public profiles (/s/{slug}, /b/{slug})
+ * and a crew invitation or join link (/join/{token}). Only asking to connect and joining a crew need a
+ * signed-in person; they write, so they carry an idempotency key.
  */
 export const publicPages = new Hono<AppEnv>();
 publicPages.use('/s/:slug/connect', requireWebUser, formIdempotency);
@@ -29,3 +31,5 @@ publicPages.get('/s/:slug', (c) => renderShifterProfile(c));
 publicPages.post('/s/:slug/connect', connectToShifter);
 publicPages.get('/b/:slug', (c) => renderBusinessProfile(c));
 publicPages.post('/b/:slug/connect', connectToBusiness);
+publicPages.get('/join/:token', renderJoinPage);
+publicPages.post('/join/:token', requireWebUser, formIdempotency, postJoin);

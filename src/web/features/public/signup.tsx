@@ -16,6 +16,8 @@ import { CsrfField, SubmitButton, TextField } from '@/web/components';
 import { formFields, formProblem } from '@/web/forms';
 import { renderPage } from '@/web/render';
 import { checkCode, EmailAndCodeFields, LocalMailboxHint, signInAfterCode } from './code-step';
+import { joinPath } from './join';
+import { type CarriedInvite, carriedInvite, InviteLine, inviteToken, joinAfterVerify } from './join-signup';
 import { PublicShell, signedInViewer } from './shell';
 
 /** Which profiles a new account gets: the sign-up form's first choice. */
@@ -59,23 +61,28 @@ function fieldOfIssue(path: readonly PropertyKey[]): SignupField | null {
 interface SignupViewProps {
   csrfToken: string;
   values: SignupValues;
+  /** The crew invitation the new account joins (/signup?invite=…): no business-only account then. */
+  invite?: CarriedInvite;
   errors?: Partial<Record<SignupField, string>>;
   error?: string | undefined;
 }
 
-function SignupView({ csrfToken, values, errors = {}, error }: SignupViewProps) {
+function SignupView({ csrfToken, values, invite = null, errors = {}, error }: SignupViewProps) {
   const first = (['display_name', 'email', 'password', 'business_name', 'timezone'] as const).find((f) => errors[f]);
+  const token = invite?.token ?? null;
   return (
     <PublicShell title="Create an account" current="/signup" error={error}>
+      <InviteLine invite={invite} />
       <p>
         One account can work shifts, run a business, or both; you can add the other side later. Already have an account?{' '}
-        <a href="/login">Sign in</a>.
+        <a href={token ? `/login?${new URLSearchParams({ next: joinPath(token) })}` : '/login'}>Sign in</a>.
       </p>
       <form method="post" action="/signup" class="stack card" novalidate>
         <CsrfField token={csrfToken} />
+        {token ? <input type="hidden" name="invite" value={token} /> : null}
         <fieldset>
           <legend>I want to</legend>
-          {KINDS.map((k) => (
+          {(token ? KINDS.filter((k) => k.value !== 'business') : KINDS).map((k) => (
             <div class="choice">
               <input type="radio" id={`kind-${k.value}`} name="kind" value={k.value} checked={values.kind === k.value} />
               <label for={`kind-${k.value}`}>{k.label}</label>
@@ -149,15 +156,17 @@ function visitorZone(c: Context<AppEnv>): string {
 }
 
 export async function renderSignup(c: Context<AppEnv>): Promise<Response> {
-  if (await signedInViewer(c)) return c.redirect('/dashboard', 303);
+  const invite = await carriedInvite(c, c.req.query('invite'));
+  if (await signedInViewer(c)) return c.redirect(invite?.token ? joinPath(invite.token) : '/dashboard', 303);
+  const asked = kindOf(c.req.query('as'));
   const values: SignupValues = {
-    kind: kindOf(c.req.query('as')),
+    kind: invite?.token && asked === 'business' ? 'shifter' : asked,
     display_name: '',
     email: '',
     business_name: '',
     timezone: visitorZone(c),
   };
-  return renderPage(c, <SignupView csrfToken={c.get('csrfToken')} values={values} />);
+  return renderPage(c, <SignupView csrfToken={c.get('csrfToken')} values={values} invite={invite} />);
 }
 
 /**
@@ -166,15 +175,17 @@ export async function renderSignup(c: Context<AppEnv>): Promise<Response> {
  */
 export async function postSignup(c: Context<AppEnv>): Promise<Response> {
   const field = await formFields(c);
+  const invite = await carriedInvite(c, field('invite', 64));
+  const kind = kindOf(field('kind', 16));
   const values: SignupValues = {
-    kind: kindOf(field('kind', 16)),
+    kind: invite?.token && kind === 'business' ? 'shifter' : kind,
     display_name: field('display_name', 200),
     email: field('email', 320).trim(),
     business_name: field('business_name', 200),
     timezone: field('timezone', 100).trim(),
   };
   const again = (status: ContentfulStatusCode, errors: Partial<Record<SignupField, string>>, error?: string) =>
-    renderPage(c, <SignupView csrfToken={c.get('csrfToken')} values={values} errors={errors} error={error} />, status);
+    renderPage(c, <SignupView csrfToken={c.get('csrfToken')} values={values} invite={invite} errors={errors} error={error} />, status);
 
   const parsed = await registerInput.safeParseAsync({
     email: values.email,
@@ -196,6 +207,7 @@ export async function postSignup(c: Context<AppEnv>): Promise<Response> {
     await enforceAuthIpLimit(c);
     const registered = await registerAccount(serviceCtx(c), parsed.data);
     const q = new URLSearchParams({ email: registered.verification.sent_to, as: values.kind });
+    if (invite?.token) q.set('invite', invite.token);
     return c.redirect(`/signup/verify?${q}`, 303);
   } catch (err) {
     if (err instanceof AppError && err.code === 'EMAIL-TAKEN-ERR') {
@@ -218,23 +230,27 @@ interface VerifyViewProps {
   csrfToken: string;
   email: string;
   kind: Kind;
+  /** The crew invitation's token the account joins once confirmed ('' for none). */
+  invite: string;
   localMailbox: boolean;
   notice?: string | undefined;
   errors?: Partial<Record<VerifyField, string>>;
   error?: string | undefined;
 }
 
-function VerifyView({ csrfToken, email, kind, localMailbox, notice, errors = {}, error }: VerifyViewProps) {
+function VerifyView({ csrfToken, email, kind, invite, localMailbox, notice, errors = {}, error }: VerifyViewProps) {
   const first = (['email', 'code', 'password'] as const).find((f) => errors[f]);
   return (
     <PublicShell title="Confirm your email" notice={notice} error={error}>
       <p>
         Enter the code we emailed to <strong>{email || 'your address'}</strong>, and the password you chose, to finish and sign in.
+        {invite ? ' Then you are in the crew that invited you.' : ''}
       </p>
       <LocalMailboxHint show={localMailbox} />
       <form method="post" action="/signup/verify" class="stack card" novalidate>
         <CsrfField token={csrfToken} />
         <input type="hidden" name="as" value={kind} />
+        {invite ? <input type="hidden" name="invite" value={invite} /> : null}
         <EmailAndCodeFields email={email} errors={errors} first={first} codeHint="6 digits." />
         <TextField
           label="Password"
@@ -252,6 +268,7 @@ function VerifyView({ csrfToken, email, kind, localMailbox, notice, errors = {},
         <CsrfField token={csrfToken} />
         <input type="hidden" name="email" value={email} />
         <input type="hidden" name="as" value={kind} />
+        {invite ? <input type="hidden" name="invite" value={invite} /> : null}
         <p>
           No code, or it expired?{' '}
           <button type="submit" class="button-link">
@@ -263,15 +280,16 @@ function VerifyView({ csrfToken, email, kind, localMailbox, notice, errors = {},
   );
 }
 
-function verifyProps(c: Context<AppEnv>, email: string, kind: Kind) {
-  return { csrfToken: c.get('csrfToken'), email, kind, localMailbox: c.get('settings').LOCAL_MAILBOX };
+function verifyProps(c: Context<AppEnv>, email: string, kind: Kind, invite: string) {
+  return { csrfToken: c.get('csrfToken'), email, kind, invite, localMailbox: c.get('settings').LOCAL_MAILBOX };
 }
 
 export async function renderVerify(c: Context<AppEnv>): Promise<Response> {
   const key = c.req.query('notice') ?? 'sent';
   const notice = Object.hasOwn(VERIFY_NOTICES, key) ? VERIFY_NOTICES[key as keyof typeof VERIFY_NOTICES] : undefined;
   const email = (c.req.query('email') ?? '').slice(0, 254);
-  return renderPage(c, <VerifyView {...verifyProps(c, email, kindOf(c.req.query('as')))} notice={email ? notice : undefined} />);
+  const invite = inviteToken(c.req.query('invite'));
+  return renderPage(c, <VerifyView {...verifyProps(c, email, kindOf(c.req.query('as')), invite)} notice={email ? notice : undefined} />);
 }
 
 /**
@@ -282,9 +300,10 @@ export async function postVerify(c: Context<AppEnv>): Promise<Response> {
   const field = await formFields(c);
   const email = field('email', 320).trim();
   const kind = kindOf(field('as', 16));
+  const invite = inviteToken(field('invite', 64));
   const password = field('password', 300);
   const again = (status: ContentfulStatusCode, errors: Partial<Record<VerifyField, string>>, error?: string) =>
-    renderPage(c, <VerifyView {...verifyProps(c, email, kind)} errors={errors} error={error} />, status);
+    renderPage(c, <VerifyView {...verifyProps(c, email, kind, invite)} errors={errors} error={error} />, status);
 
   const parsed = verifyEmailInput.safeParse({ email, code: field('code', 20).trim(), password });
   if (!parsed.success) {
@@ -297,9 +316,13 @@ export async function postVerify(c: Context<AppEnv>): Promise<Response> {
     }
     return again(400, errors);
   }
-  const refused = await checkCode(c, () => verifyEmail(serviceCtx(c), parsed.data));
+  let apiKey: string | undefined;
+  const refused = await checkCode(c, async () => {
+    apiKey = (await verifyEmail(serviceCtx(c), parsed.data)).api_key.key;
+  });
   if (refused) return again(refused.status, refused.errors, refused.error);
-  const landing = landingFor(kind);
+  // Invited to a crew: the confirmed account joins it first, and lands on the join page saying so.
+  const landing = invite && apiKey ? await joinAfterVerify(c, invite, apiKey) : landingFor(kind);
   return signInAfterCode(
     c,
     { email: parsed.data.email, password },
@@ -313,11 +336,12 @@ export async function postResend(c: Context<AppEnv>): Promise<Response> {
   const field = await formFields(c);
   const email = field('email', 320).trim();
   const kind = kindOf(field('as', 16));
+  const invite = inviteToken(field('invite', 64));
   const parsed = resendVerificationInput.safeParse({ email });
   if (!parsed.success) {
     return renderPage(
       c,
-      <VerifyView {...verifyProps(c, email, kind)} errors={{ email: 'Enter the email address you signed up with.' }} />,
+      <VerifyView {...verifyProps(c, email, kind, invite)} errors={{ email: 'Enter the email address you signed up with.' }} />,
       400,
     );
   }
@@ -326,7 +350,9 @@ export async function postResend(c: Context<AppEnv>): Promise<Response> {
     await resendVerification(serviceCtx(c), parsed.data);
   } catch (err) {
     const problem = formProblem(c, err);
-    return renderPage(c, <VerifyView {...verifyProps(c, email, kind)} error={problem.message} />, problem.status);
+    return renderPage(c, <VerifyView {...verifyProps(c, email, kind, invite)} error={problem.message} />, problem.status);
   }
-  return c.redirect(`/signup/verify?${new URLSearchParams({ email, as: kind, notice: 'resent' })}`, 303);
+  const q = new URLSearchParams({ email, as: kind, notice: 'resent' });
+  if (invite) q.set('invite', invite);
+  return c.redirect(`/signup/verify?${q}`, 303);
 }

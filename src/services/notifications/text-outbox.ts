@@ -1,0 +1,91 @@
+import { and, eq, lte, or, sql } from 'drizzle-orm';
+import { smsOutbox } from '../../db/schema';
+import { newId } from '../../lib/ids';
+import { safeErrorMessage } from '../../lib/log';
+import type { NotificationsMessage, ServiceContext } from '../kernel';
+import { smsProviderFor } from './sms';
+
+/**
+ * Texts to a phone number of no account (a crew invitation), through the events outbox: the caller
+ * puts `insert` into the batch of the change that causes the text and `event` among its events
+ * (`prepareWrite`'s `events`), so the text exists and is queued exactly when the change happened; the
+ * outbox publishes it after the commit and its sweep re-publishes a failed send. The notifications
+ * queue then delivers it once (`deliverText`). Texts to an account go through the notifications'
+ * SMS channel instead (its preferences, quiet hours and record).
+ */
+export interface TextDraft {
+  to: string;
+  text: string;
+  template: string;
+  /** Carries a secret (a link with a token): its text is not kept once sent, unless LOCAL_MAILBOX is on. */
+  sensitive?: boolean;
+}
+
+/** After this many provider calls without success the text is `failed` and no longer sent. */
+export const MAX_TEXT_ATTEMPTS = 8;
+/** A delivery holds its row this long; a duplicate message meanwhile is acknowledged, not sent. */
+export const TEXT_LEASE_MS = 60_000;
+/** What a sensitive text keeps once it is out. */
+export const TEXT_REDACTED = '[redacted after sending]';
+
+export function draftText(ctx: ServiceContext, draft: TextDraft) {
+  const id = newId('textMessage');
+  const now = ctx.now();
+  const configured = ctx.settings.TWILIO_ACCOUNT_SID && ctx.settings.TWILIO_AUTH_TOKEN && ctx.settings.SMS_FROM;
+  const insert = ctx.db.insert(smsOutbox).values({
+    id,
+    to_number: draft.to,
+    text_body: draft.text,
+    template: draft.template,
+    provider: configured ? 'twilio' : 'local',
+    status: 'queued',
+    sensitive: draft.sensitive ?? false,
+    attempts: 0,
+    next_attempt_at: now,
+    created_at: now,
+  });
+  const message: NotificationsMessage = { type: 'sms.send', outbox_id: id };
+  return { id, insert, event: { topic: 'notifications' as const, body: message } };
+}
+
+/**
+ * Queue side: sends one outbox text once. The row is claimed first (queued → sending, one more
+ * attempt, a lease), so a redelivered or concurrent duplicate message finds it taken or sent and is
+ * skipped. A provider failure puts it back to queued and throws, for the queue to retry with backoff;
+ * the MAX_TEXT_ATTEMPTS-th failure makes it `failed`.
+ */
+export async function deliverText(ctx: ServiceContext, outboxId: string): Promise<'sent' | 'skipped' | 'failed'> {
+  const now = ctx.now();
+  const [row] = await ctx.db
+    .update(smsOutbox)
+    .set({ status: 'sending', attempts: sql`${smsOutbox.attempts} + 1`, next_attempt_at: now + TEXT_LEASE_MS })
+    .where(
+      and(
+        eq(smsOutbox.id, outboxId),
+        or(eq(smsOutbox.status, 'queued'), and(eq(smsOutbox.status, 'sending'), lte(smsOutbox.next_attempt_at, now))),
+      ),
+    )
+    .returning();
+  if (!row) return 'skipped';
+  const provider = smsProviderFor(ctx.settings, ctx.log);
+  const redacted = row.sensitive && !ctx.settings.LOCAL_MAILBOX ? { text_body: TEXT_REDACTED } : {};
+  try {
+    await provider.send({ to: row.to_number, text: row.text_body, sensitive: row.sensitive });
+  } catch (err) {
+    const givingUp = row.attempts >= MAX_TEXT_ATTEMPTS;
+    await ctx.db
+      .update(smsOutbox)
+      .set({ status: givingUp ? 'failed' : 'queued', last_error: safeErrorMessage(err), ...(givingUp ? redacted : {}) })
+      .where(and(eq(smsOutbox.id, row.id), eq(smsOutbox.status, 'sending'), eq(smsOutbox.attempts, row.attempts)));
+    if (givingUp) {
+      ctx.log.error('text failed for good; it is no longer sent', { outbox_id: row.id, template: row.template, attempts: row.attempts });
+      return 'failed';
+    }
+    throw err;
+  }
+  await ctx.db
+    .update(smsOutbox)
+    .set({ status: 'sent', sent_at: ctx.now(), provider: provider.name, last_error: null, ...redacted })
+    .where(and(eq(smsOutbox.id, row.id), eq(smsOutbox.status, 'sending')));
+  return 'sent';
+}
