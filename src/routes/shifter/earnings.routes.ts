@@ -7,7 +7,8 @@ export const earnings = authRoute({
   authorization: 'shifter',
   path: '/v1/shifter/{id}/earnings',
   tags: ['Shifters'],
-  summary: "A month's earnings with projection, typical rate and hours, breakdowns and trend (owner only)",
+  summary:
+    "A month's earnings with projection, typical rate and hours, breakdowns and trend, and a week's by shift with the 8 weeks before it (owner only)",
   request: { params: idParam, query: earningsQuery },
   responses: { 200: jsonContent(earningsSchema, 'Earnings.') },
   errors: ['SHIFTER-NOT-FND-ERR'],

@@ -6,6 +6,7 @@ import { Temporal } from '../../lib/time';
 import { auditInsert, hours, scheduledMinutes, type ServiceContext, shiftPayMinor, workedShiftSql } from '../kernel';
 import { runBatch } from '../../db/client';
 import { privateRecords } from '../access';
+import { earningsWeeks } from './earnings-weeks';
 import type {
   Earnings,
   EarningsByBusiness,
@@ -25,9 +26,9 @@ async function ownShifter(ctx: ServiceContext, shifterId: string) {
 }
 
 /**
- * GET /v1/shifter/{id}/earnings?year&month. Worked shifts, bucketed by the month of their start in
- * the shifter's own zone, in the shifter's currency (other currencies are listed apart). Formulas:
- * DECISIONS.md "Computed values".
+ * GET /v1/shifter/{id}/earnings?year&month&week. Worked shifts, bucketed by the month of their start in
+ * the shifter's own zone, in the shifter's currency (other currencies are listed apart), and by the
+ * Monday-to-Sunday week of their start (earnings-weeks.ts). Formulas: DECISIONS.md "Computed values".
  */
 export async function earnings(ctx: ServiceContext, shifterId: string, q: EarningsQuery): Promise<Earnings> {
   const s = await ownShifter(ctx, shifterId);
@@ -123,6 +124,7 @@ export async function earnings(ctx: ServiceContext, shifterId: string, q: Earnin
     shiftsToGoal = ceilRatio(BigInt(goal - grossMinor) * 60n * count * count, BigInt(typicalRateSum) * BigInt(typicalMinutes));
   }
   const money = (minor: number) => fromMinor(minor, cur);
+  const byWeek = await earningsWeeks(ctx, s, q.week);
   return {
     shifter_id: s.id,
     currency: cur,
@@ -151,6 +153,7 @@ export async function earnings(ctx: ServiceContext, shifterId: string, q: Earnin
       .sort((a, b) => b.gross - a.gross),
     trend_12_months: [...trend].map(([k, t]): EarningsMonth => ({ month: k, gross: money(t.minor), shifts: t.shifts })),
     other_currencies: [...others].map(([currency, minor]): EarningsOtherCurrency => ({ currency, gross: fromMinor(minor, currency) })),
+    ...byWeek,
   };
 }
 

@@ -8,6 +8,8 @@ export {
   crewAnalyticsSchema,
   type CrewMember,
   type Earnings,
+  type EarningsShiftLine,
+  type EarningsWeek,
   earningsGoalInput,
   earningsGoalSchema,
   earningsQuery,

@@ -159,6 +159,10 @@ export type GoingRate = z.infer<typeof goingRateSchema>;
 export const earningsQuery = z.object({
   year: z.coerce.number().int().min(2000).max(2100).optional(),
   month: z.coerce.number().int().min(1).max(12).optional(),
+  week: dateSchema.optional().openapi({
+    description:
+      "Any date (YYYY-MM-DD) of the week to detail in `weeks` and `week_shifts`; default the current week (Monday to Sunday in the shifter's own zone). Independent of year and month.",
+  }),
 });
 export type EarningsQuery = z.infer<typeof earningsQuery>;
 
@@ -174,6 +178,55 @@ const earningsOtherCurrencySchema = z.object({ currency: z.string(), gross: mone
 export type EarningsByBusiness = z.infer<typeof earningsByBusinessSchema>;
 export type EarningsMonth = z.infer<typeof earningsMonthSchema>;
 export type EarningsOtherCurrency = z.infer<typeof earningsOtherCurrencySchema>;
+
+const weekDate = (description: string) => z.string().openapi({ description, example: '2026-10-26' });
+const earningsWeekSchema = z
+  .object({
+    week_start: weekDate("The week's Monday (YYYY-MM-DD, in the shifter's zone)."),
+    week_end: weekDate("The week's Sunday (YYYY-MM-DD, in the shifter's zone)."),
+    gross: money.openapi({
+      description: "Pay of the week's worked shifts in the shifter's currency: the sum of their `pay`, each rounded once.",
+    }),
+    hours: z.number().openapi({ description: 'Hours of every worked shift that started in the week (any currency), to 0.01 h.' }),
+    shifts: z.number().openapi({ description: 'Worked shifts that started in the week (any currency).' }),
+    other_currencies: z.array(earningsOtherCurrencySchema).openapi({
+      description: "Pay of the week's shifts paid in another currency, per currency (sorted by code); never added to `gross`.",
+    }),
+  })
+  .openapi('EarningsWeek');
+const earningsShiftLineSchema = z
+  .object({
+    shift_request_id: z.string().openapi({ description: 'The worked shift.' }),
+    date: z.string().openapi({ description: "The date the shift started on, in the shifter's zone (YYYY-MM-DD)." }),
+    starts_at: z.string().openapi({ description: 'When the shift starts (ISO 8601 instant).' }),
+    ends_at: z.string().openapi({ description: 'When the shift ends (ISO 8601 instant; the next day for an overnight shift).' }),
+    business_id: z.string().openapi({ description: 'The business the shift was worked for.' }),
+    business_name: z.string().openapi({ description: "The business's name." }),
+    hours: z.number().openapi({ description: 'Hours from start to end on real instants (a DST night is 7 or 9), to 0.01 h.' }),
+    pay: money.openapi({ description: 'Hours × rate in `currency`, rounded once at the minor unit, as invoiced.' }),
+    currency: z.string().openapi({ description: "The shift's currency (usually the shifter's)." }),
+  })
+  .openapi('EarningsShiftLine');
+export type EarningsWeek = z.infer<typeof earningsWeekSchema>;
+export type EarningsShiftLine = z.infer<typeof earningsShiftLineSchema>;
+
+/** The week view of earnings (earnings-weeks.ts), added to the month's answer. */
+const earningsWeeksSchema = z.object({
+  week_start: weekDate("Monday of the week detailed in `week_shifts` (the asked `week`'s, default the current week)."),
+  week_end: weekDate('Sunday of that week.'),
+  current_week_start: weekDate("Monday of the current week in the shifter's zone."),
+  previous_week_start: weekDate('Monday of the week before `week_start`, to ask for it as `week`.'),
+  next_week_start: weekDate('Monday of the week after `week_start`; null when `week_start` is the current week or later.').nullable(),
+  weeks: z.array(earningsWeekSchema).openapi({
+    description:
+      "Nine weeks, oldest first, ending with the week of `week_start` (by default this week and the last 8). A shift belongs to the week of its start in the shifter's zone, Monday 00:00 to the next Monday 00:00, so an overnight shift from Sunday into Monday counts in the week it started.",
+  }),
+  week_shifts: z.array(earningsShiftLineSchema).openapi({
+    description:
+      "The worked shifts of the week of `week_start`, by start: the lines whose `pay` in the shifter's currency add up to that week's `gross`.",
+  }),
+});
+export type EarningsWeeks = z.infer<typeof earningsWeeksSchema>;
 
 export const earningsSchema = z
   .object({
@@ -194,6 +247,7 @@ export const earningsSchema = z
     by_business: z.array(earningsByBusinessSchema),
     trend_12_months: z.array(earningsMonthSchema),
     other_currencies: z.array(earningsOtherCurrencySchema),
+    ...earningsWeeksSchema.shape,
   })
   .openapi('Earnings');
 export type Earnings = z.infer<typeof earningsSchema>;

@@ -3,20 +3,26 @@ import { WEB_ENTRIES } from '@generated/web/assets';
 import type { AppEnv } from '@/http/app-types';
 import { serviceCtx } from '@/http/create-app';
 import { AppError } from '@/lib/errors';
-import { type Earnings, earnings, setEarningsGoal } from '@/services/insights';
+import { type Earnings, earnings, earningsGoalInput, earningsQuery, setEarningsGoal } from '@/services/insights';
 import { Card, CsrfField, IdempotencyField, InputField, SubmitButton } from '@/web/components';
 import { formatMoney } from '@/web/format';
 import { renderPage } from '@/web/render';
 import { type DashboardBase, dashboardBase } from '../dashboard/context';
 import { AppShell } from '../dashboard/shell';
+import { EARNINGS_PATH, Money, WeekCard, WeeksCard } from './earnings-week';
 
 /**
- * The shifter's earnings ({app_url}/dashboard/shifter/earnings): this month's gross and its projection
- * (from the third day), the typical rate and hours, the monthly goal with its progress and the shifts
- * still needed (set here), the year by business and the last 12 months (a table, readable anywhere).
- * Figures from the same service as GET /v1/shifter/{id}/earnings.
+ * The shifter's earnings ({app_url}/dashboard/shifter/earnings[?week=YYYY-MM-DD]): the chosen week
+ * (default this one, Monday to Sunday on the shifter's clock) by shift, the last nine weeks
+ * (earnings-week.tsx), this month's gross and its projection (from the third day), the typical rate
+ * and hours, the monthly goal with its progress and the shifts still needed (set here), the year by
+ * business and the last 12 months (a table, readable anywhere). Figures from the same service as
+ * GET /v1/shifter/{id}/earnings; a refused goal is said in the page's words (GOAL_WORDS), the
+ * service's message staying the API's. At 360 px no amount wraps and no table scrolls sideways: the
+ * tables stack into rows, the 12 months' table (three columns) fits, and its region shows a shadow
+ * at an edge should it ever scroll (earnings.css).
  */
-const PATH = '/dashboard/shifter/earnings';
+const PATH = EARNINGS_PATH;
 
 const monthName = (ym: string) =>
   new Intl.DateTimeFormat('en-GB', { month: 'short', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${ym}-15T12:00:00Z`));
@@ -50,24 +56,31 @@ function EarningsView({
       scripts={island ? [island.js] : []}
       styles={island?.css ? [island.css] : []}
     >
-      <ul class="stat-row" aria-label="This month">
+      <WeekCard e={e} />
+      <WeeksCard e={e} />
+      <h2 id="month-head">This month</h2>
+      <ul class="stat-row earnings-stats" aria-labelledby="month-head">
         <li>
           <span class="stat-label">This month so far</span>
-          <strong class="stat" data-gross>
+          <strong class="stat money" data-gross>
             {m(e.gross)}
           </strong>
           <span class="stat-label muted">{`${e.shifts} shift${e.shifts === 1 ? '' : 's'}, day ${e.elapsed_days} of ${e.days_in_month}`}</span>
         </li>
         <li>
           <span class="stat-label">Projected for the month</span>
-          <strong class="stat">{e.projected_end_of_month === null ? '—' : m(e.projected_end_of_month)}</strong>
+          <strong class={e.projected_end_of_month === null ? 'stat' : 'stat money'}>
+            {e.projected_end_of_month === null ? '—' : m(e.projected_end_of_month)}
+          </strong>
           <span class="stat-label muted">
             {e.projected_end_of_month === null ? 'From the third day of the month.' : 'At this month’s pace.'}
           </span>
         </li>
         <li>
           <span class="stat-label">Typical rate · shift</span>
-          <strong class="stat">{e.typical_hourly_rate === null ? '—' : `${m(e.typical_hourly_rate)}/h`}</strong>
+          <strong class={e.typical_hourly_rate === null ? 'stat' : 'stat money'}>
+            {e.typical_hourly_rate === null ? '—' : `${m(e.typical_hourly_rate)}/h`}
+          </strong>
           <span class="stat-label muted">
             {e.typical_shift_hours === null ? 'No worked shift lately.' : `${e.typical_shift_hours} h a shift`}
           </span>
@@ -112,28 +125,37 @@ function EarningsView({
       </Card>
       <Card title={`By business, ${e.year}`}>
         {e.by_business.length ? (
-          <section class="table-wrap" tabindex={0} aria-label={`Earnings by business, ${e.year}`}>
-            <table>
-              <thead>
+          <table class="stack-table by-business">
+            <caption class="visually-hidden">{`Earnings by business, ${e.year}`}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Business</th>
+                <th scope="col" class="num">
+                  Shifts
+                </th>
+                <th scope="col" class="num">
+                  Hours
+                </th>
+                <th scope="col" class="num">
+                  Gross
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {e.by_business.map((b) => (
                 <tr>
-                  <th scope="col">Business</th>
-                  <th scope="col">Shifts</th>
-                  <th scope="col">Hours</th>
-                  <th scope="col">Gross</th>
+                  <th scope="row" class="stack-name">
+                    {b.business_name}
+                  </th>
+                  <td class="num">{`${b.shifts} shift${b.shifts === 1 ? '' : 's'}`}</td>
+                  <td class="num">{`${b.hours} h`}</td>
+                  <td class="num stack-end">
+                    <Money amount={b.gross} currency={e.currency} />
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {e.by_business.map((b) => (
-                  <tr>
-                    <th scope="row">{b.business_name}</th>
-                    <td>{b.shifts}</td>
-                    <td>{b.hours}</td>
-                    <td>{m(b.gross)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </section>
+              ))}
+            </tbody>
+          </table>
         ) : (
           <p class="empty">No worked shift this year yet.</p>
         )}
@@ -151,13 +173,15 @@ function EarningsView({
             {goal ? `; the dashed line is your monthly goal of ${m(goal)}` : ''}. The table below gives the same figures.
           </figcaption>
         </figure>
-        <section class="table-wrap" tabindex={0} aria-label="Earnings, last 12 months">
+        <section class="table-wrap scroll-cue" tabindex={0} aria-label="Earnings, last 12 months">
           <table class="trend-table">
             <caption class="visually-hidden">Gross earnings per month, last 12 months</caption>
             <thead>
               <tr>
                 <th scope="col">Month</th>
-                <th scope="col">Shifts</th>
+                <th scope="col" class="num">
+                  Shifts
+                </th>
                 <th scope="col">Gross</th>
               </tr>
             </thead>
@@ -165,10 +189,12 @@ function EarningsView({
               {e.trend_12_months.map((t) => (
                 <tr>
                   <th scope="row">{monthName(t.month)}</th>
-                  <td>{t.shifts}</td>
+                  <td class="num">{t.shifts}</td>
                   <td>
-                    <span class="trend-bar" data-share={String(Math.round((t.gross / max) * 10))} aria-hidden="true" />
-                    {m(t.gross)}
+                    <span class="trend-gross">
+                      <span class="trend-bar" data-share={String(Math.round((t.gross / max) * 10))} aria-hidden="true" />
+                      <Money amount={t.gross} currency={e.currency} />
+                    </span>
                   </td>
                 </tr>
               ))}
@@ -186,7 +212,9 @@ function EarningsView({
 export async function renderEarnings(c: Context<AppEnv>, goalError?: string, goalValue?: string): Promise<Response> {
   const base = await dashboardBase(c);
   if (!base.shifterId) return c.redirect('/dashboard', 303);
-  const e = await earnings(serviceCtx(c), base.shifterId, {});
+  // ?week= picks the week to detail (any of its dates); one the service would refuse shows this week.
+  const asked = earningsQuery.safeParse({ week: c.req.query('week') || undefined });
+  const e = await earnings(serviceCtx(c), base.shifterId, asked.success ? { week: asked.data.week } : {});
   return renderPage(
     c,
     <EarningsView base={base} e={e} notice={NOTICES[c.req.query('notice') ?? '']} goalError={goalError} goalValue={goalValue} />,
@@ -197,16 +225,21 @@ export async function renderEarnings(c: Context<AppEnv>, goalError?: string, goa
 /** The page's notices, by the key in `?notice=`: the address picks one, never writes one. */
 const NOTICES: Record<string, string> = { goal_saved: 'Goal saved.', goal_cleared: 'Goal cleared.' };
 
+/** What the goal's field says when the amount is refused (too many decimals, too large, not a number). */
+const GOAL_WORDS = 'Enter a positive amount, like 2500 or 2500.50, or leave it empty to clear the goal.';
+
 export async function postGoal(c: Context<AppEnv>): Promise<Response> {
   const base = await dashboardBase(c);
   if (!base.shifterId) return c.redirect('/dashboard', 303);
   const raw = String((await c.req.parseBody()).monthly_earnings_goal ?? '').trim();
   const value = raw === '' ? null : Number(raw);
-  if (value !== null && (!Number.isFinite(value) || value <= 0))
-    return renderEarnings(c, 'Enter a positive amount, or leave it empty to clear the goal.', raw);
+  if (value !== null && !Number.isFinite(value)) return renderEarnings(c, GOAL_WORDS, raw);
+  const parsed = earningsGoalInput.safeParse({ monthly_earnings_goal: value });
+  if (!parsed.success) return renderEarnings(c, GOAL_WORDS, raw);
   try {
-    await setEarningsGoal(serviceCtx(c), base.shifterId, { monthly_earnings_goal: value });
+    await setEarningsGoal(serviceCtx(c), base.shifterId, parsed.data);
   } catch (err) {
+    if (err instanceof AppError && err.code === 'VALIDATION-ERR') return renderEarnings(c, GOAL_WORDS, raw);
     if (err instanceof AppError && err.status < 500) return renderEarnings(c, err.message, raw);
     throw err;
   }
