@@ -1,17 +1,22 @@
 // inside: services/shifts
+import { env } from 'cloudflare:workers';
 import { and, eq, gt, sql } from 'drizzle-orm';
 import { businesses, counterRules, requestAuthorizations, shiftRequests, shifters } from '../../src/db/schema';
+import { type AppBindings, getSettings } from '../../src/env';
+import { toMinor } from '../../src/lib/money';
 import { counterFloor, distanceKm } from '../../src/services/shifts';
-import { type Candidate, median, relevanceScore, type ShifterSignals } from '../../src/services/shifts/relevance';
+import { type Candidate, HISTORY_MIN_WORKED, relevanceScore, type ShifterSignals } from '../../src/services/shifts/relevance';
 import { SHIFT_STATUS, workedShiftSql } from '../../src/services/kernel';
 import { db } from './factory';
+import { goingRateFromRows } from './insights-reference';
 
 const DAY = 86_400_000;
 
 /**
  * The relevance ranking computed the plain way, as the definition in relevance.ts reads: every
- * candidate loaded, the shifter's signals loaded in grouped queries, `relevanceScore` per candidate,
- * sorted in memory. The service ranks in SQL; tests hold the two to the same answer.
+ * candidate loaded, the shifter's signals loaded in grouped queries, the going rate of each city and
+ * role over the rows themselves (insights-reference.ts), `relevanceScore` per candidate, sorted in
+ * memory. The service ranks in SQL; tests hold the two to the same answer.
  */
 export async function referenceRanking(shifterId: string, now = Date.now()) {
   const d = db();
@@ -32,6 +37,7 @@ export async function referenceRanking(shifterId: string, now = Date.now()) {
         shift_in: shiftRequests.shift_in,
         business_lat: businesses.latitude,
         business_lon: businesses.longitude,
+        business_city_id: businesses.city_id,
       })
       .from(shiftRequests)
       .innerJoin(businesses, eq(businesses.id, shiftRequests.business_id))
@@ -62,6 +68,7 @@ export async function referenceRanking(shifterId: string, now = Date.now()) {
         role: shiftRequests.shiftrole_id,
         currency: shiftRequests.currency,
         mean: sql<number>`avg(${shiftRequests.hourly_rate_minor})`,
+        n: sql<number>`count(*)`,
       })
       .from(shiftRequests)
       .where(and(eq(shiftRequests.shifter_id, shifterId), workedShiftSql(), gt(shiftRequests.starts_at, now - 90 * DAY)))
@@ -85,10 +92,28 @@ export async function referenceRanking(shifterId: string, now = Date.now()) {
 
   const roleRate = new Map(rates.map((r) => [`${r.role}:${r.currency}`, r.mean]));
   const overall = new Map<string, number[]>();
-  for (const r of rates) overall.set(r.currency, [...(overall.get(r.currency) ?? []), r.mean]);
-  const market = new Map<string, number[]>();
-  for (const c of candidates)
-    market.set(`${c.shiftrole_id}:${c.currency}`, [...(market.get(`${c.shiftrole_id}:${c.currency}`) ?? []), c.hourly_rate_minor]);
+  const workedIn = new Map<string, number>();
+  for (const r of rates) {
+    overall.set(r.currency, [...(overall.get(r.currency) ?? []), r.mean]);
+    workedIn.set(r.currency, (workedIn.get(r.currency) ?? 0) + Number(r.n));
+  }
+  // A usual rate needs HISTORY_MIN_WORKED worked shifts in the currency over the 90 days.
+  const usual = (currency: string) => (workedIn.get(currency) ?? 0) >= HISTORY_MIN_WORKED;
+  // Without one, the going rate of the business's city for the role, in the currency (when sufficient).
+  const settings = getSettings(env as AppBindings);
+  const going = new Map<string, number | null>();
+  const goingKey = (c: Candidate) => `${c.business_city_id}:${c.shiftrole_id}:${c.currency}`;
+  for (const c of candidates) {
+    if (usual(c.currency) || c.business_city_id === null || going.has(goingKey(c))) continue;
+    going.set(goingKey(c), null);
+    const g = await goingRateFromRows(
+      { city_id: c.business_city_id, shiftrole_id: c.shiftrole_id, currency: c.currency },
+      now,
+      settings.GOING_RATE_WINDOW_DAYS,
+      settings.GOING_RATE_MIN_SAMPLE,
+    );
+    if (g.sufficient_data && g.median !== null) going.set(goingKey(c), toMinor(g.median, c.currency));
+  }
   const lat = me?.latitude ?? null;
   const lon = me?.longitude ?? null;
   const signals: ShifterSignals = {
@@ -99,12 +124,13 @@ export async function referenceRanking(shifterId: string, now = Date.now()) {
     rateFloor: (c: Candidate) =>
       counterFloor(rules, c, { distanceKm: distanceKm(lat, lon, c.business_lat, c.business_lon) })?.rate_minor ?? null,
     busy,
-    referenceRate: (role, currency) => {
-      const own = roleRate.get(`${role}:${currency}`);
+    now,
+    referenceRate: (c) => {
+      if (!usual(c.currency)) return going.get(goingKey(c)) ?? null;
+      const own = roleRate.get(`${c.shiftrole_id}:${c.currency}`);
       if (own) return own;
-      const all = overall.get(currency);
-      if (all?.length) return all.reduce((a, b) => a + b, 0) / all.length;
-      return median(market.get(`${role}:${currency}`) ?? []);
+      const all = overall.get(c.currency)!;
+      return all.reduce((a, b) => a + b, 0) / all.length;
     },
   };
   return candidates

@@ -427,7 +427,7 @@ describe('counter suggestions on incoming requests', () => {
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       return res.body.data[0].relevance_score as number;
     };
-    // No history: the reference rate is the market median (20.00), so pay scores 12.5.
+    // No history and no going rate in the city: no reference rate, so pay scores 12.5.
     const before = await rank();
     await call('POST', base(s.shifterId!), {
       key: s.key,

@@ -176,6 +176,8 @@ describe('relevanceScore', () => {
     referenceRate: () => null,
     rateFloor: () => null,
     busy: [],
+    // Far before the candidates' start (1,000 h), so a newcomer's start points are 0 unless a test says.
+    now: 0,
     ...over,
   });
   const candidate = (over: Partial<Candidate> = {}): Candidate => ({
@@ -190,9 +192,18 @@ describe('relevanceScore', () => {
     ...over,
   });
 
-  it('a newcomer with no history or position: neutral pay and distance, no conflict', () => {
-    // 0 + 12.5 + 10 + 0 + 10
+  it('a newcomer with no history or position: neutral pay and distance, no conflict, and how soon it starts', () => {
+    // 0 + 12.5 + 10 + 0 + start 0 (41 days ahead) + 10
     expect(relevanceScore(candidate(), signals())).toBe(33);
+    // The start counts for a newcomer (fewer than 3 worked shifts): within 24 h 15 points, 4 days
+    // ahead 15·(1 − (96 − 24)/144) = 7.5 (32.5 + 7.5 = 40), and nothing from 7 days.
+    const c = candidate();
+    expect(relevanceScore(c, signals({ now: c.starts_at - 12 * HOUR }))).toBe(48);
+    expect(relevanceScore(c, signals({ now: c.starts_at - 96 * HOUR }))).toBe(40);
+    expect(relevanceScore(c, signals({ now: c.starts_at - 168 * HOUR }))).toBe(33);
+    // Not for a shifter with history: 3 worked shifts (at another business) and the start is only a tie-break.
+    const worked = signals({ now: c.starts_at - 12 * HOUR, businessHistory: new Map([['biz_b', { worked: 3, bad: 0 }]]) });
+    expect(relevanceScore(c, worked)).toBe(33);
   });
 
   it('combines role count, rate ratio, familiarity and distance as documented', () => {

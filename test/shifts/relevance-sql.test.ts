@@ -329,9 +329,11 @@ describe('relevance ranked in SQL equals the definition', () => {
 
   it('a band of equal bounds far past the window is cut by start, and the page it gives is exact', async () => {
     // 450 broadcasts of one business and role at one rate, all bounding (and scoring) the same: the
-    // page is the earliest-starting ones, ranked once, within the cut.
+    // page is the earliest-starting ones, ranked once, within the cut. The shifter is a newcomer, whose
+    // score counts how soon a shift starts (up to 7 days ahead): the broadcasts start after that, so
+    // they still bound the same (they started 2 days out when a newcomer's scores did not move with the start).
     const { me, biz } = await nycCrew();
-    const days = Array.from({ length: 5 }, (_, i) => dateAhead(i + 2));
+    const days = Array.from({ length: 5 }, (_, i) => dateAhead(i + 9));
     await band450(biz.businessId!, days, { in: 300, out: 540, step: 2 }, 2000);
     const expected = await referenceRanking(me.shifterId!);
     expect(new Set(expected.map((e) => e.score)).size).toBe(1);
@@ -343,6 +345,8 @@ describe('relevance ranked in SQL equals the definition', () => {
   });
 
   it('ranks a crew of 120 businesses (more than D1 binds parameters) by distance', async () => {
+    // A newcomer: the broadcasts start past the week a newcomer's start points cover, so the score
+    // does not move with the clock between the reference and the request (they started 3 days out).
     const me = await makeUser({ shifter: { latitude: NYC.lat, longitude: NYC.lon } });
     // Each business a little farther north; every broadcast otherwise the same.
     const crew = await Promise.all(
@@ -359,7 +363,7 @@ describe('relevance ranked in SQL equals the definition', () => {
           businessId: biz.businessId!,
           broadcast: true,
           status: 1,
-          date: dateAhead(3),
+          date: dateAhead(10),
           in: '10:00',
           out: '14:00',
           set: { created_at: now - i * 1000 },

@@ -17,6 +17,7 @@ import {
 import { requirePerson, type ServiceContext, SHIFT_STATUS } from '../kernel';
 import { type PunchAs, withClockWindow } from './clock-window';
 import { counterSuggestionsForUser } from './counter-suggest';
+import { type RankFacts, relevanceReasons } from './relevance-reasons';
 import { exactWindow, exactWithin, loadPlaces, type RankedBroadcasts, rankedBroadcasts } from './relevance-signals';
 import type { ListBroadcastsInput, ListRequestsInput, RelevanceSignals, ShiftList } from './schemas';
 import { type ShiftSummary, shiftRequestView, shiftSummaryView } from './view';
@@ -103,7 +104,8 @@ const toView = (r: JoinedRow, score?: number, signals?: string) =>
 
 /**
  * The ranking's signals (relevance-signals.ts `ranked_signals`: a JSON array) as the API shows them:
- * each part's points, and the figures behind them in the shift's currency.
+ * each part's points, and the figures behind them in the shift's currency. reference_rate is the
+ * shifter's usual rate or the going rate (which one is in rankFacts, for the reasons).
  */
 function relevanceSignals(json: string | undefined, currency: string): RelevanceSignals | undefined {
   if (!json) return undefined;
@@ -118,6 +120,18 @@ function relevanceSignals(json: string | undefined, currency: string): Relevance
     distance_km: km === null || km === undefined ? null : Math.round(km * 10) / 10,
     familiarity_points: points(familiarity),
     overlaps_accepted_shift: overlaps === 1,
+  };
+}
+
+/** What else the ranking knew of a row (`ranked_signals` past the API's signals), for its reasons. */
+function rankFacts(json: string | undefined): RankFacts | undefined {
+  if (!json) return undefined;
+  const v = JSON.parse(json) as (number | null)[];
+  const [ref, , kind, worked, start] = v.slice(6);
+  return {
+    reference: ref === null || ref === undefined ? null : kind === 1 ? 'usual' : 'going_rate',
+    workedHere: Number(worked ?? 0),
+    startPoints: Number(start ?? 0),
   };
 }
 
@@ -347,7 +361,31 @@ function newestPage(walks: Walk[], everything: string, filter: SQL, n: number): 
  * businesses their shifter profile is connected to, and their own businesses'. Newest first; with
  * sort_by_relevance and shifter_id, best fit first with relevance_score on each row.
  */
-export async function listBroadcasts(ctx: ServiceContext, f: ListBroadcastsInput): Promise<ShiftList> {
+export function listBroadcasts(ctx: ServiceContext, f: ListBroadcastsInput): Promise<ShiftList> {
+  return broadcasts(ctx, f);
+}
+
+/**
+ * listBroadcasts, and for each ranked row the reasons beside its score in words
+ * (relevance-reasons.ts): what the shifter's pages show. Rows not ranked have none.
+ */
+export async function listBroadcastsWithReasons(
+  ctx: ServiceContext,
+  f: ListBroadcastsInput,
+): Promise<ShiftList & { reasons: Record<string, string[]> }> {
+  const facts = new Map<string, RankFacts>();
+  const list = await broadcasts(ctx, f, facts);
+  const now = ctx.now();
+  const reasons: Record<string, string[]> = {};
+  for (const s of list.data) {
+    const known = facts.get(s.id);
+    if (known && s.relevance_signals) reasons[s.id] = relevanceReasons(s, s.relevance_signals, known, now);
+  }
+  return { ...list, reasons };
+}
+
+/** The list of listBroadcasts; `facts`, when given, receives what the ranking knew of each ranked row. */
+async function broadcasts(ctx: ServiceContext, f: ListBroadcastsInput, facts?: Map<string, RankFacts>): Promise<ShiftList> {
   if (ctx.actor.kind === 'partner') return listPartnerBroadcasts(ctx, f);
   const actor = requirePerson(ctx);
   // The distance signal's one query runs alongside the caller's lookup; its answer is used only once
@@ -405,8 +443,14 @@ export async function listBroadcasts(ctx: ServiceContext, f: ListBroadcastsInput
     )
   )
     rows = await rank(null);
+  const shown = rows.slice(0, f.limit);
+  if (facts)
+    for (const r of shown) {
+      const known = rankFacts(r.ranked_signals);
+      if (known) facts.set(r.row.id, known);
+    }
   return {
-    data: rows.slice(0, f.limit).map((r) => toView(r, r.relevance_score, r.ranked_signals)),
+    data: shown.map((r) => toView(r, r.relevance_score, r.ranked_signals)),
     next_cursor: rows.length > f.limit ? encodeCursor({ o: page.offset + f.limit }) : null,
   };
 }

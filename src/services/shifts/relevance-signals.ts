@@ -2,7 +2,7 @@ import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { businesses, requestAuthorizations, shifters } from '../../db/schema';
 import { haversineMeters } from '../../lib/geo';
 import { runLimit, type ServiceContext, SHIFT_STATUS, statusLiteral, workedShiftSql } from '../kernel';
-import { distancePoints, UNKNOWN_DISTANCE_POINTS } from './relevance';
+import { distancePoints, HISTORY_MIN_WORKED, START_POINTS_MAX, UNKNOWN_DISTANCE_POINTS } from './relevance';
 
 const DAY = 86_400_000;
 
@@ -13,6 +13,11 @@ const DAY = 86_400_000;
  * The per-shifter signals are computed once per request, as CTEs over the shifter's own rows (role
  * history, history per business, own mean rates, accepted shifts, active counter rules) folded into
  * two small lookup tables (per crew business; per role and currency), and joined to the candidates.
+ * Where the shifter has no usual rate in a currency, the going rate of the business's city and the
+ * role is read (rel_going) the way GET /v1/going_rate reads it (services/insights/going-rate.ts: the
+ * rate histogram of shift_rate_window plus the rows between its window and the asked span). The
+ * shifts domain sits below insights, so it cannot call that service; test/shifts/relevance-reasons.test.ts
+ * holds the two to the same median.
  * Only the distance signal is computed in the Worker, with the same haversine as relevance.ts, per
  * business of the shifter's crew (a few dozen rows), and passed as one JSON parameter whatever its
  * length (D1 binds at most 100 parameters).
@@ -73,8 +78,10 @@ export function exactWindow(page: RankWindow): number {
  * Every candidate has an upper bound of its score: everything but the two penalties (a rate under a
  * counter-rule floor, an overlap with an accepted shift), which can only lower it. The bound is the
  * same for every candidate of a group (business, role, currency) but the pay, which grows with the
- * rate; so within a group the bound follows the rate, the order of an index
- * (shift_requests_open_rate_idx). With `window`, the candidates are never all read:
+ * rate, and a newcomer's start points, which fall with the start; so within a group the bound follows
+ * the rate and the start, the columns of an index (shift_requests_open_rate_idx), and the rate that
+ * reaches a bound is found as if the start gave full points (the start is then checked from the index
+ * too). With `window`, the candidates are never all read:
  *  1. the crew's groups are read from open_broadcast_groups (kept by triggers), each with its best
  *     rate, hence its best bound;
  *  2. a threshold T comes down from the best bound (four points at a time while under half the
@@ -104,11 +111,18 @@ export function rankedBroadcasts(
   const now = ctx.now();
   const placesJson = JSON.stringify(places.map((p) => [p.business_id, p.points, p.km]));
   const worked = workedShiftSql();
+  // The going rate's span, as GET /v1/going_rate asks it: [now − window, now].
+  const goingFrom = now - ctx.settings.GOING_RATE_WINDOW_DAYS * DAY;
+  const historyMin = sql.raw(String(HISTORY_MIN_WORKED));
   const rolePoints = (n: SQL) => sql`CASE WHEN ${n} IS NULL THEN 0 ELSE min(25.0, max(0.0, 12 + ((${n} - 1) * 13) / 4.0)) END`;
   const payPoints = (rate: SQL, ref: SQL) =>
     sql`CASE WHEN ${ref} IS NULL THEN 12.5 ELSE min(25.0, max(0.0, 12.5 + ((CAST(${rate} AS REAL) / ${ref} - 1) / 0.3) * 12.5)) END`;
+  // A newcomer's start points (relevance.ts startPoints); `max` is the group's START_POINTS_MAX, 0 for a shifter with history.
+  const startPoints = (max: SQL, startsAt: SQL) =>
+    sql`CASE WHEN ${max} = 0 THEN 0.0 ELSE min(${max}, max(0.0, ${max} * (1 - ((${startsAt} - ${now}) / 3600000.0 - 24) / 144.0))) END`;
   // The bound, rounded as the score is; the same operations in the same order for a candidate and a group.
-  const bound = (role: SQL, pay: SQL, dist: SQL, fam: SQL) => sql`CAST(${role} + ${pay} + ${dist} + ${fam} + 10 + 0.5 AS INTEGER)`;
+  const bound = (role: SQL, pay: SQL, dist: SQL, fam: SQL, start: SQL) =>
+    sql`CAST(${role} + ${pay} + ${dist} + ${fam} + ${start} + 10 + 0.5 AS INTEGER)`;
   const signals = sql`
   rel_places(business_id, points, km) AS MATERIALIZED (
     SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]') FROM json_each(${placesJson})
@@ -125,13 +139,14 @@ export function rankedBroadcasts(
     FROM shift_requests WHERE shifter_id = ${shifterId}
     GROUP BY business_id
   ),
-  rel_own(role, currency, mean) AS MATERIALIZED (
-    SELECT shiftrole_id, currency, avg(hourly_rate_minor) FROM shift_requests
+  rel_own(role, currency, mean, n) AS MATERIALIZED (
+    SELECT shiftrole_id, currency, avg(hourly_rate_minor), count(*) FROM shift_requests
     WHERE shifter_id = ${shifterId} AND ${worked} AND starts_at > ${now - 90 * DAY}
     GROUP BY shiftrole_id, currency
   ),
+  -- The currencies the shifter has a usual rate in: at least HISTORY_MIN_WORKED worked shifts there in 90 days.
   rel_overall(currency, mean) AS MATERIALIZED (
-    SELECT currency, avg(mean) FROM rel_own GROUP BY currency
+    SELECT currency, avg(mean) FROM rel_own GROUP BY currency HAVING sum(n) >= ${historyMin}
   ),
   rel_busy(starts_at, ends_at) AS MATERIALIZED (
     SELECT starts_at, ends_at FROM shift_requests
@@ -141,33 +156,73 @@ export function rankedBroadcasts(
     SELECT shiftrole_id, weekdays, start_from, start_to, min_hourly_rate_minor, currency, distance_threshold_km, distance_premium_minor
     FROM counter_rules WHERE shifter_id = ${shifterId} AND is_active = 1
   ),
-  -- Per business of the crew: distance and familiarity. Joining it keeps the candidates to the crew's.
-  rel_biz(business_id, km, distance_points, familiarity_points) AS MATERIALIZED (
-    SELECT ra.business_id, p.km, coalesce(p.points, ${UNKNOWN_DISTANCE_POINTS}),
-      CASE WHEN h.worked > 0 THEN min(20, max(0, 8 + 3 * h.worked - 5 * h.bad)) ELSE 0 END
+  -- Per business of the crew: its city (for the going rate), distance, familiarity, the shifts worked
+  -- there, and the start signal's most points (START_POINTS_MAX for a newcomer: fewer than
+  -- HISTORY_MIN_WORKED worked shifts ever; else 0). Joining it keeps the candidates to the crew's.
+  rel_biz(business_id, city_id, km, distance_points, familiarity_points, worked, start_max) AS MATERIALIZED (
+    SELECT ra.business_id, bz.city_id, p.km, coalesce(p.points, ${UNKNOWN_DISTANCE_POINTS}),
+      CASE WHEN h.worked > 0 THEN min(20, max(0, 8 + 3 * h.worked - 5 * h.bad)) ELSE 0 END,
+      coalesce(h.worked, 0),
+      CASE WHEN (SELECT coalesce(sum(worked), 0) FROM rel_history) < ${historyMin} THEN ${sql.raw(START_POINTS_MAX.toFixed(1))} ELSE 0.0 END
     FROM request_authorizations ra
+    JOIN businesses bz ON bz.id = ra.business_id
     LEFT JOIN rel_places p ON p.business_id = ra.business_id
     LEFT JOIN rel_history h ON h.business_id = ra.business_id
     WHERE ra.shifter_id = ${shifterId} AND ra.status = 'accepted'
   ),
-  -- Per role, in each currency the shifter has worked in: role points and the reference rate.
+  -- Per role, in each currency the shifter has a usual rate in: role points and the reference rate.
   rel_rc(role, currency, role_points, ref) AS MATERIALIZED (
     SELECT r.id, ov.currency, ${rolePoints(sql`ro.n`)}, nullif(coalesce(nullif(o.mean, 0), ov.mean), 0)
     FROM shift_roles r CROSS JOIN rel_overall ov
     LEFT JOIN rel_roles ro ON ro.role = r.id
     LEFT JOIN rel_own o ON o.role = r.id AND o.currency = ov.currency
   ),
-  -- In other currencies the reference is the market: the median rate (type 7) of the candidates of
-  -- the role. Only read (and so only computed) when a candidate is in such a currency.
-  rel_market(role, currency, median) AS MATERIALIZED (
-    SELECT role, currency, min(rate) + (max(rate) - min(rate)) * 0.5 FROM (
-      SELECT shiftrole_id AS role, currency, hourly_rate_minor AS rate,
-        row_number() OVER (PARTITION BY shiftrole_id, currency ORDER BY hourly_rate_minor) - 1 AS i,
-        count(*) OVER (PARTITION BY shiftrole_id, currency) AS n
-      FROM shift_requests JOIN rel_biz b ON b.business_id = shift_requests.business_id
-      WHERE ${candidates} AND currency NOT IN (SELECT currency FROM rel_overall)
-    ) WHERE i IN ((n - 1) / 2, n / 2)
-    GROUP BY role, currency
+  -- In other currencies the reference is the going rate of the business's city for the role (GET
+  -- /v1/going_rate, services/insights/going-rate.ts): the median (type 7, rounded half up to the minor
+  -- unit) of the worked shifts' rates over the going rate's window, when at least GOING_RATE_MIN_SAMPLE
+  -- make it. Only read (and so only computed) when a candidate is in such a currency: the histogram
+  -- rows of the crew's groups in those currencies (rel_gkey), plus the rows between the histogram's
+  -- window (shift_rollup_windows) and the asked span, with their sign, as going-rate.ts reads them.
+  -- The edge's rows (minutes of them while the 5-minute job runs) are taken whatever their city and
+  -- role, so that rel_gkey is named once (each name is an expansion, see above); a median of a slice
+  -- outside rel_gkey is never looked up (its groups have a usual rate).
+  rel_gkey(city, role, currency) AS MATERIALIZED (
+    SELECT DISTINCT bz.city_id, g.shiftrole_id, g.currency
+    FROM request_authorizations ra
+    JOIN businesses bz ON bz.id = ra.business_id
+    JOIN open_broadcast_groups g ON g.business_id = ra.business_id
+    WHERE ra.shifter_id = ${shifterId} AND ra.status = 'accepted' AND bz.city_id IS NOT NULL
+      AND g.currency NOT IN (SELECT currency FROM rel_overall)
+  ),
+  rel_gedge(lo, hi, a, b) AS MATERIALIZED (
+    SELECT min(a, ${goingFrom}), max(a, ${goingFrom}), a, b FROM (
+      SELECT coalesce((SELECT covers_from FROM shift_rollup_windows WHERE name = 'going_rate'), 0) AS a,
+        coalesce((SELECT covers_to FROM shift_rollup_windows WHERE name = 'going_rate'), 0) AS b)
+    UNION ALL
+    SELECT min(b, ${now + 1}), max(b, ${now + 1}), a, b FROM (
+      SELECT coalesce((SELECT covers_from FROM shift_rollup_windows WHERE name = 'going_rate'), 0) AS a,
+        coalesce((SELECT covers_to FROM shift_rollup_windows WHERE name = 'going_rate'), 0) AS b)
+  ),
+  rel_ghist(city, role, currency, rate, n) AS MATERIALIZED (
+    SELECT k.city, k.role, k.currency, r.rate_minor, r.shifts
+    FROM rel_gkey k JOIN shift_rate_window r ON r.city_id = k.city AND r.shiftrole_id = k.role AND r.currency = k.currency
+    UNION ALL
+    SELECT bz.city_id, s.shiftrole_id, s.currency, s.hourly_rate_minor,
+      ((s.starts_at >= ${goingFrom} AND s.starts_at <= ${now}) - (s.starts_at >= e.a AND s.starts_at < e.b))
+    FROM rel_gedge e CROSS JOIN shift_requests s INDEXED BY shift_requests_open_idx
+      JOIN businesses bz ON bz.id = s.business_id
+    WHERE s.request_status IN (2, 5) AND s.is_broadcast IN (0, 1) AND s.starts_at >= e.lo AND s.starts_at < e.hi
+      AND s.shift_end_at IS NOT NULL AND s.is_noshow = 0
+  ),
+  rel_going(city, role, currency, rate) AS MATERIALIZED (
+    SELECT city, role, currency, (min(CASE WHEN cum > (tot - 1) / 2 THEN rate END) + min(CASE WHEN cum > tot / 2 THEN rate END) + 1) / 2
+    FROM (
+      SELECT city, role, currency, rate,
+        sum(n) OVER (PARTITION BY city, role, currency ORDER BY rate) AS cum,
+        sum(n) OVER (PARTITION BY city, role, currency) AS tot
+      FROM (SELECT city, role, currency, rate, sum(n) AS n FROM rel_ghist GROUP BY city, role, currency, rate HAVING sum(n) > 0)
+    ) WHERE tot >= ${ctx.settings.GOING_RATE_MIN_SAMPLE}
+    GROUP BY city, role, currency
   )`;
   // A candidate's columns for scoring, with the signals of its group.
   const candidateColumns = sql`shift_requests.id, shift_requests.starts_at, shift_requests.ends_at, shift_requests.created_at,
@@ -177,11 +232,14 @@ export function rankedBroadcasts(
   if (window === null) {
     ranking = sql`
   rel_cand AS NOT MATERIALIZED (
-    SELECT ${candidateColumns}, b.km, b.distance_points, b.familiarity_points,
+    SELECT ${candidateColumns}, b.km, b.distance_points, b.familiarity_points, b.worked,
+      ${startPoints(sql`b.start_max`, sql`shift_requests.starts_at`)} AS start_points,
       CASE WHEN rc.role IS NOT NULL THEN rc.role_points
            ELSE coalesce((SELECT ${rolePoints(sql`x.n`)} FROM rel_roles x WHERE x.role = shift_requests.shiftrole_id), 0) END AS role_points,
       CASE WHEN rc.role IS NOT NULL THEN rc.ref
-           ELSE (SELECT nullif(m.median, 0) FROM rel_market m WHERE m.role = shift_requests.shiftrole_id AND m.currency = shift_requests.currency) END AS ref
+           ELSE (SELECT nullif(m.rate, 0) FROM rel_going m
+                  WHERE m.city = b.city_id AND m.role = shift_requests.shiftrole_id AND m.currency = shift_requests.currency) END AS ref,
+      CASE WHEN rc.role IS NOT NULL THEN 1 ELSE 2 END AS ref_kind
     FROM shift_requests
     JOIN rel_biz b ON b.business_id = shift_requests.business_id
     LEFT JOIN rel_rc rc ON rc.role = shift_requests.shiftrole_id AND rc.currency = shift_requests.currency
@@ -189,27 +247,31 @@ export function rankedBroadcasts(
   ),
   rel_paid AS NOT MATERIALIZED (SELECT *, ${payPoints(sql`rate`, sql`ref`)} AS pay FROM rel_cand),
   rel_top AS MATERIALIZED (
-    SELECT *, ${bound(sql`role_points`, sql`pay`, sql`distance_points`, sql`familiarity_points`)} AS ub,
+    SELECT *, ${bound(sql`role_points`, sql`pay`, sql`distance_points`, sql`familiarity_points`, sql`start_points`)} AS ub,
       NULL AS lim_t, NULL AS prev_t, NULL AS cut_start FROM rel_paid
   )`;
   } else {
     // The rate at or above which a candidate of group g bounds to at least t: the inverse of the pay
     // points, a unit lower to absorb floating-point error (the bound itself is then checked exactly).
+    // A newcomer's start points are taken at their most (start_max): a later start needs a higher rate,
+    // which the check of the bound sees.
     const need = (t: SQL) => sql`(CASE
-        WHEN g.ref IS NULL THEN (CASE WHEN ${bound(sql`g.role_points`, sql`12.5`, sql`g.distance_points`, sql`g.familiarity_points`)} >= ${t} THEN -1 ELSE NULL END)
-        WHEN ${t} - 10.5 - g.role_points - g.distance_points - g.familiarity_points <= 0 THEN -1
-        WHEN ${t} - 10.5 - g.role_points - g.distance_points - g.familiarity_points > 25.000001 THEN NULL
-        ELSE CAST(g.ref * (1 + 0.3 * ((${t} - 10.5 - g.role_points - g.distance_points - g.familiarity_points - 0.000001) - 12.5) / 12.5) AS INTEGER) - 1
+        WHEN g.ref IS NULL THEN (CASE WHEN ${bound(sql`g.role_points`, sql`12.5`, sql`g.distance_points`, sql`g.familiarity_points`, sql`g.start_max`)} >= ${t} THEN -1 ELSE NULL END)
+        WHEN ${t} - 10.5 - g.role_points - g.distance_points - g.familiarity_points - g.start_max <= 0 THEN -1
+        WHEN ${t} - 10.5 - g.role_points - g.distance_points - g.familiarity_points - g.start_max > 25.000001 THEN NULL
+        ELSE CAST(g.ref * (1 + 0.3 * ((${t} - 10.5 - g.role_points - g.distance_points - g.familiarity_points - g.start_max - 0.000001) - 12.5) / 12.5) AS INTEGER) - 1
       END)`;
     // Each group seeks its own range of the rate index: the group is the outer loop (CROSS JOIN keeps
     // that order) and INDEXED BY the index, so the open broadcasts are never read in bulk.
     const byRate = sql`CROSS JOIN shift_requests INDEXED BY shift_requests_open_rate_idx`;
-    // A candidate's bound, from its group's signals and its rate (the index's columns).
+    // A candidate's bound, from its group's signals and its rate and start (the index's columns).
+    const candidateStart = startPoints(sql`g.start_max`, sql`shift_requests.starts_at`);
     const candidateBound = bound(
       sql`g.role_points`,
       payPoints(sql`shift_requests.hourly_rate_minor`, sql`g.ref`),
       sql`g.distance_points`,
       sql`g.familiarity_points`,
+      candidateStart,
     );
     const next = sql`max(0, rel_t.t - (CASE WHEN rel_t.n = 0 THEN 1 WHEN rel_t.n * 2 < ${window} THEN 4 ELSE 2 END))`;
     const inGroup = (t: SQL) => sql`shift_requests.business_id = g.business_id AND shift_requests.shiftrole_id = g.role
@@ -219,18 +281,19 @@ export function rankedBroadcasts(
     ranking = sql`
   -- The groups of the crew's open broadcasts, each with its signals and best rate (open_broadcast_groups,
   -- kept by triggers): a few rows per business, never the broadcasts themselves.
-  rel_grp(business_id, role, currency, km, distance_points, familiarity_points, role_points, ref, best) AS MATERIALIZED (
-    SELECT g.business_id, g.shiftrole_id, g.currency, b.km, b.distance_points, b.familiarity_points,
+  rel_grp(business_id, role, currency, km, distance_points, familiarity_points, worked, start_max, role_points, ref, ref_kind, best) AS MATERIALIZED (
+    SELECT g.business_id, g.shiftrole_id, g.currency, b.km, b.distance_points, b.familiarity_points, b.worked, b.start_max,
       CASE WHEN rc.role IS NOT NULL THEN rc.role_points
            ELSE coalesce((SELECT ${rolePoints(sql`x.n`)} FROM rel_roles x WHERE x.role = g.shiftrole_id), 0) END,
       CASE WHEN rc.role IS NOT NULL THEN rc.ref
-           ELSE (SELECT nullif(m.median, 0) FROM rel_market m WHERE m.role = g.shiftrole_id AND m.currency = g.currency) END,
+           ELSE (SELECT nullif(m.rate, 0) FROM rel_going m WHERE m.city = b.city_id AND m.role = g.shiftrole_id AND m.currency = g.currency) END,
+      CASE WHEN rc.role IS NOT NULL THEN 1 ELSE 2 END,
       g.best_rate_minor
     FROM rel_biz b JOIN open_broadcast_groups g ON g.business_id = b.business_id
     LEFT JOIN rel_rc rc ON rc.role = g.shiftrole_id AND rc.currency = g.currency
   ),
   rel_g AS MATERIALIZED (
-    SELECT *, ${bound(sql`role_points`, payPoints(sql`best`, sql`ref`), sql`distance_points`, sql`familiarity_points`)} AS best_ub FROM rel_grp
+    SELECT *, ${bound(sql`role_points`, payPoints(sql`best`, sql`ref`), sql`distance_points`, sql`familiarity_points`, sql`start_max`)} AS best_ub FROM rel_grp
   ),
   -- The threshold: down from the best bound until the window's count of candidates reach it (or all do).
   -- The first step is to the best bound itself; then 4 points while under half the window, 2 after:
@@ -261,7 +324,8 @@ export function rankedBroadcasts(
     FROM rel_lim l
   ),
   rel_top AS MATERIALIZED (
-    SELECT ${candidateColumns}, g.km, g.distance_points, g.familiarity_points, g.role_points, g.ref,
+    SELECT ${candidateColumns}, g.km, g.distance_points, g.familiarity_points, g.worked, ${candidateStart} AS start_points,
+      g.role_points, g.ref, g.ref_kind,
       ${payPoints(sql`shift_requests.hourly_rate_minor`, sql`g.ref`)} AS pay,
       ${candidateBound} AS ub, cut.t AS lim_t, cut.prev_t, cut.start AS cut_start
     FROM rel_cut cut CROSS JOIN rel_g g ${byRate}
@@ -274,7 +338,7 @@ export function rankedBroadcasts(
   -- accepted shifts or active rules at all.
   rel_pen AS MATERIALIZED (
     SELECT c.id, c.starts_at, c.created_at, c.rate, c.role_points, c.pay, c.distance_points, c.km, c.familiarity_points, c.ref,
-      c.lim_t, c.prev_t, c.cut_start,
+      c.ref_kind, c.worked, c.start_points, c.lim_t, c.prev_t, c.cut_start,
       EXISTS (SELECT 1 FROM rel_busy) AND EXISTS (SELECT 1 FROM rel_busy b WHERE b.starts_at < c.ends_at AND b.ends_at > c.starts_at) AS overlaps,
       CASE WHEN EXISTS (SELECT 1 FROM rel_rules) THEN (
             SELECT max(r.min_hourly_rate_minor + CASE
@@ -298,12 +362,13 @@ export function rankedBroadcasts(
     FROM rel_pen c
   )
 SELECT id AS ranked_id,
-  CAST(CASE WHEN overlaps THEN min(role_points + pay_points + distance_points + familiarity_points, 10)
-            ELSE role_points + pay_points + distance_points + familiarity_points + 10 END + 0.5 AS INTEGER) AS ranked_score,
+  CAST(CASE WHEN overlaps THEN min(role_points + pay_points + distance_points + familiarity_points + start_points, 10)
+            ELSE role_points + pay_points + distance_points + familiarity_points + start_points + 10 END + 0.5 AS INTEGER) AS ranked_score,
   CASE WHEN lim_t > 0 THEN lim_t - 1 END AS ranked_bound,
   CASE WHEN cut_start IS NOT NULL THEN json_array(prev_t - 1, cut_start) END AS ranked_cut,
-  -- The signals behind the score, for the reason a list shows beside it.
-  json_array(role_points, pay_points, distance_points, km, familiarity_points, overlaps, ref, floor) AS ranked_signals
+  -- The signals behind the score, for the reasons a list shows beside it (list.ts reads them): ref_kind
+  -- 1 is the shifter's usual rate, 2 the going rate; worked, the shifts worked at the business.
+  json_array(role_points, pay_points, distance_points, km, familiarity_points, overlaps, ref, floor, ref_kind, worked, start_points) AS ranked_signals
 FROM rel_scored
 ORDER BY ranked_score DESC, starts_at ASC, created_at DESC, id ASC
 LIMIT ${runLimit(page.limit + 1)} OFFSET ${page.offset}`;

@@ -6,13 +6,21 @@ import { haversineMeters } from '../../lib/geo';
  * | signal        | points | how                                                                   |
  * |---------------|--------|-----------------------------------------------------------------------|
  * | role fit      | 25     | worked shifts in this role in the last year: 0 → 0, 1 → 12, ≥5 → 25      |
- * | pay           | 25     | rate ÷ the shifter's reference rate for the role: ≤0.7 → 0, 1.0 → 12.5, ≥1.3 → 25; below the shifter's counter-rule floor for the shift → 0 |
+ * | pay           | 25     | rate ÷ the reference rate: ≤0.7 → 0, 1.0 → 12.5, ≥1.3 → 25; no reference → 12.5; below the shifter's counter-rule floor for the shift → 0 |
  * | distance      | 20     | ≤2 km → 20, linear to 0 at 50 km; unknown position → 10                   |
  * | familiarity   | 20     | worked shifts with this business: 0 → 0, then 8 + 3 per shift, max 20; −5 per no-show or own cancel |
+ * | start         | 15     | only for a newcomer (fewer than HISTORY_MIN_WORKED worked shifts ever): ≤24 h ahead → 15, linear to 0 at 7 days |
  * | availability  | 10     | no overlap with an accepted shift → 10; an overlap caps the whole score at 10 |
  *
- * Reference rate: the shifter's mean rate for the role over 90 days, else their overall mean, else
- * the median rate of the open broadcasts for that role (so a newcomer is ranked against the market).
+ * Reference rate: the shifter's usual rate when they have one in the shift's currency, that is at
+ * least HISTORY_MIN_WORKED worked shifts in that currency in the last 90 days (their mean rate for
+ * the role over those days, else their overall mean); without it, the going rate of the business's
+ * city for the role in that currency (GET /v1/going_rate: the median of the worked shifts of the
+ * last GOING_RATE_WINDOW_DAYS, when at least GOING_RATE_MIN_SAMPLE make it); else none.
+ * A newcomer has no role or business history to rank by, so what is known of the shift itself
+ * ranks it: the rate against the going rate, how soon it starts and, when both positions are
+ * known, the distance. (With fewer than 3 worked shifts the history parts reach at most 29.25
+ * points, so the score stays within 100.)
  * Counter-rule floor: the highest floor of the shifter's active rules matching the shift's role,
  * currency, weekday and start (plus a rule's distance premium when far), as for counter-offers
  * (services/shifts/counter-suggest.ts).
@@ -25,10 +33,14 @@ export interface ShifterSignals {
   lat: number | null;
   lon: number | null;
   roleCounts: Map<number, number>;
+  /** Every business the shifter has a shift row with (all time): worked shifts and bad ones. */
   businessHistory: Map<string, { worked: number; bad: number }>;
-  referenceRate: (roleId: number, currency: string) => number | null;
+  /** The usual rate, else the going rate (see above), in minor units; null when there is neither. */
+  referenceRate: (c: Candidate) => number | null;
   rateFloor: (c: Candidate) => number | null;
   busy: Array<{ startsAt: number; endsAt: number }>;
+  /** The instant the list is ranked at (epoch ms): the start signal counts from it. */
+  now: number;
 }
 
 export interface Candidate {
@@ -40,6 +52,8 @@ export interface Candidate {
   ends_at: number;
   business_lat: number | null;
   business_lon: number | null;
+  /** The business's city, where its going rate is read; null or absent when it has none. */
+  business_city_id?: number | null | undefined;
   /** Wall-clock date and start in the business zone, for counter rules with a weekday or start band. */
   shift_date?: string | undefined;
   shift_in?: string | undefined;
@@ -55,13 +69,39 @@ export function distancePoints(km: number): number {
   return km <= 2 ? 20 : clamp(20 * (1 - (km - 2) / 48), 0, 20);
 }
 
+/**
+ * How much of a shifter's own history counts: at least this many worked shifts. With fewer in a
+ * currency over the last 90 days they have no usual rate there (the going rate is the reference);
+ * with fewer ever, they are a newcomer (the start signal counts instead of a history they lack).
+ */
+export const HISTORY_MIN_WORKED = 3;
+
+/** The start signal's most points (a newcomer's shift that starts within START_FULL_HOURS). */
+export const START_POINTS_MAX = 15;
+const START_FULL_HOURS = 24;
+/** Hours over which the start points fall from full to 0 (to 7 days ahead). */
+const START_FALL_HOURS = 144;
+const HOUR = 3_600_000;
+
+/** Start points for a shift starting `aheadMs` from now: ≤24 h → 15, falling linearly to 0 at 7 days. */
+export function startPoints(aheadMs: number): number {
+  return clamp(START_POINTS_MAX * (1 - (aheadMs / HOUR - START_FULL_HOURS) / START_FALL_HOURS), 0, START_POINTS_MAX);
+}
+
+/** Worked shifts of the shifter ever, from their history per business. */
+export function workedShifts(s: Pick<ShifterSignals, 'businessHistory'>): number {
+  let n = 0;
+  for (const h of s.businessHistory.values()) n += h.worked;
+  return n;
+}
+
 export function relevanceScore(c: Candidate, s: ShifterSignals): number {
   const count = s.roleCounts.get(c.shiftrole_id) ?? 0;
   const role = count === 0 ? 0 : clamp(12 + ((count - 1) * 13) / 4, 0, 25);
 
   let pay = 12.5;
   const floor = s.rateFloor(c);
-  const ref = s.referenceRate(c.shiftrole_id, c.currency);
+  const ref = s.referenceRate(c);
   if (floor !== null && c.hourly_rate_minor < floor) pay = 0;
   else if (ref) pay = clamp(12.5 + ((c.hourly_rate_minor / ref - 1) / 0.3) * 12.5, 0, 25);
 
@@ -73,16 +113,9 @@ export function relevanceScore(c: Candidate, s: ShifterSignals): number {
   const h = s.businessHistory.get(c.business_id);
   const familiarity = h && h.worked > 0 ? clamp(8 + 3 * h.worked - 5 * h.bad, 0, 20) : 0;
 
-  const overlaps = s.busy.some((b) => b.startsAt < c.ends_at && b.endsAt > c.starts_at);
-  const total = role + pay + distance + familiarity + (overlaps ? 0 : 10);
-  return Math.round(overlaps ? Math.min(total, 10) : total);
-}
+  const start = workedShifts(s) < HISTORY_MIN_WORKED ? startPoints(c.starts_at - s.now) : 0;
 
-/** Median of a numeric list (type-7 interpolation), or null. */
-export function median(values: number[]): number | null {
-  if (!values.length) return null;
-  const v = [...values].sort((a, b) => a - b);
-  const pos = (v.length - 1) / 2;
-  const lo = Math.floor(pos);
-  return v[lo]! + (v[Math.ceil(pos)]! - v[lo]!) * (pos - lo);
+  const overlaps = s.busy.some((b) => b.startsAt < c.ends_at && b.endsAt > c.starts_at);
+  const total = role + pay + distance + familiarity + start + (overlaps ? 0 : 10);
+  return Math.round(overlaps ? Math.min(total, 10) : total);
 }

@@ -8,7 +8,7 @@ import {
   acceptRequest,
   claimBroadcast,
   declineRequest,
-  listBroadcasts,
+  listBroadcastsWithReasons,
   listRequests,
   listShiftRoles,
   proposeCounterOffer,
@@ -92,6 +92,8 @@ interface FindViewProps {
   base: DashboardBase;
   requests: ShiftRequestView[];
   broadcasts: ShiftRequestView[];
+  /** The reasons beside each broadcast's score, by id (from the shifts domain). */
+  reasons: Record<string, string[]>;
   nextCursor: string | null;
   filters: FindFilters;
   filterErrors: Partial<Record<FilterField, string>>;
@@ -226,7 +228,8 @@ function FindView(p: FindViewProps) {
       <section class="sf-section" aria-labelledby="open-heading">
         <h2 id="open-heading">Open shifts of your crews</h2>
         <p class="muted">
-          Best fit first: the score (out of 100) weighs your role history, the pay, the distance and the businesses you know.
+          Best fit first: the score (out of 100) weighs your role history, the pay, the distance and the businesses you know; until you have
+          worked a few shifts, the pay against the going rate, the distance and how soon a shift starts.
         </p>
         <FilterForm filters={p.filters} errors={p.filterErrors} roles={p.roles} crews={p.crews} />
         {p.broadcasts.length ? (
@@ -240,7 +243,7 @@ function FindView(p: FindViewProps) {
                     <span aria-hidden="true">/100</span>
                     <span class="visually-hidden"> out of 100</span>
                   </span>{' '}
-                  {relevanceReason(s, s.relevance_signals)}
+                  {relevanceReason(p.reasons[s.id])}
                 </p>
                 <form method="post" action={`${FIND}/${encodeURIComponent(s.id)}/claim`} class="sf-actions">
                   <CsrfField token={base.csrfToken} />
@@ -300,7 +303,7 @@ async function renderFind(
   const byStart = (a: ShiftRequestView, b: ShiftRequestView) => a.starts_at.localeCompare(b.starts_at);
   const [pending, open, roles, crews] = await Promise.all([
     listRequests(ctx, { as: 'shifter', status: 1, is_broadcast: false, limit: 50 }),
-    listBroadcasts(ctx, {
+    listBroadcastsWithReasons(ctx, {
       shifter_id: base.shifterId,
       sort_by_relevance: true,
       limit: 20,
@@ -312,7 +315,7 @@ async function renderFind(
     }).catch((err: unknown) => {
       // A stale or altered "More shifts" address starts the list over rather than failing the page.
       if (err instanceof AppError && f.cursor)
-        return listBroadcasts(ctx, { shifter_id: base.shifterId!, sort_by_relevance: true, limit: 20 });
+        return listBroadcastsWithReasons(ctx, { shifter_id: base.shifterId!, sort_by_relevance: true, limit: 20 });
       throw err;
     }),
     listShiftRoles(ctx),
@@ -327,6 +330,7 @@ async function renderFind(
       base={base}
       requests={requests}
       broadcasts={open.data}
+      reasons={open.reasons}
       nextCursor={open.next_cursor}
       filters={f}
       filterErrors={errors}

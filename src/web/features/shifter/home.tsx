@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from '@/http/app-types';
 import { serviceCtx } from '@/http/create-app';
 import { listConnections } from '@/services/connections';
-import { listBroadcasts, listRequests, type ShiftRequestView } from '@/services/shifts';
+import { listBroadcastsWithReasons, listRequests, type ShiftRequestView } from '@/services/shifts';
 import { Card } from '@/web/components';
 import { formatDate, formatMoney, shiftHours } from '@/web/format';
 import { renderPage } from '@/web/render';
@@ -82,6 +82,7 @@ function ShifterView({
   upcoming,
   requests,
   broadcasts,
+  reasons,
   crews,
   invitations,
 }: {
@@ -89,6 +90,8 @@ function ShifterView({
   upcoming: ShiftRequestView[];
   requests: ShiftRequestView[];
   broadcasts: ShiftRequestView[];
+  /** The reasons beside each broadcast's score, by id (from the shifts domain). */
+  reasons: Record<string, string[]>;
   /** How many crews the shifter is in, and how many invitations wait for their answer. */
   crews: number;
   invitations: number;
@@ -139,7 +142,7 @@ function ShifterView({
                   {s.business_name ?? ''}
                   <span class="muted">{` · ${formatMoney(s.hourly_rate, s.currency)}/h`}</span>
                   <br />
-                  <span class="muted">{`Score ${s.relevance_score ?? 0} of 100: ${relevanceReason(s, s.relevance_signals)}`}</span>
+                  <span class="muted">{`Score ${s.relevance_score ?? 0} of 100: ${relevanceReason(reasons[s.id])}`}</span>
                 </li>
               ))}
             </ul>
@@ -166,7 +169,7 @@ export async function renderShifter(c: Context<AppEnv>): Promise<Response> {
   const [accepted, pending, open, connections] = await Promise.all([
     listRequests(ctx, { as: 'shifter', status: 2, limit: 100 }),
     listRequests(ctx, { as: 'shifter', status: 1, is_broadcast: false, limit: 100 }),
-    listBroadcasts(ctx, { shifter_id: base.shifterId, sort_by_relevance: true, limit: 3 }),
+    listBroadcastsWithReasons(ctx, { shifter_id: base.shifterId, sort_by_relevance: true, limit: 3 }),
     listConnections(ctx, { as: 'shifter' }),
   ]);
   const upcoming = accepted.data.filter((s) => !s.shift_end_at && Date.parse(s.ends_at) > now).sort(byStart);
@@ -177,6 +180,7 @@ export async function renderShifter(c: Context<AppEnv>): Promise<Response> {
       upcoming={upcoming.slice(0, 20)}
       requests={pending.data.filter((s) => Date.parse(s.starts_at) > now).sort(byStart)}
       broadcasts={open.data}
+      reasons={open.reasons}
       crews={connections.accepted.length}
       invitations={connections.incoming.length}
     />,
