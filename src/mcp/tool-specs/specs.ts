@@ -7,6 +7,7 @@ import {
   cancelledShiftSchema,
   currencySchema,
   dateSchema,
+  postedShiftSchema,
   rateSchema,
   shiftListSchema,
   shiftRequestSchema,
@@ -251,7 +252,7 @@ export const postShiftSpec = spec({
   name: 'post_shift',
   title: 'Post a shift',
   description:
-    "Posts one shift for a business the user owns: targeted to one connected shifter (shifter_id), or broadcast to the business's crew (is_broadcast true, first claim wins). Dates and times are the business's wall clock; shift_out earlier than shift_in ends the next day. A shift whose pay (hours × rate) is over the cap on payments an agent may ask for is refused (PAYMENT-CAP-ERR). Returns the created shift request.",
+    "Posts one shift for a business the user owns: targeted to one connected shifter (shifter_id), or broadcast to the business's crew (is_broadcast true, first claim wins). Dates and times are the business's wall clock; shift_out earlier than shift_in ends the next day. A shift whose pay (hours × rate) is over the cap on payments an agent may ask for is refused (PAYMENT-CAP-ERR). Returns the created shift request with its warnings (shift_request.warnings, empty when none): shifter_busy when the shifter already works then (they cannot accept it while booked; tell the user), empty_crew when a broadcast reaches nobody (the business has no crew yet). The shift is posted either way.",
   scope: 'write',
   input: z.object({
     business_id: id("The business (biz_…); default the user's default business.").optional(),
@@ -269,7 +270,7 @@ export const postShiftSpec = spec({
     is_flexible: z.boolean().default(false).describe('true: the shift is marked as having flexible times (shown with the request).'),
     note: z.string().max(1000).optional().describe('A note the shifter sees with the request.'),
   }),
-  output: shiftOutput,
+  output: z.object({ shift_request: postedShiftSchema }),
   annotations: WRITE,
 });
 

@@ -9,7 +9,7 @@ import {
   listBroadcasts,
   listRequests,
   type loadShift,
-  sendRequest,
+  sendRequestWithWarnings,
   type ShiftList,
 } from '../../services/shifts';
 import { defineTool } from '../tool';
@@ -87,7 +87,7 @@ export const postShift = defineTool({
   },
   async run(ctx, args) {
     const b = await ownedBusiness(ctx, args.business_id);
-    const created = await sendRequest(ctx, {
+    const created = await sendRequestWithWarnings(ctx, {
       business_id: b.id,
       shift_date: args.shift_date,
       shift_in: args.shift_in,
@@ -102,7 +102,11 @@ export const postShift = defineTool({
     });
     return { shift_request: created };
   },
-  summarize: (r) => `Posted ${r.shift_request.id} (${r.shift_request.is_broadcast ? 'broadcast' : 'targeted'}).`,
+  summarize: (r) =>
+    [
+      `Posted ${r.shift_request.id} (${r.shift_request.is_broadcast ? 'broadcast' : 'targeted'}).`,
+      ...(r.shift_request.warnings ?? []).map((w) => `Warning (${w.code}): ${w.message}`),
+    ].join(' '),
 });
 
 /** The shift as a sentence for a confirmation prompt, once the caller is known to be a party. */

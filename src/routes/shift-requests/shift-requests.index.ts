@@ -13,7 +13,7 @@ import {
   listRequests,
   markNoShow,
   readClockPhoto,
-  sendRequest,
+  sendRequestWithWarnings,
   unassignShift,
   uploadClockPhoto,
 } from '../../services/shifts';
@@ -24,7 +24,7 @@ import * as routes from './shift-requests.routes';
 
 // One service call per handler: the services take the validated input and return the response view.
 export const shiftRequestsRouter = createRouter()
-  .openapi(routes.sendRequest, async (c) => c.json(await sendRequest(serviceCtx(c), c.req.valid('json')), 201))
+  .openapi(routes.sendRequest, async (c) => c.json(await sendRequestWithWarnings(serviceCtx(c), c.req.valid('json')), 201))
   .openapi(routes.listRequests, async (c) => c.json(await listRequests(serviceCtx(c), c.req.valid('json')), 200))
   .openapi(routes.listBroadcasts, async (c) => c.json(await listBroadcasts(serviceCtx(c), c.req.valid('json')), 200))
   .openapi(routes.conflicts, async (c) => c.json(await findConflicts(serviceCtx(c), c.req.valid('query')), 200))

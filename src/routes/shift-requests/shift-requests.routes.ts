@@ -20,6 +20,7 @@ import {
   listBroadcastsBody,
   listRequestsBody,
   MAX_CLOCK_PHOTOS_PER_SIDE,
+  postedShiftSchema,
   sendRequestInput,
   shiftListSchema,
   shiftRequestSchema,
@@ -45,8 +46,10 @@ export const sendRequest = authRoute({
   path: '/v1/shift_request/send_request',
   tags,
   summary: 'Post one shift: targeted to a connected shifter, or broadcast to the crew',
+  description:
+    'The shift is posted even when its poster should know something about it; `warnings` says what (empty when nothing): `shifter_busy` when the targeted shifter already has an accepted shift overlapping it (listed as GET /v1/shift_request/conflicts lists them), `empty_crew` for a broadcast of a business with no crew, which nobody is told of. See docs/decisions/shift-requests.md "Warnings when posting".',
   request: { body: jsonBody(sendRequestInput) },
-  responses: { 201: one('The created request (status 1, pending).') },
+  responses: { 201: jsonContent(postedShiftSchema, 'The created request (status 1, pending), with its warnings.') },
   errors: [
     'BUSINESS-NOT-FND-ERR',
     'SHFT-NOT-CONNECTED-ERR',
@@ -76,7 +79,7 @@ export const listBroadcasts = authRoute({
   tags,
   summary: 'Open broadcasts the caller may claim or manages; optionally ranked by relevance',
   description:
-    'Newest first. With sort_by_relevance and shifter_id, best fit first with relevance_score (0–100) on each row, from role history, pay against the shifter’s usual rate, distance, past shifts with the business and conflicts with accepted shifts (see docs/decisions/shift-requests.md).',
+    'Newest first. With sort_by_relevance and shifter_id, best fit first with relevance_score (0–100) on each row, from role history, pay against the shifter’s usual rate (with at least 3 worked shifts in the currency over 90 days) or else the going rate of the city and role, distance, past shifts with the business, conflicts with accepted shifts and, for a shifter with fewer than 3 worked shifts, how soon the shift starts (see docs/decisions/shift-requests.md).',
   request: { body: jsonBody(listBroadcastsBody) },
   responses: { 200: jsonContent(shiftListSchema, 'A page of open broadcasts.') },
 });
@@ -197,6 +200,8 @@ export const changeRequest = authRoute({
   path: '/v1/shift_request/change_request',
   tags,
   summary: 'Change a pending request: the original becomes superseded (4) and a pending child replaces it',
+  description:
+    'The child carries `warnings` as send_request answers them: `shifter_busy` when the targeted shifter already has an accepted shift overlapping the new times, `empty_crew` for a broadcast of a business with no crew.',
   request: { body: jsonBody(changeRequestBody) },
   responses: {
     201: jsonContent(changedShiftSchema, 'The superseded original and its pending child.'),

@@ -9,6 +9,7 @@ import { AppError } from '../../lib/errors';
 import { buildShiftRow } from './create';
 import { loadShift, loadView } from './load';
 import type { ChangedShift, ChangeRequestInput } from './schemas';
+import { withPostingWarnings } from './warnings';
 import { shiftWrite } from './write';
 
 /** Business side changes a pending request: the original becomes 4 and a pending child replaces it, atomically. */
@@ -64,9 +65,10 @@ export async function changeRequest(ctx: ServiceContext, input: ChangeRequestInp
   return withChild(ctx, r.id);
 }
 
-/** The superseded request and the child that replaced it. */
+/** The superseded request and the child that replaced it, with the child's warnings. */
 async function withChild(ctx: ServiceContext, id: string): Promise<ChangedShift> {
   const [made] = await ctx.db.select({ id: shiftRequests.id }).from(shiftRequests).where(eq(shiftRequests.parent_id, id)).limit(1);
   if (!made) throw new AppError('SHFT-NOT-FND-ERR');
-  return { superseded: await loadView(ctx, id), shift_request: await loadView(ctx, made.id) };
+  // The child is a shift just made: it answers with its warnings (the shifter booked at the new times).
+  return { superseded: await loadView(ctx, id), shift_request: await withPostingWarnings(ctx, await loadView(ctx, made.id)) };
 }

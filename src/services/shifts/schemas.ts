@@ -225,7 +225,7 @@ export const relevanceSignalsSchema = z
     }),
     reference_rate: z.number().nullable().openapi({
       description:
-        "The rate the pay is measured against (in currency): the shifter's 90-day mean for the role, else their overall mean, else the open broadcasts' median for the role; null: none (pay scores 12.5).",
+        "The rate the pay is measured against (in currency): the shifter's usual rate when they have worked at least 3 shifts in this currency in the last 90 days (their 90-day mean for the role, else their overall mean); otherwise the going rate of the business's city for the role (GET /v1/going_rate's median, when its sample suffices); null: neither (pay scores 12.5).",
     }),
     rate_floor: z.number().nullable().openapi({
       description:
@@ -331,7 +331,10 @@ export const shiftRequestSchema = z
       .openapi({ description: 'Which side cancelled (system: a job).' }),
     created_at: z.string(),
     updated_at: z.string(),
-    relevance_score: z.number().int().min(0).max(100).optional().openapi({ description: 'Present only when relevance sorting is on.' }),
+    relevance_score: z.number().int().min(0).max(100).optional().openapi({
+      description:
+        'Present only when relevance sorting is on: the points of relevance_signals, 10 without an overlap (an overlap caps the score at 10) and, for a shifter with fewer than 3 worked shifts, up to 15 for a start within the week (full within 24 hours).',
+    }),
     relevance_signals: relevanceSignalsSchema.optional(),
     clock_window: clockWindowSchema.optional(),
     suggested_counter_rate: z.number().nullable().optional().openapi({
@@ -351,17 +354,54 @@ export type ShiftRequestView = z.infer<typeof shiftRequestSchema>;
 export const shiftListSchema = z.object({ data: z.array(shiftRequestSchema), next_cursor: z.string().nullable() });
 export type ShiftList = z.infer<typeof shiftListSchema>;
 
+/** A window the shifter is busy in, with nothing else of the shift (another business's). */
+const busyWindowSchema = z.object({ starts_at: z.string(), ends_at: z.string() });
+
 export const conflictsSchema = z.object({
   window: z.object({ starts_at: z.string(), ends_at: z.string(), timezone: z.string() }),
   data: z.array(shiftRequestSchema).openapi({ description: 'Overlapping shifts the caller may see in full.' }),
-  busy: z.array(z.object({ starts_at: z.string(), ends_at: z.string() })).openapi({
+  busy: z.array(busyWindowSchema).openapi({
     description:
       'Overlapping shifts at businesses the caller does not act for: only when the shifter is busy. Always empty for the shifter and admins.',
   }),
 });
 export type ShiftConflicts = z.infer<typeof conflictsSchema>;
 
-export const changedShiftSchema = z.object({ superseded: shiftRequestSchema, shift_request: shiftRequestSchema });
+/** What the poster of a new shift should know (warnings.ts `postingWarnings`); the shift is made either way. */
+export const POSTING_WARNING_CODES = ['shifter_busy', 'empty_crew'] as const;
+export type PostingWarningCode = (typeof POSTING_WARNING_CODES)[number];
+
+export const postingWarningSchema = z
+  .object({
+    code: z.enum(POSTING_WARNING_CODES).openapi({
+      description:
+        'shifter_busy: the targeted shifter already has an accepted shift overlapping this one, so they cannot accept it while that one stands (it waits, and expires at its start); empty_crew: a broadcast of a business with no crew (no shifter with an accepted connection), so nobody is told of it and nobody can claim it.',
+    }),
+    message: z.string().openapi({ description: 'The warning in words for a person.' }),
+    conflicts: z.array(shiftRequestSchema).optional().openapi({
+      description:
+        'With shifter_busy: the overlapping accepted shifts the caller may see in full, exactly as GET /v1/shift_request/conflicts answers them in `data` for the same shifter, date, times and business.',
+    }),
+    busy: z.array(busyWindowSchema).optional().openapi({
+      description:
+        "With shifter_busy: the overlapping shifts at businesses the caller does not act for, only as windows, as the conflicts operation's `busy`.",
+    }),
+  })
+  .openapi('PostingWarning');
+export type PostingWarning = z.infer<typeof postingWarningSchema>;
+
+/** A shift just made (send_request, change_request's child, the post_shift tool): the shift and its warnings. */
+export const postedShiftSchema = shiftRequestSchema
+  .extend({
+    warnings: z.array(postingWarningSchema).optional().openapi({
+      description:
+        'What the poster should know about the shift just made; empty when nothing. The shift is posted either way (docs/decisions/shift-requests.md "Warnings when posting"). Sent by send_request and change_request (on the child); absent elsewhere.',
+    }),
+  })
+  .openapi('PostedShiftRequest');
+export type PostedShift = z.infer<typeof postedShiftSchema>;
+
+export const changedShiftSchema = z.object({ superseded: shiftRequestSchema, shift_request: postedShiftSchema });
 export type ChangedShift = z.infer<typeof changedShiftSchema>;
 
 export const cancelledShiftSchema = z.object({ shift_request: shiftRequestSchema, auto_fill_shift_request_id: z.string().nullable() });

@@ -1,8 +1,20 @@
 import { render, useRef, useState } from 'hono/jsx/dom';
 import Papa from 'papaparse';
-import { client, newIdempotencyKey, send, write } from '@/web/client/api';
+import { client, newIdempotencyKey, read, send, write } from '@/web/client/api';
 import { eachIsland } from '@/web/client/island';
-import { checkRow, type Crew, type Role, type RowInput, type RowProblem, type ShiftInputBounds, toRequest } from './shift-rows.model';
+import {
+  askedTwiceWords,
+  busyWords,
+  checkRow,
+  type Crew,
+  findShifter,
+  type Role,
+  type RowInput,
+  type RowProblem,
+  type ShiftInputBounds,
+  toRequest,
+  withTimes,
+} from './shift-rows.model';
 
 /**
  * Bulk posting: rows pasted or read from a CSV file (date, in, out, role, rate, shifter or
@@ -11,6 +23,11 @@ import { checkRow, type Crew, type Role, type RowInput, type RowProblem, type Sh
  * Idempotency-Key, so sending it again after a lost answer never posts twice; a row that was
  * refused shows the service's message beside it, can be corrected in place and sent again alone
  * (with a new key, since it is a new request).
+ *
+ * Before anything is sent, each targeted row asks the conflicts operation (three at a time) whether
+ * its shifter is already booked then, and is compared with the table's earlier rows for the same
+ * shifter; a row that meets either is held back, the reason in words beside it, until the owner
+ * ticks "Send row n anyway". Once sent, a row shows the warnings the service answered with.
  */
 interface Props {
   businessId: string;
@@ -20,6 +37,8 @@ interface Props {
   /** The service's shift input bounds (services/shifts SHIFT_INPUT_BOUNDS): the checks read them. */
   bounds: ShiftInputBounds;
   scheduleHref: string;
+  /** Where the crew is invited (an empty_crew warning links there). */
+  crewHref: string;
 }
 
 type RowState = 'ready' | 'invalid' | 'sending' | 'posted' | 'failed';
@@ -30,9 +49,17 @@ interface Row extends RowInput {
   problems: RowProblem[];
   message: string | null;
   key: string;
+  /** Why the row is held back before sending: its shifter is booked then, or asked in an earlier row. */
+  clash: string | null;
+  /** The owner chose to send a held row all the same. */
+  anyway: boolean;
+  /** What the service warned of once the row was posted (send_request's `warnings`). */
+  warnings: { code: string; message: string }[];
 }
 
 const CONCURRENCY = 5;
+/** Conflicts asked at once before sending. */
+const CHECKS_AT_ONCE = 3;
 /** send_request's field names, as the row's columns. */
 const SERVICE_FIELDS: Record<string, keyof RowInput> = {
   shift_date: 'date',
@@ -69,14 +96,90 @@ export function parseRows(text: string): RowInput[] {
 function BulkPoster({ props }: { props: Props }) {
   const [text, setText] = useState('');
   const [rows, setRows] = useState<Row[]>([]);
-  const [notice, setNotice] = useState<string | null>(null);
+  const [notice, setNoticeText] = useState<string | null>(null);
+  /** Rows read by the last "Check rows": the status then says how they stand, as the checks go on. */
+  const [readCount, setReadCount] = useState<number | null>(null);
+  const setNotice = (text: string | null) => {
+    setNoticeText(text);
+    setReadCount(null);
+  };
   const [running, setRunning] = useState(false);
+  const [checking, setChecking] = useState(0);
   const rowsRef = useRef<Row[]>([]);
   rowsRef.current = rows;
+  /** The conflicts operation's answers in words, by shifter and window (null: free then); emptied by "Check rows". */
+  const booked = useRef(new Map<string, string | null>());
+  const asking = useRef(new Set<string>());
+  /** Bumped by "Check rows": answers to an earlier check are dropped. */
+  const generation = useRef(0);
 
   const checked = (input: RowInput, n: number, key = newIdempotencyKey()): Row => {
     const problems = checkRow(input, props.roles, props.crew, props.bounds);
-    return { ...input, n, problems, state: problems.length ? 'invalid' : 'ready', message: null, key };
+    const { date, in: shiftIn, out, role, rate, shifter, note } = input;
+    return {
+      ...{ date, in: shiftIn, out, role, rate, shifter, note },
+      n,
+      problems,
+      state: problems.length ? 'invalid' : 'ready',
+      message: null,
+      key,
+      clash: null,
+      anyway: false,
+      warnings: [],
+    };
+  };
+
+  const sendable = (r: Row) => r.state === 'ready' || r.state === 'failed';
+  const held = (r: Row) => sendable(r) && r.clash !== null && !r.anyway;
+
+  /** The conflicts question of a targeted row that may be sent: shifter, date and times, as send_request would get them. */
+  const bookingKey = (r: Row): string | null => {
+    if (!sendable(r)) return null;
+    const who = findShifter(r.shifter, props.crew);
+    if (!who || who === 'broadcast') return null;
+    const t = withTimes(r);
+    return [who.id, t.date, t.in, t.out].join('|');
+  };
+
+  /** Each row's reason to be held back: the service's bookings first, then an earlier row of the table. */
+  const withClashes = (all: Row[]): Row[] => {
+    const valid = all.filter((r) => r.state !== 'invalid').map((r) => ({ n: r.n, input: r as RowInput }));
+    return all.map((r) => {
+      if (!sendable(r)) return r.state === 'invalid' && r.clash !== null ? { ...r, clash: null } : r;
+      const key = bookingKey(r);
+      const clash = (key ? booked.current.get(key) : null) ?? askedTwiceWords(valid, r.n, props.crew);
+      return clash === r.clash ? r : { ...r, clash };
+    });
+  };
+
+  /** Asks the conflicts operation for every targeted row not asked yet, a few at a time. */
+  const checkBookings = async (all: Row[]) => {
+    const round = generation.current;
+    const keys = [
+      ...new Set(all.map(bookingKey).filter((k): k is string => k !== null && !booked.current.has(k) && !asking.current.has(k))),
+    ];
+    if (!keys.length) return;
+    for (const k of keys) asking.current.add(k);
+    setChecking((c) => c + keys.length);
+    const queue = [...keys];
+    const workers = Array.from({ length: Math.min(CHECKS_AT_ONCE, queue.length) }, async () => {
+      for (let key = queue.shift(); key; key = queue.shift()) {
+        const [shifterId = '', date = '', shiftIn = '', shiftOut = ''] = key.split('|');
+        const res = await send(
+          client.v1.shift_request.conflicts.$get(
+            { query: { shifter_id: shifterId, date, shift_in: shiftIn, shift_out: shiftOut, business_id: props.businessId } },
+            read(),
+          ),
+        );
+        if (round !== generation.current) return;
+        asking.current.delete(key);
+        // An unanswered question marks nothing: the service's warning still comes with the answer once sent.
+        if (res.ok) booked.current.set(key, busyWords(props.crew.find((c) => c.id === shifterId)?.name ?? 'This shifter', date, res.data));
+        setChecking((c) => Math.max(0, c - 1));
+        setRows((rs) => withClashes(rs));
+      }
+    });
+    await Promise.all(workers);
   };
 
   const load = (source: string) => {
@@ -85,14 +188,17 @@ function BulkPoster({ props }: { props: Props }) {
       setNotice(`At most ${MAX_ROWS} rows at once: this has ${parsed.length}. Split it and send the rest after.`);
       return;
     }
-    const next = parsed.map((r, i) => checked(r, i + 1));
+    generation.current += 1;
+    booked.current.clear();
+    asking.current.clear();
+    setChecking(0);
+    const next = withClashes(parsed.map((r, i) => checked(r, i + 1)));
     setRows(next);
-    const bad = next.filter((r) => r.state === 'invalid').length;
-    setNotice(
-      next.length
-        ? `${next.length} row(s) read${bad ? `: ${bad} need a fix before they can be sent` : ', all ready to send'}.`
-        : 'No rows found: paste one shift a line.',
-    );
+    void checkBookings(next);
+    if (next.length) {
+      setNoticeText(null);
+      setReadCount(next.length);
+    } else setNotice('No rows found: paste one shift a line.');
   };
 
   const onFile = async (e: Event) => {
@@ -115,9 +221,12 @@ function BulkPoster({ props }: { props: Props }) {
     const row = rowsRef.current.find((r) => r.n === n);
     if (!row) return;
     // A changed row is a new request: it gets a new key (the old one answered for other values).
-    const fixed = checked({ ...row, [field]: value }, n);
-    update(n, fixed);
+    const next = withClashes(rowsRef.current.map((r) => (r.n === n ? checked({ ...row, [field]: value }, n) : r)));
+    setRows(next);
+    void checkBookings(next);
   };
+
+  const sendAnyway = (n: number, anyway: boolean) => update(n, { anyway });
 
   const sendOne = async (row: Row) => {
     update(row.n, { state: 'sending', message: null });
@@ -128,7 +237,7 @@ function BulkPoster({ props }: { props: Props }) {
       ),
     );
     if (res.ok) {
-      update(row.n, { state: 'posted', message: null });
+      update(row.n, { state: 'posted', message: null, warnings: res.data.warnings ?? [] });
       return;
     }
     // The service names the field it refuses (details[].field): its message goes beside that cell.
@@ -151,10 +260,28 @@ function BulkPoster({ props }: { props: Props }) {
     const after = rowsRef.current;
     const failed = after.filter((r) => r.state === 'failed').length;
     const posted = after.filter((r) => r.state === 'posted').length;
-    setNotice(failed ? `${posted} posted, ${failed} refused: fix them below and send them again.` : `${posted} shift(s) posted.`);
+    const warned = after.filter((r) => r.state === 'posted' && r.warnings.length).length;
+    const warnings = warned ? ` ${warned} of them with a warning: see beside the row.` : '';
+    setNotice(
+      failed
+        ? `${posted} posted, ${failed} refused: fix them below and send them again.${warnings}`
+        : `${posted} shift(s) posted.${warnings}`,
+    );
   };
 
-  const ready = rows.filter((r) => r.state === 'ready' || r.state === 'failed');
+  const ready = rows.filter((r) => sendable(r) && !held(r));
+  const heldBack = rows.filter(held).length;
+  const invalid = rows.filter((r) => r.state === 'invalid').length;
+  const readNote =
+    readCount === null
+      ? null
+      : `${readCount} row(s) read${invalid ? `: ${invalid} need a fix before they can be sent` : checking || heldBack ? '' : ', all ready to send'}.`;
+  const checkNote = checking
+    ? 'Checking whether the shifters are free then…'
+    : heldBack
+      ? `${heldBack} row(s) held back: the shifter is already booked or asked then. Change the row, or tick "Send row … anyway" beside it.`
+      : '';
+  const status = [readNote ?? notice, checkNote].filter(Boolean).join(' ');
   const done = rows.filter((r) => r.state === 'posted' || r.state === 'failed').length;
   const cell = (r: Row, field: keyof RowInput, label: string) => {
     const problem = r.problems.find((p) => p.field === field);
@@ -205,12 +332,17 @@ function BulkPoster({ props }: { props: Props }) {
         <button type="button" class="button button-secondary" onClick={() => load(text)} disabled={running}>
           Check rows
         </button>
-        <button type="button" class="button button-primary" disabled={running || !ready.length} onClick={() => sendRows(ready)}>
+        <button
+          type="button"
+          class="button button-primary"
+          disabled={running || checking > 0 || !ready.length}
+          onClick={() => sendRows(ready)}
+        >
           {rows.some((r) => r.state === 'posted') ? `Send the ${ready.length} row(s) not posted yet` : `Send ${ready.length} row(s)`}
         </button>
       </div>
       <p role="status" aria-live="polite">
-        {notice ?? ''}
+        {status}
       </p>
       {rows.length ? (
         <>
@@ -245,12 +377,45 @@ function BulkPoster({ props }: { props: Props }) {
                     {cell(r, 'note', 'note')}
                     <td>
                       <span
-                        class={`badge ${r.state === 'posted' ? 'badge-ok' : r.state === 'failed' || r.state === 'invalid' ? 'badge-warn' : ''}`}
+                        class={`badge ${r.state === 'posted' ? 'badge-ok' : r.state === 'failed' || r.state === 'invalid' || held(r) ? 'badge-warn' : ''}`}
                       >
-                        {{ ready: 'Ready', invalid: 'Fix it', sending: 'Sending…', posted: 'Posted', failed: 'Refused' }[r.state]}
+                        {held(r)
+                          ? 'Held back'
+                          : { ready: 'Ready', invalid: 'Fix it', sending: 'Sending…', posted: 'Posted', failed: 'Refused' }[r.state]}
                       </span>
                       {r.message ? <p class="field-error">{r.message}</p> : null}
-                      {r.state === 'failed' ? (
+                      {sendable(r) && r.clash ? (
+                        <>
+                          <p class="hint" id={`row-${r.n}-clash`} data-clash>
+                            {r.clash}
+                          </p>
+                          <div class="field checkbox">
+                            <input
+                              type="checkbox"
+                              id={`row-${r.n}-anyway`}
+                              checked={r.anyway}
+                              disabled={running}
+                              aria-describedby={`row-${r.n}-clash`}
+                              onChange={(e: Event) => sendAnyway(r.n, (e.target as HTMLInputElement).checked)}
+                            />
+                            <label for={`row-${r.n}-anyway`}>{`Send row ${r.n} anyway`}</label>
+                          </div>
+                        </>
+                      ) : null}
+                      {r.state === 'posted'
+                        ? r.warnings.map((w) => (
+                            <p class="hint" data-warning={w.code}>
+                              {w.message}
+                              {w.code === 'empty_crew' ? (
+                                <>
+                                  {' '}
+                                  <a href={props.crewHref}>Invite your crew</a>
+                                </>
+                              ) : null}
+                            </p>
+                          ))
+                        : null}
+                      {r.state === 'failed' && !held(r) ? (
                         <button type="button" class="button-link" disabled={running} onClick={() => sendRows([r])}>
                           {`Send row ${r.n} again`}
                         </button>

@@ -4,7 +4,16 @@ import type { AppEnv } from '@/http/app-types';
 import { serviceCtx } from '@/http/create-app';
 import { addDays, todayIn } from '@/lib/shift-time';
 import { type GoingRate, goingRate } from '@/services/insights';
-import { findConflicts, SHIFT_INPUT_BOUNDS, type ShiftConflicts, sendRequest, sendRequestInput } from '@/services/shifts';
+import {
+  emptyCrewWarning,
+  findConflicts,
+  type PostedShift,
+  type PostingWarning,
+  SHIFT_INPUT_BOUNDS,
+  type ShiftConflicts,
+  sendRequestInput,
+  sendRequestWithWarnings,
+} from '@/services/shifts';
 import { Card, CsrfField, IdempotencyField, SubmitButton } from '@/web/components';
 import { WEB_ENTRIES } from '@generated/web/assets';
 import { formatMoney } from '@/web/format';
@@ -14,6 +23,7 @@ import { type DashboardBase, dashboardBase, dashboardHref } from '../dashboard/c
 import { type Refusal, refusalOf, schemaRefusal } from '../dashboard/refusals';
 import {
   ConflictsNotice,
+  EmptyCrewNotice,
   FlexibleAndNote,
   SHIFT_FIELD_LABELS,
   ShiftFields,
@@ -78,17 +88,20 @@ export function prefill(c: Context<AppEnv>, today: string): ShiftFormValues {
 
 interface FormContext extends ShiftFormLookups {
   rate: GoingRate | null;
+  /** The domain's warning when the business has no crew: a broadcast reaches nobody. */
+  emptyCrew: PostingWarning | null;
 }
 
 async function formContext(c: Context<AppEnv>, base: DashboardBase, roleId: string): Promise<FormContext> {
   const b = base.business!;
-  const [lookups, rate] = await Promise.all([
+  const [lookups, rate, emptyCrew] = await Promise.all([
     shiftFormLookups(c, b.id),
     roleId && b.city_id
       ? goingRate(serviceCtx(c), { city_id: b.city_id, shiftrole_id: Number(roleId), currency: b.currency })
       : Promise.resolve(null),
+    emptyCrewWarning(serviceCtx(c), b.id),
   ]);
-  return { ...lookups, rate };
+  return { ...lookups, rate, emptyCrew };
 }
 
 /** The going rate for the role and place, in words, beside the rate field. */
@@ -131,6 +144,7 @@ export function PostShiftView({ base, form, values, errors = {}, error, notice, 
           then="Post it anyway below, or change the time or the shifter."
         />
       ) : null}
+      {form.emptyCrew ? <EmptyCrewNotice warning={form.emptyCrew} crewHref={dashboardHref(base, '/dashboard/crew')} /> : null}
       <Card title={`A shift at ${b.name}`}>
         <form
           method="post"
@@ -182,18 +196,24 @@ async function sentValues(c: Context<AppEnv>): Promise<ShiftFormValues & { confi
   };
 }
 
+/** The words after a post (`?notice=`): a broadcast of a business without crew reached nobody. */
+const POSTED_NOTICES: Partial<Record<string, string>> = {
+  posted: 'The shift was posted. Post another one below.',
+  'posted-unheard': 'The shift was posted, but nobody was told about it: your business has no crew yet.',
+};
+
 export async function renderPostShift(c: Context<AppEnv>): Promise<Response> {
   const base = await dashboardBase(c);
   if (!base.business) return c.redirect('/dashboard', 303);
   const values = prefill(c, todayIn(base.business.timezone, serviceCtx(c).now()));
-  const posted = c.req.query('notice') === 'posted';
+  const notice = c.req.query('notice');
   return renderPage(
     c,
     <PostShiftView
       base={base}
       form={await formContext(c, base, values.shiftrole_id)}
       values={values}
-      notice={posted ? 'The shift was posted. Post another one below.' : undefined}
+      notice={POSTED_NOTICES[notice ?? '']}
     />,
   );
 }
@@ -233,6 +253,7 @@ export async function postShift(c: Context<AppEnv>): Promise<Response> {
     });
   }
   const ctx = serviceCtx(c);
+  let posted: PostedShift;
   try {
     if (input.shifter_id && !sent.confirm) {
       const conflicts = await findConflicts(ctx, {
@@ -244,9 +265,11 @@ export async function postShift(c: Context<AppEnv>): Promise<Response> {
       });
       if (conflicts.data.length || conflicts.busy.length) return again(409, { conflicts });
     }
-    await sendRequest(ctx, parsed.data);
+    posted = await sendRequestWithWarnings(ctx, parsed.data);
   } catch (err) {
     return refused(refusalOf(err, FIELDS, CODE_FIELDS));
   }
-  return c.redirect(dashboardHref(base, '/dashboard/shifts/new', { notice: 'posted' }), 303);
+  // A broadcast nobody hears of says so on the next page (its conflicts, a targeted one's, were confirmed above).
+  const unheard = posted.warnings?.some((w) => w.code === 'empty_crew');
+  return c.redirect(dashboardHref(base, '/dashboard/shifts/new', { notice: unheard ? 'posted-unheard' : 'posted' }), 303);
 }

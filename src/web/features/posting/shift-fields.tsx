@@ -3,7 +3,7 @@ import type { Child } from 'hono/jsx';
 import type { AppEnv } from '@/http/app-types';
 import { serviceCtx } from '@/http/create-app';
 import { listConnections } from '@/services/connections';
-import { listShiftRoles, type ShiftConflicts, type ShiftRoleView } from '@/services/shifts';
+import { listShiftRoles, type PostingWarning, type ShiftConflicts, type ShiftRoleView } from '@/services/shifts';
 import { InputField, Notice, SelectField, TextareaField } from '@/web/components';
 import { shiftHours, timeIn } from '@/web/format';
 
@@ -207,6 +207,21 @@ export function ConflictsNotice({ conflicts, tz, lead, then }: { conflicts: Shif
         ))}
       </ul>
       <p>{then}</p>
+    </Notice>
+  );
+}
+
+/**
+ * The domain's empty-crew warning (services/shifts `emptyCrewWarning`) where a broadcast is posted
+ * (the form, bulk posting): its words, and the way to invite the crew.
+ */
+export function EmptyCrewNotice({ warning, crewHref }: { warning: PostingWarning; crewHref: string }) {
+  return (
+    <Notice kind="info">
+      <p data-warning={warning.code}>{warning.message}</p>
+      <p>
+        <a href={crewHref}>Invite your crew</a>: once a shifter accepts, they are told of your broadcasts.
+      </p>
     </Notice>
   );
 }

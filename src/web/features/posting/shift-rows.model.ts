@@ -137,3 +137,81 @@ export function toRequest(typed: RowInput, businessId: string, roles: Role[], cr
     note: row.note || null,
   };
 }
+
+/** The conflicts operation's answer as the words need it (GET /v1/shift_request/conflicts). */
+export interface BookedWindows {
+  window: { timezone: string };
+  data: { starts_at: string; ends_at: string }[];
+  busy: { starts_at: string; ends_at: string }[];
+}
+
+/** YYYY-MM-DD and HH:MM of an instant on the wall clock of `tz`. */
+function wallClock(iso: string, tz: string): { date: string; time: string } {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone: tz,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(new Date(iso));
+  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  return { date: `${part('year')}-${part('month')}-${part('day')}`, time: `${part('hour')}:${part('minute')}` };
+}
+
+/**
+ * "Jordan Rivera already works 09:00–17:00 that day.": a targeted row's shifter booked then, as the
+ * conflicts operation answers it, on the business's wall clock (`window.timezone`). The same words as
+ * the service's `shifter_busy` warning (services/shifts `shifterBusyWords`), which the row shows once
+ * sent; test/web/posting-warnings.test.ts holds the two together. Null when the shifter is free.
+ */
+export function busyWords(name: string, date: string, booked: BookedWindows): string | null {
+  const windows = [
+    ...booked.data.map((s) => ({ starts_at: s.starts_at, ends_at: s.ends_at, elsewhere: false })),
+    ...booked.busy.map((w) => ({ ...w, elsewhere: true })),
+  ].sort((a, b) => a.starts_at.localeCompare(b.starts_at));
+  if (!windows.length) return null;
+  const tz = booked.window.timezone;
+  let sameDay = true;
+  const spans = windows.map((w) => {
+    const start = wallClock(w.starts_at, tz);
+    if (start.date !== date) sameDay = false;
+    return `${start.time}–${wallClock(w.ends_at, tz).time}${start.date === date ? '' : ` (from ${start.date})`}${w.elsewhere ? ' elsewhere' : ''}`;
+  });
+  return `${name} already works ${spans.join(' and ')}${sameDay ? ' that day' : ''}.`;
+}
+
+/** A row's wall-clock window in minutes (days since 1970 × 1440 + the time; an end before the start is the next day). */
+function rowMinutes(row: RowInput): { start: number; end: number } {
+  const day = Date.parse(`${row.date}T00:00:00Z`) / 86_400_000;
+  const start = day * 1440 + minutesOf(row.in);
+  return { start, end: start + ((minutesOf(row.out) - minutesOf(row.in) + 1440) % 1440) };
+}
+
+/**
+ * "Jordan Rivera is already asked for 09:00–17:00 that day in row 1.": a targeted row whose shifter an
+ * earlier row of the same table already asks for an overlapping time (half-open windows, as the
+ * service's overlap rule; both rows are in the business's zone, so its wall clock compares them).
+ * The service knows nothing of rows not sent yet, and two such requests cannot both be accepted.
+ * `rows` are checked rows (`checkRow` found nothing) in table order; null when none overlaps.
+ */
+export function askedTwiceWords(rows: { n: number; input: RowInput }[], n: number, crew: Crew[]): string | null {
+  const at = rows.findIndex((r) => r.n === n);
+  if (at < 0) return null;
+  const row = withTimes(rows[at]!.input);
+  const who = findShifter(row.shifter, crew);
+  if (!who || who === 'broadcast') return null;
+  const mine = rowMinutes(row);
+  for (const earlier of rows.slice(0, at)) {
+    const other = withTimes(earlier.input);
+    const same = findShifter(other.shifter, crew);
+    if (!same || same === 'broadcast' || same.id !== who.id) continue;
+    const theirs = rowMinutes(other);
+    if (theirs.start < mine.end && mine.start < theirs.end) {
+      const day = other.date === row.date ? 'that day' : `on ${other.date}`;
+      return `${who.name} is already asked for ${other.in}–${other.out} ${day} in row ${earlier.n}.`;
+    }
+  }
+  return null;
+}
