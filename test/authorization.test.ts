@@ -61,6 +61,18 @@ const connectionsOf = (w: VictimWorld): Reread => ({
   body: { business_id: w.business },
 });
 const invitationsOf = (w: VictimWorld): Reread => ({ as: (x) => x.owner, method: 'GET', path: `/v1/business/${w.business}/invitations` });
+const crewInvitesOf = (w: VictimWorld): Reread => ({
+  as: (x) => x.owner,
+  method: 'GET',
+  path: '/v1/request_authorization/invites',
+  query: { business_id: w.business },
+});
+const joinLinkOf = (w: VictimWorld): Reread => ({
+  as: (x) => x.owner,
+  method: 'GET',
+  path: '/v1/request_authorization/join_link',
+  query: { business_id: w.business },
+});
 const templatesOf = (w: VictimWorld): Reread => ({
   as: (x) => x.owner,
   method: 'GET',
@@ -569,6 +581,38 @@ const CASES: Record<string, Entry> = {
   listConnectionRequests: {
     read: true,
     cases: [{ target: "the business's connections", side: 'business', req: (w) => ({ body: { business_id: w.business } }) }],
+  },
+  // Crew invitations and the join link: the victim business's side only (its owner, active teammates, admins).
+  inviteToCrew: {
+    cases: [
+      {
+        target: 'an invitation by email from the victim business',
+        side: 'business',
+        req: (w) => ({ body: { business_id: w.business, email: `walk-${crypto.randomUUID()}@example.test` } }),
+        reread: (w) => [crewInvitesOf(w), connectionsOf(w)],
+      },
+      {
+        target: "a connection request from the victim business, by the stranger's verified email",
+        side: 'business',
+        req: (w) => ({ body: { business_id: w.business, email: w.stranger.email } }),
+        reread: (w) => [crewInvitesOf(w), connectionsOf(w)],
+      },
+    ],
+  },
+  withdrawCrewInvite: {
+    cases: [
+      { target: "the business's crew invitation", side: 'business', req: (w) => ({ params: { id: w.crewInvite } }), reread: crewInvitesOf },
+    ],
+  },
+  rotateCrewJoinLink: {
+    cases: [
+      {
+        target: "the victim business's join link",
+        side: 'business',
+        req: (w) => ({ body: { business_id: w.business } }),
+        reread: joinLinkOf,
+      },
+    ],
   },
 
   // ── Messaging ── (a thread's parties act on their own side; nobody else learns more than that it exists)

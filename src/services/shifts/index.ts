@@ -39,6 +39,7 @@ export { expirePendingShifts } from './expire';
 export { getShiftRequest } from './get';
 export { SHIFT_INPUT_BOUNDS } from './input-bounds';
 export { listBroadcasts, listRequests, listRequestsMany, listRequestSummaries } from './list';
+export { listBroadcastsWithReasons } from './list';
 export { loadShift } from './load';
 export { markNoShow } from './no-show';
 export { listShiftRoles, type ShiftRoleView } from './roles';
@@ -76,7 +77,24 @@ export {
   type UnassignedShift,
   unassignedShiftSchema,
 } from './schemas';
+export {
+  type PostedShift,
+  postedShiftSchema,
+  type PostingWarning,
+  type PostingWarningCode,
+  POSTING_WARNING_CODES,
+  postingWarningSchema,
+} from './schemas';
+export {
+  EMPTY_CREW_MESSAGE,
+  emptyCrewWarning,
+  postingWarnings,
+  sendRequestWithWarnings,
+  shifterBusyWords,
+  withPostingWarnings,
+} from './warnings';
 export { shiftIsLate, shiftStateWords } from './state-words';
+export { type ShiftClockRules, type ShifterShift, shifterShift, type ShiftVenue } from './shifter-shift';
 export { type ShiftActions, type ShiftStory, shiftStory } from './story';
 export type { StoryKind, StoryLine, StoryMoney, StoryVersion } from './story-types';
 export { businessShiftsDated, DATED_READ_MAX, todaysShifts } from './today';

@@ -13,12 +13,20 @@
  * any other session. So after the session ends any way (signing out, cookies cleared, another person
  * signing in, the session revoked elsewhere), the next page loaded online forgets the last person's
  * pages; signing out with the form forgets them at once.
+ *
+ * A shift's page (/dashboard/shifter/shifts/{id}) is kept once seen, the latest MAX_SHIFT_PAGES of
+ * them; a page answered from its kept copy shows the note it carries hidden, saying when it was saved
+ * (src/web/features/shifter-shift/shifter-shift.model.ts `KEPT_NOTE_HIDDEN`).
  */
 import { SYNC_TAG, sendQueuedPunches } from '../features/shifter-clock/punch-queue.client';
+import { KEPT_NOTE_HIDDEN, KEPT_NOTE_SHOWN } from '../features/shifter-shift/shifter-shift.model';
 
 const PAGES = 'shifter-pages-v1';
 /** The pages kept for offline use: the shifter side, read with GET. */
-const KEPT = /^\/dashboard\/shifter(\/(clock|earnings|records|schedule))?\/?$/;
+const KEPT = /^\/dashboard\/shifter(\/(clock|earnings|records|schedule|shifts\/[^/]+))?\/?$/;
+/** A shift's page: one per shift seen, so only the latest MAX_SHIFT_PAGES are kept. */
+const SHIFT_PAGE = /^\/dashboard\/shifter\/shifts\//;
+const MAX_SHIFT_PAGES = 40;
 /** Which session a page was made for (src/web/render.tsx). */
 const SESSION_HEADER = 'X-Page-Session';
 /** How long a kept page's navigation waits for the network before the kept copy answers. */
@@ -28,9 +36,16 @@ interface SyncEvent extends ExtendableEvent {
   tag: string;
 }
 
-/** The kept copy of a shifter page, if there is one. */
+/** The kept copy of a shifter page, if there is one, its saved-copy note shown (a page without one is answered as kept). */
 async function keptPage(path: string): Promise<Response | undefined> {
-  return (await caches.open(PAGES)).match(path);
+  const kept = await (await caches.open(PAGES)).match(path);
+  if (!kept?.headers.get('Content-Type')?.startsWith('text/html')) return kept;
+  const html = await kept.text();
+  return new Response(html.replace(KEPT_NOTE_HIDDEN, KEPT_NOTE_SHOWN), {
+    status: kept.status,
+    statusText: kept.statusText,
+    headers: kept.headers,
+  });
 }
 
 /** After a page of `session` was loaded: drops the kept pages of every other session, and keeps this one. */
@@ -40,7 +55,12 @@ async function noteSession(session: string, page: { path: string; res: Response 
     const kept = await cache.match(req);
     if (kept?.headers.get(SESSION_HEADER) !== session) await cache.delete(req);
   }
-  if (page && session !== 'none') await cache.put(page.path, page.res);
+  if (page && session !== 'none') {
+    await cache.put(page.path, page.res);
+    // The oldest shift pages go first (a page put again moves to the end of the keys).
+    const shifts = (await cache.keys()).filter((r) => SHIFT_PAGE.test(new URL(r.url).pathname));
+    for (const old of shifts.slice(0, Math.max(0, shifts.length - MAX_SHIFT_PAGES))) await cache.delete(old);
+  }
 }
 
 /** Resolves with the answer, or rejects after `ms` (the answer may still come, for the caller to use). */

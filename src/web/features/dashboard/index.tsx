@@ -32,6 +32,12 @@ import {
   renderCrewShifter,
   renderRevokeInvitation,
   renderSuspendTeammate,
+  postInviteAddress,
+  postRotateJoinLink,
+  postWithdrawCrewInvite,
+  renderJoinPoster,
+  renderRotateJoinLink,
+  renderWithdrawCrewInvite,
 } from '../crew/crew';
 import { renderHome } from '../today/home';
 import { postWelcome } from '../today/welcome';
@@ -122,6 +128,12 @@ dashboardPages.post('/settings/partners/:client_id/scopes', postPartnerScopes);
 dashboardPages.get('/crew', renderCrew);
 dashboardPages.get('/crew/invite', renderInviteShifter);
 dashboardPages.post('/crew/invite', postInviteShifter);
+dashboardPages.post('/crew/invite-address', postInviteAddress);
+dashboardPages.get('/crew/crew-invites/:id/withdraw', renderWithdrawCrewInvite);
+dashboardPages.post('/crew/crew-invites/:id/withdraw', postWithdrawCrewInvite);
+dashboardPages.get('/crew/join-link', renderRotateJoinLink);
+dashboardPages.post('/crew/join-link', postRotateJoinLink);
+dashboardPages.get('/crew/join-poster', renderJoinPoster);
 dashboardPages.post('/crew/connections/:id/accept', postAcceptConnection);
 dashboardPages.get('/crew/connections/:id/decline', renderDeclineConnection);
 dashboardPages.post('/crew/connections/:id/decline', postDeclineConnection);

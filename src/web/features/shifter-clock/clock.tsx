@@ -21,6 +21,7 @@ import { dateTimeIn, formatDate, shiftHours, timeIn } from '@/web/format';
 import { renderPage } from '@/web/render';
 import { type DashboardBase, dashboardBase } from '../dashboard/context';
 import { AppShell } from '../dashboard/shell';
+import { shifterShiftPath } from '../shifter-shift/shifter-shift.model';
 import { noScriptPhotoWords, refusalWords } from './clock.model';
 
 /**
@@ -198,6 +199,11 @@ function ShiftCard({ s, place, now, csrf }: { s: ShiftRequestView; place: ClockP
       </h3>
       <p class="clock-when">
         {formatDate(s.shift_date)} · {shiftHours(s.shift_in, s.shift_out)}
+      </p>
+      <p class="clock-shift-link">
+        <a class="shift-link" href={shifterShiftPath(s.id)}>
+          Shift details<span class="visually-hidden">{`: ${s.business_name ?? 'shift'}, ${formatDate(s.shift_date)} ${s.shift_in}`}</span>
+        </a>
       </p>
       <Punched s={s} side="in" tz={tz} />
       {waiting && opens ? (

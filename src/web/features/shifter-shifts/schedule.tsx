@@ -20,11 +20,13 @@ import { appOrigin } from '@/web/urls';
 import { type DashboardBase, dashboardBase } from '../dashboard/context';
 import { noticeOf } from '../dashboard/refusals';
 import { AppShell } from '../dashboard/shell';
+import { shifterShiftPath } from '../shifter-shift/shifter-shift.model';
 import { FIND, hoursText, rateText, SCHEDULE, ShiftItem, shiftWhenText } from './parts';
 
 /**
  * My schedule ({app_url}/dashboard/shifter/schedule): the shifter's accepted shifts ahead, as a week
- * strip and an agenda by day, overlaps marked on both; cancel through a confirmation page that says
+ * strip and an agenda by day, overlaps marked on both, each shift leading to its page
+ * (features/shifter-shift); cancel through a confirmation page that says
  * whether the business's auto-fill re-broadcasts the shift; and the private calendar feed (an
  * iCalendar address a phone's calendar subscribes to, shown once when made, replaced or turned off here).
  */
@@ -211,6 +213,13 @@ function ScheduleView(p: ScheduleViewProps) {
                       </p>
                     ) : null}
                     <div class="sf-actions">
+                      <a
+                        class="button button-primary"
+                        href={shifterShiftPath(s.id)}
+                        aria-label={`See the shift: ${s.role ?? 'shift'} at ${s.business_name ?? ''}, ${formatDate(s.shift_date)}`}
+                      >
+                        See the shift
+                      </a>
                       <a
                         class="button button-secondary"
                         href={`${SCHEDULE}/${encodeURIComponent(s.id)}/cancel`}

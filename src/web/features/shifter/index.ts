@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '@/http/app-types';
 import { shifterClockPages } from '../shifter-clock';
 import { shifterConnectionPages } from '../shifter-connections';
+import { oneShiftPages } from '../shifter-shift';
 import { renderShifter } from './home';
 import { shifterShiftPages } from '../shifter-shifts';
 
@@ -15,3 +16,4 @@ shifterPages.get('/', renderShifter);
 shifterPages.route('/', shifterShiftPages);
 shifterPages.route('/', shifterClockPages);
 shifterPages.route('/', shifterConnectionPages);
+shifterPages.route('/', oneShiftPages);
