@@ -103,7 +103,7 @@ describe('templates, crew, clock board and kiosk', { skip }, () => {
         await signIn(page, owner, '/dashboard/templates');
         await checkEverywhere(page, screenshot, 'templates');
 
-        // A template on every weekday but today's and tomorrow's, at an hour no demo shift has.
+        // A template on five weekdays, at an hour no demo shift has (generate starts next Monday).
         const today = inZone(Date.now()).date;
         const tomorrow = inZone(Date.now() + 86_400_000).date;
         const days = [1, 2, 3, 4, 5, 6, 7].filter((d) => d !== weekday(today) && d !== weekday(tomorrow));
@@ -122,7 +122,7 @@ describe('templates, crew, clock board and kiosk', { skip }, () => {
         await card.waitFor();
 
         // One week first: five shifts.
-        await card.getByLabel('Weeks ahead').selectOption('1');
+        await card.getByLabel('Number of weeks').selectOption('1');
         await card.getByRole('button', { name: /^Preview shifts/ }).click();
         await page.getByRole('heading', { name: 'Will be created (5)' }).waitFor();
         await Promise.all([
@@ -132,7 +132,7 @@ describe('templates, crew, clock board and kiosk', { skip }, () => {
 
         // Two weeks: the first week is shown as already there before anything is posted.
         await page.goto(`${ORIGIN}/dashboard/templates`);
-        await card.getByLabel('Weeks ahead').selectOption('2');
+        await card.getByLabel('Number of weeks').selectOption('2');
         await card.getByRole('button', { name: /^Preview shifts/ }).click();
         await page.getByRole('heading', { name: 'Will be created (5)' }).waitFor();
         await page.getByRole('heading', { name: 'Skipped, already there (5)' }).waitFor();
@@ -159,7 +159,7 @@ describe('templates, crew, clock board and kiosk', { skip }, () => {
     try {
       await withEvidence(session, 'crew-board-crew', async () => {
         await signIn(page, owner, '/dashboard/crew');
-        await page.getByRole('heading', { name: /^Your crew/ }).waitFor();
+        await page.getByRole('heading', { name: /^Your crew, last/ }).waitFor();
         await checkEverywhere(page, screenshot, 'crew');
         await page.locator('table.crew-table th[scope=row] a').first().click();
         await page.getByRole('heading', { name: 'Public details' }).waitFor();
@@ -169,8 +169,8 @@ describe('templates, crew, clock board and kiosk', { skip }, () => {
         // which the browser logs as a failed load, so the offline check above comes first).
         await page.goto(`${ORIGIN}/dashboard/crew`);
         await page.fill('#field-shifter', 'nobody-by-this-name');
-        await page.getByRole('button', { name: 'Look them up' }).click();
-        await page.getByText('No shifter has this public name or id.').waitFor();
+        await page.getByRole('button', { name: 'Find them' }).click();
+        await page.getByText(/^No shifter has this public name or id/).waitFor();
         assert.equal(await page.inputValue('#field-shifter'), 'nobody-by-this-name');
         await assertAccessible(page, 'crew, unknown shifter');
         assert.deepEqual(session.record.pageErrors, []);

@@ -121,7 +121,7 @@ export function PreviewForm({
         </select>
       </div>
       <div class="field">
-        <label for={id}>For</label>
+        <label for={id}>Number of weeks</label>
         <select id={id} name="weeks">
           {options.map((n) => (
             <option value={String(n)} selected={n === weeks}>
