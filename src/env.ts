@@ -217,9 +217,9 @@ export class ConfigError extends Error {
 export function getSettings(env: AppBindings): Settings {
   const hit = cache.get(env);
   if (hit) return hit;
-  const missing = (['DB', 'UPLOADS', 'RATE_LIMITER', 'CLAIM_LOCK', 'THREADS', 'NOTIFICATIONS_QUEUE', 'WEBHOOKS_QUEUE'] as const).filter(
-    (b) => !env[b],
-  );
+  const missing = (
+    ['DB', 'UPLOADS', 'RATE_LIMITER', 'CLAIM_LOCK', 'THREADS', 'BUSINESS_LIVE', 'NOTIFICATIONS_QUEUE', 'WEBHOOKS_QUEUE'] as const
+  ).filter((b) => !env[b]);
   if (missing.length) throw new ConfigError(`missing bindings: ${missing.join(', ')}`);
   const parsed = settingsSchema.safeParse(env);
   if (!parsed.success) throw new ConfigError(`invalid settings: ${parsed.error.message}`);

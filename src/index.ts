@@ -6,6 +6,7 @@ import { handleScheduled } from './jobs/scheduled';
 import { withOAuth } from './mcp/oauth';
 import { handleQueue } from './queues/consumer';
 
+export { BusinessLive } from './durable-objects/business-live';
 export { ClaimLock } from './durable-objects/claim-lock';
 export { ConversationThread } from './durable-objects/conversation-thread';
 export { RateLimiter } from './durable-objects/rate-limiter';

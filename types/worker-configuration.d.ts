@@ -48,11 +48,12 @@ interface __BaseEnv_Env {
 	RATE_LIMITER: DurableObjectNamespace<import("../src/index").RateLimiter>;
 	CLAIM_LOCK: DurableObjectNamespace<import("../src/index").ClaimLock>;
 	THREADS: DurableObjectNamespace<import("../src/index").ConversationThread>;
+	BUSINESS_LIVE: DurableObjectNamespace<import("../src/index").BusinessLive>;
 }
 declare namespace Cloudflare {
 	interface GlobalProps {
 		mainModule: typeof import("../src/index");
-		durableNamespaces: "RateLimiter" | "ClaimLock" | "ConversationThread";
+		durableNamespaces: "RateLimiter" | "ClaimLock" | "ConversationThread" | "BusinessLive";
 	}
 	interface Env extends __BaseEnv_Env {}
 }

@@ -1,6 +1,7 @@
 import type { AppBindings } from '../env';
 import { errorFields } from '../lib/log';
 import { notificationsMessageSchema, storeDeadLetter as keepDeadLetter, systemContext } from '../services/kernel';
+import { publishLiveOfNotify, publishLiveOfPartnerEvents } from '../services/live';
 import { deliverEmail } from '../services/mail';
 import { deliverOne, deliverText, processNotify } from '../services/notifications';
 import { handleWebhooksBatch } from '../services/webhooks';
@@ -46,6 +47,8 @@ async function handleNotifications(batch: MessageBatch, env: AppBindings, exec: 
       ctx.log.warn('notifications message failed; retrying', { message_id: msg.id, attempts: msg.attempts, ...errorFields(err) });
       msg.retry({ delaySeconds: retryDelaySeconds(msg.attempts) });
     }
+    // The business pages it changed hear of it (services/live): after the in-app rows, best effort, never failing the delivery.
+    if (parsed.data.type === 'notify') await publishLiveOfNotify(ctx, parsed.data);
   }
 }
 
@@ -56,6 +59,11 @@ async function handleNotifications(batch: MessageBatch, env: AppBindings, exec: 
 async function handleWebhookEvents(batch: MessageBatch, env: AppBindings, exec: ExecutionContext) {
   const ctx = systemContext(env, exec, 'queue:webhooks');
   await handleWebhooksBatch(ctx, batch.messages, (msg) => storeDeadLetter(env, batch.queue, msg));
+  // A shift event changed its business's pages (services/live): best effort, never failing the delivery.
+  await publishLiveOfPartnerEvents(
+    ctx,
+    batch.messages.map((m) => m.body),
+  );
 }
 
 async function storeDeadLetter(env: AppBindings, queue: string, msg: Message) {

@@ -2,13 +2,15 @@ import { and, eq, gt, isNull } from 'drizzle-orm';
 import { sessions } from '../../db/schema';
 import { errorFields } from '../../lib/log';
 import type { ServiceContext } from '../kernel';
+import { closeBusinessLiveOfEndedSessions } from '../live';
 import { closeLiveViewsOfEndedSessions } from '../messaging';
 
 /**
  * After sessions of an account ended (sign-out, sign-out elsewhere, a password change or reset, the
  * oldest beyond the cap, a browser turned kiosk): the live views those sessions have open close
- * (services/messaging/live.ts). Whatever ended, the sessions still live are the ones kept. Called
- * after the change committed; it never throws.
+ * (services/messaging/live.ts), and so do the live updates of business pages (services/live).
+ * Whatever ended, the sessions still live are the ones kept. Called after the change committed; it
+ * never throws.
  */
 export async function closeLiveViewsOfEndedSessionsOf(ctx: ServiceContext, userId: string): Promise<void> {
   let live: { id: string }[];
@@ -21,9 +23,6 @@ export async function closeLiveViewsOfEndedSessionsOf(ctx: ServiceContext, userI
     ctx.log.warn('reading the live sessions for the live views failed', { user_id: userId, ...errorFields(err) });
     return;
   }
-  await closeLiveViewsOfEndedSessions(
-    ctx,
-    userId,
-    live.map((s) => s.id),
-  );
+  const liveIds = live.map((s) => s.id);
+  await Promise.all([closeLiveViewsOfEndedSessions(ctx, userId, liveIds), closeBusinessLiveOfEndedSessions(ctx, userId, liveIds)]);
 }

@@ -5,6 +5,7 @@ import { AppError } from '../../lib/errors';
 import { toIso } from '../../lib/time';
 import { accessBusiness, TEAMMATE_STATUS } from '../access';
 import { auditInsert, changedRows, type ServiceContext } from '../kernel';
+import { recheckBusinessLive } from '../live';
 import { recheckLiveViewsOf } from '../messaging';
 import { MAX_LISTED_TEAMMATES, type TeammateList, type TeammateStatusInput, type TeammateView } from './schemas';
 
@@ -67,7 +68,7 @@ export async function setTeammateStatus(
     ),
   ]);
   if (changedRows(changed) === 0) throw new AppError('NOT-FOUND-ERR', 'This user is not a teammate of the business.');
-  // A suspended teammate reads the business's threads no more: the live views they have open close.
-  await recheckLiveViewsOf(ctx, userId);
+  // A suspended teammate reads the business's threads and follows its pages no more: their live sockets close.
+  await Promise.all([recheckLiveViewsOf(ctx, userId), recheckBusinessLive(ctx, businessId, userId)]);
   return (await loadTeammate(ctx, businessId, userId))!;
 }

@@ -1,4 +1,4 @@
-export { groupScope, OUTBOUND_CHANNELS, type OutboundChannel } from './catalog';
+export { catalogEntry, groupScope, OUTBOUND_CHANNELS, type OutboundChannel } from './catalog';
 export { deliverOne, processNotify, sweepNotificationDeliveries } from './deliver';
 export { listDeliveries } from './deliveries';
 export { countUnreadNotifications, getNotification, listNotifications, markAllNotificationsRead, markNotificationRead } from './inbox';
@@ -24,4 +24,4 @@ export {
   updatePreferencesInput,
 } from './schemas';
 export { smsProviderFor } from './sms';
-export { deliverText, draftText, type TextDraft } from './text-outbox';
+export { deliverText, draftText, sweepTextOutbox, type TextDraft } from './text-outbox';

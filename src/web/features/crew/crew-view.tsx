@@ -5,8 +5,9 @@ import type { AppEnv } from '@/http/app-types';
 import { Card } from '@/web/components';
 import { renderPage } from '@/web/render';
 import { seesPay } from '@/services/access';
-import { type DashboardBase, dashboardBase } from '@/web/features/dashboard/context';
+import { type DashboardBase, dashboardBase, dashboardHref } from '@/web/features/dashboard/context';
 import { noticeOf } from '@/web/features/dashboard/refusals';
+import { LiveRegion } from '@/web/features/dashboard/live-region';
 import { AppShell } from '@/web/features/dashboard/shell';
 import { type CrewData, loadCrew } from './crew-data';
 import { CREW } from './crew-format';
@@ -48,6 +49,8 @@ interface CrewViewProps {
 }
 
 export function CrewView({ base, data, notice, error, shifter, found, address, teammate }: CrewViewProps) {
+  // The requests, the invitations waiting and the crew are brought up to date without a reload (the `live` island).
+  const src = dashboardHref(base, CREW);
   return (
     <AppShell base={base} title="Crew" current={CREW} notice={notice} error={error}>
       <Card title="Invite a shifter">
@@ -56,17 +59,23 @@ export function CrewView({ base, data, notice, error, shifter, found, address, t
         <h3 id="invite-address-head">Not on Shiftmarket yet? Invite them by email or text</h3>
         <InviteAddressForm base={base} state={address} />
       </Card>
-      <Requests base={base} data={data} />
+      <LiveRegion id="crew-requests" on={['connections']} src={src} label="Connection requests">
+        <Requests base={base} data={data} />
+      </LiveRegion>
       <div class="grid">
-        <CrewInvitesCard base={base} invites={data.crewInvites} />
+        <LiveRegion id="crew-invites" on={['connections']} src={src} label="Invitations waiting">
+          <CrewInvitesCard base={base} invites={data.crewInvites} />
+        </LiveRegion>
         <JoinLinkCard base={base} link={data.joinLink} />
       </div>
-      <section class="card" aria-labelledby="crew-head">
-        <h2 id="crew-head">{`Your crew, last ${data.analytics.window_days} days`}</h2>
-        <Summary a={data.analytics} />
-        <CrewTable base={base} data={data} />
-        {seesPay(base.business?.role) ? null : <p class="aside">Pay figures are shown to the business owner.</p>}
-      </section>
+      <LiveRegion id="crew-members" on={['connections']} src={src} label="Your crew">
+        <section class="card" aria-labelledby="crew-head">
+          <h2 id="crew-head">{`Your crew, last ${data.analytics.window_days} days`}</h2>
+          <Summary a={data.analytics} />
+          <CrewTable base={base} data={data} />
+          {seesPay(base.business?.role) ? null : <p class="aside">Pay figures are shown to the business owner.</p>}
+        </section>
+      </LiveRegion>
       <TeamCard base={base} data={data} email={teammate?.email} emailError={teammate?.error} />
     </AppShell>
   );

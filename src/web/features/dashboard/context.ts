@@ -35,7 +35,7 @@ export interface ShellCounts {
 }
 
 /** What the header shows on every page; one cheap read each, in parallel with the page's own. */
-async function shellCounts(c: Context<AppEnv>): Promise<ShellCounts> {
+export async function shellCounts(c: Context<AppEnv>): Promise<ShellCounts> {
   const ctx = serviceCtx(c);
   const [notifications, messages] = await Promise.all([countUnreadNotifications(ctx), countUnreadThreads(ctx)]);
   return { notifications, messages: messages.total };

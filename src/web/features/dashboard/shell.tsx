@@ -1,7 +1,9 @@
 import type { Child } from 'hono/jsx';
+import { WEB_ENTRIES } from '@generated/web/assets';
 import { Notice } from '@/web/components';
 import { Document, SignOutForm } from '@/web/layout';
-import { type DashboardBase, dashboardHref } from './context';
+import { type DashboardBase, dashboardHref, type ShellCounts } from './context';
+import { LIVE_COUNTS_PATH } from './live-region';
 
 /** The sections of a business's dashboard, in the navigation's order. */
 export const BUSINESS_NAV = [
@@ -94,10 +96,33 @@ function Switcher({ base, side }: { base: DashboardBase; side: ShellSide }) {
   );
 }
 
-/** A header link with its unread figure, read by a screen reader as part of the link's name. */
-function CountLink({ href, label, count, current }: { href: string; label: string; count: number | null; current?: string | undefined }) {
+/**
+ * A header link with its unread figure, read by a screen reader as part of the link's name. With
+ * `live` (a business's pages), the `live` island brings the figure up to date from `live.src`.
+ */
+function CountLink({
+  href,
+  label,
+  count,
+  current,
+  live,
+}: {
+  href: string;
+  label: string;
+  count: number | null;
+  current?: string | undefined;
+  live?: { region: string; src: string } | undefined;
+}) {
   return (
-    <a href={href} class="count-link" aria-current={href === current ? 'page' : undefined}>
+    <a
+      href={href}
+      class="count-link"
+      aria-current={href === current ? 'page' : undefined}
+      data-live-region={live?.region}
+      data-live-on={live ? 'counts' : undefined}
+      data-live-src={live?.src}
+      data-live-label={live ? label : undefined}
+    >
       {label}
       {count ? (
         <span class="count-badge">
@@ -106,6 +131,40 @@ function CountLink({ href, label, count, current }: { href: string; label: strin
         </span>
       ) : null}
     </a>
+  );
+}
+
+/**
+ * The inbox and notifications links with their figures; `businessId` marks them for the live
+ * updates of that business's pages (their fragment, GET /dashboard/live/counts, renders this too).
+ */
+export function HeaderCounts({
+  counts,
+  current,
+  businessId,
+}: {
+  counts: ShellCounts;
+  current?: string | undefined;
+  businessId?: string | undefined;
+}) {
+  const src = businessId ? `${LIVE_COUNTS_PATH}?business_id=${encodeURIComponent(businessId)}` : undefined;
+  return (
+    <>
+      <CountLink
+        href="/inbox"
+        label="Inbox"
+        count={counts.messages}
+        current={current}
+        live={src ? { region: 'count-inbox', src } : undefined}
+      />
+      <CountLink
+        href="/notifications"
+        label="Notifications"
+        count={counts.notifications}
+        current={current}
+        live={src ? { region: 'count-notifications', src } : undefined}
+      />
+    </>
   );
 }
 
@@ -194,10 +253,12 @@ export function AppShell({ base, title, side: asked, current, notice, error, scr
   const side: ShellSide = asked ?? (base.business ? 'business' : 'shared');
   const pageTitle = side === 'business' && base.business ? `${title} · ${base.business.name}` : title;
   const home = side === 'shifter' ? '/dashboard/shifter' : dashboardHref(side === 'business' ? base : { business: null }, '/dashboard');
+  // A business's pages follow its changes (the `live` island: docs/decisions/live-updates.md).
+  const live = side === 'business' && base.business ? base.business.id : undefined;
   return (
     <Document
       title={pageTitle}
-      scripts={scripts}
+      scripts={live ? [...(scripts ?? []), WEB_ENTRIES.islands.live.js] : scripts}
       styles={styles}
       csrfToken={base.csrfToken}
       bodyClass="app"
@@ -210,8 +271,7 @@ export function AppShell({ base, title, side: asked, current, notice, error, scr
           </a>
           <Switcher base={base} side={side} />
           <nav class="header-links" aria-label="You">
-            <CountLink href="/inbox" label="Inbox" count={base.counts.messages} current={current} />
-            <CountLink href="/notifications" label="Notifications" count={base.counts.notifications} current={current} />
+            <HeaderCounts counts={base.counts} current={current} businessId={live} />
             {/* Inline from 48rem; on a phone the same links sit under Menu, so the header stays two rows. */}
             <div class="header-more">
               <MoreLinks base={base} current={current} />
@@ -235,6 +295,11 @@ export function AppShell({ base, title, side: asked, current, notice, error, scr
           {notice ? <Notice kind="success">{notice}</Notice> : null}
           {error ? <Notice kind="error">{error}</Notice> : null}
           {children}
+          {live ? (
+            <div data-island="live" data-props={JSON.stringify({ businessId: live })}>
+              <p class="visually-hidden" role="status" data-live-announce />
+            </div>
+          ) : null}
         </main>
       </div>
     </Document>

@@ -14,6 +14,7 @@ import { ConfirmPage } from '../dashboard/confirm-page';
 import { type DashboardBase, dashboardBase, dashboardHref } from '../dashboard/context';
 import { todayStanding } from './home';
 import { noticeOf, refusalOf } from '../dashboard/refusals';
+import { LiveRegion } from '../dashboard/live-region';
 import { AppShell } from '../dashboard/shell';
 
 /**
@@ -216,29 +217,31 @@ function BoardView({
         </a>
       }
     >
-      <p class="aside">{`${b.name} · ${formatDate(data.today)} · times in ${b.timezone} · as of ${timeIn(new Date(nowMs).toISOString(), b.timezone)}`}</p>
-      <ul class="stat-row" aria-label="Today at a glance">
-        {counts.map((x) => (
-          <li>
-            <span class="stat">{x.value}</span>
-            <span class="stat-label">{x.label}</span>
-          </li>
-        ))}
-      </ul>
-      <section aria-labelledby="board-head">
-        <h2 id="board-head">Today's shifts</h2>
-        {shifts.length ? (
-          <ul class="board-list">
-            {shifts.map((s) => (
-              <ShiftCard base={base} s={s} nowMs={nowMs} today={data.today} />
-            ))}
-          </ul>
-        ) : (
-          <p class="empty">
-            No shifts today. <a href={dashboardHref(base, '/dashboard/shifts/new')}>Post a shift</a>
-          </p>
-        )}
-      </section>
+      <LiveRegion id="board" on={['shifts']} src={dashboardHref(base, BOARD)} label="Clock board">
+        <p class="aside">{`${b.name} · ${formatDate(data.today)} · times in ${b.timezone} · as of ${timeIn(new Date(nowMs).toISOString(), b.timezone)}`}</p>
+        <ul class="stat-row" aria-label="Today at a glance">
+          {counts.map((x) => (
+            <li>
+              <span class="stat">{x.value}</span>
+              <span class="stat-label">{x.label}</span>
+            </li>
+          ))}
+        </ul>
+        <section aria-labelledby="board-head">
+          <h2 id="board-head">Today's shifts</h2>
+          {shifts.length ? (
+            <ul class="board-list">
+              {shifts.map((s) => (
+                <ShiftCard base={base} s={s} nowMs={nowMs} today={data.today} />
+              ))}
+            </ul>
+          ) : (
+            <p class="empty">
+              No shifts today. <a href={dashboardHref(base, '/dashboard/shifts/new')}>Post a shift</a>
+            </p>
+          )}
+        </section>
+      </LiveRegion>
       <KioskCard base={base} kiosks={data.kiosks} />
     </AppShell>
   );
