@@ -1,4 +1,4 @@
-// `npm run bench [-- claims|broadcasts|lists|insights|dashboard|auth|counts|load|soak ...]`: seeds a fresh local
+// `npm run bench [-- claims|broadcasts|lists|insights|dashboard|schedule|auth|counts|load|soak ...]`: seeds a fresh local
 // D1 under bench/.state/, starts `wrangler dev` on its own port with that state, runs the chosen
 // benchmarks (all but load and soak by default), prints the figures and writes them to
 // bench/results/<timestamp>.json.
@@ -27,12 +27,13 @@ import { openHeapProbe } from './heap.mjs';
 import { benchInsights, printInsights } from './insights.mjs';
 import { benchLists, printLists } from './lists.mjs';
 import { benchLoad, heapVerdict, memoryVerdict, poolsFor, printLoad, printSoak } from './load.mjs';
+import { benchSchedule, printSchedule } from './schedule.mjs';
 import { generate, generateBroadcasts, generateWorked, load } from './seed.mjs';
 import { BENCH_VARS, buildSnapshot, runBench, startServer } from './server.mjs';
 
-const ALL = ['claims', 'broadcasts', 'lists', 'insights', 'dashboard', 'auth', 'counts', 'load', 'soak'];
+const ALL = ['claims', 'broadcasts', 'lists', 'insights', 'dashboard', 'schedule', 'auth', 'counts', 'load', 'soak'];
 /** What `npm run bench` runs when no benchmark is named: all but the long-running load and soak. */
-const DEFAULT = ['claims', 'broadcasts', 'lists', 'insights', 'dashboard', 'auth', 'counts'];
+const DEFAULT = ['claims', 'broadcasts', 'lists', 'insights', 'dashboard', 'schedule', 'auth', 'counts'];
 /** The Worker served: the real one, plus the probe routes the auth benchmark measures layer by layer. */
 const ENTRY = 'bench/probe-worker.ts';
 const PLAN = {
@@ -41,6 +42,7 @@ const PLAN = {
   listRequests: 200,
   insightRequests: 100,
   dashboardRounds: 100,
+  scheduleRounds: 100,
   authRounds: 300,
 };
 /** `--smoke`: a few requests of each kind on tiny data (enough for a full page of 50 broadcasts). */
@@ -50,6 +52,7 @@ const SMOKE_PLAN = {
   listRequests: 4,
   insightRequests: 4,
   dashboardRounds: 3,
+  scheduleRounds: 3,
   authRounds: 3,
 };
 const SMOKE_SIZES = {
@@ -67,7 +70,7 @@ const SMOKE_BROADCASTS = [120, 180];
 const SMOKE_WORKED = [1_500, 2_000];
 
 /** Benchmarks that leave the data as they found it, so a later `--reuse` run measures the same thing. */
-const READ_ONLY = ['broadcasts', 'lists', 'insights', 'dashboard', 'auth'];
+const READ_ONLY = ['broadcasts', 'lists', 'insights', 'dashboard', 'schedule', 'auth'];
 
 /** `--name value` (or `--name=value`) from the arguments. */
 function option(argv, name) {
@@ -245,10 +248,10 @@ async function main() {
         );
       }
     }
-    if (has('dashboard') && !manifest.dashboard)
+    if ((has('dashboard') || has('schedule')) && !manifest.dashboard)
       throw new Error('the data was seeded before the dashboard business existed: run without --reuse');
-    if (has('lists') || has('insights') || has('dashboard') || has('auth')) {
-      for (const k of ['lists', 'insights', 'dashboard', 'auth']) if (has(k)) results[k] = [];
+    if (has('lists') || has('insights') || has('dashboard') || has('schedule') || has('auth')) {
+      for (const k of ['lists', 'insights', 'dashboard', 'schedule', 'auth']) if (has(k)) results[k] = [];
       for (const [i, size] of worked.entries()) {
         if (!reuse) await grow('worked', size, i);
         if (has('lists'))
@@ -268,6 +271,13 @@ async function main() {
           results.dashboard.push(
             await run(`dashboard at ${manifest.counts.insightRows}`, () =>
               benchDashboard(server.base, manifest, { rounds: plan.dashboardRounds }),
+            ),
+          );
+        // The schedule's week of ~850 shifts and its calendar feed, against the least read (issue 34: within 3×).
+        if (has('schedule'))
+          results.schedule.push(
+            await run(`schedule at ${manifest.counts.insightRows}`, () =>
+              benchSchedule(server.base, manifest, { rounds: plan.scheduleRounds }),
             ),
           );
         // The least authenticated read, measured beside the figures it is the yardstick of.
@@ -330,6 +340,7 @@ async function main() {
   for (const [i, r] of (results.insights ?? []).entries()) printInsights(r, results.auth?.[i]);
   if ((results.insights?.length ?? 0) > 0) printInsightSizes(results.insights, results.lists ?? [], results.auth ?? []);
   for (const d of results.dashboard ?? []) printDashboard(d);
+  for (const d of results.schedule ?? []) printSchedule(d);
   for (const a of results.auth ?? []) printAuthRead(a);
   if (results.counts) printCounts(results.counts);
   if (results.load) printLoad(results.load);

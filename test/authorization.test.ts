@@ -788,6 +788,26 @@ const CASES: Record<string, Entry> = {
       },
     ],
   },
+  // Copy a week: the victim's shifts of the week of dateAhead(3) into the week after it.
+  previewCopyWeek: {
+    cases: [
+      {
+        target: "the business's schedule",
+        side: 'business',
+        req: (w) => ({ query: { business_id: w.business, source_week: dateAhead(3), target_week: dateAhead(10) } }),
+      },
+    ],
+  },
+  copyWeek: {
+    cases: [
+      {
+        target: "the business's schedule",
+        side: 'business',
+        req: (w) => ({ body: { business_id: w.business, source_week: dateAhead(3), target_week: dateAhead(10) } }),
+        reread: businessShifts,
+      },
+    ],
+  },
 
   // ── Business settings and figures ──
   updateBusinessSettings: {

@@ -19,6 +19,7 @@ import { notificationsRouter } from './notifications/notifications.index';
 import { prepayRouter, shiftRequestsRouter } from './shift-requests/shift-requests.index';
 import { shifterRecordsRouter } from './shifter/records.index';
 import { shifterRouter } from './shifter/shifter.index';
+import { scheduleRouter } from './schedule/schedule.index';
 import { templatesRouter } from './templates/templates.index';
 import { userRouter } from './user/user.index';
 import { embedRouter } from '../web/embed';
@@ -40,6 +41,7 @@ export const apiRouter = createRouter()
   .route('/', connectionsRouter)
   .route('/', messagingRouter)
   .route('/', templatesRouter)
+  .route('/', scheduleRouter)
   .route('/', notificationsRouter)
   .route('/', goingRateRouter)
   .route('/', partnerRouter)

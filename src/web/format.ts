@@ -9,10 +9,12 @@ export function formatMoney(amount: number, currency: string): string {
   }
 }
 
+let dateWords: Intl.DateTimeFormat | undefined;
 /** "Thu 26 Nov": a wall-clock date (YYYY-MM-DD) in words, read as the date it names (no zone shift). */
 export function formatDate(date: string): string {
-  const d = new Date(`${date}T12:00:00Z`);
-  return new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' }).format(d);
+  // One formatter for every call: a page of hundreds of dates (a copied week) made one each.
+  dateWords ??= new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' });
+  return dateWords.format(new Date(`${date}T12:00:00Z`));
 }
 
 /** "09:00–17:00", with "(next day)" when the shift ends after midnight. */

@@ -9,7 +9,8 @@ import { call, expectError } from '../helpers/api';
 import { contextAt, nextDstChange, nextDstChangeFromNow } from '../helpers/clock';
 import { addTeammate, connect, db, makeUser } from '../helpers/factory';
 import { expectDenied, itRejectsBadCredentials } from '../helpers/security';
-import { expectValidation } from '../helpers/shifts';
+import { expectValidation, insertShift } from '../helpers/shifts';
+import { EMPTY_CREW_MESSAGE } from '../../src/services/shifts';
 
 const TZ = 'America/New_York'; // the factory's business zone
 
@@ -461,6 +462,50 @@ describe('generate: calendar weeks and what is already there', () => {
     const g = await generate(biz.key, t.id, 1);
     expect(dates(g.body.created)).toEqual([fri]);
     expect(g.body.skipped_reasons).toEqual([{ shift_date: wed, reason: 'same_shift' }]);
+  });
+});
+
+describe('generate: warnings on each created shift', () => {
+  it('a targeted template warns shifter_busy on the dates its shifter is already booked, as the conflicts operation lists them', async () => {
+    const { biz, businessId } = await owner();
+    const crew = await makeUser({ shifter: true });
+    await connect(businessId, crew.shifterId!);
+    const t = await newTemplate(biz.key, businessId, { days_of_week: '1,3', default_shifter_id: crew.shifterId });
+    const mon = mondayIn(1);
+    const wed = addDays(mon, 2);
+    // An accepted shift over Monday's 11:00–15:00 (the template's), and a cancelled one over Wednesday's.
+    const held = await insertShift({ businessId, shifterId: crew.shifterId, date: mon, in: '14:00', out: '18:00' });
+    await insertShift({ businessId, shifterId: crew.shifterId, date: wed, in: '10:00', out: '12:00', status: 7 });
+    const g = await generate(biz.key, t.id, 1);
+    expect(g.status, JSON.stringify(g.body)).toBe(201);
+    const [first, second] = g.body.created as Array<{ shift_date: string; warnings: Array<Record<string, any>> }>;
+    expect([first!.shift_date, second!.shift_date]).toEqual([mon, wed]);
+    expect(first!.warnings).toHaveLength(1);
+    expect(first!.warnings[0]).toMatchObject({ code: 'shifter_busy', busy: [] });
+    expect(first!.warnings[0]!.message).toMatch(/already works 14:00–18:00 that day\./);
+    const same = await call('GET', '/v1/shift_request/conflicts', {
+      key: biz.key,
+      query: { shifter_id: crew.shifterId!, business_id: businessId, date: mon, shift_in: '11:00', shift_out: '15:00' },
+    });
+    expect(first!.warnings[0]!.conflicts.map((s: { id: string }) => s.id)).toEqual([held.id]);
+    expect(first!.warnings[0]!.conflicts).toEqual(same.body.data);
+    expect(second!.warnings).toEqual([]);
+  });
+
+  it('a broadcast template of a business without crew warns empty_crew on each shift, and nothing once it has a crew', async () => {
+    const { biz, businessId } = await owner();
+    const t = await newTemplate(biz.key, businessId, { days_of_week: '2,4' });
+    const lonely = await generate(biz.key, t.id, 1);
+    expect(lonely.body.created).toHaveLength(2);
+    for (const s of lonely.body.created) expect(s.warnings).toEqual([{ code: 'empty_crew', message: EMPTY_CREW_MESSAGE }]);
+    const crew = await makeUser({ shifter: true });
+    await connect(businessId, crew.shifterId!);
+    const withCrew = await generate(biz.key, t.id, 1, mondayIn(2));
+    expect(withCrew.body.created).toHaveLength(2);
+    for (const s of withCrew.body.created) expect(s.warnings).toEqual([]);
+    // The document says each created shift carries them.
+    const doc = (await call('GET', '/v1/openapi.json')).body;
+    expect(doc.components.schemas.TemplateGenerateResult.properties.created.items.$ref).toBe('#/components/schemas/PostedShiftRequest');
   });
 });
 

@@ -30,23 +30,52 @@ const invalid = (field: string, message: string) => new AppError('VALIDATION-ERR
 export type ShiftFields = Omit<SendRequestInput, 'business_id'>;
 
 /**
+ * What buildShiftRow reads to check a shift (its role, its currency, the targeted shifter and whether
+ * they are crew), kept for one request that builds many rows (copy week), so a week of shifts reads
+ * each role, currency and shifter once. Made fresh per request: it holds what was read then.
+ */
+export interface ShiftRowLookups {
+  role: Map<number, Promise<typeof shiftRoles.$inferSelect | undefined>>;
+  currency: Map<string, Promise<typeof currencies.$inferSelect | undefined>>;
+  shifter: Map<string, Promise<{ row: typeof shifters.$inferSelect | undefined; crew: boolean }>>;
+}
+export const shiftRowLookups = (): ShiftRowLookups => ({ role: new Map(), currency: new Map(), shifter: new Map() });
+
+function once<K, V>(map: Map<K, Promise<V>> | undefined, key: K, read: () => Promise<V>): Promise<V> {
+  if (!map) return read();
+  let p = map.get(key);
+  if (!p) {
+    p = read();
+    map.set(key, p);
+  }
+  return p;
+}
+
+/**
  * Validates a shift for a business and returns the row to insert: formats, role, rate, currency,
  * the window (positive, at most 24 h, starting in the future), the agent pay cap when an agent posts
  * it, and, for a targeted shift, that the shifter is connected and accepting requests. Shared by
- * send_request, change_request and templates.
+ * send_request, change_request, templates and copy week (which passes `lookups`).
  */
 export async function buildShiftRow(
   ctx: ServiceContext,
   business: BusinessRow,
   f: ShiftFields,
   extra: Partial<typeof shiftRequests.$inferInsert> = {},
+  lookups?: ShiftRowLookups,
 ) {
   if (f.is_broadcast && f.shifter_id) throw invalid('shifter_id', 'must be blank for a broadcast');
   if (!f.is_broadcast && !f.shifter_id) throw invalid('shifter_id', 'required for a targeted request (or send is_broadcast=1)');
-  const [role] = await ctx.db.select().from(shiftRoles).where(eq(shiftRoles.id, f.shiftrole_id)).limit(1);
+  const role = await once(lookups?.role, f.shiftrole_id, async () => {
+    const [r] = await ctx.db.select().from(shiftRoles).where(eq(shiftRoles.id, f.shiftrole_id)).limit(1);
+    return r;
+  });
   if (!role?.is_active) throw invalid('shiftrole_id', 'unknown role');
   const currency = f.currency ?? business.currency;
-  const [cur] = await ctx.db.select().from(currencies).where(eq(currencies.code, currency)).limit(1);
+  const cur = await once(lookups?.currency, currency, async () => {
+    const [c] = await ctx.db.select().from(currencies).where(eq(currencies.code, currency)).limit(1);
+    return c;
+  });
   if (!cur) throw invalid('currency', 'unsupported currency');
   const rateMinor = toMinorExact(f.hourly_rate, currency, 'hourly_rate');
   if (rateMinor <= 0) throw invalid('hourly_rate', 'must be positive');
@@ -60,9 +89,13 @@ export async function buildShiftRow(
   if (ctx.actor.kind === 'agent')
     assertAgentPayWithinCap(ctx, shiftPayMinor({ starts_at: startsAt, ends_at: endsAt, hourly_rate_minor: rateMinor }), currency);
 
-  if (f.shifter_id) {
-    const [s] = await ctx.db.select().from(shifters).where(eq(shifters.id, f.shifter_id)).limit(1);
-    if (!s || !(await isCrew(ctx, business.id, s.id))) {
+  const shifterId = f.shifter_id;
+  if (shifterId) {
+    const { row: s, crew } = await once(lookups?.shifter, shifterId, async () => {
+      const [row] = await ctx.db.select().from(shifters).where(eq(shifters.id, shifterId)).limit(1);
+      return { row, crew: !!row && (await isCrew(ctx, business.id, row.id)) };
+    });
+    if (!s || !crew) {
       throw new AppError('SHFT-NOT-CONNECTED-ERR', 'The shifter is not connected to this business.');
     }
     if (!s.accept_shift_req) throw new AppError('SHIFTER-PAUSED-ERR');

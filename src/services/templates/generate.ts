@@ -2,14 +2,22 @@ import { eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { type BatchItem, runBatch } from '../../db/client';
 import { insertWhere } from '../../db/conditional';
 import { businesses, shiftRequests, shiftRoles, shifters } from '../../db/schema';
-import { auditInsert, publishOutbox, type ServiceContext, SHIFT_STATUS } from '../kernel';
+import { auditInsert, publishOutbox, type ServiceContext } from '../kernel';
 import { AppError } from '../../lib/errors';
 import { chunk } from '../../lib/chunk';
 import { newId } from '../../lib/ids';
 import { fromMinor } from '../../lib/money';
 import { todayIn } from '../../lib/shift-time';
 import { toIso } from '../../lib/time';
-import { buildShiftRow, newShiftEventDrafts, newShiftRecipients, type NewShiftRow, shiftRequestView } from '../shifts';
+import {
+  buildShiftRow,
+  newShiftEventDrafts,
+  newShiftRecipients,
+  type NewShiftRow,
+  shiftRequestView,
+  withPostingWarningsEach,
+} from '../shifts';
+import { liveOnDateSql, type SameShift, sameShiftSql } from './already-there';
 import { templateFor } from './crud';
 import { generateWeekStart, templateOccurrences } from './dates';
 import {
@@ -22,35 +30,22 @@ import {
   type SkipReason,
 } from './schemas';
 
-/** The statuses of a shift request that is still there: pending, accepted, worked. */
-const LIVE_STATUSES = [SHIFT_STATUS.pending, SHIFT_STATUS.accepted, SHIFT_STATUS.completed] as const;
-
 /** What makes a shift "already there" for a template's date (slotTaken, skipReasonSql). */
-interface Slot {
-  businessId: string;
+interface Slot extends SameShift {
   templateId: string;
-  shiftIn: string;
-  shiftOut: string;
-  roleId: number;
-  /** The template's shifter, or null for a broadcast template. */
-  shifterId: string | null;
 }
 
 /**
- * "Already there" for a date: a LIVE shift request of the business on that date (pending, accepted
- * or worked; a declined, cancelled, expired or superseded one never counts, so a cancelled shift can
- * be generated again) that was made from this template (`same_template`, whatever its times now), or
- * that is identical in time, role and person (`same_shift`: the same shifter for a targeted template,
- * a broadcast for a broadcast one), posted another way. Repeating generate is safe: what it made is
- * still there and live, so it is skipped.
+ * "Already there" for a date: a LIVE shift request of the business on that date (already-there.ts:
+ * pending, accepted or worked; a declined, cancelled, expired or superseded one never counts, so a
+ * cancelled shift can be generated again) that was made from this template (`same_template`,
+ * whatever its times now), or that is identical in time, role and person (`same_shift`: the same
+ * shifter for a targeted template, a broadcast for a broadcast one), posted another way. Repeating
+ * generate is safe: what it made is still there and live, so it is skipped.
  */
 function skipReasonSql(slot: Slot, date: string | SQL): SQL {
-  const live = sql`${shiftRequests.business_id} = ${slot.businessId} AND ${shiftRequests.shift_date} = ${date} AND ${shiftRequests.request_status} IN (${sql.join(
-    LIVE_STATUSES.map((v) => sql.raw(String(v))),
-    sql`, `,
-  )})`;
-  const person = slot.shifterId ? sql`${shiftRequests.shifter_id} = ${slot.shifterId}` : sql`${shiftRequests.is_broadcast} = 1`;
-  return sql`CASE WHEN EXISTS (SELECT 1 FROM ${shiftRequests} WHERE ${live} AND ${shiftRequests.template_id} = ${slot.templateId}) THEN 'same_template' WHEN EXISTS (SELECT 1 FROM ${shiftRequests} WHERE ${live} AND ${shiftRequests.shift_in} = ${slot.shiftIn} AND ${shiftRequests.shift_out} = ${slot.shiftOut} AND ${shiftRequests.shiftrole_id} = ${slot.roleId} AND ${person}) THEN 'same_shift' END`;
+  const live = liveOnDateSql(slot.businessId, date);
+  return sql`CASE WHEN EXISTS (SELECT 1 FROM ${shiftRequests} WHERE ${live} AND ${shiftRequests.template_id} = ${slot.templateId}) THEN 'same_template' WHEN EXISTS (SELECT 1 FROM ${shiftRequests} WHERE ${live} AND ${sameShiftSql(slot)}) THEN 'same_shift' END`;
 }
 
 /** The guard of each generated row's insert: nothing already there (skipReasonSql) on its date. */
@@ -190,7 +185,8 @@ export async function previewTemplateGeneration(ctx: ServiceContext, id: string,
  *
  * Concurrency: every row is an INSERT … SELECT … WHERE NOT (already there) in one batch, so two
  * generate calls at once cannot both insert a date; the audit row and events of each shift are
- * written only if that shift's insert happened.
+ * written only if that shift's insert happened. Each created shift carries send_request's warnings
+ * (a targeted shifter booked then, a broadcast to an empty crew), read after the write.
  */
 export async function generateFromTemplate(ctx: ServiceContext, id: string, query: GenerateQuery): Promise<GenerateResult> {
   const { t, business, weeks, weekStart, slot, target, occurrences, planned, skipped: planSkipped } = await planGeneration(ctx, id, query);
@@ -249,17 +245,19 @@ export async function generateFromTemplate(ctx: ServiceContext, id: string, quer
   const skippedReasons = occurrences
     .filter((o) => !createdDates.has(o.date))
     .map((o) => ({ shift_date: o.date, reason: reasonOf.get(o.date) ?? ('same_template' as const) }));
+  const created = createdRows.map((r) =>
+    shiftRequestView(r.row, {
+      business_name: r.businessName,
+      business_slug: r.businessSlug,
+      business_timezone: business.timezone,
+      role_label: r.roleLabel,
+      shifter_name: r.shifterName,
+      shifter_slug: r.shifterSlug,
+    }),
+  );
   return {
-    created: createdRows.map((r) =>
-      shiftRequestView(r.row, {
-        business_name: r.businessName,
-        business_slug: r.businessSlug,
-        business_timezone: business.timezone,
-        role_label: r.roleLabel,
-        shifter_name: r.shifterName,
-        shifter_slug: r.shifterSlug,
-      }),
-    ),
+    // Each made shift with what its poster should know, as send_request says it (services/shifts/warnings.ts).
+    created: await withPostingWarningsEach(ctx, created),
     skipped: skippedReasons.map((d) => d.shift_date),
     skipped_reasons: skippedReasons,
     weeks,

@@ -1,3 +1,19 @@
+export { copyWeek, previewCopyWeek } from './copy-week';
+export {
+  COPY_SKIP_REASONS,
+  COPY_WEEK_MAX_SHIFTS,
+  COPY_WEEK_MAX_WEEKS,
+  type CopiedShift,
+  type CopySkipReason,
+  type CopyWeekInput,
+  copyWeekInput,
+  type CopyWeekPreview,
+  copyWeekPreviewSchema,
+  copyWeekQuery,
+  type CopyWeekResult,
+  copyWeekResultSchema,
+  type SkippedShift,
+} from './copy-week-schemas';
 export { createTemplate, deleteTemplate, listTemplates, updateTemplate } from './crud';
 export { generateWeekStart, mondayOf } from './dates';
 export { generateFromTemplate, previewTemplateGeneration } from './generate';

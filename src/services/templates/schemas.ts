@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { flag01 } from '../../lib/flags';
 import { ID_MAX_LENGTH } from '../../lib/ids';
 import { isValidDate } from '../../lib/shift-time';
-import { currencySchema, flagSchema, noteSchema, rateSchema, shiftRequestSchema, timeSchema } from '../shifts';
+import { currencySchema, flagSchema, noteSchema, postedShiftSchema, rateSchema, timeSchema } from '../shifts';
 
 // The templates domain's request and response schemas: the route contracts import them, the services
 // take and build z.infer of them.
@@ -183,7 +183,10 @@ export type TemplateDeleted = z.infer<typeof templateDeletedSchema>;
 /** POST /v1/shift_templates/{id}/generate: the shift requests made and the dates left out. */
 export const generateResultSchema = z
   .object({
-    created: z.array(shiftRequestSchema),
+    created: z.array(postedShiftSchema).openapi({
+      description:
+        'The shift requests made, earliest first, each with its `warnings` as send_request gives them (shifter_busy: the targeted shifter is already booked then; empty_crew: a broadcast template of a business with no crew). They are made either way.',
+    }),
     skipped: z.array(z.string()).openapi({ description: skippedDescription }),
     skipped_reasons: skippedReasonsSchema,
     weeks: z.number().int().openapi({ description: 'The number of weeks used, after clamping.' }),

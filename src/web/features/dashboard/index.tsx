@@ -16,6 +16,7 @@ import {
 } from '../today/board';
 import { renderBulk } from '../posting/bulk';
 import { refuseOtherBusiness } from './context';
+import { liveBusiness, renderLiveCounts } from './live';
 import {
   downloadCredential,
   postAcceptConnection,
@@ -46,7 +47,9 @@ import { postDefaultCard, postDeleteCard, postNewCard, renderNewCard } from '../
 import { postCharge, postRefund, renderInvoice } from '../money/money-invoice';
 import { postShift, renderPostShift } from '../posting/post-shift';
 import { shifterPages } from '../shifter';
+import { postCopyWeek, renderCopyWeek } from '../schedule/copy-week';
 import { renderSchedule } from '../schedule/schedule';
+import { exportWeekCsv } from '../schedule/schedule-csv';
 import {
   postDefaultBusiness,
   postLinkPartner,
@@ -81,10 +84,16 @@ dashboardPages.use('*', requireWebUser);
 dashboardPages.post('*', refuseOtherBusiness);
 dashboardPages.post('*', formIdempotency);
 dashboardPages.get('/', renderHome);
+// The live updates of a business's pages: its WebSocket and the header counts' fragment.
+dashboardPages.get('/live', liveBusiness);
+dashboardPages.get('/live/counts', renderLiveCounts);
 dashboardPages.post('/', postWelcome);
 dashboardPages.get('/shifts/new', renderPostShift);
 dashboardPages.post('/shifts/new', postShift);
 dashboardPages.get('/schedule', renderSchedule);
+dashboardPages.get('/schedule/copy-week', renderCopyWeek);
+dashboardPages.post('/schedule/copy-week', postCopyWeek);
+dashboardPages.get('/schedule/week.csv', exportWeekCsv);
 dashboardPages.get('/shifts/:id/change', renderShiftChange);
 dashboardPages.post('/shifts/:id/change', postShiftChange);
 // A shift's page and its acts, after /shifts/new and /shifts/:id/change (registered first, so they win).
