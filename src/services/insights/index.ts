@@ -2,6 +2,7 @@ export { crewAnalytics } from './crew-analytics';
 export { earnings, setEarningsGoal } from './earnings';
 export { goingRate } from './going-rate';
 export { laborCosts } from './labor-costs';
+export { type PeopleWeek, type PeopleWeekFigures, type PeopleWeekRow, type PeopleWeekShift, peopleWeek } from './people-week';
 export { advanceInsightRollups, readWindow, rebuildInsightRollups } from './rollups';
 export {
   type CrewAnalytics,

@@ -19,8 +19,13 @@ import 'fullcalendar/themes/classic/theme.css';
 import 'fullcalendar/themes/classic/palette.css';
 import { type ApiError, type ApiResult, client, money, newIdempotencyKey, type OkBody, send, write } from '@/web/client/api';
 import { eachIsland } from '@/web/client/island';
+import { onLive } from '@/web/client/live';
+import { GridHours, gridPointAt, pointOf, type Visible } from './schedule-grid.client';
 import {
   dateText,
+  droppedShift,
+  type GridPoint,
+  gridTime,
   hoursText,
   isChangeable,
   type LaborWeek,
@@ -36,10 +41,14 @@ import {
 /**
  * The schedule: the business's shifts on a FullCalendar week, day or list, in the business's zone.
  * - Selecting a free range opens the post-a-shift form prefilled with its date and times.
- * - A pending shift that has not started can be dragged or resized (15-minute snap). Nothing is
- *   saved by the drag: a dialog says what will happen (the change request of spec 3.2 supersedes the
- *   original and sends a pending child to the shifter), lists a targeted shifter's conflicts, and
- *   sends it only when confirmed; Cancel puts the shift back.
+ * - A pending shift that has not started can be dragged or resized (15-minute snap). A drag lands
+ *   where the pointer's travel, rounded to the nearest quarter hour, takes it, wherever the shift was
+ *   grabbed (schedule.model.ts `droppedShift`). Nothing is saved by the drag: a dialog says what will
+ *   happen (the change request of spec 3.2 supersedes the original and sends a pending child to the
+ *   shifter), lists a targeted shifter's conflicts, and sends it only when confirmed; Cancel puts the
+ *   shift back.
+ * - The grid shows the hours of the shown range's shifts with an hour either side (`fittedHours`),
+ *   or all 24 with "Show all 24 hours" (kept in the address as `hours=all`).
  * - The same by keyboard (WCAG 2.5.7): every shift is a button; Enter opens "Move or resize" with
  *   date, start and end fields in 15-minute steps, which leads to the same confirmation.
  * - A click (or Enter) on a shift that cannot be moved opens its page (its story, cancel, unassign);
@@ -134,7 +143,15 @@ function mount(root: HTMLElement, props: Props) {
     'By keyboard, Tab to a shift and press Enter to move or resize it. Select free time to post a shift there. ',
     'Any other shift opens its own page: its story, and cancel or unassign.',
   );
-  main.replaceChildren(help, problem, calendarEl, live);
+  // The hours shown: fitted to the shifts, or the whole day, and a line saying which.
+  const hours = new GridHours((span) => {
+    // Redrawing the grid replaces the shifts' elements: a focused shift keeps the focus.
+    const focused = document.activeElement instanceof HTMLElement ? document.activeElement.closest<HTMLElement>('[data-shift-id]') : null;
+    calendar.resetOptions({ slotMinTime: gridTime(span.min), slotMaxTime: gridTime(span.max) }, ['slotMinTime', 'slotMaxTime']);
+    const id = focused?.dataset.shiftId;
+    if (id) window.requestAnimationFrame(() => focusShift(id));
+  });
+  main.replaceChildren(help, hours.box, problem, calendarEl, live);
   const dialog = h('dialog', { class: 'schedule-dialog', 'aria-labelledby': 'schedule-dialog-title' });
   root.append(dialog);
 
@@ -155,6 +172,9 @@ function mount(root: HTMLElement, props: Props) {
   let weekStart = props.week;
   let labor: LaborWeek | null = props.labor;
   let initial = true;
+  /** The dates the calendar shows now (a day or a week), and whether it is the list. */
+  let visible: Visible = { from: props.week, to: shiftDate(props.week, 6), list: false };
+  const applyHours = () => hours.update(weekShifts, visible);
 
   const renderLabor = () => {
     if (!laborBox || !props.seesPay) return;
@@ -237,6 +257,18 @@ function mount(root: HTMLElement, props: Props) {
   };
   const shiftOf = (e: EventApi) => e.extendedProps.shift as ScheduleShift;
 
+  /** Where the pointer took hold of a shift on the grid: captured before the calendar's own handlers see it. */
+  let grab: GridPoint | null = null;
+  calendarEl.addEventListener(
+    'pointerdown',
+    (ev) => {
+      const onShift = ev.target instanceof Element && ev.target.closest('[data-shift-id]') !== null;
+      const at = pointOf(ev);
+      grab = onShift && at && !visible.list ? gridPointAt(calendarEl, at, hours.shown) : null;
+    },
+    true,
+  );
+
   const events = async (info: EventSourceFuncInfo): Promise<EventInput[]> => {
     const monday = mondayOfDate(info.startStr.slice(0, 10));
     if (initial && monday === props.week) {
@@ -252,6 +284,8 @@ function mount(root: HTMLElement, props: Props) {
       weekStart = monday;
       showProblem(null);
       void refreshLabor();
+      // After the calendar has taken the answer: the hours may widen or narrow for the new week.
+      window.setTimeout(applyHours, 0);
       return rows.map(toEvent);
     } catch (err) {
       showProblem(`The shifts could not be loaded: ${err instanceof Error ? err.message : 'try again'}.`);
@@ -488,7 +522,7 @@ function mount(root: HTMLElement, props: Props) {
   };
 
   /** A drag or resize ended: nothing is saved yet; the dialog asks first. */
-  const proposeFromCalendar = (info: EventDropInfo | EventResizeDoneInfo) => {
+  const proposeFromCalendar = (info: EventDropInfo | EventResizeDoneInfo, moved: boolean) => {
     const s = shiftOf(info.event);
     const start = wall(info.event.startStr);
     const end = wall(info.event.endStr);
@@ -499,7 +533,20 @@ function mount(root: HTMLElement, props: Props) {
       say('A shift lasts between 15 minutes and 24 hours: the shift was put back.');
       return;
     }
-    confirmChange({ shift: s, date: start.date, in: start.time, out: end.time, revert: info.revert, key: newIdempotencyKey() });
+    // A move lands where the pointer's own travel takes it, rounded to the nearest quarter hour
+    // (the calendar's hit test floors both ends of the drag); a resize keeps the calendar's edge.
+    const at = pointOf(info.jsEvent);
+    const drop = moved && grab && at ? gridPointAt(calendarEl, at, hours.shown) : null;
+    const next = grab && drop ? droppedShift(s, grab, drop) : { shift_date: start.date, shift_in: start.time, shift_out: end.time };
+    grab = null;
+    if (next.shift_date !== start.date || next.shift_in !== start.time) {
+      const endDate = next.shift_out <= next.shift_in ? shiftDate(next.shift_date, 1) : next.shift_date;
+      info.event.setDates(`${next.shift_date}T${next.shift_in}:00`, `${endDate}T${next.shift_out}:00`);
+    }
+    // Back to its own times, rather than the calendar's revert: that would add the old copy again
+    // if the week was fetched anew meanwhile (a live update), leaving the shift drawn twice.
+    const revert = () => calendar.getEventById(s.id)?.setDates(s.starts_at, s.ends_at);
+    confirmChange({ shift: s, date: next.shift_date, in: next.shift_in, out: next.shift_out, revert, key: newIdempotencyKey() });
   };
 
   // ---- The address keeps the week and the view ----
@@ -515,11 +562,19 @@ function mount(root: HTMLElement, props: Props) {
     else url.searchParams.set('view', view);
     url.searchParams.delete('notice');
     window.history.replaceState(null, '', url);
+    // The toolbar's links about the shown week (its people, its CSV) follow it.
+    for (const a of document.querySelectorAll<HTMLAnchorElement>('a[data-week-link]')) {
+      const link = new URL(a.href);
+      link.searchParams.set('date', date);
+      a.href = `${link.pathname}${link.search}`;
+    }
   };
 
   const asked = new URL(window.location.href).searchParams.get('view');
   // On a phone the week's seven columns are too narrow to read: the day, unless a view was asked for.
   const startView: ViewKey = asked ? props.view : window.matchMedia('(max-width: 40rem)').matches ? 'day' : props.view;
+  visible = startView === 'day' ? { from: props.date, to: props.date, list: false } : { ...visible, list: startView === 'list' };
+  const firstHours = hours.fit(weekShifts, visible);
 
   const calendar = new Calendar(calendarEl, {
     plugins: [timeGridPlugin, listPlugin, interactionPlugin, classicTheme],
@@ -531,9 +586,14 @@ function mount(root: HTMLElement, props: Props) {
     height: 'auto',
     allDaySlot: false,
     nowIndicator: true,
-    slotDuration: '00:30',
+    // One slot per snap step: the calendar takes hold of a dragged shift at the middle of the slot
+    // under the pointer, so with 30-minute slots a 40-minute drag landed +30 or +45 by a pixel
+    // (docs/decisions/schedule-grid.md). Labels stay hourly.
+    slotDuration: '00:15',
     snapDuration: '00:15',
-    scrollTime: '07:00',
+    slotHeaderInterval: '01:00',
+    slotMinTime: gridTime(firstHours.min),
+    slotMaxTime: gridTime(firstHours.max),
     selectable: true,
     // The plain highlight: with selectMirror on, 7.1.0 stops following the pointer after the first quarter hour.
     selectMirror: false,
@@ -607,7 +667,8 @@ function mount(root: HTMLElement, props: Props) {
       arg.el.dataset.shiftId = s.id;
       if (focusAfterLoad === s.id) {
         focusAfterLoad = null;
-        window.requestAnimationFrame(() => focusable(arg.el)?.focus());
+        // By id: the grid may have been drawn again meanwhile (its hours fitted to the new times).
+        window.requestAnimationFrame(() => focusShift(s.id));
       }
     },
     eventClick: (info: EventClickInfo) => {
@@ -623,8 +684,8 @@ function mount(root: HTMLElement, props: Props) {
     },
     // Only into the future: the service refuses a shift that starts in the past.
     eventAllow: (span) => Date.parse(span.startStr) > nowMs(),
-    eventDrop: proposeFromCalendar,
-    eventResize: proposeFromCalendar,
+    eventDrop: (info) => proposeFromCalendar(info, true),
+    eventResize: (info) => proposeFromCalendar(info, false),
     selectAllow: (span) => Date.parse(span.endStr) - Date.parse(span.startStr) <= DAY_MS && Date.parse(span.startStr) > nowMs(),
     select: (info: DateSelectInfo) => {
       const start = wall(info.startStr);
@@ -635,9 +696,24 @@ function mount(root: HTMLElement, props: Props) {
       url.searchParams.set('out', end.time);
       window.location.assign(`${url.pathname}${url.search}`);
     },
-    datesSet: keepAddress,
+    datesSet: (info) => {
+      keepAddress(info);
+      visible = { from: info.startStr.slice(0, 10), to: shiftDate(info.endStr.slice(0, 10), -1), list: info.view.type === 'listWeek' };
+      window.setTimeout(applyHours, 0);
+    },
   });
   calendar.render();
+  // Someone else's change to the shifts (a claim, an answer, a clock-in): the shown week is fetched again (src/web/client/live.ts).
+  // Fetching again draws the shifts anew: a focused shift keeps the focus (unless one already waits for it).
+  onLive(
+    ['shifts'],
+    () => {
+      const focused = document.activeElement instanceof HTMLElement ? document.activeElement.closest<HTMLElement>('[data-shift-id]') : null;
+      focusAfterLoad ??= focused?.dataset.shiftId ?? null;
+      calendar.refetchEvents();
+    },
+    { root, label: 'The schedule' },
+  );
 }
 
 eachIsland<Props>('schedule', mount);

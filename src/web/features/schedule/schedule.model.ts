@@ -77,10 +77,13 @@ export function hoursText(shiftIn: string, shiftOut: string): string {
   return `${shiftIn}–${shiftOut}${shiftOut <= shiftIn ? ' (next day)' : ''}`;
 }
 
+let dateWords: Intl.DateTimeFormat | undefined;
 /** "Mon 12 May": a wall-clock date (YYYY-MM-DD) in words, read as the date it names. */
 export function dateText(date: string): string {
-  const d = new Date(`${date}T12:00:00Z`);
-  return new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' }).format(d);
+  // One formatter for every call: making one per call cost the week's table of 850 shifts (three
+  // dates a row) more than half its render (bench/README.md, "schedule").
+  dateWords ??= new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' });
+  return dateWords.format(new Date(`${date}T12:00:00Z`));
 }
 
 /** A YYYY-MM-DD date moved by whole days (calendar arithmetic, no zone involved). */
@@ -162,3 +165,108 @@ export function laborLines(labor: LaborWeek, coming: StillToCome, money: (n: num
     over: over === null ? null : `Over the budget by ${money(over)}.`,
   };
 }
+
+// ---- Where a drag lands (docs/decisions/schedule-grid.md) ----
+
+/** The step a calendar edit lands on (spec: "Drag snap: calendar edits, 15 minutes"). */
+export const SNAP_MINUTES = 15;
+const DAY_MINUTES = 1440;
+
+/** A shift's wall-clock date and times, as a change request takes them. */
+export interface WallShift {
+  shift_date: string;
+  shift_in: string;
+  shift_out: string;
+}
+
+/** A point of the time grid: the date of the column and the minute of the day under the pointer (not rounded). */
+export interface GridPoint {
+  date: string;
+  minute: number;
+}
+
+/** Minutes rounded to the nearest step, a half step away from zero, so a drag up and a drag down mirror each other. */
+export function nearestStep(minutes: number, step = SNAP_MINUTES): number {
+  const steps = Math.round(Math.abs(minutes) / step);
+  return steps === 0 ? 0 : Math.sign(minutes) * steps * step;
+}
+
+/** The minute of the day at `offset` pixels down a column drawn from minute `min` to minute `max`, `height` pixels tall. */
+export function minuteAt(offset: number, height: number, min: number, max: number): number {
+  return min + (offset / height) * (max - min);
+}
+
+/** Whole days from one YYYY-MM-DD date to another (calendar days, no zone involved). */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T12:00:00Z`) - Date.parse(`${from}T12:00:00Z`)) / 86_400_000);
+}
+
+const hhmm = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+
+/** A shift moved by whole minutes on the wall clock: the same times of day apart, the date following past midnight. */
+export function movedBy(s: WallShift, minutes: number): WallShift {
+  const start = minutesOfDay(s.shift_in) + minutes;
+  const days = Math.floor(start / DAY_MINUTES);
+  const out = (((minutesOfDay(s.shift_out) + minutes) % DAY_MINUTES) + DAY_MINUTES) % DAY_MINUTES;
+  return { shift_date: shiftDate(s.shift_date, days), shift_in: hhmm(start - days * DAY_MINUTES), shift_out: hhmm(out) };
+}
+
+/**
+ * Where a dragged shift lands: moved by the pointer's travel from where it was grabbed to where it
+ * was dropped, rounded to the nearest step. Only the travel counts, not the point of the shift that
+ * was grabbed, so a 40-minute drag lands 45 minutes later from its top, its middle or its bottom.
+ */
+export function droppedShift(s: WallShift, grab: GridPoint, drop: GridPoint, step = SNAP_MINUTES): WallShift {
+  const travel = daysBetween(grab.date, drop.date) * DAY_MINUTES + (drop.minute - grab.minute);
+  return movedBy(s, nearestStep(travel, step));
+}
+
+// ---- The hours the time grid shows ----
+
+/** A span of the day in minutes from midnight, on whole hours: 0 to 1440 is the whole day. */
+export interface HourSpan {
+  min: number;
+  max: number;
+}
+
+export const WHOLE_DAY: HourSpan = { min: 0, max: DAY_MINUTES };
+/** What a range without a shift shows: a working day (every hour is one press of "Show all 24 hours" away). */
+export const EMPTY_RANGE_HOURS: HourSpan = { min: 8 * 60, max: 18 * 60 };
+
+function minutesOfDay(time: string): number {
+  return Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
+}
+
+/**
+ * The hours of [from, to] worth drawing: from `margin` minutes before the earliest shift to `margin`
+ * after the latest, widened to whole hours. An overnight shift runs to midnight on its own day and
+ * from midnight on the next, as the grid draws it (an overnight shift of the day before `from`
+ * counts from midnight).
+ */
+export function fittedHours(shifts: readonly WallShift[], from: string, to: string, margin = 60): HourSpan {
+  let first = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  const take = (a: number, b: number) => {
+    first = Math.min(first, a);
+    last = Math.max(last, b);
+  };
+  for (const s of shifts) {
+    const start = minutesOfDay(s.shift_in);
+    const end = minutesOfDay(s.shift_out);
+    const overnight = end <= start;
+    if (s.shift_date >= from && s.shift_date <= to) take(start, overnight ? DAY_MINUTES : end);
+    const next = shiftDate(s.shift_date, 1);
+    if (overnight && end > 0 && next >= from && next <= to) take(0, end);
+  }
+  if (first > last) return EMPTY_RANGE_HOURS;
+  return {
+    min: Math.max(0, Math.floor((first - margin) / 60) * 60),
+    max: Math.min(DAY_MINUTES, Math.ceil((last + margin) / 60) * 60),
+  };
+}
+
+/** A minute of the day as the calendar's duration option takes it ("08:00:00", "24:00:00"). */
+export const gridTime = (minutes: number) => `${hhmm(minutes)}:00`;
+
+/** "08:00–18:00": the hours shown, in words. */
+export const hoursSpanText = (span: HourSpan) => `${hhmm(span.min)}–${hhmm(span.max)}`;

@@ -24,6 +24,8 @@ import { renderPage } from '@/web/render';
 import { seesPay } from '@/services/access';
 import { type DashboardBase, dashboardBase, dashboardHref } from '../dashboard/context';
 import { AppShell } from '../dashboard/shell';
+import { renderPeople } from './schedule-people';
+import { ScheduleToolbar } from './schedule-toolbar';
 
 export type ScheduleView = 'week' | 'day' | 'list';
 const VIEWS: readonly { view: ScheduleView; label: string }[] = [
@@ -62,7 +64,7 @@ interface ScheduleData {
   nowMs: number;
 }
 
-/** `?date=YYYY-MM-DD` (any day of the week shown; default today in the business's zone) and `?view=week|day|list`. */
+/** `?date=YYYY-MM-DD` (any day of the week shown; default today in the business's zone) and `?view=week|day|list` (`people` is renderPeople's). */
 function readQuery(c: Context<AppEnv>, today: string): { date: string; view: ScheduleView } {
   const date = c.req.query('date') ?? '';
   const view = c.req.query('view');
@@ -262,6 +264,7 @@ export function ScheduleView({ base, data, notice }: { base: DashboardBase; data
       <p class="aside">
         {b.name} · times in {b.timezone}
       </p>
+      <ScheduleToolbar base={base} date={data.date} people={false} />
       <div class="schedule" data-island="schedule" data-props={JSON.stringify(props)}>
         <div class="schedule-main" data-schedule-main>
           <RangeNav base={base} data={data} />
@@ -298,6 +301,7 @@ export function ScheduleView({ base, data, notice }: { base: DashboardBase; data
 export async function renderSchedule(c: Context<AppEnv>): Promise<Response> {
   const base = await dashboardBase(c);
   if (!base.business) return c.redirect('/dashboard', 303);
+  if (c.req.query('view') === 'people') return renderPeople(c, base);
   const data = await loadSchedule(c, base);
   return renderPage(c, <ScheduleView base={base} data={data} notice={NOTICES[c.req.query('notice') ?? '']} />);
 }
