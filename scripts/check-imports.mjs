@@ -266,6 +266,8 @@ for (const u of [...units].sort()) if (!state.has(u)) visit(u);
 // - a browser file imports only browser files and models (*.model.ts: pure code both sides use), and
 //   the Worker's emitted declarations (generated/types/, type-only: the typed client's route types);
 // - a model imports only models (it runs on both sides);
+// - both may import the ground floor's files that run on both sides (BOTH_SIDES: pure, importing
+//   nothing), so a rule the services apply and the page shows is one function (the geofence);
 // - nothing else imports a browser file (the Worker finds an island by name, WEB_ENTRIES.islands).
 {
   const WEB = path.join(SRC, 'web');
@@ -273,6 +275,7 @@ for (const u of [...units].sort()) if (!state.has(u)) visit(u);
   const inWeb = (f) => f.startsWith(WEB + path.sep);
   const isBrowser = (f) => inWeb(f) && (/\.(island\.tsx?|client\.ts)$/.test(f) || /^(client|service-worker)\//.test(rel(f)));
   const isModel = (f) => inWeb(f) && /\.model\.ts$/.test(f);
+  const BOTH_SIDES = new Set([path.join(SRC, 'lib', 'geo.ts')]);
   const GENERATED_TYPES = path.join(ROOT, 'generated', 'types') + path.sep;
   for (const file of walk(SRC)) {
     const relFile = path.relative(ROOT, file);
@@ -284,6 +287,7 @@ for (const u of [...units].sort()) if (!state.has(u)) visit(u);
       // The typed client's one link to the Worker: its route types, from the emitted declarations.
       const typeOnly = /^\s*import\s+type\s/.test(m[0].replace(/^[^i]*/, ''));
       if (target.startsWith(GENERATED_TYPES) && typeOnly) continue;
+      if (BOTH_SIDES.has(target)) continue;
       if (isBrowser(file) && !isBrowser(target) && !isModel(target)) {
         problems.push(`${relFile}: a browser file imports '${spec}', which is neither a browser file nor a model (*.model.ts)`);
       } else if (isModel(file) && !isModel(target)) {

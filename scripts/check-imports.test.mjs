@@ -237,6 +237,13 @@ describe('check-imports', () => {
       { ...web, 'src/web/features/clock/clock.tsx': "import { i } from './clock.island';\nexport const page = i;\n" },
       /clock\.tsx: imports '\.\/clock\.island', a browser file; the Worker finds an island by name/,
     );
+    // The ground floor's both-sides file (the geofence rule) is open to models and islands; the rest of src/lib/ is not.
+    const geo = { ...web, 'src/lib/geo.ts': 'export const km = (m: number) => m / 1000;\n' };
+    passes({ ...geo, 'src/web/features/clock/clock.model.ts': "import { km } from '@/lib/geo';\nexport const opens = km;\n" });
+    fails(
+      { ...geo, 'src/web/features/clock/clock.model.ts': "import { cents } from '@/lib/money';\nexport const opens = cents;\n" },
+      /clock\.model\.ts: a model imports '@\/lib\/money'/,
+    );
     const typed = "import type { AppType } from '@generated/types/src/app';\nexport const api = (a?: AppType) => a;\n";
     passes({ ...web, 'src/web/client/api.ts': typed });
     fails(

@@ -121,3 +121,58 @@ export function apiCall(page, method, path, body) {
     { method, path, body },
   );
 }
+
+/** Wall-clock date and HH:MM in New York, `minutes` from now (rounded up to the minute). */
+export function nyAt(minutes) {
+  const t = new Date(Math.ceil((Date.now() + minutes * 60_000) / 60_000) * 60_000);
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-CA', {
+      timeZone: 'America/New_York',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    })
+      .formatToParts(t)
+      .map((p) => [p.type, p.value]),
+  );
+  return { date: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` };
+}
+
+/**
+ * The header's and the section navigation's targets as drawn now (links, buttons, disclosures,
+ * fields; those inside a closed disclosure or a hidden part are not drawn and not counted), with the
+ * ones under 44 × 44 px named.
+ */
+export function measureTargets(page) {
+  return page.evaluate((min) => {
+    const selector = [
+      'header a[href]',
+      'header button',
+      'header summary',
+      'header select',
+      'header input:not([type=hidden])',
+      '.app-nav a[href]',
+      '.app-nav summary',
+    ].join(', ');
+    const small = [];
+    let header = 0;
+    let nav = 0;
+    for (const el of document.querySelectorAll(selector)) {
+      // Not drawn: hidden, or inside a closed disclosure (whose content still has a box when asked).
+      if (!el.checkVisibility({ visibilityProperty: true })) continue;
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0) continue;
+      if (el.closest('header')) header++;
+      else nav++;
+      // Half a pixel for rounding of rem sizes.
+      if (r.width < min - 0.5 || r.height < min - 0.5)
+        small.push(
+          `${el.tagName.toLowerCase()} "${(el.textContent ?? '').trim().slice(0, 30)}" ${r.width.toFixed(1)}×${r.height.toFixed(1)}`,
+        );
+    }
+    return { header, nav, small };
+  }, 44);
+}

@@ -122,7 +122,8 @@ describe('inbox and notifications', { skip }, () => {
       await jo.page.selectOption('select[name=timezone]', 'America/Chicago');
       // Quiet hours off, so the push below is not held until morning whatever the hour the test runs.
       await jo.page.setChecked('#field-quiet', false);
-      await jo.page.setChecked('input[name="ch:message.received:push"]', true);
+      // The Messages group's push switch (it turns each kind of the group on with it).
+      await jo.page.setChecked('input[name="grp:messages:push"]', true);
       await Promise.all([jo.page.waitForURL(/notice=saved/), jo.page.getByRole('button', { name: 'Save preferences' }).click()]);
       await jo.page.getByText('Preferences saved.').waitFor();
       assert.equal(await jo.page.inputValue('select[name=timezone]'), 'America/Chicago');

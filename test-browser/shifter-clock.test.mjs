@@ -7,7 +7,7 @@
 // axe-clean in light and dark at 360 and 1280 px, with screenshots.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { account, apiCall, NO_OWNER, ORIGIN, owner, screenshots, signIn } from './app.mjs';
+import { account, apiCall, NO_OWNER, nyAt, ORIGIN, owner, screenshots, signIn } from './app.mjs';
 import { assertAccessibleInBothSchemes, CHROMIUM_ARGS, CHROMIUM } from './offline.mjs';
 import { chromium } from 'playwright-core';
 
@@ -23,25 +23,6 @@ const nyTime = (iso) =>
   new Intl.DateTimeFormat('en-GB', { timeZone: 'America/New_York', hour: '2-digit', minute: '2-digit', hour12: false }).format(
     new Date(iso),
   );
-
-/** Wall-clock date and HH:MM in New York, `minutes` from now (rounded up to the minute). */
-function nyAt(minutes) {
-  const t = new Date(Math.ceil((Date.now() + minutes * 60_000) / 60_000) * 60_000);
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-CA', {
-      timeZone: 'America/New_York',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    })
-      .formatToParts(t)
-      .map((p) => [p.type, p.value]),
-  );
-  return { date: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` };
-}
 
 describe('shifter clock, offline punches, earnings and records', { skip: NO_OWNER }, () => {
   it('works on a phone, online and off', { timeout: 240_000 }, async () => {

@@ -94,7 +94,7 @@ describe('the worker’s shift page', { skip: NO_OWNER }, () => {
       }
       // Online, the saved-copy note stays hidden.
       assert.equal(await page.locator('[data-kept-note]').isVisible(), false);
-      await page.locator('[data-island="shifter-shift"][data-island-ready]').waitFor({ state: 'attached' });
+      await page.locator('[data-island="shifter-page"][data-island-ready]').waitFor({ state: 'attached' });
       await assertAccessibleInBothSchemes(page, 'shift page, 360 px');
       await screenshot(page, 'online-360');
       await page.setViewportSize({ width: 1280, height: 900 });

@@ -1,4 +1,4 @@
-import { env, exports } from 'cloudflare:workers';
+import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createDb } from '../../src/db/client';
@@ -6,12 +6,12 @@ import { notifications } from '../../src/db/schema';
 import { countUnreadThreads } from '../../src/services/messaging';
 import { newId } from '../../src/lib/ids';
 import { BASE, call } from '../helpers/api';
-import { randomIp } from '../helpers/auth';
 import { contextAt } from '../helpers/clock';
 import { fullScans, plansReading, type Recorded, recordingD1 } from '../helpers/plans';
 import { connect, db, makeUser } from '../helpers/factory';
 import type { WebClient } from '../helpers/web';
 import { signedIn } from '../helpers/signed-in';
+import { openSocket, until } from '../helpers/sockets';
 
 /** A business and a shifter connected to it, and the shifter's first message to the business (a request). */
 async function pair() {
@@ -30,27 +30,13 @@ async function pair() {
 /** The header's unread figure for the inbox, or 0 when there is none. */
 const inboxBadge = (html: string) => Number(/href="\/inbox"[^>]*>Inbox<span class="count-badge">(\d+)/.exec(html)?.[1] ?? 0);
 
-/** Opens the live view of a thread as the signed-in browser `b`; resolves with the open socket and what it hears. */
-async function openLive(b: WebClient, threadId: string, origin = BASE) {
-  const res = await exports.default.fetch(
-    new Request(`${BASE}/inbox/${threadId}/live`, {
-      headers: { Upgrade: 'websocket', Origin: origin, Cookie: b.cookieHeader(), 'CF-Connecting-IP': randomIp() },
-    }),
+/** Opens the live view of a thread as the signed-in browser `b`; the open socket and what it hears. */
+const openLive = (b: WebClient, threadId: string, origin = BASE) =>
+  openSocket<{ type: string; message?: { body: string; seq: number }; messages?: Array<{ body: string; seq: number }> }>(
+    `/inbox/${threadId}/live`,
+    b,
+    origin,
   );
-  const ws = res.webSocket;
-  const heard: Array<{ type: string; message?: { body: string; seq: number }; messages?: Array<{ body: string; seq: number }> }> = [];
-  ws?.accept();
-  ws?.addEventListener('message', (e) => heard.push(JSON.parse(e.data as string)));
-  return { res, ws, heard };
-}
-
-const until = async (ok: () => boolean, ms = 3000) => {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
 
 describe('the header’s unread figure for messages', () => {
   it('counts threads with unread messages per tab, reading each party’s latest side rows on the tabs’ indexes', async () => {
@@ -190,6 +176,76 @@ describe('the notifications pages', () => {
     const after = await b.get('/notifications?unread=1');
     expect(after.html).toContain('Unread (0)');
     expect(after.html).toContain('Nothing unread.');
+  });
+
+  it('preferences are a short list of grouped switches: a group sets its kinds, a mixed group says so, one save', async () => {
+    const u = await makeUser({ shifter: true });
+    const b = await signedIn(u);
+    // Mixed to start with, through the API (the stored preferences are the kinds' own).
+    const set = await call('PUT', '/v1/notifications/preferences', {
+      key: u.key,
+      body: {
+        channels: [
+          { kind: 'shift_request', channel: 'email', enabled: true },
+          { kind: 'open_shift', channel: 'email', enabled: false },
+        ],
+      },
+    });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    const page = await b.get('/notifications/preferences');
+    expect(page.html).not.toContain('prefs-table');
+    expect(page.html).toContain('<legend>Shifts offered to you</legend>');
+    expect(page.html).toContain('<legend>Changes to your shifts</legend>');
+    // Each group's channel is one switch (a checkbox drawn as a switch); the mixed one says how many are on.
+    expect(page.html).toMatch(
+      /<span class="switch-note" id="grp-shift-offers-email-note">Mixed: 1 of 2 on<\/span><\/label><input type="checkbox" role="switch" class="switch switch-mixed" id="grp-shift-offers-email" name="grp:shift_offers:email" value="on" aria-describedby="grp-shift-offers-email-note"/,
+    );
+    expect(page.html).toContain('name="was:shift_offers:email" value="mixed"');
+    const groups = [...page.html.matchAll(/name="grp:[^"]+"/g)].length;
+    expect(groups).toBeGreaterThan(10);
+    expect(groups).toBeLessThanOrEqual(8 * 3);
+
+    /** The form as the page shows it (every switch as drawn, the states groups were shown in), with `changes` over it. */
+    const formOf = (html: string, changes: Record<string, string | null>) => {
+      const form: Record<string, string> = { _idem: crypto.randomUUID(), timezone: 'UTC', quiet_start: '22:00', quiet_end: '07:00' };
+      for (const m of html.matchAll(/name="((?:ch|grp):[^"]+)" value="on"(?: aria-describedby="[^"]+")? checked=""/g)) form[m[1]!] = 'on';
+      for (const m of html.matchAll(/name="(was:[^"]+)" value="([^"]+)"/g)) form[m[1]!] = m[2]!;
+      for (const [k, v] of Object.entries(changes)) {
+        if (v === null) delete form[k];
+        else form[k] = v;
+      }
+      return form;
+    };
+    const kinds = async () => {
+      const prefs = await call('GET', '/v1/notifications/preferences', { key: u.key });
+      const of = (k: string) => prefs.body.kinds.find((x: { kind: string }) => x.kind === k).channels;
+      return { request: of('shift_request'), open: of('open_shift'), prefs: prefs.body };
+    };
+    // The mixed group turned on: every kind of it on, by email; nothing else changes.
+    const before = (await kinds()).prefs;
+    expect((await b.post('/notifications/preferences', formOf(page.html, { 'grp:shift_offers:email': 'on' }))).status).toBe(303);
+    let now = await kinds();
+    expect([now.request.email, now.open.email]).toEqual([true, true]);
+    expect(now.request.push).toBe(before.kinds.find((k: { kind: string }) => k.kind === 'shift_request').channels.push);
+    const on = await b.get('/notifications/preferences');
+    expect(on.html).toContain('name="was:shift_offers:email" value="on"');
+    // Turned off: every kind of it off. A kind's own switch still sets that kind alone.
+    expect((await b.post('/notifications/preferences', formOf(on.html, { 'grp:shift_offers:email': null }))).status).toBe(303);
+    now = await kinds();
+    expect([now.request.email, now.open.email]).toEqual([false, false]);
+    const off = await b.get('/notifications/preferences');
+    expect((await b.post('/notifications/preferences', formOf(off.html, { 'ch:open_shift:email': 'on' }))).status).toBe(303);
+    now = await kinds();
+    expect([now.request.email, now.open.email]).toEqual([false, true]);
+    // A refusal elsewhere on the page keeps the switches as they were sent.
+    const mixed = await b.get('/notifications/preferences');
+    const bad = await b.post(
+      '/notifications/preferences',
+      formOf(mixed.html, { 'grp:shift_offers:email': 'on', quiet: 'on', quiet_end: '22:00' }),
+    );
+    expect(bad.status).toBe(400);
+    expect(bad.html).toContain('name="was:shift_offers:email" value="on"');
+    expect(bad.html).toMatch(/id="grp-shift-offers-email" name="grp:shift_offers:email" value="on" checked=""/);
   });
 
   it('save preferences (zone, quiet hours, a channel) and refuse a bad time beside its field', async () => {

@@ -2,9 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { invoices, mileageEntries } from '../../src/db/schema';
 import { invoiceFor } from '../../src/services/invoices';
 import { CLOCK_IN_EARLY_MINUTES } from '../../src/services/shifts';
-import { refusalWords } from '../../src/web/features/shifter-clock/clock.model';
+import { geofenceCheck } from '../../src/lib/geo';
+import {
+  distanceWords,
+  placeWords,
+  punchButtonWords,
+  punchDistanceWords,
+  refusalWords,
+  whereWords,
+} from '../../src/web/features/shifter-clock/clock.model';
 import { dateTimeIn, timeIn } from '../../src/web/format';
-import { call } from '../helpers/api';
+import { call, workerWith } from '../helpers/api';
 import { db, makeUser } from '../helpers/factory';
 import { DAY, HOUR, insertShift, MINUTE, makePair, NY, readShift, setBusiness } from '../helpers/shifts';
 import { signedIn } from '../helpers/signed-in';
@@ -112,6 +120,115 @@ describe('/dashboard/shifter/clock', () => {
     expect(photo.status).toBe(422);
     expect(photo.html).toMatch(/role="alert"[^>]*>[^<]*asks for a photo with each punch, and the camera button needs JavaScript/);
     expect(photo.html).not.toContain('none was sent');
+  });
+});
+
+describe('the clock before and after the tap: the distance and what the business sees of it', () => {
+  /** The test business's position (test/helpers/factory.ts) and a point about 4.2 km north of it. */
+  const VENUE = { latitude: 40.7128, longitude: -74.006 };
+  const FAR = { lat: 40.7128 + 0.0378, lon: -74.006 };
+
+  it('a clock-in 4 km away in soft mode: the card says the radius, the punch records the rule’s distance, and the notice and card say the business sees it', async () => {
+    const { biz, sh } = await makePair();
+    await setBusiness(biz.businessId!, { geofence_radius_m: 150 });
+    const shift = await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId, startsAt: Date.now() + 10 * MINUTE });
+    const b = await signedIn(sh);
+    const before = await b.get('/dashboard/shifter/clock');
+    const card = before.html.slice(before.html.indexOf(`data-shift="${shift.id}"`));
+    expect(card).toContain('clock in within 150 m of it.</p>');
+    expect(card).not.toContain('refused');
+    // The island reads the place the rule needs (soft mode) and says the distance when the phone knows it.
+    expect(card).toContain('&quot;geofence_radius_m&quot;:150');
+    expect(card).toContain('&quot;hard_geofence&quot;:false');
+    expect(card).toMatch(
+      /<button type="submit" class="button button-primary button-punch" aria-describedby="[^"]+-in-where">Clock in<\/button>/,
+    );
+
+    const punched = await call('POST', `/v1/shift_request/${shift.id}/clock_in`, { key: sh.key, body: FAR });
+    expect(punched.status, JSON.stringify(punched.body)).toBe(200);
+    // One rule: the distance the page computes before the tap is the one the service records.
+    const check = geofenceCheck({ ...VENUE, geofence_radius_m: 150, hard_geofence: false }, FAR.lat, FAR.lon)!;
+    expect(punched.body.clock_in_distance_m).toBe(check.distance_m);
+    expect(check).toMatchObject({ outside: true, refused: false });
+    expect(distanceWords(check.distance_m)).toBe('4.2 km');
+
+    const told = await b.get(`/dashboard/shifter/clock?notice=clocked_in&shift=${shift.id}`);
+    expect(told.html).toMatch(
+      /role="status"[^>]*>[^<]*Clocked in at \d\d:\d\d · [^<]+, 4\.2 km from the venue — the business will see this\./,
+    );
+    const after = told.html.slice(told.html.indexOf(`data-shift="${shift.id}"`));
+    expect(after).toContain('<span class="punch-far">, 4.2 km from the venue — the business will see this.</span>');
+
+    // Within the business's radius (it is wider now): a bare confirmation.
+    await setBusiness(biz.businessId!, { geofence_radius_m: 10_000 });
+    const inside = await b.get(`/dashboard/shifter/clock?notice=clocked_in&shift=${shift.id}`);
+    expect(inside.html).toMatch(/role="status"[^>]*>[^<]*Clocked in at \d\d:\d\d · /);
+    expect(inside.html).not.toContain('the business will see this');
+  });
+
+  it('in hard mode the card says a far clock-in is refused, as the service refuses it', async () => {
+    const { biz, sh } = await makePair();
+    await setBusiness(biz.businessId!, { geofence_radius_m: 150 });
+    const shift = await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId, startsAt: Date.now() + 10 * MINUTE });
+    const hard = workerWith({ SHIFT_CLOCK_GEOFENCE_HARD_FAIL: 'true' });
+    const b = await signedIn(sh, hard);
+    const page = await b.get('/dashboard/shifter/clock');
+    const card = page.html.slice(page.html.indexOf(`data-shift="${shift.id}"`));
+    expect(card).toContain('Farther away, a clock-in is refused unless you say &quot;I&#39;m here&quot;.');
+    expect(card).toContain('&quot;hard_geofence&quot;:true');
+    // The rule the island applies before the tap is the service's: refused 4 km away, allowed with "I'm here".
+    const place = { ...VENUE, geofence_radius_m: 150, hard_geofence: true };
+    expect(geofenceCheck(place, FAR.lat, FAR.lon)?.refused).toBe(true);
+    expect(geofenceCheck(place, FAR.lat, FAR.lon, true)?.refused).toBe(false);
+    const refused = await call('POST', `/v1/shift_request/${shift.id}/clock_in`, { key: sh.key, body: FAR, worker: hard });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error.code).toBe('GEOFENCE-ERR');
+    const allowed = await call('POST', `/v1/shift_request/${shift.id}/clock_in`, {
+      key: sh.key,
+      body: { ...FAR, im_here: true },
+      worker: hard,
+    });
+    expect(allowed.status).toBe(200);
+  });
+
+  it('words the distance and its verdict the same on the page and in the island (clock.model.ts)', () => {
+    expect(distanceWords(42.4)).toBe('42 m');
+    expect(distanceWords(999.4)).toBe('999 m');
+    expect(distanceWords(999.6)).toBe('1.0 km');
+    expect(distanceWords(4_213)).toBe('4.2 km');
+    const at = { business: 'Corner Cup', side: 'in' as const, accuracyM: 12, imHere: false };
+    const soft = { ...VENUE, geofence_radius_m: 150, hard_geofence: false };
+    expect(whereWords(geofenceCheck(soft, VENUE.latitude, VENUE.longitude), at)).toBe(
+      'You are 0 m from Corner Cup (accuracy ±12 m), within the 150 m it asks for.',
+    );
+    expect(whereWords(geofenceCheck(soft, FAR.lat, FAR.lon), at)).toBe(
+      'You are 4.2 km from Corner Cup (accuracy ±12 m), farther than the 150 m it asks for. You can still clock in: Corner Cup will see it was made 4.2 km away.',
+    );
+    const hard = { ...soft, hard_geofence: true };
+    const refused = geofenceCheck(hard, FAR.lat, FAR.lon);
+    expect(whereWords(refused, at)).toBe(
+      'You are 4.2 km from Corner Cup (accuracy ±12 m), farther than the 150 m it asks for: a clock-in from here is refused. If you are there, tick "I\'m here".',
+    );
+    expect(punchButtonWords('in', refused)).toBe('Refused from here: tick "I\'m here"');
+    expect(punchButtonWords('in', geofenceCheck(hard, FAR.lat, FAR.lon, true))).toBe('Clock in');
+    expect(whereWords(geofenceCheck(hard, FAR.lat, FAR.lon, true), { ...at, imHere: true })).toContain(
+      'with "I\'m here" ticked, Corner Cup sees that you said you are there.',
+    );
+    // No radius: the distance only; no position of the venue: only that the phone found one.
+    expect(whereWords(geofenceCheck({ ...soft, geofence_radius_m: null }, FAR.lat, FAR.lon), { ...at, accuracyM: null })).toBe(
+      'You are 4.2 km from Corner Cup.',
+    );
+    expect(whereWords(null, at)).toBe('Location found (accuracy ±12 m).');
+    expect(placeWords({ business: 'Corner Cup', side: 'in', radius: 150, hard: false })).toBe(
+      'When you tap, your phone tells Corner Cup where you are: clock in within 150 m of it.',
+    );
+    expect(punchDistanceWords({ distanceM: 4_213, outside: true, override: false })).toBe(
+      '4.2 km from the venue — the business will see this',
+    );
+    expect(punchDistanceWords({ distanceM: 4_213, outside: true, override: true })).toBe(
+      '4.2 km from the venue — the business will see this, and that you said you were there',
+    );
+    expect(punchDistanceWords({ distanceM: 40, outside: false, override: false })).toBeNull();
   });
 });
 

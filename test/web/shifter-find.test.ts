@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { call } from '../helpers/api';
 import { makeUser } from '../helpers/factory';
 import { dateAhead, insertShift, makeCrewMember, makePair, readShift } from '../helpers/shifts';
-import { formatDate } from '../../src/web/format';
+import { KEPT_NOTE_HIDDEN, KEPT_NOTE_SHOWN, savedCopyHtml } from '../../src/web/features/shifter/kept-page.model';
+import { formatDate, timeIn } from '../../src/web/format';
 import { signedIn } from '../helpers/signed-in';
 
 const idem = () => ({ _idem: crypto.randomUUID() });
@@ -117,6 +118,136 @@ describe('/dashboard/shifter/find', () => {
     expect(same.html).toContain('value="20"');
     const sent = await b.post(`/dashboard/shifter/find/requests/${c!.id}/counter`, { hourly_rate: '24.5', ...idem() });
     expect(sent.location).toBe('/dashboard/shifter/find?notice=countered');
+  });
+
+  it('marks a request and an open shift overlapping an accepted one, and offers neither Accept nor Claim on them', async () => {
+    const { biz, sh } = await makePair();
+    const date = dateAhead(5);
+    await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId, date, in: '09:00', out: '17:00' });
+    const asked = await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId, status: 1, date, in: '16:00', out: '22:00' });
+    const free = await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId, status: 1, date, in: '17:00', out: '22:00' });
+    const open = await insertShift({
+      businessId: biz.businessId!,
+      shifterId: null,
+      broadcast: true,
+      status: 1,
+      date,
+      in: '08:00',
+      out: '10:00',
+    });
+    const b = await signedIn(sh);
+    const page = await b.get('/dashboard/shifter/find');
+    const cardOf = (id: string) => {
+      const at = page.html.indexOf(`data-shift="${id}"`);
+      expect(at, `the card of ${id}`).toBeGreaterThan(0);
+      return page.html.slice(at, page.html.indexOf('</li>', at));
+    };
+    const clash = cardOf(asked.id);
+    expect(clash).toMatch(/Overlaps your 09:00–17:00 at [^<]+/);
+    expect(clash).toContain('It cannot be accepted while that shift stands');
+    expect(clash).not.toContain(`/requests/${asked.id}/accept`);
+    expect(clash).toContain(`href="/dashboard/shifter/find/requests/${asked.id}/decline"`);
+    // Back to back (17:00 after 17:00) is no overlap: Accept is offered.
+    const ok = cardOf(free.id);
+    expect(ok).not.toContain('Overlaps your');
+    expect(ok).toContain(`/requests/${free.id}/accept`);
+    const broadcast = cardOf(open.id);
+    expect(broadcast).toMatch(/Overlaps your 09:00–17:00 at /);
+    expect(broadcast).toContain('It cannot be claimed while that shift stands');
+    expect(broadcast).not.toContain(`/find/${open.id}/claim`);
+    // As the service: accepting it is refused.
+    expect((await b.post(`/dashboard/shifter/find/requests/${asked.id}/accept`, idem())).status).toBe(409);
+    // Real instants: an overnight shift from the day before meets an early request, and says its date.
+    const night = dateAhead(10);
+    await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId, date: night, in: '22:00', out: '06:00' });
+    const early = await insertShift({
+      businessId: biz.businessId!,
+      shifterId: sh.shifterId,
+      status: 1,
+      date: dateAhead(11),
+      in: '05:00',
+      out: '09:00',
+    });
+    const again = await b.get('/dashboard/shifter/find');
+    const card = again.html.slice(again.html.indexOf(`data-shift="${early.id}"`));
+    expect(card.slice(0, card.indexOf('</li>'))).toContain(`Overlaps your ${formatDate(night)} · 22:00–06:00 (next day) at `);
+  });
+
+  it('Decline asks once with an optional reason; the list is kept for offline, its note and what needs the network marked', async () => {
+    const { biz, sh } = await makePair({ shifter: { timezone: 'Europe/London' } });
+    const asked = await insertShift({
+      businessId: biz.businessId!,
+      shifterId: sh.shifterId,
+      status: 1,
+      date: dateAhead(6),
+      in: '09:00',
+      out: '13:00',
+    });
+    const b = await signedIn(sh);
+    const page = await b.get('/dashboard/shifter/find');
+    // One dialog on the page, and each Decline a link to the confirmation (where the dialog's form posts).
+    expect(page.html.match(/<dialog class="sf-dialog" data-decline-dialog/g)).toHaveLength(1);
+    expect(page.html).toMatch(
+      new RegExp(`<a class="button button-secondary" href="/dashboard/shifter/find/requests/${asked.id}/decline" data-decline="[^"]+"`),
+    );
+    expect(page.html).toContain('data-island="shifter-page"');
+    const confirm = await b.get(`/dashboard/shifter/find/requests/${asked.id}/decline`);
+    expect(confirm.html).toContain('<h1>Decline this request?</h1>');
+    expect(confirm.html).toContain('Why (optional)');
+    const done = await b.post(`/dashboard/shifter/find/requests/${asked.id}/decline`, { ...idem(), reason: 'Away that week' });
+    expect(done.location).toBe('/dashboard/shifter/find?notice=declined');
+    expect((await readShift(asked.id))!).toMatchObject({ request_status: 3, cancel_reason: 'Away that week' });
+    // No reason: declined all the same, nothing kept for a reason.
+    const other = await insertShift({
+      businessId: biz.businessId!,
+      shifterId: sh.shifterId,
+      status: 1,
+      date: dateAhead(7),
+      in: '09:00',
+      out: '13:00',
+    });
+    await b.get('/dashboard/shifter/find');
+    expect((await b.post(`/dashboard/shifter/find/requests/${other.id}/decline`, { ...idem(), reason: '   ' })).status).toBe(303);
+    expect((await readShift(other.id))!).toMatchObject({ request_status: 3, cancel_reason: null });
+
+    // Kept for offline: the note waits hidden, the time on the worker's clock (London), and the saved
+    // copy the service worker answers with shows it and leaves out claims and answers.
+    await insertShift({
+      businessId: biz.businessId!,
+      shifterId: null,
+      broadcast: true,
+      status: 1,
+      date: dateAhead(8),
+      in: '09:00',
+      out: '13:00',
+    });
+    await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId, status: 1, date: dateAhead(9), in: '09:00', out: '13:00' });
+    const before = Date.now();
+    const list = await b.get('/dashboard/shifter/find');
+    expect(list.html).toContain(KEPT_NOTE_HIDDEN);
+    const at =
+      /data-kept-note="saved" hidden=""><strong>Saved list from <time datetime="([^"]+)">(\d\d:\d\d)<\/time> — you’re offline\.<\/strong>/.exec(
+        list.html,
+      );
+    expect(at, 'the saved-list note').not.toBeNull();
+    expect(Date.parse(at![1]!)).toBeGreaterThanOrEqual(before - 1000);
+    expect(at![2]).toBe(timeIn(at![1]!, 'Europe/London'));
+    expect(list.html).toMatch(
+      /<form method="post" action="\/dashboard\/shifter\/find\/[^"]+\/claim" class="sf-actions" data-needs-network="yes">/,
+    );
+    const saved = savedCopyHtml(list.html);
+    expect(saved).toContain(KEPT_NOTE_SHOWN);
+    expect(saved).not.toContain(KEPT_NOTE_HIDDEN);
+    expect(saved).not.toContain('data-needs-network="yes"');
+    expect(saved).toMatch(
+      /<form method="post" action="\/dashboard\/shifter\/find\/[^"]+\/claim" class="sf-actions" data-needs-network="saved" hidden="">/,
+    );
+    // Home and My schedule are kept the same way.
+    for (const path of ['/dashboard/shifter', '/dashboard/shifter/schedule']) {
+      const kept = await b.get(path);
+      expect(kept.html, path).toContain(KEPT_NOTE_HIDDEN);
+      expect(kept.html, path).toContain('data-island="shifter-page"');
+    }
   });
 
   it('home leads with the next shift, the requests waiting and the best open shifts with their reason', async () => {

@@ -4,7 +4,8 @@ import { addTeammate, makeUser } from '../helpers/factory';
 import { HOUR, insertShift, MINUTE, makeCrewMember, makePair, NY, postShift, readShift } from '../helpers/shifts';
 import { signedIn } from '../helpers/signed-in';
 import { CLOCK_IN_EARLY_MINUTES } from '../../src/services/shifts';
-import { KEPT_NOTE_HIDDEN, mapLinks } from '../../src/web/features/shifter-shift/shifter-shift.model';
+import { KEPT_NOTE_HIDDEN } from '../../src/web/features/shifter/kept-page.model';
+import { mapLinks } from '../../src/web/features/shifter-shift/shifter-shift.model';
 import { dateTimeIn, timeIn } from '../../src/web/format';
 
 // The worker's shift page (/dashboard/shifter/shifts/:id, src/web/features/shifter-shift/): the shift
@@ -122,7 +123,7 @@ describe('/dashboard/shifter/shifts/:id, the shift’s own shifter', () => {
     expect(thread).toContain('1 unread');
   });
 
-  it('a pending request shows Accept and Decline, and both work', async () => {
+  it('a pending request shows Accept and Decline, and both work; Decline asks once, with an optional reason', async () => {
     const { biz, sh } = await makePair({ business: VENUE });
     const first = await postShift(biz.key, { shifter_id: sh.shifterId, is_broadcast: 0 });
     const b = await signedIn(sh);
@@ -130,7 +131,9 @@ describe('/dashboard/shifter/shifts/:id, the shift’s own shifter', () => {
     const now = cardOf(seen.html, 'now-heading');
     expect(now).toContain('Pier Nine Kitchen is waiting for your answer.');
     expect(now).toContain(`action="${page(first.id, 'accept')}"`);
-    expect(now).toContain(`action="${page(first.id, 'decline')}"`);
+    // Decline is a link to its one question: the page's dialog where script runs, else a confirmation page there.
+    expect(now).toMatch(new RegExp(`<a class="button button-secondary" href="${page(first.id, 'decline')}" data-decline="[^"]+"`));
+    expect(mainOf(seen.html)).toContain('<dialog class="sf-dialog" data-decline-dialog');
     // A request is answered, not clocked or cancelled.
     expect(now).not.toContain('/dashboard/shifter/clock');
     expect(now).not.toContain('/cancel');
@@ -151,11 +154,45 @@ describe('/dashboard/shifter/shifts/:id, the shift’s own shifter', () => {
       shift_in: '18:00',
       shift_out: '22:00',
     });
-    await b.get(page(second.id));
-    const declined = await b.post(page(second.id, 'decline'), idem());
+    // A request overlapping the accepted one: marked, and Accept (which the service refuses) not offered.
+    const clash = await postShift(biz.key, {
+      shifter_id: sh.shifterId,
+      is_broadcast: 0,
+      shift_date: first.shift_date,
+      shift_in: '12:00',
+      shift_out: '20:00',
+    });
+    const marked = cardOf((await b.get(page(clash.id))).html, 'now-heading');
+    expect(marked).toContain('Overlaps your 09:00–17:00 at Pier Nine Kitchen');
+    expect(marked).toContain('It cannot be accepted while that shift stands');
+    expect(marked).toContain(`href="${page(first.id)}"`);
+    expect(marked).not.toContain(page(clash.id, 'accept'));
+    expect(marked).toContain(`href="${page(clash.id, 'decline')}"`);
+    const refused = await call('POST', `/v1/shift_request/${clash.id}/accept`, { key: sh.key, body: {} });
+    expect(refused.body.error.code).toBe('SHFT-CONFLICT-ERR');
+    // Not overlapping: Accept is there.
+    expect(cardOf((await b.get(page(second.id))).html, 'now-heading')).toContain(page(second.id, 'accept'));
+
+    // Without script, Decline's page asks once; a reason too long comes back beside its field as typed.
+    const asked = await b.get(page(second.id, 'decline'));
+    expect(asked.status).toBe(200);
+    expect(asked.html).toContain('<h1>Decline this request?</h1>');
+    expect(asked.html).toContain(`action="${page(second.id, 'decline')}"`);
+    expect(asked.html).toMatch(/<textarea id="field-reason" name="reason" rows="3" maxlength="500"/);
+    const long = 'x'.repeat(501);
+    const tooLong = await b.post(page(second.id, 'decline'), { ...idem(), reason: long });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.html).toMatch(/id="field-reason-error"[^>]*>Keep the reason to 500 characters or fewer\./);
+    expect(tooLong.html).toContain(`>${long}</textarea>`);
+    expect((await readShift(second.id))!.request_status).toBe(1);
+    const declined = await b.post(page(second.id, 'decline'), { ...idem(), reason: '  A family thing that evening.  ' });
     expect(declined.status).toBe(303);
     expect(declined.location).toBe(`${page(second.id)}?notice=declined`);
-    expect((await readShift(second.id))!.request_status).toBe(3);
+    const row = (await readShift(second.id))!;
+    expect(row.request_status).toBe(3);
+    expect(row.cancel_reason).toBe('A family thing that evening.');
+    // Answered: its Decline page leads back to the shift.
+    expect((await b.get(page(second.id, 'decline'))).location).toBe(page(second.id));
     // Answered already: a second try says so in words, on the same page.
     const again = await b.post(page(second.id, 'accept'), idem());
     expect(again.status).toBe(409);

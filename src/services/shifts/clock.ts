@@ -2,7 +2,7 @@ import { and, asc, eq, gte, inArray, isNotNull, isNull, lt, lte, type SQL, sql }
 import { insertWhere } from '../../db/conditional';
 import { businesses, clockPhotos, shiftRequests, shifters } from '../../db/schema';
 import { AppError } from '../../lib/errors';
-import { haversineMeters } from '../../lib/geo';
+import { type GeofencePlace, geofenceCheck } from '../../lib/geo';
 import { newId } from '../../lib/ids';
 import { errorFields } from '../../lib/log';
 import { toIso } from '../../lib/time';
@@ -162,18 +162,18 @@ async function photoGone(ctx: ServiceContext, photoId: string | null): Promise<b
 }
 
 /**
- * Distance to the business when it has a geofence and the client sent a position. Soft mode only
- * records it; hard mode (SHIFT_CLOCK_GEOFENCE_HARD_FAIL) refuses an out-of-radius clock-in unless
- * the "I'm here" override is sent. A client that sends no position keeps the old, unenforced behaviour.
+ * Distance to the business when the client sent a position, by the one geofence rule (lib/geo.ts
+ * `geofenceCheck`, which the shifter's clock page runs before the tap too). Soft mode only records it;
+ * hard mode (SHIFT_CLOCK_GEOFENCE_HARD_FAIL) refuses an out-of-radius clock-in unless the "I'm here"
+ * override is sent. A client that sends no position keeps the old, unenforced behaviour.
  */
 function geofence(ctx: ServiceContext, s: LoadedShift, input: ClockInput, enforce: boolean): number | null {
-  const { geofence_radius_m: radius, latitude, longitude } = s.business;
-  if (input.lat === undefined || input.lon === undefined || latitude === null || longitude === null) return null;
-  const distance = Math.round(haversineMeters(input.lat, input.lon, latitude, longitude) * 10) / 10;
-  if (radius !== null && enforce && ctx.settings.SHIFT_CLOCK_GEOFENCE_HARD_FAIL && distance > radius && !input.im_here) {
-    throw new AppError('GEOFENCE-ERR', undefined, { distance_m: distance, geofence_radius_m: radius });
+  const place = { ...s.business, hard_geofence: ctx.settings.SHIFT_CLOCK_GEOFENCE_HARD_FAIL };
+  const check = geofenceCheck(place, input.lat, input.lon, input.im_here === true);
+  if (check?.refused && enforce) {
+    throw new AppError('GEOFENCE-ERR', undefined, { distance_m: check.distance_m, geofence_radius_m: check.radius_m });
   }
-  return distance;
+  return check?.distance_m ?? null;
 }
 
 /**
@@ -201,14 +201,9 @@ export function punchTime(ctx: ServiceContext, input: ClockInput): { at: number;
   return { at: Math.min(device, now), receivedAt: now };
 }
 
-/** Where and how a shift is clocked: the business's position and geofence, the photo rule, hard mode. */
-export interface ClockPlace {
-  latitude: number | null;
-  longitude: number | null;
-  geofence_radius_m: number | null;
+/** Where and how a shift is clocked: the business's position and geofence, hard mode (the geofence rule's place), the photo rule. */
+export interface ClockPlace extends GeofencePlace {
   require_clock_photo: boolean;
-  /** SHIFT_CLOCK_GEOFENCE_HARD_FAIL: an out-of-radius clock-in is refused unless "I'm here" is sent. */
-  hard_geofence: boolean;
 }
 
 /**

@@ -4,6 +4,7 @@ import { AppError } from '../../lib/errors';
 import { callerShifter, shiftParty } from '../access';
 import { cancelRefusal, type ServiceContext, SHIFT_STATUS } from '../kernel';
 import { withClockWindow } from './clock-window';
+import { overlapsWithMyShifts } from './conflicts';
 import { loadShift, viewLoaded } from './load';
 import type { ShiftRequestView } from './schemas';
 import { shiftStateWords } from './state-words';
@@ -44,11 +45,19 @@ export interface ShifterShift {
   clock_rules: ShiftClockRules;
   /** The reader's own zone (their shifter profile's). */
   shifter_timezone: string;
+  /**
+   * The reader's own accepted shifts (in progress included) this one overlaps, by the one overlap rule
+   * (conflicts.ts): while one stands, accepting or claiming this shift is refused. Only read for a
+   * shift they could still accept or claim.
+   */
+  overlaps: ShiftRequestView[];
   /** What the services would take from this reader now (each service still checks it). */
   can: {
-    /** Accept or decline: a pending request offered to them, not yet started (accept.ts, decline.ts). */
+    /** Answer: a pending request offered to them, not yet started: decline takes it (decline.ts). */
     answer: boolean;
-    /** Claim: an open broadcast of their crew, not yet started, of a business they do not own (claim.ts). */
+    /** Accept: the same, and no accepted shift of theirs overlaps it (accept.ts's guard). */
+    accept: boolean;
+    /** Claim: an open broadcast of their crew, not yet started, of a business they do not own, overlapping none of theirs (claim.ts). */
     claim: boolean;
     /** Cancel: their accepted shift, not started, worked or marked absent (the kernel's `cancelRefusal`). */
     cancel: boolean;
@@ -92,6 +101,9 @@ export async function shifterShift(ctx: ServiceContext, id: string): Promise<Shi
   const view = withClockWindow(viewLoaded(s), party.isShifter ? 'shifter' : null, now);
   const pending = row.request_status === SHIFT_STATUS.pending;
   const ahead = row.starts_at > now;
+  const answer = party.isShifter && !row.is_broadcast && pending && ahead;
+  const claim = party.isCrewOfOpenBroadcast && s.business.user_id !== party.actor.userId && ahead;
+  const overlaps = answer || claim ? ((await overlapsWithMyShifts(ctx, [id])).get(id) ?? []) : [];
   return {
     shift: { ...view, state_words: shiftStateWords(view, now) },
     standing: party.isShifter ? 'shifter' : 'crew',
@@ -110,9 +122,11 @@ export async function shifterShift(ctx: ServiceContext, id: string): Promise<Shi
       hard_geofence: ctx.settings.SHIFT_CLOCK_GEOFENCE_HARD_FAIL,
     },
     shifter_timezone: reader?.timezone ?? 'UTC',
+    overlaps,
     can: {
-      answer: party.isShifter && !row.is_broadcast && pending && ahead,
-      claim: party.isCrewOfOpenBroadcast && s.business.user_id !== party.actor.userId && ahead,
+      answer,
+      accept: answer && overlaps.length === 0,
+      claim: claim && overlaps.length === 0,
       cancel: party.isShifter && row.request_status === SHIFT_STATUS.accepted && cancelRefusal(row) === null,
     },
     newer_id: newer,

@@ -15,15 +15,16 @@
  * pages; signing out with the form forgets them at once.
  *
  * A shift's page (/dashboard/shifter/shifts/{id}) is kept once seen, the latest MAX_SHIFT_PAGES of
- * them; a page answered from its kept copy shows the note it carries hidden, saying when it was saved
- * (src/web/features/shifter-shift/shifter-shift.model.ts `KEPT_NOTE_HIDDEN`).
+ * them. The home, Find shifts (the last list seen) and My schedule are kept too: their island keeps
+ * the first load, the worker every load after. A page answered from its kept copy shows the note it
+ * carries hidden, saying when it was saved, and leaves out what needs the network (claims, answers):
+ * src/web/features/shifter/kept-page.model.ts `savedCopyHtml`.
  */
 import { SYNC_TAG, sendQueuedPunches } from '../features/shifter-clock/punch-queue.client';
-import { KEPT_NOTE_HIDDEN, KEPT_NOTE_SHOWN } from '../features/shifter-shift/shifter-shift.model';
+import { KEPT_PAGES as PAGES, savedCopyHtml } from '../features/shifter/kept-page.model';
 
-const PAGES = 'shifter-pages-v1';
 /** The pages kept for offline use: the shifter side, read with GET. */
-const KEPT = /^\/dashboard\/shifter(\/(clock|earnings|records|schedule|shifts\/[^/]+))?\/?$/;
+const KEPT = /^\/dashboard\/shifter(\/(clock|earnings|find|records|schedule|shifts\/[^/]+))?\/?$/;
 /** A shift's page: one per shift seen, so only the latest MAX_SHIFT_PAGES are kept. */
 const SHIFT_PAGE = /^\/dashboard\/shifter\/shifts\//;
 const MAX_SHIFT_PAGES = 40;
@@ -36,12 +37,15 @@ interface SyncEvent extends ExtendableEvent {
   tag: string;
 }
 
-/** The kept copy of a shifter page, if there is one, its saved-copy note shown (a page without one is answered as kept). */
+/**
+ * The kept copy of a shifter page, if there is one, its saved-copy note shown and what needs the
+ * network hidden (kept-page.model.ts `savedCopyHtml`; a page without them is answered as kept).
+ */
 async function keptPage(path: string): Promise<Response | undefined> {
   const kept = await (await caches.open(PAGES)).match(path);
   if (!kept?.headers.get('Content-Type')?.startsWith('text/html')) return kept;
   const html = await kept.text();
-  return new Response(html.replace(KEPT_NOTE_HIDDEN, KEPT_NOTE_SHOWN), {
+  return new Response(savedCopyHtml(html), {
     status: kept.status,
     statusText: kept.statusText,
     headers: kept.headers,
@@ -104,8 +108,6 @@ function navigate(event: FetchEvent, path: string): Promise<Response> {
     throw err;
   });
 }
-
-export const KEPT_PAGES = PAGES;
 
 export function registerOffline(sw: ServiceWorkerGlobalScope): void {
   sw.addEventListener('fetch', (event) => {

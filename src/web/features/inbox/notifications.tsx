@@ -16,14 +16,16 @@ import {
   updatePreferences,
   updatePreferencesInput,
 } from '@/services/notifications';
-import { CsrfField, IdempotencyField, InputField, SubmitButton, TableWrap } from '@/web/components';
+import { CsrfField, IdempotencyField, InputField, SubmitButton } from '@/web/components';
 import { dateTimeIn } from '@/web/format';
 import { formFields } from '@/web/forms';
 import { renderPage } from '@/web/render';
 import { type DashboardBase, dashboardBase } from '../dashboard/context';
 import { noticeOf } from '../dashboard/refusals';
 import { AppShell } from '../dashboard/shell';
+import { groupDecides, groupField, kindField, wasField } from './notification-prefs.model';
 import { notificationTarget } from './notification-target.model';
+import { PreferenceSwitches } from './preference-switches';
 import { ZoneOptions } from '@/web/time-zones';
 
 /*
@@ -33,7 +35,6 @@ import { ZoneOptions } from '@/web/time-zones';
  */
 
 const PAGE_SIZE = 20;
-const CHANNEL_LABELS: Record<OutboundChannel, string> = { push: 'Browser push', email: 'Email', sms: 'Text message' };
 
 const styles = () => {
   const css = WEB_ENTRIES.islands.thread.css;
@@ -241,7 +242,7 @@ function PreferencesPage({
       current="/notifications"
       notice={notice}
       error={error}
-      scripts={[island.js]}
+      scripts={[island.js, ...(WEB_ENTRIES.islands.prefs ? [WEB_ENTRIES.islands.prefs.js] : [])]}
       styles={styles()}
       action={<a href="/notifications">Back to notifications</a>}
     >
@@ -261,7 +262,7 @@ function PreferencesPage({
         <p class="push-status" role="status" />
       </section>
 
-      <form method="post" action="/notifications/preferences">
+      <form method="post" action="/notifications/preferences" data-island="prefs" data-props="{}">
         <CsrfField token={base.csrfToken} />
         <IdempotencyField />
         <fieldset>
@@ -303,50 +304,12 @@ function PreferencesPage({
             />
           </div>
         </fieldset>
-        <h2>Channels</h2>
-        <p class="hint">Everything is always in this list of notifications; choose where else each kind reaches you.</p>
-        {prefs.groups.map((g) => {
-          const rows = kinds.filter((k) => k.group === g.group);
-          if (!rows.length) return null;
-          return (
-            <TableWrap label={g.label}>
-              <table class="prefs-table">
-                <caption class="visually-hidden">{g.label}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col" class="prefs-kind">
-                      {g.label}
-                    </th>
-                    {OUTBOUND_CHANNELS.map((ch) => (
-                      <th scope="col">{CHANNEL_LABELS[ch]}</th>
-                    ))}
-                  </tr>
-                </thead>
-                <tbody>
-                  {rows.map((k) => (
-                    <tr>
-                      <th scope="row" id={`kind-${k.kind.replaceAll('.', '-')}`}>
-                        {k.label}
-                        {k.urgent ? <span class="badge badge-warn"> Urgent</span> : null}
-                      </th>
-                      {OUTBOUND_CHANNELS.map((ch) => (
-                        <td>
-                          <input
-                            type="checkbox"
-                            name={`ch:${k.kind}:${ch}`}
-                            value="on"
-                            checked={form.channels.get(`${k.kind}:${ch}`) ?? false}
-                            aria-label={`${k.label}: ${CHANNEL_LABELS[ch]}`}
-                          />
-                        </td>
-                      ))}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableWrap>
-          );
-        })}
+        <h2>Where they reach you</h2>
+        <p class="hint">
+          Everything is always in your list of notifications. A switch turns a whole group on or off; open "Choose for each" to set its
+          kinds one by one. Saved together with the rest of this page.
+        </p>
+        <PreferenceSwitches groups={prefs.groups} kinds={kinds} channels={form.channels} />
         <div class="actions">
           <SubmitButton>Save preferences</SubmitButton>
         </div>
@@ -389,6 +352,14 @@ export async function postPreferences(c: Context<AppEnv>): Promise<Response> {
   };
   const changes: Array<{ kind: string; channel: OutboundChannel; enabled: boolean }> = [];
   const shown = new Set(kindsFor(base, prefs).map((k) => k.kind));
+  // A group's switch changed from the state it was shown in sets every kind of the group shown
+  // (notification-prefs.model.ts groupDecides); otherwise each kind's own switch says.
+  const byGroup = new Map<string, boolean | null>();
+  for (const g of prefs.groups) {
+    for (const ch of OUTBOUND_CHANNELS) {
+      byGroup.set(`${g.group}:${ch}`, groupDecides(field(wasField(g.group, ch), 8), field(groupField(g.group, ch)) === 'on'));
+    }
+  }
   for (const k of prefs.kinds) {
     for (const ch of OUTBOUND_CHANNELS) {
       const key = `${k.kind}:${ch}`;
@@ -396,7 +367,7 @@ export async function postPreferences(c: Context<AppEnv>): Promise<Response> {
         sent.channels.set(key, k.channels[ch]);
         continue;
       }
-      const on = field(`ch:${key}`) === 'on';
+      const on = byGroup.get(`${k.group}:${ch}`) ?? field(kindField(k.kind, ch)) === 'on';
       sent.channels.set(key, on);
       if (on !== k.channels[ch]) changes.push({ kind: k.kind, channel: ch, enabled: on });
     }

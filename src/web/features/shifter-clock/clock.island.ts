@@ -1,16 +1,30 @@
 /**
  * The shifter's clock (src/web/features/shifter-clock/clock.tsx): takes over each punch form. It shows
- * the camera button (with a preview of the photo taken); on a tap it asks for the location (only
- * then), shows its accuracy and the distance to the business, uploads the photo through clock_photo
- * and punches through the API; where hard mode refuses it offers "I'm here". Without network the
+ * the camera button (with a preview of the photo taken); on a tap it asks for the location (before
+ * it only where the phone already allows it), shows its accuracy, the distance to the business and
+ * what the business makes of it by the service's own geofence rule (lib/geo.ts), uploads the photo
+ * through clock_photo and punches through the API; where hard mode refuses the position it says so on
+ * the button and offers "I'm here", and sends nothing it would refuse. Without network the
  * punch is kept on the phone with the time it was made, the card saying "Clocked in at HH:MM · waiting
  * to send" in place of its form, and sent when the network returns
  * (src/web/features/shifter-clock/punch-queue.client.ts; the service worker's Background Sync too,
  * where there is one). Refusals are said in the worker's words (clock.model.ts).
  */
+import { geofenceCheck } from '@/lib/geo';
 import { client, newIdempotencyKey, send, write } from '@/web/client/api';
 import { eachIsland } from '@/web/client/island';
-import { clockTime, type PunchRefusal, punchedWords, refusalWords, WAITING_HINT, WAITING_WORDS } from './clock.model';
+import {
+  clockTime,
+  type PunchRefusal,
+  punchButtonWords,
+  punchedWords,
+  refusalWords,
+  WAITING_HINT,
+  WAITING_WORDS,
+  whereWords,
+} from './clock.model';
+import { KEPT_PAGES } from '../shifter/kept-page.model';
+import { position, watchPosition } from './position.client';
 import { enqueuePunch, type QueuedPunch, queuedPunches, SYNC_TAG, sendQueuedPunches } from './punch-queue.client';
 
 interface Place {
@@ -35,38 +49,13 @@ interface Props {
 
 const csrf = () => document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content ?? '';
 
-function meters(lat1: number, lon1: number, lat2: number, lon2: number): number {
-  const rad = Math.PI / 180;
-  const a =
-    Math.sin(((lat2 - lat1) * rad) / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(((lon2 - lon1) * rad) / 2) ** 2;
-  return 2 * 6_371_000 * Math.asin(Math.sqrt(a));
-}
-
-const distanceText = (m: number) => (m < 1000 ? `${Math.round(m)} m` : `${(m / 1000).toFixed(1)} km`);
-
-function position(): Promise<GeolocationPosition | string> {
-  if (!('geolocation' in navigator)) return Promise.resolve('This browser cannot tell your location.');
-  return new Promise((resolve) => {
-    navigator.geolocation.getCurrentPosition(
-      (p) => resolve(p),
-      (e) =>
-        resolve(
-          e.code === e.PERMISSION_DENIED
-            ? 'Location not allowed: the punch is sent without it.'
-            : 'Your location could not be found: the punch is sent without it.',
-        ),
-      { enableHighAccuracy: true, timeout: 10_000, maximumAge: 30_000 },
-    );
-  });
-}
-
 /** Registers the one service worker (offline shell, Background Sync of queued punches). */
 function registerWorker() {
   if ('serviceWorker' in navigator) void navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch(() => undefined);
   // The page as it stands now, kept for the service worker to show without network.
   if (navigator.onLine && 'caches' in window) {
     void caches
-      .open('shifter-pages-v1')
+      .open(KEPT_PAGES)
       .then((cache) => cache.add(location.pathname))
       .catch(() => undefined);
   }
@@ -138,7 +127,7 @@ function mountCamera(form: HTMLFormElement, props: Props) {
 
 function mountPunch(form: HTMLFormElement, props: Props) {
   const status = form.querySelector<HTMLElement>('[data-status]')!;
-  const where = form.querySelector<HTMLElement>('.punch-where')!;
+  const where = form.querySelector<HTMLElement>('[data-where]')!;
   const photoInput = form.querySelector<HTMLInputElement>('[data-photo]');
   const override = form.querySelector<HTMLElement>('[data-override]');
   const overrideBox = override?.querySelector<HTMLInputElement>('input');
@@ -151,6 +140,39 @@ function mountPunch(form: HTMLFormElement, props: Props) {
     status.classList.toggle('field-error', kind === 'error');
   };
   const refused = (r: PunchRefusal) => say(refusalWords(r, placeOf(props)), 'error');
+  /** The last position the phone gave, and what the geofence rule makes of it (null: none yet). */
+  let last: GeolocationPosition | null = null;
+  const check = () => {
+    if (!last || !props.place) return null;
+    return geofenceCheck(props.place, last.coords.latitude, last.coords.longitude, overrideBox?.checked ?? false);
+  };
+  /** A punch on its way: the button stays disabled whatever the position says meanwhile. */
+  let busy = false;
+  const idle = () => {
+    busy = false;
+    button.disabled = Boolean(check()?.refused);
+  };
+  /** The card as the position stands: the distance and its verdict, the button's words, "I'm here" where hard mode asks for it. */
+  const show = () => {
+    if (!last) return check();
+    const c = check();
+    where.textContent = whereWords(c, {
+      business: props.businessName,
+      side: props.side,
+      accuracyM: last.coords.accuracy,
+      imHere: overrideBox?.checked ?? false,
+    });
+    where.classList.toggle('punch-where-far', Boolean(c?.outside) && props.side === 'in');
+    if (props.side === 'in' && c?.outside && props.place?.hard_geofence && override) override.hidden = false;
+    button.textContent = punchButtonWords(props.side, c);
+    if (!busy) button.disabled = Boolean(c?.refused);
+    return c;
+  };
+  watchPosition((p) => {
+    last = p;
+    show();
+  });
+  overrideBox?.addEventListener('change', () => void show());
 
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
@@ -160,28 +182,27 @@ function mountPunch(form: HTMLFormElement, props: Props) {
       photoInput?.focus();
       return;
     }
+    busy = true;
     button.disabled = true;
     const madeAt = new Date().toISOString();
     say('Finding your location…');
     const pos = await position();
     let lat: number | null = null;
     let lon: number | null = null;
+    let verdict: ReturnType<typeof check> = null;
     if (typeof pos === 'string') where.textContent = pos;
     else {
       lat = pos.coords.latitude;
       lon = pos.coords.longitude;
-      const p = props.place;
-      const acc = `accuracy ±${Math.round(pos.coords.accuracy)} m`;
-      if (p?.latitude != null && p.longitude != null) {
-        const d = meters(lat, lon, p.latitude, p.longitude);
-        const inside =
-          p.geofence_radius_m == null
-            ? ''
-            : d <= p.geofence_radius_m
-              ? ` (within ${p.geofence_radius_m} m)`
-              : ` (outside ${p.geofence_radius_m} m)`;
-        where.textContent = `You are ${distanceText(d)} from ${props.businessName}${inside}; ${acc}.`;
-      } else where.textContent = `Location found, ${acc}.`;
+      last = pos;
+      verdict = show();
+    }
+    // Refused by the service's own rule (hard mode, outside, no "I'm here"): nothing is sent or kept.
+    if (verdict?.refused) {
+      idle();
+      refused({ code: 'GEOFENCE-ERR', message: '', details: { distance_m: verdict.distance_m, geofence_radius_m: verdict.radius_m } });
+      overrideBox?.focus();
+      return;
     }
     const imHere = overrideBox?.checked ?? false;
     const punch: QueuedPunch = {
@@ -204,7 +225,7 @@ function mountPunch(form: HTMLFormElement, props: Props) {
       await askBackgroundSync();
       // The card says it in place of the form (followQueue), until it is sent.
       say('');
-      button.disabled = false;
+      idle();
       await waiting();
       // The tapped button is gone with its form: the keyboard's place moves to the line that replaced it.
       form.closest('[data-shift]')?.querySelector<HTMLElement>(`[data-waiting="${props.side}"]:not([hidden])`)?.focus();
@@ -224,7 +245,7 @@ function mountPunch(form: HTMLFormElement, props: Props) {
       );
       if (!up.ok && up.status === 0) return queue();
       if (!up.ok) {
-        button.disabled = false;
+        idle();
         refused(up.error);
         photoInput?.focus();
         return;
@@ -248,7 +269,7 @@ function mountPunch(form: HTMLFormElement, props: Props) {
       return;
     }
     if (r.status === 0) return queue();
-    button.disabled = false;
+    idle();
     refused(r.error);
     if (r.error.code === 'GEOFENCE-ERR' && override) {
       override.hidden = false;

@@ -4,7 +4,10 @@
  * phone, and a refused punch said as what to do next. The service's messages speak to programs
  * ("send the I'm-here override", "device_time", "photo_url"); the worker reads what happened and
  * what they can do, from the error's code and details. A code not listed keeps the service's message.
+ * And where the worker stands before and after the tap: the distance to the venue and what the
+ * business makes of it, read from the one geofence rule (lib/geo.ts `geofenceCheck`, the service's own).
  */
+import type { GeofenceCheck } from '@/lib/geo';
 
 /** HH:MM of an instant on the business's wall clock (as src/web/format.ts timeIn says it). */
 export const clockTime = (iso: string, timeZone: string | undefined): string =>
@@ -38,7 +41,8 @@ export interface PunchPlace {
   now: number;
 }
 
-const distance = (m: number) => (m < 1000 ? `${Math.round(m)} m` : `${(m / 1000).toFixed(1)} km`);
+/** "350 m", "4.2 km": a distance as the clock says it (never "1000 m"). */
+export const distanceWords = (m: number): string => (m < 999.5 ? `${Math.round(m)} m` : `${(m / 1000).toFixed(1)} km`);
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const str = (v: unknown): string | null => (typeof v === 'string' && !Number.isNaN(Date.parse(v)) ? v : null);
@@ -63,7 +67,7 @@ export function refusalWords(r: PunchRefusal, at: PunchPlace): string {
       const radius = num(d.geofence_radius_m);
       const far =
         m !== null && radius !== null
-          ? `Your phone puts you ${distance(m)} from ${at.business}, farther than the ${radius} m it asks for.`
+          ? `Your phone puts you ${distanceWords(m)} from ${at.business}, farther than the ${radius} m it asks for.`
           : `Your phone puts you farther from ${at.business} than it asks for.`;
       return `${far} If you are there, tick "I'm here" and tap Clock in again: ${at.business} sees that you said so.`;
     }
@@ -105,4 +109,48 @@ export function refusalWords(r: PunchRefusal, at: PunchPlace): string {
     default:
       return r.message;
   }
+}
+
+/** The business's clock rules as the card says them before a position is known (the plain form's words too). */
+export function placeWords(p: { business: string; side: 'in' | 'out'; radius: number | null; hard: boolean }): string {
+  if (p.side === 'in' && p.radius) {
+    const base = `When you tap, your phone tells ${p.business} where you are: clock in within ${p.radius} m of it.`;
+    return p.hard ? `${base} Farther away, a clock-in is refused unless you say "I'm here".` : base;
+  }
+  return `When you tap, your phone tells ${p.business} where you are, if you allow it.`;
+}
+
+/**
+ * Where the phone puts the worker, once it knows, before the tap: the distance and, for a clock-in
+ * against the business's radius, what the business will make of it (the geofence rule's verdict):
+ * within it, outside it but allowed and seen (soft mode), or refused unless "I'm here" (hard mode).
+ */
+export function whereWords(
+  check: GeofenceCheck | null,
+  at: { business: string; side: 'in' | 'out'; accuracyM: number | null; imHere: boolean },
+): string {
+  const acc = at.accuracyM === null ? '' : ` (accuracy ±${Math.round(at.accuracyM)} m)`;
+  if (!check) return `Location found${acc}.`;
+  const you = `You are ${distanceWords(check.distance_m)} from ${at.business}${acc}`;
+  if (at.side === 'out' || check.radius_m === null) return `${you}.`;
+  if (!check.outside) return `${you}, within the ${check.radius_m} m it asks for.`;
+  const far = `${you}, farther than the ${check.radius_m} m it asks for`;
+  if (check.refused) return `${far}: a clock-in from here is refused. If you are there, tick "I'm here".`;
+  if (at.imHere) return `${far}: with "I'm here" ticked, ${at.business} sees that you said you are there.`;
+  return `${far}. You can still clock in: ${at.business} will see it was made ${distanceWords(check.distance_m)} away.`;
+}
+
+/** The punch button's words: "Clock in", or, where hard mode refuses this position, that it would be refused. */
+export const punchButtonWords = (side: 'in' | 'out', check: GeofenceCheck | null): string =>
+  side === 'out' ? 'Clock out' : check?.refused ? 'Refused from here: tick "I\'m here"' : 'Clock in';
+
+/**
+ * After the punch, what the business sees of where it was made: "4.2 km from the venue — the business
+ * will see this" when it was outside the radius (a recorded distance and radius: outsideRadius, the
+ * rule's own test), with "you said you were there" when "I'm here" was sent; null otherwise.
+ */
+export function punchDistanceWords(p: { distanceM: number | null; outside: boolean; override: boolean }): string | null {
+  if (p.distanceM === null || !p.outside) return null;
+  const said = p.override ? ', and that you said you were there' : '';
+  return `${distanceWords(p.distanceM)} from the venue — the business will see this${said}`;
 }

@@ -3,6 +3,7 @@ import { WEB_ENTRIES } from '@generated/web/assets';
 import type { AppEnv } from '@/http/app-types';
 import { serviceCtx } from '@/http/create-app';
 import { AppError } from '@/lib/errors';
+import { outsideRadius } from '@/lib/geo';
 import {
   CLOCK_IN_EARLY_MINUTES,
   type ClockPlace,
@@ -22,7 +23,7 @@ import { renderPage } from '@/web/render';
 import { type DashboardBase, dashboardBase } from '../dashboard/context';
 import { AppShell } from '../dashboard/shell';
 import { shifterShiftPath } from '../shifter-shift/shifter-shift.model';
-import { noScriptPhotoWords, refusalWords } from './clock.model';
+import { noScriptPhotoWords, placeWords, punchButtonWords, punchDistanceWords, refusalWords } from './clock.model';
 
 /**
  * The shifter's clock ({app_url}/dashboard/shifter/clock): every accepted shift not yet clocked out
@@ -113,10 +114,8 @@ function PunchForm({
     >
       <CsrfField token={csrf} />
       <IdempotencyField />
-      <p class="punch-where" id={`${id}-where`} aria-live="polite">
-        {radius
-          ? `When you tap, your phone tells ${business} where you are: clock in within ${radius} m of it.`
-          : `When you tap, your phone tells ${business} where you are, if you allow it.`}
+      <p class="punch-where" id={`${id}-where`} data-where aria-live="polite">
+        {placeWords({ business, side, radius: radius ?? null, hard: place?.hard_geofence ?? false })}
       </p>
       {offerPhoto ? (
         // The camera button is the island's (the plain form sends no file): shown when it runs.
@@ -155,8 +154,8 @@ function PunchForm({
         <input type="checkbox" id={`${id}-here`} name="im_here" value="1" />
         <label for={`${id}-here`}>I'm here: I am at {business}, even if my phone puts me farther away</label>
       </div>
-      <button type="submit" class="button button-primary button-punch">
-        {side === 'in' ? 'Clock in' : 'Clock out'}
+      <button type="submit" class="button button-primary button-punch" aria-describedby={`${id}-where`}>
+        {punchButtonWords(side, null)}
       </button>
       <p class="punch-status" data-status role="status" aria-live="polite" />
     </form>
@@ -172,14 +171,26 @@ function Waiting({ side }: { side: 'in' | 'out' }) {
   return <div class="punch-waiting" data-waiting={side} role="status" tabindex={-1} hidden />;
 }
 
-function Punched({ s, side, tz }: { s: ShiftRequestView; side: 'in' | 'out'; tz: string }) {
+/** The punch's distance as the business sees it, when it was outside the radius (clock.model.ts punchDistanceWords). */
+function punchDistance(s: ShiftRequestView, place: ClockPlace | null): string | null {
+  const d = s.clock_in_distance_m;
+  return punchDistanceWords({
+    distanceM: d,
+    outside: d !== null && outsideRadius(d, place?.geofence_radius_m ?? null),
+    override: s.clock_in_override,
+  });
+}
+
+function Punched({ s, side, tz, place }: { s: ShiftRequestView; side: 'in' | 'out'; tz: string; place: ClockPlace | null }) {
   const at = side === 'in' ? s.shift_start_at : s.shift_end_at;
   if (!at) return null;
   const received = side === 'in' ? s.clock_in_received_at : s.clock_out_received_at;
+  const far = side === 'in' ? punchDistance(s, place) : null;
   return (
     <p class="punched">
       {side === 'in' ? 'Clocked in at ' : 'Clocked out at '}
       <time datetime={at}>{timeIn(at, tz)}</time>
+      {far ? <span class="punch-far">{`, ${far}.`}</span> : null}
       {received ? <span class="badge badge-offline">{` Made offline: your phone's time; sent ${timeIn(received, tz)}`}</span> : null}
     </p>
   );
@@ -205,7 +216,7 @@ function ShiftCard({ s, place, now, csrf }: { s: ShiftRequestView; place: ClockP
           Shift details<span class="visually-hidden">{`: ${s.business_name ?? 'shift'}, ${formatDate(s.shift_date)} ${s.shift_in}`}</span>
         </a>
       </p>
-      <Punched s={s} side="in" tz={tz} />
+      <Punched s={s} side="in" tz={tz} place={place} />
       {waiting && opens ? (
         <p class="clock-opens" data-opens>
           {side === 'out' ? 'Clock-out opens ' : 'Clock-in opens '}
@@ -338,14 +349,19 @@ async function punchNotice(c: Context<AppEnv>): Promise<string | undefined> {
   const id = c.req.query('shift');
   if (!key || !id || !Object.hasOwn(PUNCH_NOTICES, key)) return undefined;
   const n = PUNCH_NOTICES[key as keyof typeof PUNCH_NOTICES];
-  const s = await getShiftRequest(serviceCtx(c), id).catch(() => null);
+  const ctx = serviceCtx(c);
+  const s = await getShiftRequest(ctx, id).catch(() => null);
   const at = n.side === 'in' ? s?.shift_start_at : s?.shift_end_at;
   const offline = n.side === 'in' ? s?.clock_in_offline : s?.clock_out_offline;
   if (!s || !at || key.startsWith('sent_') !== Boolean(offline)) return undefined;
   const time = timeIn(at, s.timezone ?? 'UTC');
+  // A clock-in outside the business's radius says so: the business sees its distance.
+  const far =
+    n.side === 'in' && s.clock_in_distance_m !== null ? punchDistance(s, (await clockPlaces(ctx, [s])).get(s.business_id) ?? null) : null;
+  const where = far ? `, ${far}` : '';
   return key.startsWith('sent_')
-    ? `${n.words} ${time} is recorded with your phone's time.`
-    : `${n.words} ${time} · ${s.business_name ?? 'the business'}`;
+    ? `${n.words} ${time} is recorded with your phone's time${where}.`
+    : `${n.words} ${time} · ${s.business_name ?? 'the business'}${where}${where ? '.' : ''}`;
 }
 
 export async function renderClock(c: Context<AppEnv>, error?: string): Promise<Response> {

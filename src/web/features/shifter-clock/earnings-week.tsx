@@ -1,12 +1,14 @@
 import type { Earnings } from '@/services/insights';
 import { formatDate, formatMoney, shiftHours, timeIn } from '@/web/format';
+import { SmallTable } from '@/web/table';
 
 /**
  * The week parts of the shifter's earnings page: the chosen week (Monday to Sunday on the shifter's
  * own clock) with its totals and its shifts one by one, the links to the weeks around it, and the
  * last nine weeks side by side. Every figure is the service's (`earnings`: `weeks`, `week_shifts`);
- * the page only words and lays them out. Tables stack into rows on a phone, so nothing scrolls
- * sideways, and an amount is one `.money` element that never wraps.
+ * the page only words and lays them out. The tables are the shared SmallTable (src/web/table.tsx),
+ * stacking into rows on a phone, so nothing scrolls sideways; an amount is one `.money` element that
+ * never wraps.
  */
 export const EARNINGS_PATH = '/dashboard/shifter/earnings';
 
@@ -83,36 +85,26 @@ export function WeekCard({ e }: { e: Earnings }) {
         )}
       </nav>
       {lines.length ? (
-        <table class="stack-table week-shifts">
-          <caption class="visually-hidden">{`Worked shifts, ${weekRange(e.week_start, e.week_end)}`}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Date</th>
-              <th scope="col">Business</th>
-              <th scope="col" class="num">
-                Hours
-              </th>
-              <th scope="col" class="num">
-                Pay
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {lines.map((l) => (
-              <tr data-shift={l.shift_request_id}>
-                <th scope="row">
+        <SmallTable
+          class="week-shifts"
+          caption={`Worked shifts, ${weekRange(e.week_start, e.week_end)}`}
+          rows={lines}
+          rowAttrs={(l) => ({ 'data-shift': l.shift_request_id })}
+          columns={[
+            {
+              head: 'Date',
+              cell: (l) => (
+                <>
                   {formatDate(l.date)}{' '}
                   <span class="muted nowrap">{shiftHours(timeIn(l.starts_at, e.timezone), timeIn(l.ends_at, e.timezone))}</span>
-                </th>
-                <td class="stack-name">{l.business_name}</td>
-                <td class="num">{`${l.hours} h`}</td>
-                <td class="num stack-end">
-                  <Money amount={l.pay} currency={l.currency} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </>
+              ),
+            },
+            { head: 'Business', cell: (l) => l.business_name, class: 'stack-name' },
+            { head: 'Hours', cell: (l) => `${l.hours} h`, num: true },
+            { head: 'Pay', cell: (l) => <Money amount={l.pay} currency={l.currency} />, num: true, class: 'stack-end' },
+          ]}
+        />
       ) : (
         <p class="empty">
           {isCurrent
@@ -130,50 +122,42 @@ export function WeeksCard({ e }: { e: Earnings }) {
   return (
     <section class="card" aria-labelledby="weeks-head">
       <h2 id="weeks-head">Week by week</h2>
-      <table class="stack-table weeks-table">
-        <caption class="visually-hidden">Worked shifts, hours and gross per week, the last nine weeks, newest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">Week</th>
-            <th scope="col" class="num">
-              Shifts
-            </th>
-            <th scope="col" class="num">
-              Hours
-            </th>
-            <th scope="col" class="num">
-              Gross
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((w) => {
-            const shown = w.week_start === e.week_start;
-            return (
-              <tr aria-current={shown ? 'true' : undefined} data-week={w.week_start}>
-                <th scope="row">
-                  <a href={weekHref(w.week_start)} class="stack-link">
-                    {w.week_start === e.current_week_start
-                      ? `This week, ${weekRange(w.week_start, w.week_end)}`
-                      : weekRange(w.week_start, w.week_end)}
-                  </a>
-                </th>
-                <td class="num">{plural(w.shifts, 'shift', 'shifts')}</td>
-                <td class="num">{`${w.hours} h`}</td>
-                <td class="num stack-end">
-                  <Money amount={w.gross} currency={e.currency} />
-                  {w.other_currencies.map((o) => (
-                    <>
-                      {' + '}
-                      <Money amount={o.gross} currency={o.currency} />
-                    </>
-                  ))}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+      <SmallTable
+        class="weeks-table"
+        caption="Worked shifts, hours and gross per week, the last nine weeks, newest first"
+        rows={rows}
+        rowAttrs={(w) => ({ 'aria-current': w.week_start === e.week_start ? 'true' : undefined, 'data-week': w.week_start })}
+        columns={[
+          {
+            head: 'Week',
+            cell: (w) => (
+              <a href={weekHref(w.week_start)} class="stack-link">
+                {w.week_start === e.current_week_start
+                  ? `This week, ${weekRange(w.week_start, w.week_end)}`
+                  : weekRange(w.week_start, w.week_end)}
+              </a>
+            ),
+          },
+          { head: 'Shifts', cell: (w) => plural(w.shifts, 'shift', 'shifts'), num: true },
+          { head: 'Hours', cell: (w) => `${w.hours} h`, num: true },
+          {
+            head: 'Gross',
+            num: true,
+            class: 'stack-end',
+            cell: (w) => (
+              <>
+                <Money amount={w.gross} currency={e.currency} />
+                {w.other_currencies.map((o) => (
+                  <>
+                    {' + '}
+                    <Money amount={o.gross} currency={o.currency} />
+                  </>
+                ))}
+              </>
+            ),
+          },
+        ]}
+      />
     </section>
   );
 }

@@ -7,6 +7,7 @@ import { type Earnings, earnings, earningsGoalInput, earningsQuery, setEarningsG
 import { Card, CsrfField, IdempotencyField, InputField, SubmitButton } from '@/web/components';
 import { formatMoney } from '@/web/format';
 import { renderPage } from '@/web/render';
+import { SmallTable } from '@/web/table';
 import { type DashboardBase, dashboardBase } from '../dashboard/context';
 import { AppShell } from '../dashboard/shell';
 import { EARNINGS_PATH, Money, WeekCard, WeeksCard } from './earnings-week';
@@ -125,37 +126,17 @@ function EarningsView({
       </Card>
       <Card title={`By business, ${e.year}`}>
         {e.by_business.length ? (
-          <table class="stack-table by-business">
-            <caption class="visually-hidden">{`Earnings by business, ${e.year}`}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Business</th>
-                <th scope="col" class="num">
-                  Shifts
-                </th>
-                <th scope="col" class="num">
-                  Hours
-                </th>
-                <th scope="col" class="num">
-                  Gross
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {e.by_business.map((b) => (
-                <tr>
-                  <th scope="row" class="stack-name">
-                    {b.business_name}
-                  </th>
-                  <td class="num">{`${b.shifts} shift${b.shifts === 1 ? '' : 's'}`}</td>
-                  <td class="num">{`${b.hours} h`}</td>
-                  <td class="num stack-end">
-                    <Money amount={b.gross} currency={e.currency} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <SmallTable
+            class="by-business"
+            caption={`Earnings by business, ${e.year}`}
+            rows={e.by_business}
+            columns={[
+              { head: 'Business', cell: (b) => b.business_name, class: 'stack-name' },
+              { head: 'Shifts', cell: (b) => `${b.shifts} shift${b.shifts === 1 ? '' : 's'}`, num: true },
+              { head: 'Hours', cell: (b) => `${b.hours} h`, num: true },
+              { head: 'Gross', cell: (b) => <Money amount={b.gross} currency={e.currency} />, num: true, class: 'stack-end' },
+            ]}
+          />
         ) : (
           <p class="empty">No worked shift this year yet.</p>
         )}

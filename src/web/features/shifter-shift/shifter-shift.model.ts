@@ -1,7 +1,7 @@
 /**
- * The worker's shift page (shifter-shift.tsx) and what the service worker does with its saved copy
- * (src/web/service-worker/offline.ts): the page's address, the links that open the venue in a maps
- * app, a zone's name in words, and the saved-copy note's marker.
+ * The worker's shift page (shifter-shift.tsx): the page's address, the links that open the venue in a
+ * maps app and a zone's name in words. (What the service worker does with its saved copy is the
+ * shifter side's, shifter/kept-page.model.ts.)
  */
 
 /** The worker's shift page: `/dashboard/shifter/shifts/{id}`, or one of its forms (`accept`, `decline`, `claim`). */
@@ -78,12 +78,3 @@ export function mapLinks(p: MapPlace): MapLink[] {
 export function zoneWords(timeZone: string): string {
   return (timeZone.split('/').pop() ?? timeZone).replaceAll('_', ' ');
 }
-
-/**
- * The saved-copy note: the page renders it hidden with this marker (`data-kept-note="saved"` then
- * `hidden`, in that order); the service worker, answering a navigation from its saved copy, removes
- * the `hidden` so the note shows. Attribute values are escaped by the page's JSX, so nothing a person
- * wrote can carry the marker.
- */
-export const KEPT_NOTE_HIDDEN = 'data-kept-note="saved" hidden=""';
-export const KEPT_NOTE_SHOWN = 'data-kept-note="saved"';

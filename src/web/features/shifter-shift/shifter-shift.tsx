@@ -8,10 +8,14 @@ import { lookupThread, type ThreadView } from '@/services/messaging';
 import { acceptRequest, claimBroadcast, declineRequest, type ShifterShift, shifterShift } from '@/services/shifts';
 import { CsrfField, IdempotencyField } from '@/web/components';
 import { dateTimeIn } from '@/web/format';
+import { formFields } from '@/web/forms';
 import { renderPage } from '@/web/render';
 import { type DashboardBase, dashboardBase } from '../dashboard/context';
 import { noticeOf } from '../dashboard/refusals';
 import { AppShell } from '../dashboard/shell';
+import { NEEDS_NETWORK_PROPS } from '../shifter/kept-page.model';
+import { DeclineDialog, DeclineLink, DeclinePage, readReason } from '../shifter-shifts/decline';
+import { OverlapMark } from '../shifter-shifts/parts';
 import { ClockRulesCard, ShiftCard, ThreadCard, venueTime, WhenCard, WhereCard } from './shift-sections';
 import { shifterShiftPath } from './shifter-shift.model';
 
@@ -23,8 +27,10 @@ import { shifterShiftPath } from './shifter-shift.model';
  * is drawn, no other site's script runs), the state in words and what they can do now (accept or
  * decline a request, claim, the clock once its window opens, with the opening time, cancel), the
  * shift and their pay, the business's clock rules, and the conversation with the business. Plain
- * forms: everything works without script; the island only lets the service worker keep the page, so
- * it opens without network once seen, saying when it was saved (shifter-shift.model.ts).
+ * forms: everything works without script; the shifter side's island lets the service worker keep the
+ * page, so it opens without network once seen, saying when it was saved (shifter/kept-page.model.ts),
+ * and opens Decline's question in a dialog. A request or open shift overlapping one the worker accepted
+ * says so, and Accept or Claim gives way to what to do (the service refuses them).
  */
 
 const FIND = '/dashboard/shifter/find';
@@ -75,12 +81,12 @@ function PostButton({
 }: {
   base: DashboardBase;
   id: string;
-  action: 'accept' | 'decline' | 'claim';
+  action: 'accept' | 'claim';
   label: string;
   variant: 'primary' | 'secondary';
 }) {
   return (
-    <form method="post" action={shifterShiftPath(id, action)}>
+    <form method="post" action={shifterShiftPath(id, action)} {...NEEDS_NETWORK_PROPS}>
       <CsrfField token={base.csrfToken} />
       <IdempotencyField />
       <button type="submit" class={`button button-${variant}`}>
@@ -144,22 +150,25 @@ function ClockPart({ d }: { d: ShifterShift }) {
 function ActionsCard({ base, d }: { base: DashboardBase; d: ShifterShift }) {
   const s = d.shift;
   const clock = ClockPart({ d });
-  const nothing = !d.can.answer && !d.can.claim && !d.can.cancel && !d.newer_id && clock === null;
+  const overlapping = d.overlaps.length > 0 && (d.can.answer || d.standing === 'crew');
+  const nothing = !d.can.answer && !d.can.claim && !overlapping && !d.can.cancel && !d.newer_id && clock === null;
   return (
     <section class="card sf-now" aria-labelledby="now-heading">
       <h2 id="now-heading">What you can do</h2>
       {d.can.answer ? (
         <>
           <p>{`${d.venue.name} is waiting for your answer.`}</p>
-          <div class="sf-actions">
-            <PostButton base={base} id={s.id} action="accept" label="Accept" variant="primary" />
-            <PostButton base={base} id={s.id} action="decline" label="Decline" variant="secondary" />
+          <OverlapMark s={s} others={d.overlaps} action="accept" />
+          <div class="sf-actions" {...NEEDS_NETWORK_PROPS}>
+            {d.can.accept ? <PostButton base={base} id={s.id} action="accept" label="Accept" variant="primary" /> : null}
+            <DeclineLink href={shifterShiftPath(s.id, 'decline')} s={s} />
           </div>
-          <p class="hint">
+          <p class="hint" {...NEEDS_NETWORK_PROPS}>
             Want a different rate? <a href={FIND}>Send a counter-offer from Find shifts</a>.
           </p>
         </>
       ) : null}
+      {d.standing === 'crew' && !d.can.claim && overlapping ? <OverlapMark s={s} others={d.overlaps} action="claim" /> : null}
       {d.can.claim ? (
         <>
           <p>{`Open to ${d.venue.name}’s crew: the first to claim it takes it.`}</p>
@@ -203,7 +212,7 @@ function ShiftPage({
   notice?: string | undefined;
   error?: string | undefined;
 }) {
-  const island = WEB_ENTRIES.islands['shifter-shift'];
+  const island = WEB_ENTRIES.islands['shifter-page'];
   const current = d.standing === 'crew' || d.can.answer ? FIND : SCHEDULE;
   return (
     <AppShell
@@ -215,7 +224,7 @@ function ShiftPage({
       error={error}
       scripts={island ? [island.js] : []}
     >
-      <div class="sf-shift-page" data-island="shifter-shift" data-props="{}">
+      <div class="sf-shift-page" data-island="shifter-page" data-props="{}">
         <KeptNote d={d} now={now} />
         <WhenCard d={d} />
         <ActionsCard base={base} d={d} />
@@ -223,6 +232,7 @@ function ShiftPage({
         <ShiftCard d={d} />
         <ClockRulesCard d={d} />
         <ThreadCard d={d} thread={thread} />
+        {d.can.answer ? <DeclineDialog csrf={base.csrfToken} /> : null}
         <p>
           <a class="sf-back" href={current}>
             {current === FIND ? 'Back to Find shifts' : 'Back to my schedule'}
@@ -306,5 +316,46 @@ async function act(c: Context<AppEnv>, notice: keyof typeof NOTICES, run: (id: s
 }
 
 export const postAccept = (c: Context<AppEnv>) => act(c, 'accepted', (id) => acceptRequest(serviceCtx(c), id));
-export const postDecline = (c: Context<AppEnv>) => act(c, 'declined', (id) => declineRequest(serviceCtx(c), id, {}));
+
+/** GET: Decline's confirmation without script (the dialog's form, as a page). A shift not to be answered goes back to its page. */
+export async function getDecline(c: Context<AppEnv>): Promise<Response> {
+  const base = await dashboardBase(c);
+  if (!base.shifterId) return c.redirect('/dashboard', 303);
+  const id = (c.req.param('id') ?? '').slice(0, 64);
+  const d = await shifterShift(serviceCtx(c), id).catch((err: unknown) => {
+    if (err instanceof AppError && err.status === 404) return null;
+    throw err;
+  });
+  if (!d?.can.answer) return c.redirect(shifterShiftPath(id), 303);
+  const back = shifterShiftPath(id);
+  return renderPage(c, <DeclinePage base={base} s={d.shift} current={FIND} action={shifterShiftPath(id, 'decline')} back={back} />);
+}
+
+/** POST: the decline, with the reason when one was given; a reason too long comes back beside its field, as typed. */
+export async function postDecline(c: Context<AppEnv>): Promise<Response> {
+  const field = await formFields(c);
+  const typed = field('reason', 4_000);
+  const { reason, error } = readReason(typed);
+  if (error) {
+    const base = await dashboardBase(c);
+    const id = (c.req.param('id') ?? '').slice(0, 64);
+    const d = await shifterShift(serviceCtx(c), id).catch(() => null);
+    if (!d?.can.answer) return c.redirect(shifterShiftPath(id), 303);
+    return renderPage(
+      c,
+      <DeclinePage
+        base={base}
+        s={d.shift}
+        current={FIND}
+        action={shifterShiftPath(id, 'decline')}
+        back={shifterShiftPath(id)}
+        reason={typed}
+        fieldError={error}
+        error="Check the reason below."
+      />,
+      400,
+    );
+  }
+  return act(c, 'declined', (id) => declineRequest(serviceCtx(c), id, { reason }));
+}
 export const postClaim = (c: Context<AppEnv>) => act(c, 'claimed', (id) => claimBroadcast(serviceCtx(c), id));

@@ -3,31 +3,40 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from '@/http/app-types';
 import { serviceCtx } from '@/http/create-app';
 import { AppError } from '@/lib/errors';
+import { callerShifter } from '@/services/access';
 import { listConnections } from '@/services/connections';
 import {
   acceptRequest,
   claimBroadcast,
   declineRequest,
+  getShiftRequest,
   listBroadcastsWithReasons,
   listRequests,
   listShiftRoles,
+  overlapsWithMyShifts,
   proposeCounterOffer,
   type ShiftRequestView,
 } from '@/services/shifts';
-import { CsrfField, IdempotencyField, InputField, SelectField, SubmitButton } from '@/web/components';
+import { CsrfField, IdempotencyField } from '@/web/components';
 import { formFields } from '@/web/forms';
-import { formatMoney } from '@/web/format';
 import { renderPage } from '@/web/render';
 import { type DashboardBase, dashboardBase } from '../dashboard/context';
 import { noticeOf } from '../dashboard/refusals';
 import { AppShell } from '../dashboard/shell';
-import { FIND, rateText, relevanceReason, SCHEDULE, ShiftItem } from './parts';
+import { KeptPage, keptPageScripts } from '../shifter/kept-note';
+import { NEEDS_NETWORK_PROPS } from '../shifter/kept-page.model';
+import { DeclineDialog, DeclinePage, readReason } from './decline';
+import { type CounterState, declinePath, type FilterField, FilterForm, type FindFilters, RequestActions } from './find-parts';
+import { FIND, OverlapMark, relevanceReason, SCHEDULE, ShiftItem } from './parts';
 
 /**
  * Find shifts ({app_url}/dashboard/shifter/find): the requests sent to the shifter (accept, decline,
  * counter-offer with the counter rule's suggestion), then the open broadcasts of their crews best fit
  * first, each with its score and why, filtered by a GET form and claimed with a POST form. Plain
- * forms: every action works without script, one thumb on a phone.
+ * forms: every action works without script, one thumb on a phone. A request or open shift that
+ * overlaps one the worker accepted says so, and Accept or Claim gives way to what to do (the shifts
+ * domain's overlap rule, which refuses them). Decline asks once, with an optional reason. Kept on
+ * the phone once seen: offline it opens as the saved list, with its time, and offers no answer.
  */
 
 const NOTICES = {
@@ -61,16 +70,6 @@ const CLAIM_WORDS: Partial<Record<string, string>> = {
   'SHFT-OWN-BUSINESS-ERR': 'You run this business: its open shifts are for its crew to claim.',
 };
 
-export interface FindFilters {
-  date?: string | undefined;
-  role?: string | undefined;
-  min_rate?: string | undefined;
-  business?: string | undefined;
-  cursor?: string | undefined;
-}
-
-type FilterField = 'date' | 'role' | 'min_rate' | 'business';
-
 /** The filters as the address gave them, each checked; a bad one is named beside its field and left out. */
 function readFilters(c: Context<AppEnv>): { f: FindFilters; errors: Partial<Record<FilterField, string>> } {
   const q = (k: string) => c.req.query(k)?.trim().slice(0, 64) || undefined;
@@ -80,12 +79,6 @@ function readFilters(c: Context<AppEnv>): { f: FindFilters; errors: Partial<Reco
   if (f.role && !/^\d{1,6}$/.test(f.role)) errors.role = 'Pick a role from the list.';
   if (f.min_rate && !(Number(f.min_rate) > 0 && Number(f.min_rate) <= 10_000)) errors.min_rate = 'A rate above 0, like 18.50.';
   return { f, errors };
-}
-
-interface CounterState {
-  id: string;
-  value: string;
-  error: string;
 }
 
 interface FindViewProps {
@@ -102,106 +95,11 @@ interface FindViewProps {
   notice?: string | undefined;
   error?: string | undefined;
   counter?: CounterState | undefined;
-}
-
-function RequestActions({ base, s, counter }: { base: DashboardBase; s: ShiftRequestView; counter?: CounterState | undefined }) {
-  const suggested = s.suggested_counter_rate ?? null;
-  const mine = counter?.id === s.id ? counter : undefined;
-  const fieldId = `counter-${s.id}`;
-  return (
-    <>
-      {suggested !== null ? (
-        <p class="sf-suggest">
-          Your counter rule asks at least <strong>{formatMoney(suggested, s.currency)}/h</strong> for a shift like this.
-        </p>
-      ) : null}
-      <div class="sf-actions">
-        <form method="post" action={`${FIND}/requests/${encodeURIComponent(s.id)}/accept`}>
-          <CsrfField token={base.csrfToken} />
-          <IdempotencyField />
-          <button type="submit" class="button button-primary" aria-label={`Accept: ${s.role ?? 'shift'} at ${s.business_name ?? ''}`}>
-            Accept
-          </button>
-        </form>
-        <form method="post" action={`${FIND}/requests/${encodeURIComponent(s.id)}/decline`}>
-          <CsrfField token={base.csrfToken} />
-          <IdempotencyField />
-          <button type="submit" class="button button-secondary" aria-label={`Decline: ${s.role ?? 'shift'} at ${s.business_name ?? ''}`}>
-            Decline
-          </button>
-        </form>
-      </div>
-      <details class="sf-counter" open={mine !== undefined}>
-        <summary>Counter-offer</summary>
-        <form method="post" action={`${FIND}/requests/${encodeURIComponent(s.id)}/counter`} class="sf-counter-form">
-          <CsrfField token={base.csrfToken} />
-          <IdempotencyField />
-          <InputField
-            id={fieldId}
-            label={`Your rate per hour (${s.currency})`}
-            name="hourly_rate"
-            type="number"
-            step={0.01}
-            min="0.01"
-            inputMode="decimal"
-            required
-            value={mine?.value ?? (suggested !== null ? String(suggested) : '')}
-            hint={`Offered: ${rateText(s)}.${suggested !== null ? ` Suggested by your counter rule: ${formatMoney(suggested, s.currency)}/h.` : ''}`}
-            error={mine?.error}
-          />
-          <SubmitButton>Send counter-offer</SubmitButton>
-        </form>
-      </details>
-    </>
-  );
-}
-
-function FilterForm({
-  filters,
-  errors,
-  roles,
-  crews,
-}: Pick<FindViewProps, 'filters' | 'roles' | 'crews'> & { errors: FindViewProps['filterErrors'] }) {
-  const any = Boolean(filters.date || filters.role || filters.min_rate || filters.business);
-  return (
-    <details class="sf-filters" open={any || Object.keys(errors).length > 0}>
-      <summary>Filters{any ? ' (on)' : ''}</summary>
-      <form method="get" action={FIND} class="form-grid">
-        <InputField label="Date" name="date" type="date" value={filters.date} error={errors.date} />
-        <SelectField
-          label="Role"
-          name="role"
-          value={filters.role ?? ''}
-          options={[{ value: '', label: 'Any role' }, ...roles.map((r) => ({ value: String(r.id), label: r.label }))]}
-          error={errors.role}
-        />
-        <InputField
-          label="Minimum rate per hour"
-          name="min_rate"
-          type="number"
-          step={0.01}
-          min="0"
-          inputMode="decimal"
-          value={filters.min_rate}
-          error={errors.min_rate}
-        />
-        <SelectField
-          label="Business"
-          name="business"
-          value={filters.business ?? ''}
-          options={[{ value: '', label: 'Any of your crews' }, ...crews.map((b) => ({ value: b.id, label: b.name }))]}
-        />
-        <div class="actions">
-          <SubmitButton>Show shifts</SubmitButton>
-          {any ? (
-            <a class="button button-secondary" href={FIND}>
-              Clear
-            </a>
-          ) : null}
-        </div>
-      </form>
-    </details>
-  );
+  /** The worker's accepted shifts each request or open shift overlaps, by id (overlapsWithMyShifts). */
+  overlaps: Map<string, ShiftRequestView[]>;
+  /** When the list was made and the worker's zone: the saved copy's note says it. */
+  now: number;
+  timeZone: string;
 }
 
 function FindView(p: FindViewProps) {
@@ -210,84 +108,95 @@ function FindView(p: FindViewProps) {
   for (const k of ['date', 'role', 'min_rate', 'business'] as const) if (p.filters[k]) query.set(k, p.filters[k]!);
   if (p.nextCursor) query.set('cursor', p.nextCursor);
   return (
-    <AppShell base={base} side="shifter" current={FIND} title="Find shifts" notice={p.notice} error={p.error}>
-      <section class="sf-section" aria-labelledby="requests-heading">
-        <h2 id="requests-heading">Requests for you</h2>
-        {p.requests.length ? (
-          <ul class="sf-list">
-            {p.requests.map((s) => (
-              <ShiftItem s={s}>
-                <RequestActions base={base} s={s} counter={p.counter} />
-              </ShiftItem>
-            ))}
-          </ul>
-        ) : (
-          <p class="empty">No request waiting for your answer.</p>
-        )}
-      </section>
-      <section class="sf-section" aria-labelledby="open-heading">
-        <h2 id="open-heading">Open shifts of your crews</h2>
-        <p class="muted">
-          Best fit first: the score (out of 100) weighs your role history, the pay, the distance and the businesses you know; until you have
-          worked a few shifts, the pay against the going rate, the distance and how soon a shift starts.
-        </p>
-        <FilterForm filters={p.filters} errors={p.filterErrors} roles={p.roles} crews={p.crews} />
-        {p.broadcasts.length ? (
-          <ul class="sf-list">
-            {p.broadcasts.map((s) => (
-              <ShiftItem s={s}>
-                <p class="sf-reason">
-                  <span class="badge badge-info sf-score">
-                    <span class="visually-hidden">Match score </span>
-                    {s.relevance_score ?? 0}
-                    <span aria-hidden="true">/100</span>
-                    <span class="visually-hidden"> out of 100</span>
-                  </span>{' '}
-                  {relevanceReason(p.reasons[s.id])}
-                </p>
-                <form method="post" action={`${FIND}/${encodeURIComponent(s.id)}/claim`} class="sf-actions">
-                  <CsrfField token={base.csrfToken} />
-                  <IdempotencyField />
-                  <button
-                    type="submit"
-                    class="button button-primary"
-                    aria-label={`Claim: ${s.role ?? 'shift'} at ${s.business_name ?? ''}, ${s.shift_date}`}
-                  >
-                    Claim
-                  </button>
-                </form>
-              </ShiftItem>
-            ))}
-          </ul>
-        ) : (
-          <div class="empty">
-            <p>
-              {p.filters.date || p.filters.role || p.filters.min_rate || p.filters.business
-                ? 'No open shift matches these filters.'
-                : p.crews.length
-                  ? 'No open shift in your crews right now. New ones show here as businesses post them.'
-                  : 'You are not in a crew yet: once a business adds you to its crew, its open shifts show here.'}
-            </p>
-            {p.crews.length ? null : (
-              <p>
-                <a class="button button-primary" href="/dashboard/shifter/connections">
-                  Find a business and see invitations
-                </a>
-              </p>
-            )}
-          </div>
-        )}
-        {p.nextCursor ? (
-          <p>
-            <a class="button button-secondary" href={`${FIND}?${query}`}>
-              More shifts
-            </a>
+    <AppShell base={base} side="shifter" current={FIND} title="Find shifts" notice={p.notice} error={p.error} scripts={keptPageScripts()}>
+      <KeptPage
+        now={p.now}
+        timeZone={p.timeZone}
+        what="Saved list"
+        then="Claiming a shift and answering a request need the network, so they are not offered until you are back online."
+      >
+        <section class="sf-section" aria-labelledby="requests-heading">
+          <h2 id="requests-heading">Requests for you</h2>
+          {p.requests.length ? (
+            <ul class="sf-list">
+              {p.requests.map((s) => (
+                <ShiftItem s={s}>
+                  <RequestActions base={base} s={s} counter={p.counter} overlaps={p.overlaps.get(s.id) ?? []} />
+                </ShiftItem>
+              ))}
+            </ul>
+          ) : (
+            <p class="empty">No request waiting for your answer.</p>
+          )}
+        </section>
+        <section class="sf-section" aria-labelledby="open-heading">
+          <h2 id="open-heading">Open shifts of your crews</h2>
+          <p class="muted">
+            Best fit first: the score (out of 100) weighs your role history, the pay, the distance and the businesses you know; until you
+            have worked a few shifts, the pay against the going rate, the distance and how soon a shift starts.
           </p>
-        ) : null}
-      </section>
-      <p>
-        <a href={SCHEDULE}>My schedule</a>
-      </p>
+          <FilterForm filters={p.filters} errors={p.filterErrors} roles={p.roles} crews={p.crews} />
+          {p.broadcasts.length ? (
+            <ul class="sf-list">
+              {p.broadcasts.map((s) => (
+                <ShiftItem s={s}>
+                  <p class="sf-reason">
+                    <span class="badge badge-info sf-score">
+                      <span class="visually-hidden">Match score </span>
+                      {s.relevance_score ?? 0}
+                      <span aria-hidden="true">/100</span>
+                      <span class="visually-hidden"> out of 100</span>
+                    </span>{' '}
+                    {relevanceReason(p.reasons[s.id])}
+                  </p>
+                  <OverlapMark s={s} others={p.overlaps.get(s.id) ?? []} action="claim" />
+                  {p.overlaps.has(s.id) ? null : (
+                    <form method="post" action={`${FIND}/${encodeURIComponent(s.id)}/claim`} class="sf-actions" {...NEEDS_NETWORK_PROPS}>
+                      <CsrfField token={base.csrfToken} />
+                      <IdempotencyField />
+                      <button
+                        type="submit"
+                        class="button button-primary"
+                        aria-label={`Claim: ${s.role ?? 'shift'} at ${s.business_name ?? ''}, ${s.shift_date}`}
+                      >
+                        Claim
+                      </button>
+                    </form>
+                  )}
+                </ShiftItem>
+              ))}
+            </ul>
+          ) : (
+            <div class="empty">
+              <p>
+                {p.filters.date || p.filters.role || p.filters.min_rate || p.filters.business
+                  ? 'No open shift matches these filters.'
+                  : p.crews.length
+                    ? 'No open shift in your crews right now. New ones show here as businesses post them.'
+                    : 'You are not in a crew yet: once a business adds you to its crew, its open shifts show here.'}
+              </p>
+              {p.crews.length ? null : (
+                <p>
+                  <a class="button button-primary" href="/dashboard/shifter/connections">
+                    Find a business and see invitations
+                  </a>
+                </p>
+              )}
+            </div>
+          )}
+          {p.nextCursor ? (
+            <p {...NEEDS_NETWORK_PROPS}>
+              <a class="button button-secondary" href={`${FIND}?${query}`}>
+                More shifts
+              </a>
+            </p>
+          ) : null}
+        </section>
+        <p>
+          <a href={SCHEDULE}>My schedule</a>
+        </p>
+        {p.requests.length ? <DeclineDialog csrf={base.csrfToken} /> : null}
+      </KeptPage>
     </AppShell>
   );
 }
@@ -301,7 +210,7 @@ async function renderFind(
   const ctx = serviceCtx(c);
   const { f, errors } = readFilters(c);
   const byStart = (a: ShiftRequestView, b: ShiftRequestView) => a.starts_at.localeCompare(b.starts_at);
-  const [pending, open, roles, crews] = await Promise.all([
+  const [pending, open, roles, crews, me] = await Promise.all([
     listRequests(ctx, { as: 'shifter', status: 1, is_broadcast: false, limit: 50 }),
     listBroadcastsWithReasons(ctx, {
       shifter_id: base.shifterId,
@@ -320,9 +229,14 @@ async function renderFind(
     }),
     listShiftRoles(ctx),
     listConnections(ctx, { as: 'shifter', status: 'accepted' }),
+    callerShifter(ctx),
   ]);
   const now = ctx.now();
   const requests = pending.data.filter((s) => Date.parse(s.starts_at) > now && s.shifter_id === base.shifterId).sort(byStart);
+  const overlaps = await overlapsWithMyShifts(
+    ctx,
+    [...requests, ...open.data].map((s) => s.id),
+  );
   const crewList = crews.accepted.map((x) => ({ id: x.business_id, name: x.business_name })).sort((a, b) => a.name.localeCompare(b.name));
   return renderPage(
     c,
@@ -339,6 +253,9 @@ async function renderFind(
       notice={noticeOf(c, NOTICES)}
       error={extra.error}
       counter={extra.counter}
+      overlaps={overlaps}
+      now={now}
+      timeZone={me?.timezone ?? 'UTC'}
     />,
     extra.status ?? 200,
   );
@@ -396,9 +313,49 @@ export async function postAccept(c: Context<AppEnv>): Promise<Response> {
   return c.redirect(`${FIND}?notice=accepted`, 303);
 }
 
+/** The request a decline is about, as the worker sees it; null when it is not theirs to answer (any more). */
+async function requestToDecline(c: Context<AppEnv>, base: DashboardBase): Promise<ShiftRequestView | null> {
+  const s = await getShiftRequest(serviceCtx(c), (c.req.param('id') ?? '').slice(0, 64)).catch((err: unknown) => {
+    if (err instanceof AppError && err.status < 500) return null;
+    throw err;
+  });
+  return s && s.shifter_id === base.shifterId && s.request_status === 1 && !s.is_broadcast ? s : null;
+}
+
+/** GET: Decline's confirmation without script (the dialog's form, as a page): the request and an optional reason. */
+export async function getDecline(c: Context<AppEnv>): Promise<Response> {
+  const base = await dashboardBase(c);
+  if (!base.shifterId) return c.redirect('/dashboard', 303);
+  const s = await requestToDecline(c, base);
+  if (!s) return c.redirect(FIND, 303);
+  return renderPage(c, <DeclinePage base={base} s={s} current={FIND} action={declinePath(s.id)} back={FIND} />);
+}
+
 export async function postDecline(c: Context<AppEnv>): Promise<Response> {
+  const field = await formFields(c);
+  const typed = field('reason', 4_000);
+  const { reason, error } = readReason(typed);
+  if (error) {
+    const base = await dashboardBase(c);
+    const s = base.shifterId ? await requestToDecline(c, base) : null;
+    if (!s) return c.redirect(FIND, 303);
+    return renderPage(
+      c,
+      <DeclinePage
+        base={base}
+        s={s}
+        current={FIND}
+        action={declinePath(s.id)}
+        back={FIND}
+        reason={typed}
+        fieldError={error}
+        error="Check the reason below."
+      />,
+      400,
+    );
+  }
   try {
-    await declineRequest(serviceCtx(c), c.req.param('id') ?? '', {});
+    await declineRequest(serviceCtx(c), c.req.param('id') ?? '', { reason });
   } catch (err) {
     const r = refusalWords(err, ANSWER_WORDS);
     return renderFind(c, { error: r.message, status: r.status });

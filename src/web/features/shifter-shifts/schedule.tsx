@@ -3,6 +3,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from '@/http/app-types';
 import { serviceCtx } from '@/http/create-app';
 import { AppError } from '@/lib/errors';
+import { callerShifter } from '@/services/access';
 import {
   calendarFeedState,
   cancelShift,
@@ -20,6 +21,8 @@ import { appOrigin } from '@/web/urls';
 import { type DashboardBase, dashboardBase } from '../dashboard/context';
 import { noticeOf } from '../dashboard/refusals';
 import { AppShell } from '../dashboard/shell';
+import { KeptPage, keptPageScripts } from '../shifter/kept-note';
+import { NEEDS_NETWORK_PROPS } from '../shifter/kept-page.model';
 import { shifterShiftPath } from '../shifter-shift/shifter-shift.model';
 import { FIND, hoursText, rateText, SCHEDULE, ShiftItem, shiftWhenText } from './parts';
 
@@ -29,6 +32,7 @@ import { FIND, hoursText, rateText, SCHEDULE, ShiftItem, shiftWhenText } from '.
  * (features/shifter-shift); cancel through a confirmation page that says
  * whether the business's auto-fill re-broadcasts the shift; and the private calendar feed (an
  * iCalendar address a phone's calendar subscribes to, shown once when made, replaced or turned off here).
+ * Kept on the phone once seen (shifter/kept-note.tsx); the saved copy offers no cancel or feed change.
  */
 
 /** Why cancelling did not go through, in the shifter's words (the services' messages stay the API's). */
@@ -73,6 +77,9 @@ interface ScheduleViewProps {
   feedReplayed?: boolean | undefined;
   notice?: string | undefined;
   error?: string | undefined;
+  /** When the page was made and the worker's zone: the saved copy's note says it. */
+  now: number;
+  timeZone: string;
 }
 
 function Week({
@@ -90,7 +97,7 @@ function Week({
   const label = (d: string) => new Intl.DateTimeFormat('en-GB', { weekday: 'short', timeZone: 'UTC' }).format(new Date(`${d}T12:00:00Z`));
   return (
     <>
-      <div class="sf-week-nav">
+      <div class="sf-week-nav" {...NEEDS_NETWORK_PROPS}>
         <a class="button button-secondary" href={`${SCHEDULE}?week=${addDays(weekStart, -7)}`}>
           <span aria-hidden="true">← </span>Earlier week
         </a>
@@ -156,7 +163,7 @@ function Feed({ base, feed, feedUrl, feedReplayed }: Pick<ScheduleViewProps, 'ba
       ) : (
         <p class="empty">No calendar feed yet.</p>
       )}
-      <div class="sf-actions">
+      <div class="sf-actions" {...NEEDS_NETWORK_PROPS}>
         <form method="post" action={`${SCHEDULE}/feed`}>
           <CsrfField token={base.csrfToken} />
           <IdempotencyField />
@@ -182,64 +189,80 @@ function ScheduleView(p: ScheduleViewProps) {
   for (const s of p.shifts) byDay.set(s.shift_date, [...(byDay.get(s.shift_date) ?? []), s]);
   const clashCount = p.shifts.filter((s) => clashes.has(s.id)).length;
   return (
-    <AppShell base={p.base} side="shifter" current={SCHEDULE} title="My schedule" notice={p.notice} error={p.error}>
-      {clashCount ? (
-        <p class="notice notice-error" role="status">
-          {clashCount} of your shifts overlap: you cannot work both. Cancel one of them, or ask the business to change it.
-        </p>
-      ) : null}
-      <section class="sf-section" aria-labelledby="week-heading">
-        <h2 id="week-heading">Week</h2>
-        <Week shifts={p.shifts} weekStart={p.weekStart} today={p.today} clashes={clashes} />
-      </section>
-      <section class="sf-section" aria-labelledby="agenda-heading">
-        <h2 id="agenda-heading">Coming up</h2>
-        {p.shifts.length ? (
-          [...byDay].map(([day, shifts]) => (
-            <div class="sf-day">
-              <h3>{formatDate(day)}</h3>
-              <ul class="sf-list">
-                {shifts.map((s) => (
-                  <ShiftItem s={s} headingLevel={4}>
-                    {clashes.has(s.id) ? (
-                      <p class="sf-badges">
-                        <span class="badge badge-warn">
-                          Overlaps{' '}
-                          {clashes
-                            .get(s.id)!
-                            .map((o) => `${o.business_name ?? 'a shift'} ${o.shift_in}–${o.shift_out}`)
-                            .join(', ')}
-                        </span>
-                      </p>
-                    ) : null}
-                    <div class="sf-actions">
-                      <a
-                        class="button button-primary"
-                        href={shifterShiftPath(s.id)}
-                        aria-label={`See the shift: ${s.role ?? 'shift'} at ${s.business_name ?? ''}, ${formatDate(s.shift_date)}`}
-                      >
-                        See the shift
-                      </a>
-                      <a
-                        class="button button-secondary"
-                        href={`${SCHEDULE}/${encodeURIComponent(s.id)}/cancel`}
-                        aria-label={`Cancel: ${s.role ?? 'shift'} at ${s.business_name ?? ''}, ${formatDate(s.shift_date)}`}
-                      >
-                        Cancel…
-                      </a>
-                    </div>
-                  </ShiftItem>
-                ))}
-              </ul>
-            </div>
-          ))
-        ) : (
-          <p class="empty">
-            No accepted shift coming up. <a href={FIND}>Find shifts</a>
+    <AppShell
+      base={p.base}
+      side="shifter"
+      current={SCHEDULE}
+      title="My schedule"
+      notice={p.notice}
+      error={p.error}
+      scripts={keptPageScripts()}
+    >
+      <KeptPage
+        now={p.now}
+        timeZone={p.timeZone}
+        what="Saved schedule"
+        then="Cancelling a shift and the calendar feed need the network, so they are not offered until you are back online."
+      >
+        {clashCount ? (
+          <p class="notice notice-error" role="status">
+            {clashCount} of your shifts overlap: you cannot work both. Cancel one of them, or ask the business to change it.
           </p>
-        )}
-      </section>
-      <Feed base={p.base} feed={p.feed} feedUrl={p.feedUrl} feedReplayed={p.feedReplayed} />
+        ) : null}
+        <section class="sf-section" aria-labelledby="week-heading">
+          <h2 id="week-heading">Week</h2>
+          <Week shifts={p.shifts} weekStart={p.weekStart} today={p.today} clashes={clashes} />
+        </section>
+        <section class="sf-section" aria-labelledby="agenda-heading">
+          <h2 id="agenda-heading">Coming up</h2>
+          {p.shifts.length ? (
+            [...byDay].map(([day, shifts]) => (
+              <div class="sf-day">
+                <h3>{formatDate(day)}</h3>
+                <ul class="sf-list">
+                  {shifts.map((s) => (
+                    <ShiftItem s={s} headingLevel={4}>
+                      {clashes.has(s.id) ? (
+                        <p class="sf-badges">
+                          <span class="badge badge-warn">
+                            Overlaps{' '}
+                            {clashes
+                              .get(s.id)!
+                              .map((o) => `${o.business_name ?? 'a shift'} ${o.shift_in}–${o.shift_out}`)
+                              .join(', ')}
+                          </span>
+                        </p>
+                      ) : null}
+                      <div class="sf-actions">
+                        <a
+                          class="button button-primary"
+                          href={shifterShiftPath(s.id)}
+                          aria-label={`See the shift: ${s.role ?? 'shift'} at ${s.business_name ?? ''}, ${formatDate(s.shift_date)}`}
+                        >
+                          See the shift
+                        </a>
+                        <a
+                          class="button button-secondary"
+                          {...NEEDS_NETWORK_PROPS}
+                          href={`${SCHEDULE}/${encodeURIComponent(s.id)}/cancel`}
+                          aria-label={`Cancel: ${s.role ?? 'shift'} at ${s.business_name ?? ''}, ${formatDate(s.shift_date)}`}
+                        >
+                          Cancel…
+                        </a>
+                      </div>
+                    </ShiftItem>
+                  ))}
+                </ul>
+              </div>
+            ))
+          ) : (
+            <p class="empty">
+              No accepted shift coming up. <a href={FIND}>Find shifts</a>
+            </p>
+          )}
+        </section>
+        <Feed base={p.base} feed={p.feed} feedUrl={p.feedUrl} feedReplayed={p.feedReplayed} />
+      </KeptPage>
     </AppShell>
   );
 }
@@ -252,7 +275,11 @@ async function renderSchedule(
   if (!base.shifterId) return c.redirect('/dashboard', 303);
   const ctx = serviceCtx(c);
   const now = ctx.now();
-  const [accepted, feed] = await Promise.all([listRequests(ctx, { as: 'shifter', status: 2, limit: 100 }), calendarFeedState(ctx)]);
+  const [accepted, feed, me] = await Promise.all([
+    listRequests(ctx, { as: 'shifter', status: 2, limit: 100 }),
+    calendarFeedState(ctx),
+    callerShifter(ctx),
+  ]);
   const shifts = accepted.data
     .filter((s) => s.shifter_id === base.shifterId && !s.shift_end_at && Date.parse(s.ends_at) > now)
     .sort((a, b) => a.starts_at.localeCompare(b.starts_at));
@@ -274,6 +301,8 @@ async function renderSchedule(
       feedReplayed={extra.feedReplayed}
       notice={noticeOf(c, NOTICES)}
       error={extra.error}
+      now={now}
+      timeZone={me?.timezone ?? 'UTC'}
     />,
     extra.status ?? 200,
   );

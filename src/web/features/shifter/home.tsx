@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '@/http/app-types';
 import { serviceCtx } from '@/http/create-app';
+import { callerShifter } from '@/services/access';
 import { listConnections } from '@/services/connections';
 import { listBroadcastsWithReasons, listRequests, type ShiftRequestView } from '@/services/shifts';
 import { Card } from '@/web/components';
@@ -10,13 +11,14 @@ import { type DashboardBase, dashboardBase } from '../dashboard/context';
 import { AppShell } from '../dashboard/shell';
 import { CONNECTIONS } from '../shifter-connections/parts';
 import { FIND, relevanceReason, SCHEDULE, ShiftItem } from '../shifter-shifts/parts';
+import { KeptPage, keptPageScripts } from './kept-note';
 
 /**
  * The shifter side's home ({app_url}/dashboard/shifter): what is next (the next accepted shift, big,
  * then the rest of the coming days), the requests waiting for an answer (answered on Find shifts),
  * and the few best open shifts of their crews with their score and why. Each part leads on to its page.
  * Someone in no crew yet is told first how to join one (find a business, answer an invitation), and
- * invitations waiting for an answer are counted.
+ * invitations waiting for an answer are counted. Kept on the phone once seen (shifter/kept-note.tsx).
  */
 function ShiftList({ shifts, empty }: { shifts: ShiftRequestView[]; empty: string }) {
   if (!shifts.length) return <p class="empty">{empty}</p>;
@@ -85,6 +87,8 @@ function ShifterView({
   reasons,
   crews,
   invitations,
+  now,
+  timeZone,
 }: {
   base: DashboardBase;
   upcoming: ShiftRequestView[];
@@ -95,67 +99,76 @@ function ShifterView({
   /** How many crews the shifter is in, and how many invitations wait for their answer. */
   crews: number;
   invitations: number;
+  now: number;
+  timeZone: string;
 }) {
   const [next, ...later] = upcoming;
   return (
-    <AppShell base={base} side="shifter" current="/dashboard/shifter" title="Your shifts">
-      <CrewStep crews={crews} invitations={invitations} />
-      <section class="sf-section" aria-labelledby="next-heading">
-        <h2 id="next-heading">What is next</h2>
-        {next ? (
-          <ul class="sf-list">
-            <ShiftItem s={next}>
-              <div class="sf-actions">
-                <a class="button button-primary" href="/dashboard/shifter/clock">
-                  Clock in and out
-                </a>
-              </div>
-            </ShiftItem>
-          </ul>
-        ) : (
-          <p class="empty">
-            No accepted shift coming up. <a href={FIND}>Find shifts</a>
-          </p>
-        )}
-        {later.length ? <ShiftList shifts={later.slice(0, 5)} empty="" /> : null}
-        <p>
-          <a href={SCHEDULE}>My schedule</a>
-        </p>
-      </section>
-      <div class="grid">
-        <Card title="Waiting for your answer">
-          <ShiftList shifts={requests.slice(0, 5)} empty="No request waiting for you." />
-          {requests.length ? (
-            <p>
-              <a class="button button-secondary" href={FIND}>
-                Answer {requests.length === 1 ? 'the request' : `${requests.length} requests`}
-              </a>
-            </p>
-          ) : null}
-        </Card>
-        <Card title="Best open shifts for you">
-          {broadcasts.length ? (
-            <ul class="list-plain">
-              {broadcasts.map((s) => (
-                <li>
-                  <strong>{formatDate(s.shift_date)}</strong> {shiftHours(s.shift_in, s.shift_out)} · {s.role ?? 'Shift'} ·{' '}
-                  {s.business_name ?? ''}
-                  <span class="muted">{` · ${formatMoney(s.hourly_rate, s.currency)}/h`}</span>
-                  <br />
-                  <span class="muted">{`Score ${s.relevance_score ?? 0} of 100: ${relevanceReason(reasons[s.id])}`}</span>
-                </li>
-              ))}
+    <AppShell base={base} side="shifter" current="/dashboard/shifter" title="Your shifts" scripts={keptPageScripts()}>
+      <KeptPage
+        now={now}
+        timeZone={timeZone}
+        what="Saved copy"
+        then="Your shifts as they were then: what changed since shows once you are back online."
+      >
+        <CrewStep crews={crews} invitations={invitations} />
+        <section class="sf-section" aria-labelledby="next-heading">
+          <h2 id="next-heading">What is next</h2>
+          {next ? (
+            <ul class="sf-list">
+              <ShiftItem s={next}>
+                <div class="sf-actions">
+                  <a class="button button-primary" href="/dashboard/shifter/clock">
+                    Clock in and out
+                  </a>
+                </div>
+              </ShiftItem>
             </ul>
           ) : (
-            <p class="empty">{crews ? 'No open shift right now.' : 'Open shifts show here once you are in a crew.'}</p>
+            <p class="empty">
+              No accepted shift coming up. <a href={FIND}>Find shifts</a>
+            </p>
           )}
+          {later.length ? <ShiftList shifts={later.slice(0, 5)} empty="" /> : null}
           <p>
-            <a class="button button-secondary" href={FIND}>
-              Find shifts
-            </a>
+            <a href={SCHEDULE}>My schedule</a>
           </p>
-        </Card>
-      </div>
+        </section>
+        <div class="grid">
+          <Card title="Waiting for your answer">
+            <ShiftList shifts={requests.slice(0, 5)} empty="No request waiting for you." />
+            {requests.length ? (
+              <p>
+                <a class="button button-secondary" href={FIND}>
+                  Answer {requests.length === 1 ? 'the request' : `${requests.length} requests`}
+                </a>
+              </p>
+            ) : null}
+          </Card>
+          <Card title="Best open shifts for you">
+            {broadcasts.length ? (
+              <ul class="list-plain">
+                {broadcasts.map((s) => (
+                  <li>
+                    <strong>{formatDate(s.shift_date)}</strong> {shiftHours(s.shift_in, s.shift_out)} · {s.role ?? 'Shift'} ·{' '}
+                    {s.business_name ?? ''}
+                    <span class="muted">{` · ${formatMoney(s.hourly_rate, s.currency)}/h`}</span>
+                    <br />
+                    <span class="muted">{`Score ${s.relevance_score ?? 0} of 100: ${relevanceReason(reasons[s.id])}`}</span>
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <p class="empty">{crews ? 'No open shift right now.' : 'Open shifts show here once you are in a crew.'}</p>
+            )}
+            <p>
+              <a class="button button-secondary" href={FIND}>
+                Find shifts
+              </a>
+            </p>
+          </Card>
+        </div>
+      </KeptPage>
     </AppShell>
   );
 }
@@ -166,11 +179,12 @@ export async function renderShifter(c: Context<AppEnv>): Promise<Response> {
   const ctx = serviceCtx(c);
   const now = ctx.now();
   const byStart = (a: ShiftRequestView, b: ShiftRequestView) => a.starts_at.localeCompare(b.starts_at);
-  const [accepted, pending, open, connections] = await Promise.all([
+  const [accepted, pending, open, connections, me] = await Promise.all([
     listRequests(ctx, { as: 'shifter', status: 2, limit: 100 }),
     listRequests(ctx, { as: 'shifter', status: 1, is_broadcast: false, limit: 100 }),
     listBroadcastsWithReasons(ctx, { shifter_id: base.shifterId, sort_by_relevance: true, limit: 3 }),
     listConnections(ctx, { as: 'shifter' }),
+    callerShifter(ctx),
   ]);
   const upcoming = accepted.data.filter((s) => !s.shift_end_at && Date.parse(s.ends_at) > now).sort(byStart);
   return renderPage(
@@ -183,6 +197,8 @@ export async function renderShifter(c: Context<AppEnv>): Promise<Response> {
       reasons={open.reasons}
       crews={connections.accepted.length}
       invitations={connections.incoming.length}
+      now={now}
+      timeZone={me?.timezone ?? 'UTC'}
     />,
   );
 }
