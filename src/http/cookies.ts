@@ -11,12 +11,19 @@ import type { AppEnv } from './app-types';
  * the bare name is used. All are HttpOnly (no script reads them) and SameSite=Lax (sent on top-level
  * navigations, not on cross-site form posts or subrequests).
  */
-export type AppCookie = 'session' | 'csrf' | 'device' | 'kiosk';
+export type AppCookie = 'session' | 'csrf' | 'device' | 'kiosk' | 'code_step';
 
 /** Header accepted in place of the form field, for scripted calls from our own pages (and, with it, the API). */
 export const CSRF_HEADER = 'X-CSRF-Token';
 
-const BASE_NAMES: Record<AppCookie, string> = { session: 'sm_session', csrf: 'sm_csrf', device: 'sm_device', kiosk: 'sm_kiosk' };
+const BASE_NAMES: Record<AppCookie, string> = {
+  session: 'sm_session',
+  csrf: 'sm_csrf',
+  device: 'sm_device',
+  kiosk: 'sm_kiosk',
+  // The emailed-code step this browser is on (sign-up, password reset): services/accounts/code-steps.ts.
+  code_step: 'sm_code_step',
+};
 
 /** True when the request reached the Worker over HTTPS (always so behind Cloudflare in production). */
 export function isHttps(c: Context<AppEnv>): boolean {

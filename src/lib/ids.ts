@@ -53,6 +53,7 @@ export const ID_PREFIX = {
   crewInvite: 'cin',
   crewJoinLink: 'cjl',
   textMessage: 'txt',
+  codeStep: 'cst',
 } as const;
 
 /** The longest id the API accepts anywhere (path, query or body); real ids are a prefix + 20 characters. */

@@ -1,7 +1,8 @@
 /**
  * The pages' one script, served by assets.ts at a content-hashed path (the CSP allows no inline
  * script). It only enhances: the Copy button of a CopyField (components.tsx) is rendered `hidden` and
- * shown here, so without script the read-only field is still there to select by hand. A copy goes
+ * shown here, so without script the read-only field is still there to select by hand; a Print button
+ * (`data-print`, the schedule's) is shown here too and opens the browser's print dialog. A copy goes
  * through the Clipboard API, else selects the text and tries the legacy copy command, and says what
  * happened in the field's aria-live status line.
  */
@@ -34,6 +35,11 @@ export const CLIENT_SCRIPT = `(function () {
     }
   }
   function init() {
+    var printers = document.querySelectorAll('button[data-print]');
+    for (var p = 0; p < printers.length; p++) {
+      printers[p].hidden = false;
+      printers[p].addEventListener('click', function () { window.print(); });
+    }
     var buttons = document.querySelectorAll('button[data-copy-target]');
     for (var i = 0; i < buttons.length; i++) {
       var button = buttons[i];

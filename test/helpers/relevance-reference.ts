@@ -125,6 +125,10 @@ export async function referenceRanking(shifterId: string, now = Date.now()) {
       counterFloor(rules, c, { distanceKm: distanceKm(lat, lon, c.business_lat, c.business_lon) })?.rate_minor ?? null,
     busy,
     now,
+    listedRoles: new Set(me?.roles ?? []),
+    travelKm: me?.travel_km ?? null,
+    minRate:
+      me?.min_hourly_rate_minor == null ? null : { minor: me.min_hourly_rate_minor, currency: me.min_hourly_rate_currency ?? me.currency },
     referenceRate: (c) => {
       if (!usual(c.currency)) return going.get(goingKey(c)) ?? null;
       const own = roleRate.get(`${c.shiftrole_id}:${c.currency}`);

@@ -233,6 +233,29 @@ describe('relevanceScore', () => {
     expect(relevanceScore(candidate({ business_lat: 34.0522, business_lon: -118.2437 }), low)).toBe(10);
   });
 
+  it('the profile: a listed role counts as one worked shift, the travel distance cuts distance, the minimum rate is a floor', () => {
+    const c = candidate();
+    // A listed role: 12 points (as one worked shift), never fewer than the history gives.
+    expect(relevanceScore(c, signals({ listedRoles: new Set([1]) }))).toBe(45);
+    expect(relevanceScore(c, signals({ listedRoles: new Set([2]) }))).toBe(33);
+    expect(relevanceScore(c, signals({ listedRoles: new Set([1]), roleCounts: new Map([[1, 5]]) }))).toBe(58);
+    // 27.8 km away: 9.25 distance points; within 30 km of travel at least 10; beyond 20 km none.
+    const far = candidate({ business_lat: 40.25, business_lon: -74 });
+    const placed = { lat: 40, lon: -74 };
+    expect(relevanceScore(far, signals(placed))).toBe(32);
+    expect(relevanceScore(far, signals({ ...placed, travelKm: 30 }))).toBe(33);
+    expect(relevanceScore(far, signals({ ...placed, travelKm: 20 }))).toBe(23);
+    // Near: travel changes nothing (20 points either way).
+    expect(relevanceScore(candidate({ business_lat: 40, business_lon: -74 }), signals({ ...placed, travelKm: 5 }))).toBe(43);
+    // The minimum rate in the shift's currency: under it no pay points; at it, or in another currency, as before.
+    expect(relevanceScore(c, signals({ minRate: { minor: 2100, currency: 'USD' } }))).toBe(20);
+    expect(relevanceScore(c, signals({ minRate: { minor: 2000, currency: 'USD' } }))).toBe(33);
+    expect(relevanceScore(c, signals({ minRate: { minor: 2100, currency: 'EUR' } }))).toBe(33);
+    // With a counter rule the higher floor counts.
+    expect(relevanceScore(c, signals({ rateFloor: () => 1500, minRate: { minor: 2100, currency: 'USD' } }))).toBe(20);
+    expect(relevanceScore(c, signals({ rateFloor: () => 2100, minRate: { minor: 1500, currency: 'USD' } }))).toBe(20);
+  });
+
   it('caps the score at 10 when the shift overlaps an accepted one (half-open)', () => {
     const s = signals({
       roleCounts: new Map([[1, 9]]),

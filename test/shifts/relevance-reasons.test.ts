@@ -257,3 +257,65 @@ describe('relevance reasons and scores for a newcomer and after a few worked shi
     expect(page.html).not.toContain('usual');
   });
 });
+
+describe('the shifter profile ranks a newcomer: the roles they do, their home area and travel, their minimum rate', () => {
+  it('a listed role ranks up ("You do barista shifts"), a venue beyond the travel distance down, a rate under the minimum down; SQL equals the definition', async () => {
+    const now = Date.now();
+    // A newcomer (no worked shift) who does barista shifts, lives in Midtown, travels 10 km and takes $20/h or more.
+    const me = await makeUser({
+      shifter: {
+        roles: [6],
+        home_area: 'Midtown',
+        latitude: NYC.lat,
+        longitude: NYC.lon,
+        travel_km: 10,
+        min_hourly_rate_minor: 2000,
+        min_hourly_rate_currency: 'USD',
+      },
+    });
+    // No city, so no going rate: pay scores against nothing (12.5) and the profile decides.
+    const near = await makeUser({ name: 'Near', business: { city_id: null, latitude: NYC.lat + 0.027, longitude: NYC.lon } }); // ~3 km
+    const far = await makeUser({ name: 'Far', business: { city_id: null, latitude: 40.9, longitude: -74.1 } }); // ~22 km
+    for (const biz of [near, far]) await connect(biz.businessId!, me.shifterId!);
+    const later = now + 10 * DAY;
+    const [barista, server, cheap, farAway] = await insertShifts([
+      { businessId: near.businessId!, broadcast: true, status: 1, startsAt: later, role: 6, rateMinor: 2400 },
+      { businessId: near.businessId!, broadcast: true, status: 1, startsAt: later, role: 1, rateMinor: 2400 },
+      { businessId: near.businessId!, broadcast: true, status: 1, startsAt: later, role: 1, rateMinor: 1800 },
+      { businessId: far.businessId!, broadcast: true, status: 1, startsAt: later, role: 1, rateMinor: 2400 },
+    ]);
+    const list = await ranked(contextAt(now, me), me);
+    const row = (s: { id: string }) => list.data.find((x) => x.id === s.id)!;
+    const reasons = (s: { id: string }) => list.reasons[s.id] ?? [];
+
+    expect(reasons(barista!)).toEqual(expect.arrayContaining(['You do barista shifts', '3 km from home']));
+    expect(row(barista!).relevance_signals!.role_points).toBe(12);
+    expect(reasons(server!)).not.toContain('You do barista shifts');
+    expect(row(server!).relevance_signals!.role_points).toBe(0);
+    // Under the minimum: no pay points, and said so.
+    expect(reasons(cheap!)).toContain('Below your minimum $20.00/h');
+    expect(row(cheap!).relevance_signals).toMatchObject({ pay_points: 0, rate_floor: 20 });
+    // Beyond the 10 km they travel: no distance points (an unknown distance would score 10).
+    expect(reasons(farAway!)).toContain('Farther than you travel');
+    expect(row(farAway!).relevance_signals!.distance_points).toBe(0);
+    for (const s of list.data) expect(reasons(s).join(' · ')).not.toMatch(/usual|You have worked|You often work/);
+
+    // The barista shift first (role 12 + pay 12.5 + distance 19.6 + 10), then the near server shift (no
+    // role points), the cheap one (no pay points), and the far one (no distance points) last.
+    expect(list.data.map((s) => s.id)).toEqual([barista!.id, server!.id, cheap!.id, farAway!.id]);
+    expect(list.data.map((s) => ({ id: s.id, score: s.relevance_score }))).toEqual(await referenceRanking(me.shifterId!, now));
+
+    // Without the profile's fields the same shifts rank as any newcomer's: no role, no travel limit, no minimum.
+    await db()
+      .update(shifters)
+      .set({ roles: null, travel_km: null, min_hourly_rate_minor: null, home_area: null })
+      .where(eq(shifters.id, me.shifterId!));
+    const plain = await ranked(contextAt(now, me), me);
+    const plainRow = (s: { id: string }) => plain.data.find((x) => x.id === s.id)!;
+    expect(plainRow(barista!).relevance_score).toBeLessThan(row(barista!).relevance_score!);
+    expect(plainRow(farAway!).relevance_score).toBeGreaterThan(row(farAway!).relevance_score!);
+    expect(plainRow(cheap!).relevance_score).toBeGreaterThan(row(cheap!).relevance_score!);
+    expect(plain.reasons[barista!.id]).toContain('Close to you (3 km)');
+    expect(plain.data.map((s) => ({ id: s.id, score: s.relevance_score }))).toEqual(await referenceRanking(me.shifterId!, now));
+  });
+});

@@ -95,7 +95,20 @@ async function firstRankedPage(me: TestUser, limit: number) {
 describe('relevance ranked in SQL equals the definition', () => {
   it('scores and orders 600 generated broadcasts exactly as relevanceScore does, on every page', async () => {
     const r = rng(20261122);
-    const me = await makeUser({ shifter: { latitude: NYC.lat, longitude: NYC.lon, timezone: 'America/New_York' } });
+    // The profile's fields too: roles 4 and 5 listed (4 last worked over a year ago, 5 never), 30 km
+    // of travel (Edge and Far beyond it), a $22/h minimum beside the counter rules.
+    const me = await makeUser({
+      shifter: {
+        latitude: NYC.lat,
+        longitude: NYC.lon,
+        timezone: 'America/New_York',
+        roles: [4, 5],
+        home_area: 'Lower Manhattan',
+        travel_km: 30,
+        min_hourly_rate_minor: 2200,
+        min_hourly_rate_currency: 'USD',
+      },
+    });
     const shifterId = me.shifterId!;
     const place = (name: string, business: MakeUserOptions['business']) => makeUser({ name, business });
     const near = await place('Near', { latitude: 40.72, longitude: -74.0 }); // ~1 km

@@ -18,10 +18,25 @@ export const shifters = sqliteTable(
     bio: text('bio'),
     photo_url: text('photo_url'),
     city_id: integer('city_id').references(() => cities.id),
+    /** The shifter's position for distances: their home area's when they set one, else their city's. */
     latitude: real('latitude'),
     longitude: real('longitude'),
     /** The shifter's own zone: earnings months are computed in it. */
     timezone: text('timezone').notNull().default('UTC'),
+    /**
+     * True once the zone came from the person (their browser at sign-up, or chosen on the profile);
+     * false while it is a default or an inference, so a page can ask them to set it.
+     */
+    timezone_confirmed: bool('timezone_confirmed').notNull().default(false),
+    /** The roles they do (shift_roles ids, at most 10): a broadcast in one ranks up. */
+    roles: text('roles', { mode: 'json' }).$type<number[]>(),
+    /** The home area's name as they typed it; latitude/longitude are then its position. */
+    home_area: text('home_area'),
+    /** How far they will travel (km): a venue beyond it ranks down. */
+    travel_km: integer('travel_km'),
+    /** The lowest hourly rate they take (minor units of its currency): a rate under it ranks down. */
+    min_hourly_rate_minor: integer('min_hourly_rate_minor'),
+    min_hourly_rate_currency: text('min_hourly_rate_currency').references(() => currencies.code),
     accept_shift_req: bool('accept_shift_req').notNull().default(true),
     monthly_earnings_goal_minor: integer('monthly_earnings_goal_minor'),
     currency: text('currency')

@@ -52,6 +52,29 @@ export const authCodes = sqliteTable(
   (t) => [index('auth_codes_email_idx').on(t.email, t.purpose, t.created_at), index('auth_codes_user_idx').on(t.user_id, t.purpose)],
 );
 
+/**
+ * The browser side of an emailed-code step (sign-up's confirmation, a password reset): which address
+ * the code went to, bound to the browser that started the step by a random token in its cookie (only
+ * a SHA-256 of it is kept). The pages read the address from here, never from the URL; confirming a
+ * sign-up from the browser that set its password needs only the code. `user_id` is the account the
+ * step was started for (null for a reset of an address without one); replacing an unverified
+ * registration deletes its steps with it.
+ */
+export const codeSteps = sqliteTable(
+  'code_steps',
+  {
+    id: text('id').primaryKey(), // cst_…
+    purpose: text('purpose', { enum: ['verify_email', 'password_reset'] }).notNull(),
+    email: text('email').notNull(),
+    user_id: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    token_hash: text('token_hash').notNull(),
+    expires_at: integer('expires_at').notNull(),
+    consumed_at: integer('consumed_at'),
+    created_at: integer('created_at').notNull(),
+  },
+  (t) => [index('code_steps_expires_idx').on(t.expires_at)],
+);
+
 /** Personal API keys (and later partner keys). Only a SHA-256 of the key is stored. */
 export const apiKeys = sqliteTable(
   'api_keys',

@@ -1,5 +1,5 @@
 import { authRoute, jsonBody, jsonContent } from '../../http/openapi';
-import { shifterProfileInput, shifterSchema, userIdQuery } from '../../services/accounts';
+import { shifterProfileInput, shifterSchema, updateShifterProfileInput, userIdQuery } from '../../services/accounts';
 
 const tags = ['Shifters'];
 
@@ -25,4 +25,20 @@ export const create = authRoute({
   request: { body: jsonBody(shifterProfileInput) },
   responses: { 201: jsonContent(shifterSchema, 'The new shifter profile.') },
   errors: ['PROFILE-EXISTS-ERR'],
+});
+
+export const updateProfile = authRoute({
+  method: 'patch',
+  operationId: 'updateShifterProfile',
+  authorization: 'self',
+  path: '/v1/shifter/profile',
+  tags,
+  summary: "Change the caller's own shifter profile",
+  description:
+    'Only the fields sent change; null clears one. Besides the public details and accept_shift_req, the fields that rank open broadcasts for the shifter ' +
+    '(list_of_broadcast_requests with sort_by_relevance): roles, home_area with home_latitude and home_longitude, travel_km, min_hourly_rate with ' +
+    'min_hourly_rate_currency; and timezone. An extension of v1 (docs/api.md).',
+  request: { body: jsonBody(updateShifterProfileInput) },
+  responses: { 200: jsonContent(shifterSchema, 'The shifter profile, as GET /v1/shifter/of_user answers it.') },
+  errors: ['FORBIDDEN-ERR'],
 });

@@ -2,7 +2,9 @@ import { and, eq, gt, isNull, lt, type SQL, sql } from 'drizzle-orm';
 import { authCodes } from '../../db/schema';
 import { sha256Hex, timingSafeEqualStr } from '../../lib/crypto';
 import { newId } from '../../lib/ids';
-import type { ServiceContext } from '../kernel';
+import { runBatch } from '../../db/client';
+import { changedRows, type ServiceContext } from '../kernel';
+import { pruneCodeSteps } from './code-steps';
 
 export type CodePurpose = 'verify_email' | 'password_reset' | 'two_factor_sms';
 
@@ -98,11 +100,11 @@ export function consumeCode(ctx: ServiceContext, codeId: string, now: number, on
     .where(and(eq(authCodes.id, codeId), isNull(authCodes.consumed_at), onlyIf));
 }
 
-/** Removes code rows a day past their expiry (they only count toward the per-email cap for an hour). */
+/** Removes code rows a day past their expiry (they only count toward the per-email cap for an hour), and the code steps done with as long ago. */
 export async function pruneAuthCodes(ctx: ServiceContext): Promise<number> {
-  const res = await ctx.db
-    .delete(authCodes)
-    .where(lt(authCodes.expires_at, ctx.now() - 24 * 3600 * 1000))
-    .run();
-  return res.meta.changes ?? 0;
+  const [res] = await runBatch(ctx.db, [
+    ctx.db.delete(authCodes).where(lt(authCodes.expires_at, ctx.now() - 24 * 3600 * 1000)),
+    pruneCodeSteps(ctx),
+  ]);
+  return changedRows(res);
 }

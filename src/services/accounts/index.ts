@@ -1,6 +1,15 @@
 export { DISPLAY_NAME_MAX, PHONE_MAX, updateAccountProfile, updateUserDetailsInput } from './account-profile';
 export { grantAdmin } from './admins';
 export { getApiKeyInfo, regenerateApiKey } from './api-keys';
+export {
+  type CodeStepCookie,
+  codeStepEmail,
+  registerInBrowser,
+  requestPasswordResetInBrowser,
+  resendVerificationInBrowser,
+  verifyEmailInBrowser,
+} from './browser-steps';
+export { CODE_STEP_TTL_MS } from './code-steps';
 export { pruneAuthCodes } from './codes';
 export {
   accountRights,
@@ -67,8 +76,17 @@ export {
   userIdQuery,
   verifyEmailInput,
 } from './schemas';
-export { cancelTwoFactorLogin, completeTwoFactorLogin, listSessions, login, logout, revokeOtherSessions, revokeSession } from './sessions';
-export { updateShifterProfile, updateShifterProfileInput } from './shifter-profile';
+export {
+  cancelTwoFactorLogin,
+  completeTwoFactorLogin,
+  listSessions,
+  login,
+  type LoginOutcome,
+  logout,
+  revokeOtherSessions,
+  revokeSession,
+} from './sessions';
+export { HOME_AREA_MAX, SHIFTER_ROLES_MAX, TRAVEL_KM_MAX, updateShifterProfile, updateShifterProfileInput } from './shifter-profile';
 export { cancelPendingSignIn, completeSecondFactor } from './two-factor/challenge';
 export { beginTotpEnrolment, confirmTotpEnrolment, disableTwoFactor, regenerateBackupCodes, type TotpEnrolment } from './two-factor/enroll';
 export { sendSignInSms, setSmsMethod } from './two-factor/sms';

@@ -35,8 +35,19 @@ async function assertCurrency(ctx: ServiceContext, code: string) {
   if (!row) throw new AppError('VALIDATION-ERR', `Unsupported currency ${code}.`, [{ field: 'currency', message: 'unsupported currency' }]);
 }
 
+/** How a new shifter profile came to be: `zoneGuessed`, its zone is where the server placed the visitor, not one they gave. */
+export interface ShifterRowOptions {
+  zoneGuessed?: boolean;
+}
+
 /** The shifter row for a new shifter profile (validated, not yet written). */
-export async function buildShifterRow(ctx: ServiceContext, userId: string, fallbackName: string, input: ShifterProfileInput) {
+export async function buildShifterRow(
+  ctx: ServiceContext,
+  userId: string,
+  fallbackName: string,
+  input: ShifterProfileInput,
+  opts: ShifterRowOptions = {},
+) {
   const city = await cityInfo(ctx, input.city_id);
   const currency = input.currency ?? city?.currency ?? 'USD';
   await assertCurrency(ctx, currency);
@@ -51,8 +62,9 @@ export async function buildShifterRow(ctx: ServiceContext, userId: string, fallb
     city_id: city?.id ?? null,
     latitude: city?.lat ?? null,
     longitude: city?.lon ?? null,
-    // An explicit zone wins; else the city's; else UTC.
+    // An explicit zone wins; else the city's; else UTC. Only one the person gave counts as set by them.
     timezone: input.timezone ?? city?.timezone ?? 'UTC',
+    timezone_confirmed: input.timezone !== undefined && !opts.zoneGuessed,
     currency,
     created_at: now,
     updated_at: now,

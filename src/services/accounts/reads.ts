@@ -25,11 +25,20 @@ export function shifterView(s: ShifterRow, cityName: string | null, ratings: Rat
     city_id: s.city_id,
     city: cityName,
     timezone: s.timezone,
+    timezone_confirmed: s.timezone_confirmed,
     accept_shift_req: s.accept_shift_req,
     /** Shown as a "Paused" badge on the public profile. */
     is_paused: !s.accept_shift_req,
     monthly_earnings_goal: s.monthly_earnings_goal_minor === null ? null : fromMinor(s.monthly_earnings_goal_minor, s.currency),
     currency: s.currency,
+    roles: s.roles ?? [],
+    home_area: s.home_area,
+    // The home's position is the profile's only while a home area is set (else it is the city's).
+    home_latitude: s.home_area ? s.latitude : null,
+    home_longitude: s.home_area ? s.longitude : null,
+    travel_km: s.travel_km,
+    min_hourly_rate: s.min_hourly_rate_minor === null ? null : fromMinor(s.min_hourly_rate_minor, s.min_hourly_rate_currency ?? s.currency),
+    min_hourly_rate_currency: s.min_hourly_rate_minor === null ? null : (s.min_hourly_rate_currency ?? s.currency),
     ratings,
     created_at: toIso(s.created_at),
   };

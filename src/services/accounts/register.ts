@@ -1,5 +1,5 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
-import { isUniqueViolation, runBatch } from '../../db/client';
+import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
+import { type BatchItem, isUniqueViolation, runBatch } from '../../db/client';
 import { insertWhere } from '../../db/conditional';
 import { apiKeys, businesses, shifters, users } from '../../db/schema';
 import { hashPassword, verifyPassword } from '../../lib/crypto';
@@ -10,7 +10,7 @@ import { draftEmail } from '../mail';
 import { CODE_TTL_MS, codeIsLive, codeMatches, consumeCode, issueCode, takeAttempt } from './codes';
 import { issuedKeyView, mintApiKey } from './credentials';
 import { LIMITS } from './limits';
-import { buildBusinessRow, buildShifterRow } from './profiles';
+import { buildBusinessRow, buildShifterRow, type ShifterRowOptions } from './profiles';
 import type { KeyIssued, Registered, RegisterInput, ResendVerificationInput, VerificationResent, VerifyEmailInput } from './schemas';
 
 /** Compared against when there is no account, so a missing one costs the same time as a wrong password. */
@@ -37,7 +37,7 @@ function verificationEmail(ctx: ServiceContext, to: string, code: string) {
  * this one, new password included), in the same one batch. The answer has the same shape either way
  * and a new user id, so nothing of the earlier registration is revealed.
  */
-export async function registerAccount(ctx: ServiceContext, input: RegisterInput): Promise<Registered> {
+export async function registerAccount(ctx: ServiceContext, input: RegisterInput, opts: ShifterRowOptions = {}): Promise<Registered> {
   if (!input.shifter && !input.business) {
     throw new AppError('VALIDATION-ERR', 'Send a shifter profile, a business, or both.', [
       { field: 'body', message: 'shifter or business is required' },
@@ -54,7 +54,7 @@ export async function registerAccount(ctx: ServiceContext, input: RegisterInput)
   const userId = newId('user');
   const [passwordHash, shifterRow, businessRow] = await Promise.all([
     hashPassword(input.password),
-    input.shifter ? buildShifterRow(ctx, userId, input.display_name, input.shifter) : null,
+    input.shifter ? buildShifterRow(ctx, userId, input.display_name, input.shifter, opts) : null,
     input.business ? buildBusinessRow(ctx, userId, input.business, true) : null,
   ]);
 
@@ -178,18 +178,32 @@ export async function verifyEmail(ctx: ServiceContext, input: VerifyEmailInput):
   const attempt = await takeAttempt(ctx, 'verify_email', input.email, user.id);
   const [codeOk, passwordOk] = await Promise.all([codeMatches(attempt, input.code), verifyPassword(input.password, user.password_hash)]);
   if (!attempt || !codeOk || !passwordOk) throw refused();
+  return markVerified(ctx, user.id, attempt.id, () => [], refused);
+}
 
+/**
+ * The account's email is verified with the code `codeId` (its attempt taken and compared by the
+ * caller): one guarded write that stamps the account, uses the code and issues the personal API key,
+ * with `follow(applied)`'s statements in the same batch. The key is returned in full, this once.
+ */
+export async function markVerified(
+  ctx: ServiceContext,
+  userId: string,
+  codeId: string,
+  follow: (applied: SQL) => BatchItem[],
+  refused: () => AppError,
+): Promise<KeyIssued> {
   const now = ctx.now();
-  const { key, row } = await mintApiKey(user.id, now);
-  const w = prepareWrite(ctx, { type: 'user', id: user.id }, userOpApplied(user.id));
+  const { key, row } = await mintApiKey(userId, now);
+  const w = prepareWrite(ctx, { type: 'user', id: userId }, userOpApplied(userId));
   let r: WriteResult;
   try {
     r = await w.commit({
       guard: ctx.db
         .update(users)
         .set({ email_verified_at: now, updated_at: now, last_op_id: w.op })
-        .where(and(eq(users.id, user.id), isNull(users.email_verified_at), codeIsLive(attempt.id, now))),
-      follow: [consumeCode(ctx, attempt.id, now, w.applied), insertWhere(ctx.db, apiKeys, row, w.applied!)],
+        .where(and(eq(users.id, userId), isNull(users.email_verified_at), codeIsLive(codeId, now))),
+      follow: [consumeCode(ctx, codeId, now, w.applied), insertWhere(ctx.db, apiKeys, row, w.applied!), ...follow(w.applied!)],
       audit: { action: 'user.verify_email', data: { api_key_id: row.id } },
     });
   } catch (err) {
@@ -199,5 +213,5 @@ export async function verifyEmail(ctx: ServiceContext, input: VerifyEmailInput):
   }
   // A replayed retry cannot show the key again: it was shown once.
   if (!r.applied || r.replayed) throw refused();
-  return { user_id: user.id, api_key: issuedKeyView(key, row) };
+  return { user_id: userId, api_key: issuedKeyView(key, row) };
 }

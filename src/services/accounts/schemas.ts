@@ -102,10 +102,38 @@ export const shifterSchema = z
     city_id: z.number().nullable(),
     city: z.string().nullable(),
     timezone: z.string(),
+    timezone_confirmed: z.boolean().optional().openapi({
+      description:
+        'True once the zone is one the shifter gave (their browser at sign-up, or chosen since); false while it is where the service placed them.',
+    }),
     accept_shift_req: z.boolean(),
     is_paused: z.boolean().openapi({ description: 'True when accept_shift_req is off: the public profile shows a Paused badge.' }),
     monthly_earnings_goal: z.number().nullable(),
     currency: z.string(),
+    roles: z
+      .array(z.number().int())
+      .max(10)
+      .optional()
+      .openapi({ description: 'The roles the shifter does (shiftrole_id values): an open shift in one ranks up in their broadcast list.' }),
+    home_area: z
+      .string()
+      .nullable()
+      .optional()
+      .openapi({ description: "The shifter's home area in words; its position is home_latitude/home_longitude." }),
+    home_latitude: z.number().nullable().optional(),
+    home_longitude: z.number().nullable().optional(),
+    travel_km: z
+      .number()
+      .int()
+      .nullable()
+      .optional()
+      .openapi({ description: 'How far the shifter travels from home (km): a venue beyond it ranks down. null: no limit.' }),
+    min_hourly_rate: z
+      .number()
+      .nullable()
+      .optional()
+      .openapi({ description: 'The lowest hourly rate the shifter takes, in min_hourly_rate_currency: a shift under it ranks down.' }),
+    min_hourly_rate_currency: z.string().nullable().optional(),
     ratings: ratingSchema,
     created_at: z.string(),
   })

@@ -48,7 +48,20 @@ export async function login(ctx: ServiceContext, input: LoginInput, ip: string, 
   if (!user || !ok) throw new AppError('LOGIN-FAILED-ERR');
   await attempt.succeeded();
   if (user.email_verified_at === null) throw new AppError('EMAIL-UNVERIFIED-ERR');
+  return openSession(ctx, user, ip, opts);
+}
 
+/**
+ * A new session for an account that has just proved itself (its password at sign-in, or its
+ * sign-up's emailed code from the browser that set the password): pending when two-factor is on and
+ * the browser is not a trusted device, full otherwise, within the account's session caps.
+ */
+export async function openSession(
+  ctx: ServiceContext,
+  user: { id: string; phone: string | null },
+  ip: string,
+  opts: LoginOptions = {},
+): Promise<LoginOutcome> {
   // Two-factor on: the session is born pending, unless the browser is a trusted device of the account
   // (its cookie is then rotated and handed back).
   const tf = await loadTwoFactor(ctx.db, user.id);

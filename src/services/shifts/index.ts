@@ -30,10 +30,19 @@ export {
   type PunchAs,
   withClockWindow,
 } from './clock-window';
-export { findConflicts } from './conflicts';
+export { acceptedShiftsOfShifters, findConflicts, overlapsWindow, overlapsWithMyShifts } from './conflicts';
 export { proposeCounterOffer } from './counter-offer';
 export { counterFloor, distanceKm, loadCounterContext, suggestCounter, suggestionFields } from './counter-suggest';
-export { buildShiftRow, MAX_SHIFT_MINUTES, newShiftEventDrafts, newShiftRecipients, type NewShiftRow, sendRequest } from './create';
+export {
+  buildShiftRow,
+  MAX_SHIFT_MINUTES,
+  newShiftEventDrafts,
+  newShiftRecipients,
+  type NewShiftRow,
+  type ShiftRowLookups,
+  sendRequest,
+  shiftRowLookups,
+} from './create';
 export { declineRequest } from './decline';
 export { expirePendingShifts } from './expire';
 export { getShiftRequest } from './get';
@@ -92,6 +101,7 @@ export {
   sendRequestWithWarnings,
   shifterBusyWords,
   withPostingWarnings,
+  withPostingWarningsEach,
 } from './warnings';
 export { shiftIsLate, shiftStateWords } from './state-words';
 export { type ShiftClockRules, type ShifterShift, shifterShift, type ShiftVenue } from './shifter-shift';

@@ -18,7 +18,7 @@ import { requirePerson, type ServiceContext, SHIFT_STATUS } from '../kernel';
 import { type PunchAs, withClockWindow } from './clock-window';
 import { counterSuggestionsForUser } from './counter-suggest';
 import { type RankFacts, relevanceReasons } from './relevance-reasons';
-import { exactWindow, exactWithin, loadPlaces, type RankedBroadcasts, rankedBroadcasts } from './relevance-signals';
+import { exactWindow, exactWithin, loadPlaces, type RankedBroadcasts, rankedBroadcasts, type RankProfile } from './relevance-signals';
 import type { ListBroadcastsInput, ListRequestsInput, RelevanceSignals, ShiftList } from './schemas';
 import { type ShiftSummary, shiftRequestView, shiftSummaryView } from './view';
 
@@ -71,28 +71,61 @@ function selectRanked(ctx: ServiceContext, ranked: RankedBroadcasts) {
   );
 }
 
-/** What a summary reads of each shift (shiftSummaryView): a few columns, for lists of many shifts. */
-const summaryColumns = {
-  row: {
-    id: shiftRequests.id,
-    shifter_id: shiftRequests.shifter_id,
-    shift_date: shiftRequests.shift_date,
-    shift_in: shiftRequests.shift_in,
-    shift_out: shiftRequests.shift_out,
-    starts_at: shiftRequests.starts_at,
-    ends_at: shiftRequests.ends_at,
-    hourly_rate_minor: shiftRequests.hourly_rate_minor,
-    currency: shiftRequests.currency,
-    is_broadcast: shiftRequests.is_broadcast,
-    request_status: shiftRequests.request_status,
-    shift_start_at: shiftRequests.shift_start_at,
-    shift_end_at: shiftRequests.shift_end_at,
-    is_noshow: shiftRequests.is_noshow,
-    created_at: shiftRequests.created_at,
-  },
-  role_label: shiftRoles.label,
-  shifter_name: shifterAlias.display_name,
-};
+/**
+ * What a summary reads of each shift (shiftSummaryView): a few columns, for lists of many shifts, in
+ * the order summaryRow reads them back.
+ */
+const SUMMARY_COLUMNS = [
+  shiftRequests.id,
+  shiftRequests.shifter_id,
+  shiftRequests.shift_date,
+  shiftRequests.shift_in,
+  shiftRequests.shift_out,
+  shiftRequests.starts_at,
+  shiftRequests.ends_at,
+  shiftRequests.hourly_rate_minor,
+  shiftRequests.currency,
+  shiftRequests.is_broadcast,
+  shiftRequests.request_status,
+  shiftRequests.shift_start_at,
+  shiftRequests.shift_end_at,
+  shiftRequests.is_noshow,
+  shiftRequests.created_at,
+  shiftRoles.label,
+  shifterAlias.display_name,
+] as const;
+
+type SummaryCells = [
+  string,
+  string | null,
+  string,
+  string,
+  string,
+  number,
+  number,
+  number,
+  string,
+  number,
+  number,
+  number | null,
+  number | null,
+  number,
+  number,
+  string | null,
+  string | null,
+];
+
+/** One row of the one-cell read (SUMMARY_COLUMNS' order) as the row and joins shiftSummaryView takes. */
+function summaryRow(c: SummaryCells) {
+  const [id, shifter_id, shift_date, shift_in, shift_out, starts_at, ends_at, hourly_rate_minor, currency] = c;
+  const [, , , , , , , , , broadcast, request_status, shift_start_at, shift_end_at, noshow, created_at, role_label, shifter_name] = c;
+  const row = { id, shifter_id, shift_date, shift_in, shift_out, starts_at, ends_at, hourly_rate_minor, currency, request_status };
+  return {
+    row: { ...row, shift_start_at, shift_end_at, created_at, is_broadcast: broadcast === 1, is_noshow: noshow === 1 },
+    role_label,
+    shifter_name,
+  };
+}
 
 type JoinedRow = Awaited<ReturnType<ReturnType<typeof selectJoined>['execute']>>[number];
 const toView = (r: JoinedRow, score?: number, signals?: string) =>
@@ -123,15 +156,23 @@ function relevanceSignals(json: string | undefined, currency: string): Relevance
   };
 }
 
-/** What else the ranking knew of a row (`ranked_signals` past the API's signals), for its reasons. */
-function rankFacts(json: string | undefined): RankFacts | undefined {
+/**
+ * What else the ranking knew of a row (`ranked_signals` past the API's signals, and what the
+ * shifter's profile says of it), for its reasons.
+ */
+function rankFacts(json: string | undefined, profile: RankProfile, row: { shiftrole_id: number; currency: string }): RankFacts | undefined {
   if (!json) return undefined;
   const v = JSON.parse(json) as (number | null)[];
   const [ref, , kind, worked, start] = v.slice(6);
+  const min = profile.minRate && profile.minRate.currency === row.currency ? fromMinor(profile.minRate.minor, row.currency) : null;
   return {
     reference: ref === null || ref === undefined ? null : kind === 1 ? 'usual' : 'going_rate',
     workedHere: Number(worked ?? 0),
     startPoints: Number(start ?? 0),
+    roleListed: profile.roles.includes(row.shiftrole_id),
+    fromHome: profile.fromHome,
+    travelKm: profile.travelKm,
+    minRate: min,
   };
 }
 
@@ -210,14 +251,17 @@ export async function listRequestSummaries(
   const { actor, caller } = await callerOf(ctx);
   const ids = requestsPage(ctx, f, actor === null, caller);
   if (ids === null) return { data: [], next_cursor: null };
-  const rows = await ctx.db
-    .select(summaryColumns)
-    .from(shiftRequests)
-    .leftJoin(shiftRoles, eq(shiftRoles.id, shiftRequests.shiftrole_id))
-    .leftJoin(shifterAlias, eq(shifterAlias.id, shiftRequests.shifter_id))
-    .where(inArray(shiftRequests.id, ids))
-    .orderBy(desc(shiftRequests.created_at), desc(shiftRequests.id))
-    .limit(f.limit + 1);
+  // The page as ONE cell, a JSON array of rows SQLite builds: a busy venue's week is ~850 rows of 17
+  // columns, and the local runtime's D1 hands every cell over on its own; one text cell comes back in
+  // a fraction of that time (bench/README.md, "schedule").
+  const sr = shiftRequests;
+  const [cell] = await ctx.db.all<{ page: string }>(
+    sql`SELECT json_group_array(json_array(${sql.join([...SUMMARY_COLUMNS], sql`, `)})) AS page FROM (SELECT * FROM ${sr} WHERE ${sr.id} IN ${ids} ORDER BY ${sr.created_at} DESC, ${sr.id} DESC LIMIT ${f.limit + 1}) AS ${sr} LEFT JOIN ${shiftRoles} ON ${shiftRoles.id} = ${sr.shiftrole_id} LEFT JOIN ${shifters} AS ${sql.identifier('target_shifter')} ON ${shifterAlias.id} = ${sr.shifter_id}`,
+  );
+  // The joins keep the rows' order in practice; sorted again so the page never depends on it.
+  const rows = (JSON.parse(cell?.page ?? '[]') as SummaryCells[])
+    .map(summaryRow)
+    .sort((a, b) => b.row.created_at - a.row.created_at || (a.row.id < b.row.id ? 1 : a.row.id > b.row.id ? -1 : 0));
   const page = rows.slice(0, f.limit);
   const last = page.at(-1);
   return {
@@ -434,7 +478,7 @@ async function broadcasts(ctx: ServiceContext, f: ListBroadcastsInput, facts?: M
   const page = { offset: f.cursor ? decodeCursor(f.cursor, isOffsetCursor).o : 0, limit: f.limit };
   const shifterId = f.shifter_id;
   const rank = async (window: number | null) =>
-    selectRanked(ctx, rankedBroadcasts(ctx, shifterId, and(...conds)!, await places!, page, window));
+    selectRanked(ctx, rankedBroadcasts(ctx, shifterId, and(...conds)!, (await places!).places, (await places!).profile, page, window));
   let rows = await rank(exactWindow(page));
   if (
     !exactWithin(
@@ -444,11 +488,13 @@ async function broadcasts(ctx: ServiceContext, f: ListBroadcastsInput, facts?: M
   )
     rows = await rank(null);
   const shown = rows.slice(0, f.limit);
-  if (facts)
+  if (facts) {
+    const { profile } = await places!;
     for (const r of shown) {
-      const known = rankFacts(r.ranked_signals);
+      const known = rankFacts(r.ranked_signals, profile, r.row);
       if (known) facts.set(r.row.id, known);
     }
+  }
   return {
     data: shown.map((r) => toView(r, r.relevance_score, r.ranked_signals)),
     next_cursor: rows.length > f.limit ? encodeCursor({ o: page.offset + f.limit }) : null,

@@ -4,6 +4,9 @@ import type { RelevanceSignals, ShiftRequestView } from './schemas';
  * The reasons beside a ranked broadcast's score, in words for the shifter: only what is true of them
  * and of the shift (docs/decisions/shift-requests.md, "Relevance score").
  *
+ * - About what the shifter's profile says, true from their first day: "You do … shifts" (a role they
+ *   listed), "3 km from home" (their home area, within how far they travel), "Farther than you
+ *   travel" (beyond it), "Below your minimum $20.00/h" (under their lowest rate).
  * - About the shifter's own history, only when they have it: "You often work as …" (at least 5 worked
  *   shifts in the role in the last year) or "You have worked as …" (at least one); "You have worked at
  *   …" (at least one worked shift there); pay against "your usual" rate only when the reference is
@@ -26,6 +29,20 @@ export interface RankFacts {
   workedHere: number;
   /** A newcomer's start points (0 for a shifter with history: the start does not count for them). */
   startPoints: number;
+  /** The shift's role is one the shifter's profile lists. */
+  roleListed?: boolean | undefined;
+  /** Distances count from the profile's home area. */
+  fromHome?: boolean | undefined;
+  /** How far the shifter travels (km); null: no limit given. */
+  travelKm?: number | null | undefined;
+  /** The profile's minimum hourly rate in the shift's currency (a decimal); null: none in it. */
+  minRate?: number | null | undefined;
+}
+
+/** "3 km", "3.4 km", "12 km": a distance as a reason says it. */
+export function kmWords(km: number): string {
+  const shown = km < 10 ? Math.round(km * 10) / 10 : Math.round(km);
+  return `${shown} km`;
 }
 
 /** "Starts soon": the shift starts within this many hours. */
@@ -52,9 +69,13 @@ export function relevanceReasons(s: ShiftRequestView, sig: RelevanceSignals, fac
   const business = s.business_name ?? 'this business';
 
   if (sig.role_points >= 25) parts.push({ weight: sig.role_points, text: `You often work as ${role}` });
+  else if (facts.roleListed) parts.push({ weight: sig.role_points, text: `You do ${role.toLowerCase()} shifts` });
   else if (sig.role_points > 0) parts.push({ weight: sig.role_points, text: `You have worked as ${role}` });
 
-  if (sig.rate_floor !== null && s.hourly_rate < sig.rate_floor) {
+  const min = facts.minRate ?? null;
+  if (min !== null && s.hourly_rate < min) {
+    parts.push({ weight: 30, text: `Below your minimum ${perHour(min, s.currency)}` });
+  } else if (sig.rate_floor !== null && s.hourly_rate < sig.rate_floor) {
     parts.push({ weight: 30, text: `Under your counter-rule minimum of ${perHour(sig.rate_floor, s.currency)}` });
   } else if (sig.reference_rate !== null && sig.reference_rate > 0 && facts.reference !== null) {
     const pct = Math.round((s.hourly_rate / sig.reference_rate - 1) * 100);
@@ -76,11 +97,12 @@ export function relevanceReasons(s: ShiftRequestView, sig: RelevanceSignals, fac
   const aheadHours = (Date.parse(s.starts_at) - now) / 3_600_000;
   if (aheadHours >= 0 && aheadHours <= SOON_HOURS) parts.push({ weight: Math.max(facts.startPoints, 4), text: 'Starts soon' });
 
-  if (sig.distance_km !== null) {
-    parts.push({
-      weight: sig.distance_points,
-      text: sig.distance_km <= CLOSE_KM ? `Close to you (${sig.distance_km} km)` : `${sig.distance_km} km away`,
-    });
+  const km = sig.distance_km;
+  if (km !== null) {
+    const travel = facts.travelKm ?? null;
+    if (travel !== null && km > travel) parts.push({ weight: 20, text: 'Farther than you travel' });
+    else if (facts.fromHome) parts.push({ weight: sig.distance_points, text: `${kmWords(km)} from home` });
+    else parts.push({ weight: sig.distance_points, text: km <= CLOSE_KM ? `Close to you (${km} km)` : `${km} km away` });
   }
 
   if (facts.workedHere > 0) parts.push({ weight: Math.max(sig.familiarity_points, 1), text: `You have worked at ${business}` });

@@ -2,7 +2,7 @@ import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { businesses, requestAuthorizations, shifters } from '../../db/schema';
 import { haversineMeters } from '../../lib/geo';
 import { runLimit, type ServiceContext, SHIFT_STATUS, statusLiteral, workedShiftSql } from '../kernel';
-import { distancePoints, HISTORY_MIN_WORKED, START_POINTS_MAX, UNKNOWN_DISTANCE_POINTS } from './relevance';
+import { HISTORY_MIN_WORKED, START_POINTS_MAX, travelPoints, UNKNOWN_DISTANCE_POINTS } from './relevance';
 
 const DAY = 86_400_000;
 
@@ -33,25 +33,59 @@ export interface Place {
   km: number;
 }
 
+/** What the shifter's profile tells the ranking (relevance.ts: the roles they do, how far they travel, their lowest rate). */
+export interface RankProfile {
+  roles: number[];
+  travelKm: number | null;
+  /** The position distances count from is the profile's home area (not its city's). */
+  fromHome: boolean;
+  minRate: { minor: number; currency: string } | null;
+}
+
+export const NO_RANK_PROFILE: RankProfile = { roles: [], travelKm: null, fromHome: false, minRate: null };
+
 /**
- * The distance signal per business the shifter is crew of (the only businesses whose broadcasts they
- * see): one query, then the haversine in the Worker. Businesses missing from the list score the
- * unknown-distance points and never a counter-rule distance premium.
+ * The shifter's profile fields the ranking reads, and the distance signal per business the shifter is
+ * crew of (the only businesses whose broadcasts they see): two small queries, then the haversine in
+ * the Worker, with the travel distance (relevance.ts travelPoints). Businesses missing from the list
+ * score the unknown-distance points and never a counter-rule distance premium.
  */
-export async function loadPlaces(ctx: ServiceContext, shifterId: string): Promise<Place[]> {
-  const rows = await ctx.db
-    .select({ id: businesses.id, lat: businesses.latitude, lon: businesses.longitude, myLat: shifters.latitude, myLon: shifters.longitude })
-    .from(requestAuthorizations)
-    .innerJoin(businesses, eq(businesses.id, requestAuthorizations.business_id))
-    .innerJoin(shifters, eq(shifters.id, requestAuthorizations.shifter_id))
-    .where(and(eq(requestAuthorizations.shifter_id, shifterId), eq(requestAuthorizations.status, 'accepted')));
+export async function loadPlaces(ctx: ServiceContext, shifterId: string): Promise<{ places: Place[]; profile: RankProfile }> {
+  const [[me], rows] = await Promise.all([
+    ctx.db
+      .select({
+        lat: shifters.latitude,
+        lon: shifters.longitude,
+        roles: shifters.roles,
+        home: shifters.home_area,
+        travel: shifters.travel_km,
+        min: shifters.min_hourly_rate_minor,
+        minCurrency: shifters.min_hourly_rate_currency,
+        currency: shifters.currency,
+      })
+      .from(shifters)
+      .where(eq(shifters.id, shifterId))
+      .limit(1),
+    ctx.db
+      .select({ id: businesses.id, lat: businesses.latitude, lon: businesses.longitude })
+      .from(requestAuthorizations)
+      .innerJoin(businesses, eq(businesses.id, requestAuthorizations.business_id))
+      .where(and(eq(requestAuthorizations.shifter_id, shifterId), eq(requestAuthorizations.status, 'accepted'))),
+  ]);
+  if (!me) return { places: [], profile: NO_RANK_PROFILE };
+  const profile: RankProfile = {
+    roles: me.roles ?? [],
+    travelKm: me.travel,
+    fromHome: !!me.home && me.lat !== null && me.lon !== null,
+    minRate: me.min === null ? null : { minor: me.min, currency: me.minCurrency ?? me.currency },
+  };
   const places: Place[] = [];
   for (const r of rows) {
-    if (r.lat === null || r.lon === null || r.myLat === null || r.myLon === null) continue;
-    const km = haversineMeters(r.myLat, r.myLon, r.lat, r.lon) / 1000;
-    places.push({ business_id: r.id, points: distancePoints(km), km });
+    if (r.lat === null || r.lon === null || me.lat === null || me.lon === null) continue;
+    const km = haversineMeters(me.lat, me.lon, r.lat, r.lon) / 1000;
+    places.push({ business_id: r.id, points: travelPoints(km, me.travel), km });
   }
-  return places;
+  return { places, profile };
 }
 
 export interface RankWindow {
@@ -105,11 +139,16 @@ export function rankedBroadcasts(
   shifterId: string,
   candidates: SQL,
   places: Place[],
+  profile: RankProfile,
   page: RankWindow,
   window: number | null,
 ) {
   const now = ctx.now();
   const placesJson = JSON.stringify(places.map((p) => [p.business_id, p.points, p.km]));
+  const rolesJson = JSON.stringify(profile.roles);
+  // The profile's minimum rate, a floor for shifts in its currency ('' matches none).
+  const minRate = profile.minRate?.minor ?? 0;
+  const minCurrency = profile.minRate?.currency ?? '';
   const worked = workedShiftSql();
   // The going rate's span, as GET /v1/going_rate asks it: [now − window, now].
   const goingFrom = now - ctx.settings.GOING_RATE_WINDOW_DAYS * DAY;
@@ -127,10 +166,15 @@ export function rankedBroadcasts(
   rel_places(business_id, points, km) AS MATERIALIZED (
     SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]') FROM json_each(${placesJson})
   ),
+  -- Worked shifts per role in the last year; a role on the profile counts as at least one.
   rel_roles(role, n) AS MATERIALIZED (
-    SELECT shiftrole_id, count(*) FROM shift_requests
-    WHERE shifter_id = ${shifterId} AND ${worked} AND starts_at > ${now - 365 * DAY}
-    GROUP BY shiftrole_id
+    SELECT role, max(sum(n), max(listed)) FROM (
+      SELECT shiftrole_id AS role, count(*) AS n, 0 AS listed FROM shift_requests
+      WHERE shifter_id = ${shifterId} AND ${worked} AND starts_at > ${now - 365 * DAY}
+      GROUP BY shiftrole_id
+      UNION ALL
+      SELECT CAST(value AS INTEGER), 0, 1 FROM json_each(${rolesJson})
+    ) GROUP BY role
   ),
   rel_history(business_id, worked, bad) AS MATERIALIZED (
     SELECT business_id,
@@ -333,13 +377,9 @@ export function rankedBroadcasts(
       AND (cut.start IS NULL OR shift_requests.starts_at <= cut.start OR ${candidateBound} >= cut.prev_t)
   )`;
   }
-  const query = sql`WITH RECURSIVE ${signals},${ranking},
-  -- The penalties' inputs. The overlap test and the counter-rule floor run only when the shifter has
-  -- accepted shifts or active rules at all.
-  rel_pen AS MATERIALIZED (
-    SELECT c.id, c.starts_at, c.created_at, c.rate, c.role_points, c.pay, c.distance_points, c.km, c.familiarity_points, c.ref,
-      c.ref_kind, c.worked, c.start_points, c.lim_t, c.prev_t, c.cut_start,
-      EXISTS (SELECT 1 FROM rel_busy) AND EXISTS (SELECT 1 FROM rel_busy b WHERE b.starts_at < c.ends_at AND b.ends_at > c.starts_at) AS overlaps,
+  // The highest floor of the shifter's active counter rules matching candidate c (a rule's distance
+  // premium when far); NULL when none does. The profile's minimum rate joins it in rel_scored.
+  const ruleFloor = sql`(
       CASE WHEN EXISTS (SELECT 1 FROM rel_rules) THEN (
             SELECT max(r.min_hourly_rate_minor + CASE
                      WHEN c.km IS NOT NULL AND r.distance_threshold_km IS NOT NULL AND r.distance_premium_minor IS NOT NULL
@@ -353,13 +393,24 @@ export function rankedBroadcasts(
                AND (r.start_from IS NULL OR r.start_to IS NULL
                     OR CASE WHEN r.start_from <= r.start_to THEN c.shift_in >= r.start_from AND c.shift_in < r.start_to
                             ELSE c.shift_in >= r.start_from OR c.shift_in < r.start_to END)
-          ) END AS floor
+          ) END)`;
+  const query = sql`WITH RECURSIVE ${signals},${ranking},
+  -- The penalties' inputs. The overlap test and the counter-rule floor run only when the shifter has
+  -- accepted shifts or active rules at all.
+  rel_pen AS MATERIALIZED (
+    SELECT c.id, c.starts_at, c.created_at, c.rate, c.currency, c.role_points, c.pay, c.distance_points, c.km, c.familiarity_points,
+      c.ref, c.ref_kind, c.worked, c.start_points, c.lim_t, c.prev_t, c.cut_start,
+      EXISTS (SELECT 1 FROM rel_busy) AND EXISTS (SELECT 1 FROM rel_busy b WHERE b.starts_at < c.ends_at AND b.ends_at > c.starts_at) AS overlaps,
+      ${ruleFloor} AS rule_floor
     FROM rel_top c
   ),
-  -- The full score; a rate under the counter-rule floor earns no pay points.
+  -- The full score; a rate under the floor (the counter rules', or the profile's minimum in its
+  -- currency, the higher) earns no pay points.
   rel_scored AS (
-    SELECT c.*, CASE WHEN c.rate < c.floor THEN 0.0 ELSE c.pay END AS pay_points
-    FROM rel_pen c
+    SELECT *, CASE WHEN rate < floor THEN 0.0 ELSE pay END AS pay_points FROM (
+      SELECT c.*, CASE WHEN c.currency = ${minCurrency} THEN max(${minRate}, coalesce(c.rule_floor, 0)) ELSE c.rule_floor END AS floor
+      FROM rel_pen c
+    )
   )
 SELECT id AS ranked_id,
   CAST(CASE WHEN overlaps THEN min(role_points + pay_points + distance_points + familiarity_points + start_points, 10)

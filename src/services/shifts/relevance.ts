@@ -5,9 +5,9 @@ import { haversineMeters } from '../../lib/geo';
  *
  * | signal        | points | how                                                                   |
  * |---------------|--------|-----------------------------------------------------------------------|
- * | role fit      | 25     | worked shifts in this role in the last year: 0 → 0, 1 → 12, ≥5 → 25      |
- * | pay           | 25     | rate ÷ the reference rate: ≤0.7 → 0, 1.0 → 12.5, ≥1.3 → 25; no reference → 12.5; below the shifter's counter-rule floor for the shift → 0 |
- * | distance      | 20     | ≤2 km → 20, linear to 0 at 50 km; unknown position → 10                   |
+ * | role fit      | 25     | worked shifts in this role in the last year: 0 → 0, 1 → 12, ≥5 → 25; a role on the shifter's profile counts as at least 1 |
+ * | pay           | 25     | rate ÷ the reference rate: ≤0.7 → 0, 1.0 → 12.5, ≥1.3 → 25; no reference → 12.5; below the shifter's floor for the shift (their minimum hourly rate, or a counter rule's) → 0 |
+ * | distance      | 20     | ≤2 km → 20, linear to 0 at 50 km; unknown position → 10; with a travel distance on the profile: beyond it → 0, within it at least 10 |
  * | familiarity   | 20     | worked shifts with this business: 0 → 0, then 8 + 3 per shift, max 20; −5 per no-show or own cancel |
  * | start         | 15     | only for a newcomer (fewer than HISTORY_MIN_WORKED worked shifts ever): ≤24 h ahead → 15, linear to 0 at 7 days |
  * | availability  | 10     | no overlap with an accepted shift → 10; an overlap caps the whole score at 10 |
@@ -23,7 +23,10 @@ import { haversineMeters } from '../../lib/geo';
  * points, so the score stays within 100.)
  * Counter-rule floor: the highest floor of the shifter's active rules matching the shift's role,
  * currency, weekday and start (plus a rule's distance premium when far), as for counter-offers
- * (services/shifts/counter-suggest.ts).
+ * (services/shifts/counter-suggest.ts). The profile's minimum hourly rate is a floor too, for shifts
+ * in its currency; the higher of the two counts.
+ * The profile's fields (roles, home area, travel distance, minimum rate) are true of a newcomer as
+ * of anyone: they rank a shifter's first shifts before any history does.
  *
  * `relevanceScore` below is the definition, in plain code. The list itself is ranked in SQL
  * (relevance-signals.ts), so 10,000 candidates never leave the database; a test holds the two to
@@ -41,6 +44,12 @@ export interface ShifterSignals {
   busy: Array<{ startsAt: number; endsAt: number }>;
   /** The instant the list is ranked at (epoch ms): the start signal counts from it. */
   now: number;
+  /** The roles on the shifter's profile: each counts as at least one worked shift in it. */
+  listedRoles?: ReadonlySet<number> | undefined;
+  /** How far the shifter travels (km, from their position): farther scores no distance points. */
+  travelKm?: number | null | undefined;
+  /** The profile's minimum hourly rate (minor units), a floor for shifts in its currency. */
+  minRate?: { minor: number; currency: string } | null | undefined;
 }
 
 export interface Candidate {
@@ -70,6 +79,23 @@ export function distancePoints(km: number): number {
 }
 
 /**
+ * Distance points with the shifter's travel distance (null: none set): beyond it 0, within it at
+ * least the unknown-distance points (a venue they said they would travel to never ranks below one
+ * whose distance is unknown), else as distancePoints.
+ */
+export function travelPoints(km: number, travelKm: number | null | undefined): number {
+  if (travelKm === null || travelKm === undefined) return distancePoints(km);
+  return km > travelKm ? 0 : Math.max(distancePoints(km), UNKNOWN_DISTANCE_POINTS);
+}
+
+/** The pay floor of a shift: the counter rules' (`ruleFloor`) or the profile's minimum in its currency, the higher. */
+export function payFloor(c: Pick<Candidate, 'currency'>, ruleFloor: number | null, minRate: ShifterSignals['minRate']): number | null {
+  const min = minRate && minRate.currency === c.currency ? minRate.minor : null;
+  if (min === null) return ruleFloor;
+  return ruleFloor === null ? min : Math.max(ruleFloor, min);
+}
+
+/**
  * How much of a shifter's own history counts: at least this many worked shifts. With fewer in a
  * currency over the last 90 days they have no usual rate there (the going rate is the reference);
  * with fewer ever, they are a newcomer (the start signal counts instead of a history they lack).
@@ -96,18 +122,19 @@ export function workedShifts(s: Pick<ShifterSignals, 'businessHistory'>): number
 }
 
 export function relevanceScore(c: Candidate, s: ShifterSignals): number {
-  const count = s.roleCounts.get(c.shiftrole_id) ?? 0;
+  const worked = s.roleCounts.get(c.shiftrole_id) ?? 0;
+  const count = s.listedRoles?.has(c.shiftrole_id) ? Math.max(worked, 1) : worked;
   const role = count === 0 ? 0 : clamp(12 + ((count - 1) * 13) / 4, 0, 25);
 
   let pay = 12.5;
-  const floor = s.rateFloor(c);
+  const floor = payFloor(c, s.rateFloor(c), s.minRate);
   const ref = s.referenceRate(c);
   if (floor !== null && c.hourly_rate_minor < floor) pay = 0;
   else if (ref) pay = clamp(12.5 + ((c.hourly_rate_minor / ref - 1) / 0.3) * 12.5, 0, 25);
 
   let distance = UNKNOWN_DISTANCE_POINTS;
   if (s.lat !== null && s.lon !== null && c.business_lat !== null && c.business_lon !== null) {
-    distance = distancePoints(haversineMeters(s.lat, s.lon, c.business_lat, c.business_lon) / 1000);
+    distance = travelPoints(haversineMeters(s.lat, s.lon, c.business_lat, c.business_lon) / 1000, s.travelKm);
   }
 
   const h = s.businessHistory.get(c.business_id);

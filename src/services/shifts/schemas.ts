@@ -217,9 +217,10 @@ export const clockWindowSchema = z
 
 export const relevanceSignalsSchema = z
   .object({
-    role_points: z
-      .number()
-      .openapi({ description: 'Role fit, 0–25: worked shifts in this role in the last year (0 → 0, 1 → 12, ≥5 → 25).' }),
+    role_points: z.number().openapi({
+      description:
+        'Role fit, 0–25: worked shifts in this role in the last year (0 → 0, 1 → 12, ≥5 → 25); a role on the shifter profile counts as at least 1.',
+    }),
     pay_points: z.number().openapi({
       description: 'Pay, 0–25: the rate against reference_rate (≤0.7× → 0, 1× → 12.5, ≥1.3× → 25); 0 when the rate is under rate_floor.',
     }),
@@ -229,11 +230,12 @@ export const relevanceSignalsSchema = z
     }),
     rate_floor: z.number().nullable().openapi({
       description:
-        "The highest floor of the shifter's active counter rules matching this shift (in currency), with any distance premium; null: no rule matches.",
+        "The shift's pay floor (in currency): the highest of the shifter's active counter rules matching this shift (with any distance premium) and the profile's min_hourly_rate when it is in this currency; null: neither applies.",
     }),
-    distance_points: z
-      .number()
-      .openapi({ description: 'Distance, 0–20: ≤2 km → 20, falling to 0 at 50 km; 10 when a position is unknown.' }),
+    distance_points: z.number().openapi({
+      description:
+        "Distance, 0–20: ≤2 km → 20, falling to 0 at 50 km; 10 when a position is unknown; with the profile's travel_km, 0 beyond it and at least 10 within it.",
+    }),
     distance_km: z
       .number()
       .nullable()
@@ -390,12 +392,12 @@ export const postingWarningSchema = z
   .openapi('PostingWarning');
 export type PostingWarning = z.infer<typeof postingWarningSchema>;
 
-/** A shift just made (send_request, change_request's child, the post_shift tool): the shift and its warnings. */
+/** A shift just made (send_request, change_request's child, the post_shift tool, a partner's post, a template's run): the shift and its warnings. */
 export const postedShiftSchema = shiftRequestSchema
   .extend({
     warnings: z.array(postingWarningSchema).optional().openapi({
       description:
-        'What the poster should know about the shift just made; empty when nothing. The shift is posted either way (docs/decisions/shift-requests.md "Warnings when posting"). Sent by send_request and change_request (on the child); absent elsewhere.',
+        'What the poster should know about the shift just made; empty when nothing. The shift is posted either way (docs/decisions/shift-requests.md "Warnings when posting"). Sent by send_request, change_request (on the child), the partner API\'s post and template generation (on each created shift); absent elsewhere.',
     }),
   })
   .openapi('PostedShiftRequest');

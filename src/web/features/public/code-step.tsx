@@ -2,7 +2,9 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from '@/http/app-types';
 import { enforceAuthIpLimit } from '@/http/middleware/auth';
+import { clearAppCookie, readAppCookie, setAppCookie } from '@/http/cookies';
 import { AppError } from '@/lib/errors';
+import type { CodeStepCookie } from '@/services/accounts';
 import { TextField } from '@/web/components';
 import { formProblem } from '@/web/forms';
 import { startWebSession } from '../sign-in/login';
@@ -11,6 +13,36 @@ import { startWebSession } from '../sign-in/login';
  * The emailed-code step that sign-up (/signup/verify) and a forgotten password (/login/reset) share:
  * the local-mailbox hint, the email and code fields, the check of the code, and the sign-in after it.
  */
+
+/**
+ * This browser's code step (services/accounts/code-steps.ts): the cookie names the step, the server
+ * keeps the address it is for, so no page of the step carries the address in its URL.
+ */
+export const codeStepToken = (c: Context<AppEnv>) => readAppCookie(c, 'code_step');
+
+export function keepCodeStep(c: Context<AppEnv>, step: CodeStepCookie): void {
+  setAppCookie(c, 'code_step', step.token, { maxAgeSeconds: Math.max(0, Math.floor((step.expires_at - Date.now()) / 1000)) });
+}
+
+export const forgetCodeStep = (c: Context<AppEnv>) => clearAppCookie(c, 'code_step');
+
+/** The code field alone (a step whose address the server keeps). */
+export function CodeField({ error, hint, autofocus }: { error: string | undefined; hint: string; autofocus: boolean }) {
+  return (
+    <TextField
+      label="Code"
+      name="code"
+      inputMode="numeric"
+      pattern="[0-9]{6}"
+      maxLength={6}
+      autocomplete="one-time-code"
+      required
+      hint={hint}
+      error={error}
+      autofocus={autofocus}
+    />
+  );
+}
 
 /** Where the code is when no email is sent (local development). */
 export function LocalMailboxHint({ show }: { show: boolean }) {
@@ -52,18 +84,7 @@ export function EmailAndCodeFields({ email, errors, first, codeHint }: EmailAndC
   return (
     <>
       <EmailField email={email} error={errors.email} autofocus={first === 'email' || (!first && !email)} />
-      <TextField
-        label="Code"
-        name="code"
-        inputMode="numeric"
-        pattern="[0-9]{6}"
-        maxLength={6}
-        autocomplete="one-time-code"
-        required
-        hint={codeHint}
-        error={errors.code}
-        autofocus={first === 'code' || (!first && !!email)}
-      />
+      <CodeField hint={codeHint} error={errors.code} autofocus={first === 'code' || (!first && !!email)} />
     </>
   );
 }

@@ -6,7 +6,8 @@ import { postJoin, renderJoinPage } from './join';
 import { renderLanding } from './landing';
 import { connectToBusiness, connectToShifter, renderBusinessProfile, renderShifterProfile } from './profiles';
 import { postForgot, postReset, renderForgot, renderReset } from './recovery';
-import { postResend, postSignup, postVerify, renderSignup, renderVerify } from './signup';
+import { postSignup, renderSignup } from './signup';
+import { postResend, postVerify, renderVerify } from './signup-verify';
 
 /**
  * The pages a visitor reaches: the front door (/), sign-up and password recovery, public profiles (/s/{slug}, /b/{slug})

@@ -3,17 +3,35 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from '@/http/app-types';
 import { serviceCtx } from '@/http/create-app';
 import { enforceAuthIpLimit } from '@/http/middleware/auth';
-import { confirmPasswordReset, confirmPasswordResetInput, requestPasswordReset, requestPasswordResetInput } from '@/services/accounts';
+import {
+  codeStepEmail,
+  confirmPasswordReset,
+  confirmPasswordResetInput,
+  requestPasswordResetInBrowser,
+  requestPasswordResetInput,
+} from '@/services/accounts';
 import { CsrfField, NewPasswordFields, SubmitButton } from '@/web/components';
 import { formFields, formProblem } from '@/web/forms';
 import { renderPage } from '@/web/render';
-import { checkCode, EmailAndCodeFields, EmailField, LocalMailboxHint, signInAfterCode } from './code-step';
+import {
+  CodeField,
+  checkCode,
+  codeStepToken,
+  EmailAndCodeFields,
+  EmailField,
+  forgetCodeStep,
+  keepCodeStep,
+  LocalMailboxHint,
+  signInAfterCode,
+} from './code-step';
 import { PublicShell } from './shell';
 
 /*
  * A forgotten password, by emailed code (the same services as POST /v1/auth/password_reset/request and
  * /confirm, with their per-email limits, and this address's like the API's sign-in routes):
  * /login/forgot asks for the email, /login/reset takes the code and the new password, then signs in.
+ * The address stays on the server with this browser's code step (never in a URL); a browser without
+ * the step types it again beside the code.
  */
 
 function ForgotView({ csrfToken, email, error }: { csrfToken: string; email: string; error?: string | undefined }) {
@@ -32,8 +50,10 @@ function ForgotView({ csrfToken, email, error }: { csrfToken: string; email: str
   );
 }
 
-export function renderForgot(c: Context<AppEnv>): Promise<Response> {
-  return renderPage(c, <ForgotView csrfToken={c.get('csrfToken')} email={(c.req.query('email') ?? '').slice(0, 254)} />);
+export async function renderForgot(c: Context<AppEnv>): Promise<Response> {
+  // Asking again from the reset page: the address of this browser's step, never one from the URL.
+  const email = (await codeStepEmail(serviceCtx(c), codeStepToken(c), 'password_reset')) ?? '';
+  return renderPage(c, <ForgotView csrfToken={c.get('csrfToken')} email={email} />);
 }
 
 export async function postForgot(c: Context<AppEnv>): Promise<Response> {
@@ -49,17 +69,19 @@ export async function postForgot(c: Context<AppEnv>): Promise<Response> {
   }
   try {
     await enforceAuthIpLimit(c);
-    await requestPasswordReset(serviceCtx(c), parsed.data);
+    keepCodeStep(c, await requestPasswordResetInBrowser(serviceCtx(c), parsed.data));
   } catch (err) {
     const problem = formProblem(c, err);
     return renderPage(c, <ForgotView csrfToken={c.get('csrfToken')} email={email} error={problem.message} />, problem.status);
   }
-  return c.redirect(`/login/reset?${new URLSearchParams({ email: parsed.data.email })}`, 303);
+  return c.redirect('/login/reset?notice=sent', 303);
 }
 
 type ResetField = 'email' | 'code' | 'new_password' | 'new_password_again';
 interface ResetViewProps {
   csrfToken: string;
+  /** The address of this browser's step; null: the form asks for it. */
+  stepEmail: string | null;
   email: string;
   localMailbox: boolean;
   sent: boolean;
@@ -67,18 +89,29 @@ interface ResetViewProps {
   error?: string | undefined;
 }
 
-function ResetView({ csrfToken, email, localMailbox, sent, errors = {}, error }: ResetViewProps) {
+function ResetView({ csrfToken, stepEmail, email, localMailbox, sent, errors = {}, error }: ResetViewProps) {
   const first = (['email', 'code', 'new_password', 'new_password_again'] as const).find((f) => errors[f]);
   return (
     <PublicShell
       title="Set a new password"
-      notice={sent ? `If ${email} belongs to an account, a code is on its way to it. It expires in 15 minutes.` : undefined}
+      notice={
+        sent && stepEmail ? `If ${stepEmail} belongs to an account, a code is on its way to it. It expires in 15 minutes.` : undefined
+      }
       error={error}
     >
+      {stepEmail && !sent ? (
+        <p>
+          Enter the code we emailed to <strong>{stepEmail}</strong> and choose a new password.
+        </p>
+      ) : null}
       <LocalMailboxHint show={localMailbox} />
       <form method="post" action="/login/reset" class="stack card" novalidate>
         <CsrfField token={csrfToken} />
-        <EmailAndCodeFields email={email} errors={errors} first={first} codeHint="6 digits, from the email." />
+        {stepEmail ? (
+          <CodeField hint="6 digits, from the email." error={errors.code} autofocus={first === 'code' || !first} />
+        ) : (
+          <EmailAndCodeFields email={email} errors={errors} first={first} codeHint="6 digits, from the email." />
+        )}
         <NewPasswordFields
           errors={errors}
           first={first}
@@ -90,29 +123,37 @@ function ResetView({ csrfToken, email, localMailbox, sent, errors = {}, error }:
         <SubmitButton>Set the password and sign in</SubmitButton>
       </form>
       <p>
-        No code? <a href={`/login/forgot?${new URLSearchParams({ email })}`}>Ask for a new one</a>.
+        No code? <a href="/login/forgot">Ask for a new one</a>.
       </p>
     </PublicShell>
   );
 }
 
-export function renderReset(c: Context<AppEnv>): Promise<Response> {
-  const email = (c.req.query('email') ?? '').slice(0, 254);
+export async function renderReset(c: Context<AppEnv>): Promise<Response> {
+  const stepEmail = await codeStepEmail(serviceCtx(c), codeStepToken(c), 'password_reset');
   return renderPage(
     c,
-    <ResetView csrfToken={c.get('csrfToken')} email={email} localMailbox={c.get('settings').LOCAL_MAILBOX} sent={!!email} />,
+    <ResetView
+      csrfToken={c.get('csrfToken')}
+      stepEmail={stepEmail}
+      email=""
+      localMailbox={c.get('settings').LOCAL_MAILBOX}
+      sent={c.req.query('notice') === 'sent'}
+    />,
   );
 }
 
 export async function postReset(c: Context<AppEnv>): Promise<Response> {
   const field = await formFields(c);
-  const email = field('email', 320).trim();
+  const stepEmail = await codeStepEmail(serviceCtx(c), codeStepToken(c), 'password_reset');
+  const email = stepEmail ?? field('email', 320).trim();
   const newPassword = field('new_password', 300);
   const again = (status: ContentfulStatusCode, errors: Partial<Record<ResetField, string>>, error?: string) =>
     renderPage(
       c,
       <ResetView
         csrfToken={c.get('csrfToken')}
+        stepEmail={stepEmail}
         email={email}
         localMailbox={c.get('settings').LOCAL_MAILBOX}
         sent={false}
@@ -137,5 +178,6 @@ export async function postReset(c: Context<AppEnv>): Promise<Response> {
   if (!parsed.success || Object.keys(errors).length) return again(400, errors);
   const refused = await checkCode(c, () => confirmPasswordReset(serviceCtx(c), parsed.data));
   if (refused) return again(refused.status, refused.errors, refused.error);
+  forgetCodeStep(c);
   return signInAfterCode(c, { email: parsed.data.email, password: newPassword }, '/dashboard', '/login?notice=password_reset');
 }

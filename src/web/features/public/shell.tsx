@@ -32,6 +32,8 @@ export interface PublicShellProps {
   wide?: boolean | undefined;
   /** False: the page draws its own heading (the front door's hero). */
   heading?: boolean | undefined;
+  /** The page's island scripts (deferred). */
+  scripts?: readonly string[] | undefined;
   children?: Child;
 }
 
@@ -39,9 +41,9 @@ export interface PublicShellProps {
  * The pages of a visitor (front door, sign-up, password recovery, public profiles): the product name
  * leading home, and sign in / create an account (or the way to the dashboard), then the page.
  */
-export function PublicShell({ title, signedIn, current, notice, error, wide, heading = true, children }: PublicShellProps) {
+export function PublicShell({ title, signedIn, current, notice, error, wide, heading = true, scripts, children }: PublicShellProps) {
   return (
-    <Document title={title} bodyClass={wide ? 'public public-wide' : 'public'}>
+    <Document title={title} bodyClass={wide ? 'public public-wide' : 'public'} scripts={scripts}>
       <header class="site-header">
         <div class="site-header-inner">
           <a class="brand" href="/">

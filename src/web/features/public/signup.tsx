@@ -3,21 +3,15 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from '@/http/app-types';
 import { serviceCtx } from '@/http/create-app';
 import { enforceAuthIpLimit } from '@/http/middleware/auth';
-import {
-  registerAccount,
-  registerInput,
-  resendVerification,
-  resendVerificationInput,
-  verifyEmail,
-  verifyEmailInput,
-} from '@/services/accounts';
+import { registerInBrowser, registerInput } from '@/services/accounts';
 import { AppError } from '@/lib/errors';
+import { WEB_ENTRIES } from '@generated/web/assets';
 import { CsrfField, SubmitButton, TextField } from '@/web/components';
 import { formFields, formProblem } from '@/web/forms';
 import { renderPage } from '@/web/render';
-import { checkCode, EmailAndCodeFields, LocalMailboxHint, signInAfterCode } from './code-step';
+import { keepCodeStep } from './code-step';
 import { joinPath } from './join';
-import { type CarriedInvite, carriedInvite, InviteLine, inviteToken, joinAfterVerify } from './join-signup';
+import { type CarriedInvite, carriedInvite, InviteLine } from './join-signup';
 import { PublicShell, signedInViewer } from './shell';
 
 /** Which profiles a new account gets: the sign-up form's first choice. */
@@ -26,19 +20,21 @@ const KINDS = [
   { value: 'business', label: 'Post shifts for my business (a business account)' },
   { value: 'both', label: 'Both' },
 ] as const;
-type Kind = (typeof KINDS)[number]['value'];
-const kindOf = (v: string | undefined): Kind => (v === 'business' || v === 'both' ? v : 'shifter');
+export type Kind = (typeof KINDS)[number]['value'];
+export const kindOf = (v: string | undefined): Kind => (v === 'business' || v === 'both' ? v : 'shifter');
 
 /** Where a new account lands once signed in: the shifter side, or the business's dashboard. */
-const landingFor = (kind: Kind) => (kind === 'shifter' ? '/dashboard/shifter' : '/dashboard');
+export const landingFor = (kind: Kind) => (kind === 'shifter' ? '/dashboard/shifter' : '/dashboard');
 
-type SignupField = 'display_name' | 'email' | 'password' | 'business_name' | 'timezone';
+type SignupField = 'display_name' | 'email' | 'password' | 'business_name' | 'timezone' | 'shifter_timezone';
 interface SignupValues {
   kind: Kind;
   display_name: string;
   email: string;
   business_name: string;
   timezone: string;
+  /** The shifter's own zone: the browser's (filled by the browser-zone island), '' without script. */
+  shifter_timezone: string;
 }
 
 /** The form's words for a refused field (the schema's own messages are written for programs). */
@@ -48,12 +44,15 @@ const FIELD_MESSAGES: Record<SignupField, string> = {
   password: 'Use 10 to 200 characters.',
   business_name: 'Enter the business’s name (at most 120 characters).',
   timezone: 'Enter a time zone as the IANA database writes it, e.g. America/New_York or Europe/Lisbon.',
+  shifter_timezone:
+    'This device gave a time zone we do not know. Enter yours as the IANA database writes it, e.g. America/New_York or Europe/Lisbon.',
 };
 
 /** The registration's field a schema issue concerns (its path in RegisterInput). */
 function fieldOfIssue(path: readonly PropertyKey[]): SignupField | null {
   const [head, sub] = path;
   if (head === 'business') return sub === 'timezone' ? 'timezone' : 'business_name';
+  if (head === 'shifter') return sub === 'timezone' ? 'shifter_timezone' : null;
   if (head === 'display_name' || head === 'email' || head === 'password') return head;
   return null;
 }
@@ -68,16 +67,16 @@ interface SignupViewProps {
 }
 
 function SignupView({ csrfToken, values, invite = null, errors = {}, error }: SignupViewProps) {
-  const first = (['display_name', 'email', 'password', 'business_name', 'timezone'] as const).find((f) => errors[f]);
+  const first = (['display_name', 'email', 'password', 'shifter_timezone', 'business_name', 'timezone'] as const).find((f) => errors[f]);
   const token = invite?.token ?? null;
   return (
-    <PublicShell title="Create an account" current="/signup" error={error}>
+    <PublicShell title="Create an account" current="/signup" error={error} scripts={[WEB_ENTRIES.islands['browser-zone'].js]}>
       <InviteLine invite={invite} />
       <p>
         One account can work shifts, run a business, or both; you can add the other side later. Already have an account?{' '}
         <a href={token ? `/login?${new URLSearchParams({ next: joinPath(token) })}` : '/login'}>Sign in</a>.
       </p>
-      <form method="post" action="/signup" class="stack card" novalidate>
+      <form method="post" action="/signup" class="stack card" novalidate data-island="browser-zone">
         <CsrfField token={csrfToken} />
         {token ? <input type="hidden" name="invite" value={token} /> : null}
         <fieldset>
@@ -122,6 +121,20 @@ function SignupView({ csrfToken, values, invite = null, errors = {}, error }: Si
           error={errors.password}
           autofocus={first === 'password'}
         />
+        {errors.shifter_timezone ? (
+          <TextField
+            label="Your time zone"
+            name="shifter_timezone"
+            value={values.shifter_timezone}
+            maxLength={64}
+            hint="Your shift times and earnings are shown in it."
+            error={errors.shifter_timezone}
+            autofocus={first === 'shifter_timezone'}
+          />
+        ) : (
+          // Filled with this device's zone by the browser-zone island; without script the server places you.
+          <input type="hidden" name="shifter_timezone" value={values.shifter_timezone} data-browser-zone />
+        )}
         <fieldset>
           <legend>Your business</legend>
           <p class="hint">Only for a business account (or both).</p>
@@ -165,13 +178,15 @@ export async function renderSignup(c: Context<AppEnv>): Promise<Response> {
     email: '',
     business_name: '',
     timezone: visitorZone(c),
+    shifter_timezone: '',
   };
   return renderPage(c, <SignupView csrfToken={c.get('csrfToken')} values={values} invite={invite} />);
 }
 
 /**
  * Registers the account with the same service as POST /v1/auth/register (its per-email limit, and
- * this address's like the API's sign-up routes), then sends the browser to the code step.
+ * this address's like the API's sign-up routes), then sends the browser to the code step, which
+ * knows the address from this browser's step (signup-verify.tsx).
  */
 export async function postSignup(c: Context<AppEnv>): Promise<Response> {
   const field = await formFields(c);
@@ -183,6 +198,7 @@ export async function postSignup(c: Context<AppEnv>): Promise<Response> {
     email: field('email', 320).trim(),
     business_name: field('business_name', 200),
     timezone: field('timezone', 100).trim(),
+    shifter_timezone: field('shifter_timezone', 100).trim(),
   };
   const again = (status: ContentfulStatusCode, errors: Partial<Record<SignupField, string>>, error?: string) =>
     renderPage(c, <SignupView csrfToken={c.get('csrfToken')} values={values} invite={invite} errors={errors} error={error} />, status);
@@ -191,7 +207,8 @@ export async function postSignup(c: Context<AppEnv>): Promise<Response> {
     email: values.email,
     password: field('password', 300),
     display_name: values.display_name,
-    shifter: values.kind === 'business' ? undefined : {},
+    // The shifter's zone: this device's when its script said it, else where the server places the visitor (or UTC).
+    shifter: values.kind === 'business' ? undefined : { timezone: values.shifter_timezone || visitorZone(c) },
     business: values.kind === 'shifter' ? undefined : { name: values.business_name, timezone: values.timezone },
   });
   if (!parsed.success) {
@@ -205,8 +222,11 @@ export async function postSignup(c: Context<AppEnv>): Promise<Response> {
   }
   try {
     await enforceAuthIpLimit(c);
-    const registered = await registerAccount(serviceCtx(c), parsed.data);
-    const q = new URLSearchParams({ email: registered.verification.sent_to, as: values.kind });
+    // A zone the device did not give is a guess: the shifter pages ask the person to set it while it is UTC.
+    const { step } = await registerInBrowser(serviceCtx(c), parsed.data, { zoneGuessed: !values.shifter_timezone });
+    // The address stays on the server with this browser's step: never in the URL.
+    keepCodeStep(c, step);
+    const q = new URLSearchParams({ as: values.kind });
     if (invite?.token) q.set('invite', invite.token);
     return c.redirect(`/signup/verify?${q}`, 303);
   } catch (err) {
@@ -216,143 +236,4 @@ export async function postSignup(c: Context<AppEnv>): Promise<Response> {
     const problem = formProblem(c, err);
     return again(problem.status, {}, problem.message);
   }
-}
-
-// ── The code step ────────────────────────────────────────────────────────────────────────────────
-
-const VERIFY_NOTICES = {
-  sent: 'We emailed you a 6-digit code. It expires in 15 minutes.',
-  resent: 'If this account still waits for its code, a new one is on its way; earlier codes no longer work.',
-} as const;
-
-type VerifyField = 'email' | 'code' | 'password';
-interface VerifyViewProps {
-  csrfToken: string;
-  email: string;
-  kind: Kind;
-  /** The crew invitation's token the account joins once confirmed ('' for none). */
-  invite: string;
-  localMailbox: boolean;
-  notice?: string | undefined;
-  errors?: Partial<Record<VerifyField, string>>;
-  error?: string | undefined;
-}
-
-function VerifyView({ csrfToken, email, kind, invite, localMailbox, notice, errors = {}, error }: VerifyViewProps) {
-  const first = (['email', 'code', 'password'] as const).find((f) => errors[f]);
-  return (
-    <PublicShell title="Confirm your email" notice={notice} error={error}>
-      <p>
-        Enter the code we emailed to <strong>{email || 'your address'}</strong>, and the password you chose, to finish and sign in.
-        {invite ? ' Then you are in the crew that invited you.' : ''}
-      </p>
-      <LocalMailboxHint show={localMailbox} />
-      <form method="post" action="/signup/verify" class="stack card" novalidate>
-        <CsrfField token={csrfToken} />
-        <input type="hidden" name="as" value={kind} />
-        {invite ? <input type="hidden" name="invite" value={invite} /> : null}
-        <EmailAndCodeFields email={email} errors={errors} first={first} codeHint="6 digits." />
-        <TextField
-          label="Password"
-          name="password"
-          type="password"
-          autocomplete="current-password"
-          required
-          maxLength={200}
-          error={errors.password}
-          autofocus={first === 'password'}
-        />
-        <SubmitButton>Confirm and sign in</SubmitButton>
-      </form>
-      <form method="post" action="/signup/resend" class="inline-form">
-        <CsrfField token={csrfToken} />
-        <input type="hidden" name="email" value={email} />
-        <input type="hidden" name="as" value={kind} />
-        {invite ? <input type="hidden" name="invite" value={invite} /> : null}
-        <p>
-          No code, or it expired?{' '}
-          <button type="submit" class="button-link">
-            Send a new code
-          </button>
-        </p>
-      </form>
-    </PublicShell>
-  );
-}
-
-function verifyProps(c: Context<AppEnv>, email: string, kind: Kind, invite: string) {
-  return { csrfToken: c.get('csrfToken'), email, kind, invite, localMailbox: c.get('settings').LOCAL_MAILBOX };
-}
-
-export async function renderVerify(c: Context<AppEnv>): Promise<Response> {
-  const key = c.req.query('notice') ?? 'sent';
-  const notice = Object.hasOwn(VERIFY_NOTICES, key) ? VERIFY_NOTICES[key as keyof typeof VERIFY_NOTICES] : undefined;
-  const email = (c.req.query('email') ?? '').slice(0, 254);
-  const invite = inviteToken(c.req.query('invite'));
-  return renderPage(c, <VerifyView {...verifyProps(c, email, kindOf(c.req.query('as')), invite)} notice={email ? notice : undefined} />);
-}
-
-/**
- * Verifies the email with the same service as POST /v1/auth/verify_email (attempts capped per code
- * and per email), then signs the browser in with the password just proven.
- */
-export async function postVerify(c: Context<AppEnv>): Promise<Response> {
-  const field = await formFields(c);
-  const email = field('email', 320).trim();
-  const kind = kindOf(field('as', 16));
-  const invite = inviteToken(field('invite', 64));
-  const password = field('password', 300);
-  const again = (status: ContentfulStatusCode, errors: Partial<Record<VerifyField, string>>, error?: string) =>
-    renderPage(c, <VerifyView {...verifyProps(c, email, kind, invite)} errors={errors} error={error} />, status);
-
-  const parsed = verifyEmailInput.safeParse({ email, code: field('code', 20).trim(), password });
-  if (!parsed.success) {
-    const errors: Partial<Record<VerifyField, string>> = {};
-    for (const issue of parsed.error.issues) {
-      const f = issue.path[0];
-      if (f === 'email') errors.email ??= 'Enter the email address you signed up with.';
-      if (f === 'code') errors.code ??= 'Enter the 6 digits of the code.';
-      if (f === 'password') errors.password ??= 'Enter the password you chose.';
-    }
-    return again(400, errors);
-  }
-  let apiKey: string | undefined;
-  const refused = await checkCode(c, async () => {
-    apiKey = (await verifyEmail(serviceCtx(c), parsed.data)).api_key.key;
-  });
-  if (refused) return again(refused.status, refused.errors, refused.error);
-  // Invited to a crew: the confirmed account joins it first, and lands on the join page saying so.
-  const landing = invite && apiKey ? await joinAfterVerify(c, invite, apiKey) : landingFor(kind);
-  return signInAfterCode(
-    c,
-    { email: parsed.data.email, password },
-    landing,
-    `/login?${new URLSearchParams({ next: landing, notice: 'verified' })}`,
-  );
-}
-
-/** A new code (the same service as POST /v1/auth/resend_verification: silent for unknown emails). */
-export async function postResend(c: Context<AppEnv>): Promise<Response> {
-  const field = await formFields(c);
-  const email = field('email', 320).trim();
-  const kind = kindOf(field('as', 16));
-  const invite = inviteToken(field('invite', 64));
-  const parsed = resendVerificationInput.safeParse({ email });
-  if (!parsed.success) {
-    return renderPage(
-      c,
-      <VerifyView {...verifyProps(c, email, kind, invite)} errors={{ email: 'Enter the email address you signed up with.' }} />,
-      400,
-    );
-  }
-  try {
-    await enforceAuthIpLimit(c);
-    await resendVerification(serviceCtx(c), parsed.data);
-  } catch (err) {
-    const problem = formProblem(c, err);
-    return renderPage(c, <VerifyView {...verifyProps(c, email, kind, invite)} error={problem.message} />, problem.status);
-  }
-  const q = new URLSearchParams({ email, as: kind, notice: 'resent' });
-  if (invite) q.set('invite', invite);
-  return c.redirect(`/signup/verify?${q}`, 303);
 }

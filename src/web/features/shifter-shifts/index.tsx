@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '@/http/app-types';
-import { getFind, postAccept, postClaim, postCounter, postDecline } from './find';
+import { getDecline, getFind, postAccept, postClaim, postCounter, postDecline } from './find';
 import { getProfile, postProfile, postRequestsSwitch } from './profile';
 import { getCancel, getSchedule, postCancel, postFeed, postFeedOff } from './schedule';
 
@@ -11,6 +11,7 @@ export const shifterShiftPages = new Hono<AppEnv>();
 shifterShiftPages.get('/find', getFind);
 shifterShiftPages.post('/find/:id/claim', postClaim);
 shifterShiftPages.post('/find/requests/:id/accept', postAccept);
+shifterShiftPages.get('/find/requests/:id/decline', getDecline);
 shifterShiftPages.post('/find/requests/:id/decline', postDecline);
 shifterShiftPages.post('/find/requests/:id/counter', postCounter);
 shifterShiftPages.get('/schedule', getSchedule);

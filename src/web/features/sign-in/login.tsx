@@ -2,7 +2,7 @@ import { type Context, Hono } from 'hono';
 import type { AppEnv } from '@/http/app-types';
 import { clientIp, enforceAuthIpLimit } from '@/http/middleware/auth';
 import { serviceCtx } from '@/http/create-app';
-import { cancelPendingSignIn, type LoginInput, login, loginInput, logout } from '@/services/accounts';
+import { cancelPendingSignIn, type LoginInput, type LoginOutcome, login, loginInput, logout } from '@/services/accounts';
 import { Card, CsrfField, Notice, SubmitButton, TextField } from '@/web/components';
 import { readAppCookie, setAppCookie } from '@/http/cookies';
 import { rotateCsrfToken } from '@/web/csrf';
@@ -77,22 +77,31 @@ function LoginView({ csrfToken, next, email, error, notice }: LoginViewProps) {
 }
 
 /**
- * Signs this browser in with an email and password (sign-in, and the end of sign-up and of a password
- * reset): whatever session it had ends, a new one is set in the cookie with a new CSRF token. Returns
- * where to go: `next`, or the two-factor step on the way there. The caller has counted the request
- * against its address (enforceAuthIpLimit).
+ * Signs this browser in with an email and password (sign-in, and the end of a password reset or of a
+ * sign-up confirmed elsewhere): see beginWebSession. The caller has counted the request against its
+ * address (enforceAuthIpLimit).
  */
 export async function startWebSession(c: Context<AppEnv>, input: LoginInput, next: string): Promise<string> {
+  return beginWebSession(
+    c,
+    () => login(serviceCtx(c), input, clientIp(c), { deviceCookie: readAppCookie(c, 'device'), userAgent: c.req.header('User-Agent') }),
+    next,
+  );
+}
+
+/**
+ * Signs this browser in with the session `open` makes (a sign-in, or a sign-up confirmed by its
+ * code): whatever session it had ends, the new one is set in the cookie with a new CSRF token.
+ * Returns where to go: `next`, or the two-factor step on the way there.
+ */
+export async function beginWebSession(c: Context<AppEnv>, open: () => Promise<LoginOutcome>, next: string): Promise<string> {
   // Whatever session this browser had ends: every sign-in starts a new session id.
   const previous = await readWebSession(c);
   if (previous.kind === 'pending') await cancelPendingSignIn(serviceCtx(c), previous.pending);
   else if (previous.kind === 'active') await logout(serviceCtx(c));
   c.set('actor', { kind: 'anonymous' });
 
-  const outcome = await login(serviceCtx(c), input, clientIp(c), {
-    deviceCookie: readAppCookie(c, 'device'),
-    userAgent: c.req.header('User-Agent'),
-  });
+  const outcome = await open();
   rotateCsrfToken(c);
   setSessionCookie(c, outcome.view.session_token, Date.parse(outcome.view.expires_at));
   if (outcome.device) {
