@@ -7,7 +7,7 @@ import { resetDemoData } from '../local/demo';
 import { pruneIdempotencyKeys, sweepOutbox, systemContext } from '../services/kernel';
 import { advanceInsightRollups, rebuildInsightRollups } from '../services/insights';
 import { sweepEmailOutbox } from '../services/mail';
-import { sweepNotificationDeliveries } from '../services/notifications';
+import { sweepNotificationDeliveries, sweepTextOutbox } from '../services/notifications';
 import { sweepSimulatorEvents } from '../local/payment-simulator';
 import { sweepAutomaticCharges, sweepMissingTransfers, sweepUnworkedShiftRefunds } from '../services/payments';
 import { expirePendingShifts, sweepUnusedClockPhotos } from '../services/shifts';
@@ -22,6 +22,7 @@ const JOBS: Record<string, Record<string, Job>> = {
     prune_idempotency_keys: pruneIdempotencyKeys,
     prune_auth_codes: pruneAuthCodes,
     sweep_email_outbox: sweepEmailOutbox,
+    sweep_text_outbox: sweepTextOutbox,
     sweep_event_outbox: sweepOutbox,
     sweep_notification_deliveries: sweepNotificationDeliveries,
     expire_pending_shifts: expirePendingShifts,

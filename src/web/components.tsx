@@ -153,9 +153,9 @@ export function Notice({ kind, children }: { kind: 'info' | 'success' | 'error';
  * A table that may scroll sideways on a narrow screen: the scrolling region is focusable and named,
  * so a keyboard can scroll it (WCAG 2.1.1; axe's scrollable-region-focusable).
  */
-export function TableWrap({ label, children }: { label: string; children: Child }) {
+export function TableWrap({ label, class: extra, children }: { label: string; class?: string; children: Child }) {
   return (
-    <section class="table-wrap" tabindex={0} aria-label={label}>
+    <section class={extra ? `table-wrap ${extra}` : 'table-wrap'} tabindex={0} aria-label={label}>
       {children}
     </section>
   );

@@ -1,9 +1,9 @@
-// inside: services/kernel, services/mail
+// inside: services/kernel, services/mail, services/notifications
 import { createExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { eq, inArray } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { emailOutbox, outboxEvents } from '../../src/db/schema';
+import { emailOutbox, outboxEvents, smsOutbox } from '../../src/db/schema';
 import { newId } from '../../src/lib/ids';
 import { QUEUES } from '../../src/queues/consumer';
 import {
@@ -18,7 +18,8 @@ import {
 import { MAX_OUTBOX_ATTEMPTS, OUTBOX_GRACE_MS } from '../../src/services/kernel/events/outbox';
 import { QUEUE_LIMITS } from '../../src/services/kernel/events/queue-batches';
 import { EMAIL_LEASE_MS, MAX_EMAIL_ATTEMPTS } from '../../src/services/mail';
-import { EMAIL_MAX_AGE_MS, EMAIL_SWEEP_RESEND_MS } from '../../src/services/mail/sweep';
+import { EMAIL_MAX_AGE_MS, EMAIL_SWEEP_RESEND_MS, OUTBOX_MAX_AGE_MS } from '../../src/services/mail/sweep';
+import { MAX_TEXT_ATTEMPTS, TEXT_GRACE_MS, TEXT_LEASE_MS, TEXT_REDACTED } from '../../src/services/notifications/text-outbox';
 import { db } from '../helpers/factory';
 import {
   captureConsole,
@@ -44,6 +45,32 @@ function enqueuedEmailIds(spy: { mock: { calls: unknown[][] } }): string[] {
     (msgs as { body: NotificationsMessage }[]).flatMap((m) => (m.body.type === 'email.send' ? [m.body.outbox_id] : [])),
   );
 }
+
+/** The sms.send messages a spied sendBatch was given, by outbox id. */
+function enqueuedTextIds(spy: { mock: { calls: unknown[][] } }): string[] {
+  return spy.mock.calls.flatMap(([msgs]) =>
+    (msgs as { body: NotificationsMessage }[]).flatMap((m) => (m.body.type === 'sms.send' ? [m.body.outbox_id] : [])),
+  );
+}
+
+/** A row of sms_outbox as draftText writes it (queued, due after its grace), with `overrides`. */
+async function textRow(overrides: Partial<typeof smsOutbox.$inferInsert> = {}) {
+  const createdAt = overrides.created_at ?? Date.now();
+  const row = {
+    id: newId('textMessage'),
+    to_number: `+1212555${String(Math.floor(Math.random() * 10_000)).padStart(4, '0')}`,
+    text_body: 'Join the crew: https://example.test/join/abc',
+    template: 'crew_invitation',
+    provider: 'local',
+    status: 'queued' as const,
+    created_at: createdAt,
+    next_attempt_at: createdAt + TEXT_GRACE_MS,
+    ...overrides,
+  };
+  await db().insert(smsOutbox).values(row);
+  return row;
+}
+const readText = async (id: string) => (await db().select().from(smsOutbox).where(eq(smsOutbox.id, id)))[0]!;
 
 /** A system context whose clock the test moves. */
 function contextAt(clock: { now: number }): ServiceContext {
@@ -228,6 +255,73 @@ describe('email outbox: delivered once', () => {
     expect(res.explicitAcks).toHaveLength(1);
     expect(http.seen).toHaveLength(1);
     expect(await readOutbox(stuck.id)).toMatchObject({ status: 'sent', attempts: 2 });
+  });
+});
+
+describe('text outbox: the same sweep as email', () => {
+  it('re-queues a text left unsent past its grace or a dead lease, and sends it once; a fresh, a held or a sent one is left alone', async () => {
+    const now = Date.now();
+    const stale = await textRow({ created_at: now - 3 * 60_000 });
+    const stuck = await textRow({ status: 'sending', attempts: 1, created_at: now - 5 * 60_000, next_attempt_at: now - 1_000 });
+    const fresh = await textRow({ created_at: now - 30_000 });
+    const held = await textRow({ status: 'sending', attempts: 1, created_at: now - 5 * 60_000, next_attempt_at: now + TEXT_LEASE_MS });
+    const sent = await textRow({ created_at: now - 10 * 60_000, status: 'sent', attempts: 1, sent_at: now - 9 * 60_000 });
+
+    const sendBatch = vi.spyOn(env.NOTIFICATIONS_QUEUE, 'sendBatch').mockResolvedValue(undefined as never);
+    await runCron(FREQUENT_CRON);
+    const ids = enqueuedTextIds(sendBatch);
+    expect(ids).toEqual(expect.arrayContaining([stale.id, stuck.id]));
+    for (const left of [fresh, held, sent]) expect(ids).not.toContain(left.id);
+    // Each picked row is pushed back, so the next sweep does not queue it again meanwhile.
+    expect((await readText(stale.id)).next_attempt_at).toBeGreaterThan(now + EMAIL_SWEEP_RESEND_MS - 60_000);
+    expect(await readText(stuck.id)).toMatchObject({ status: 'queued', attempts: 1 });
+    expect(await readText(sent.id)).toMatchObject({ status: 'sent', attempts: 1 });
+
+    // The re-queued message goes through the consumer like the first one; a copy of it sends nothing more.
+    const msg = message<NotificationsMessage>({ type: 'sms.send', outbox_id: stuck.id });
+    expect((await deliver(QUEUES.notifications, [msg])).explicitAcks).toHaveLength(1);
+    expect((await deliver(QUEUES.notifications, [{ ...msg, id: `${msg.id}-copy` }])).explicitAcks).toHaveLength(1);
+    expect(await readText(stuck.id)).toMatchObject({ status: 'sent', attempts: 2 });
+
+    sendBatch.mockClear();
+    await runCron(FREQUENT_CRON);
+    expect(enqueuedTextIds(sendBatch)).not.toContain(stuck.id);
+    expect(enqueuedTextIds(sendBatch)).not.toContain(stale.id);
+  });
+
+  it(`keeps the attempts bound: a text that had its ${MAX_TEXT_ATTEMPTS} attempts, or is a day old, is failed, never queued again`, async () => {
+    const now = Date.now();
+    const spent = await textRow({
+      status: 'sending',
+      attempts: MAX_TEXT_ATTEMPTS,
+      created_at: now - 60 * 60_000,
+      next_attempt_at: now - 1_000,
+    });
+    const oneLeft = await textRow({ attempts: MAX_TEXT_ATTEMPTS - 1, created_at: now - 60 * 60_000, next_attempt_at: now - 1_000 });
+    const old = await textRow({ sensitive: true, attempts: 2, created_at: now - OUTBOX_MAX_AGE_MS - 60_000, next_attempt_at: now - 1_000 });
+    const sendBatch = vi.spyOn(env.NOTIFICATIONS_QUEUE, 'sendBatch').mockResolvedValue(undefined as never);
+
+    await runCron(FREQUENT_CRON, { ...env, LOCAL_MAILBOX: 'false' });
+    const ids = enqueuedTextIds(sendBatch);
+    expect(ids).toContain(oneLeft.id);
+    expect(ids).not.toContain(spent.id);
+    expect(ids).not.toContain(old.id);
+    expect(await readText(spent.id)).toMatchObject({
+      status: 'failed',
+      attempts: MAX_TEXT_ATTEMPTS,
+      last_error: `no delivery after ${MAX_TEXT_ATTEMPTS} attempts`,
+    });
+    // Past a day it says so, and a text carrying a link keeps none of it.
+    expect(await readText(old.id)).toMatchObject({
+      status: 'failed',
+      last_error: 'not delivered within 24 hours',
+      text_body: TEXT_REDACTED,
+    });
+
+    // A stray message for the failed row sends nothing.
+    const stray = await deliver(QUEUES.notifications, [message<NotificationsMessage>({ type: 'sms.send', outbox_id: spent.id })]);
+    expect(stray.explicitAcks).toHaveLength(1);
+    expect(await readText(spent.id)).toMatchObject({ status: 'failed', attempts: MAX_TEXT_ATTEMPTS });
   });
 });
 

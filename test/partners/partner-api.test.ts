@@ -7,7 +7,7 @@ import type { RateLimiter } from '../../src/durable-objects/rate-limiter';
 import { sha256Hex } from '../../src/lib/crypto';
 import { type ApiResult, BASE, call, expectError } from '../helpers/api';
 import { addTeammate, db, makeUser, type TestUser } from '../helpers/factory';
-import { callWithEnv, dateAhead, makeCrewMember, makePair, outboxFor, shiftBody } from '../helpers/shifts';
+import { callWithEnv, dateAhead, insertShift, makeCrewMember, makePair, outboxFor, shiftBody } from '../helpers/shifts';
 
 /*
  * The partner API (spec 4.10, 5.2): partner clients with x-api-key keys and OAuth client-credentials
@@ -711,6 +711,59 @@ describe('posting shifts through the partner API', () => {
         connected_at: expect.any(String),
       },
     ]);
+  });
+
+  it("answers send_request's warnings: shifter_busy (the business's shifts in full only with shifts:read) and empty_crew", async () => {
+    const { biz, sh, client, businessId } = await linkedWorld();
+    const date = dateAhead(6);
+    const held = await insertShift({ businessId, shifterId: sh.shifterId, date, in: '09:00', out: '17:00' });
+    const body = shiftBody({ shift_date: date, shift_in: '12:00', shift_out: '20:00', shifter_id: sh.shifterId });
+    const post = (c: Client, b: Record<string, unknown>, id = businessId) =>
+      partner('POST', `/v1/partner/businesses/${id}/shift_requests`, { apiKey: c.apiKey }, { body: b });
+    const res = await post(client, body);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body).toMatchObject({ request_status: 1, shifter_id: sh.shifterId });
+    const [w] = res.body.warnings;
+    expect(res.body.warnings).toHaveLength(1);
+    expect(w).toMatchObject({ code: 'shifter_busy', busy: [] });
+    expect(w.message).toMatch(/already works 09:00–17:00 that day\. They cannot accept this request/);
+    // The same overlapping shift the business's own conflicts operation lists, in full.
+    const own = await call('GET', '/v1/shift_request/conflicts', {
+      key: biz.key,
+      query: { shifter_id: sh.shifterId!, business_id: businessId, date, shift_in: '12:00', shift_out: '20:00' },
+    });
+    expect(w.conflicts.map((s: { id: string }) => s.id)).toEqual([held.id]);
+    expect(w.conflicts).toEqual(own.body.data);
+    // A free window warns nothing.
+    expect(
+      (await post(client, shiftBody({ shift_date: date, shift_in: '17:00', shift_out: '21:00', shifter_id: sh.shifterId }))).body.warnings,
+    ).toEqual([]);
+
+    // A link without shifts:read: the partner learns the shifter is busy then, and only as a window.
+    const writeOnly = await makeClient();
+    await link(biz, businessId, writeOnly.id, ['shifts:write']);
+    const blind = await post(writeOnly, body);
+    expect(blind.status).toBe(201);
+    expect(blind.body.warnings[0]).toMatchObject({ code: 'shifter_busy', conflicts: [] });
+    expect(blind.body.warnings[0].busy).toEqual([
+      { starts_at: new Date(held.starts_at).toISOString(), ends_at: new Date(held.ends_at).toISOString() },
+    ]);
+    expect(JSON.stringify(blind.body.warnings)).not.toContain(held.id);
+
+    // A broadcast of a business with no crew is posted, and says nobody is told.
+    const lonely = await makeUser({ business: true });
+    await link(lonely, lonely.businessId!, client.id);
+    const empty = await post(client, shiftBody({ is_broadcast: 1 }), lonely.businessId!);
+    expect(empty.status).toBe(201);
+    expect(empty.body.warnings).toEqual([
+      { code: 'empty_crew', message: expect.stringMatching(/^Nobody will be told about this broadcast/) },
+    ]);
+    expect((await post(client, shiftBody({ is_broadcast: 1 }))).body.warnings).toEqual([]);
+
+    // The document says so: the 201 is the posted shift with its warnings.
+    const doc = (await call('GET', '/v1/openapi.json')).body;
+    const created = doc.paths['/v1/partner/businesses/{business_id}/shift_requests'].post.responses['201'];
+    expect(created.content['application/json'].schema.$ref).toBe('#/components/schemas/PostedShiftRequest');
   });
 
   it('makes a retried post with the same Idempotency-Key safe', async () => {

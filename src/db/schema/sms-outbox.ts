@@ -20,7 +20,7 @@ export const smsOutbox = sqliteTable(
     attempts: integer('attempts').notNull().default(0),
     /** Why the last attempt failed; never the message itself. */
     last_error: text('last_error'),
-    /** For a `sending` row: when its lease ends. */
+    /** When the sweep may re-send it (for a `sending` row: when its lease ends). */
     next_attempt_at: integer('next_attempt_at').notNull().default(0),
     created_at: integer('created_at').notNull(),
     sent_at: integer('sent_at'),

@@ -1,6 +1,6 @@
 import { jsonBody, jsonContent } from '../../http/openapi';
 import { partnerRoute } from '../../http/middleware/partner-auth';
-import { shiftListSchema, shiftRequestSchema } from '../../services/shifts';
+import { postedShiftSchema, shiftListSchema } from '../../services/shifts';
 import {
   businessParams,
   pageQuery,
@@ -45,9 +45,10 @@ export const postShiftRequest = partnerRoute({
   scope: 'shifts:write',
   tags,
   summary: 'Post one shift for a linked business: targeted to a crew member, or broadcast to the crew',
-  description: 'The same rules as POST /v1/shift_request/send_request for the business itself. Idempotency-Key makes a retry safe.',
+  description:
+    "The same rules as POST /v1/shift_request/send_request for the business itself, and the same `warnings` (shifter_busy: the targeted shifter is already booked then; empty_crew: a broadcast nobody is told of); the shift is posted either way. A shifter_busy warning's `conflicts` lists the business's overlapping shifts in full only when the credential and the link carry shifts:read; otherwise, and for other businesses' shifts, they are `busy` windows. Idempotency-Key makes a retry safe.",
   request: { params: businessParams, body: jsonBody(partnerShiftBody) },
-  responses: { 201: jsonContent(shiftRequestSchema, 'The created request (status 1, pending).') },
+  responses: { 201: jsonContent(postedShiftSchema, 'The created request (status 1, pending), with its warnings.') },
   errors: ['BUSINESS-NOT-FND-ERR', 'SHFT-NOT-CONNECTED-ERR', 'SHIFTER-PAUSED-ERR'],
 });
 

@@ -5,9 +5,10 @@ import { safeErrorMessage } from '../../lib/log';
 import { type NotificationsMessage, retryAfterMs, type ServiceContext } from '../kernel';
 import { mailProviderFor } from './provider';
 import { REDACTED_FAILED, REDACTED_SENT, redaction } from './redaction';
+import { type DeliveryOutbox, sweepDeliveryOutbox } from './sweep';
 
 export { REDACTED_FAILED, REDACTED_SENT } from './redaction';
-export { sweepEmailOutbox } from './sweep';
+export { type DeliveryOutbox, OUTBOX_MAX_AGE_MS, sweepDeliveryOutbox } from './sweep';
 
 export interface EmailDraft {
   to: string;
@@ -51,6 +52,26 @@ export function draftEmail(ctx: ServiceContext, draft: EmailDraft) {
   });
   const message: NotificationsMessage = { type: 'email.send', outbox_id: id };
   return { id, insert, enqueue: () => ctx.env.NOTIFICATIONS_QUEUE.send(message) };
+}
+
+/** The email outbox as the sweep reads it: a sensitive email given up on keeps none of its content. */
+const EMAIL_OUTBOX: DeliveryOutbox = {
+  table: emailOutbox,
+  message: 'email.send',
+  noun: 'email',
+  maxAttempts: MAX_EMAIL_ATTEMPTS,
+  givenUp: (ctx) =>
+    ctx.settings.LOCAL_MAILBOX
+      ? {}
+      : {
+          subject: sql`CASE WHEN ${emailOutbox.sensitive} THEN ${REDACTED_FAILED} ELSE ${emailOutbox.subject} END`,
+          text_body: sql`CASE WHEN ${emailOutbox.sensitive} THEN ${REDACTED_FAILED} ELSE ${emailOutbox.text_body} END`,
+        },
+};
+
+/** Cron: the email outbox's sweep (sweepDeliveryOutbox: due rows re-enqueued, a day old or out of attempts failed). */
+export function sweepEmailOutbox(ctx: ServiceContext): Promise<{ enqueued: number; expired: number }> {
+  return sweepDeliveryOutbox(ctx, EMAIL_OUTBOX);
 }
 
 export type DeliveryResult = 'sent' | 'skipped' | 'failed';

@@ -4,7 +4,7 @@ import { decodeCursor, encodeCursor } from '../../lib/pagination';
 import { toIso } from '../../lib/time';
 import { partnerActor, partnerBusiness } from '../access';
 import type { ServiceContext } from '../kernel';
-import { listBroadcasts, listRequests, sendRequest, type ShiftList, type ShiftRequestView } from '../shifts';
+import { listBroadcasts, listRequests, type PostedShift, sendRequestWithWarnings, type ShiftList } from '../shifts';
 import type {
   PageQuery,
   PartnerBroadcastsQuery,
@@ -86,11 +86,12 @@ export async function listPartnerBroadcasts(ctx: ServiceContext, businessId: str
 /**
  * Posts one shift for a linked business (shifts:write), targeted or broadcast, through send_request's
  * service: the same checks (role, rate, currency, window, crew, paused shifters), notifications and
- * partner events. The row's created_by_user_id is null (no person posted it); its audit row names
- * the partner client.
+ * partner events, and the same `warnings` (shifter_busy, empty_crew; services/shifts/warnings.ts),
+ * the overlapping shifts shown in full only with shifts:read. The row's created_by_user_id is null
+ * (no person posted it); its audit row names the partner client.
  */
-export async function postPartnerShift(ctx: ServiceContext, businessId: string, input: PartnerShiftInput): Promise<ShiftRequestView> {
-  return sendRequest(ctx, { ...input, business_id: businessId });
+export async function postPartnerShift(ctx: ServiceContext, businessId: string, input: PartnerShiftInput): Promise<PostedShift> {
+  return sendRequestWithWarnings(ctx, { ...input, business_id: businessId });
 }
 
 /** A linked business's crew (shifters:read): shifters with an accepted connection, in a stable order. */

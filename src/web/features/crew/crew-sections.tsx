@@ -118,8 +118,10 @@ export function CrewTable({ base, data }: { base: DashboardBase; data: CrewData 
   if (!a.per_shifter.length) {
     return <p class="empty">No one in your crew yet. Invite a shifter above; they join once they accept.</p>;
   }
+  // Below the table's width (a phone, a narrow window) each shifter is a card, every figure under its
+  // heading's words (data-label, crew.css), so nothing scrolls sideways and nothing is left out.
   return (
-    <TableWrap label="Your crew">
+    <TableWrap label="Your crew" class="crew-wrap">
       <table class="crew-table">
         <caption class="visually-hidden">{`Your crew, with their last ${a.window_days} days at ${base.business!.name}`}</caption>
         <thead>
@@ -152,15 +154,21 @@ export function CrewTable({ base, data }: { base: DashboardBase; data: CrewData 
                     </>
                   )}
                 </th>
-                <td>{ratingText(ratingOf(data, m.shifter_id))}</td>
-                <td>{m.reliability_score === null ? 'Unrated' : `${m.reliability_score}%`}</td>
-                <td>{m.completed_shifts_90d}</td>
-                <td>{m.hours_90d}</td>
-                {pay ? <td class="nowrap">{m.total_paid_90d === null ? '—' : formatMoney(m.total_paid_90d, a.currency)}</td> : null}
-                <td>{m.no_shows_90d}</td>
-                <td>{m.cancellations_90d}</td>
-                <td class="nowrap">{dayOf(m.last_worked_at, tz)}</td>
-                <td>
+                <td data-label="Rating">{ratingText(ratingOf(data, m.shifter_id))}</td>
+                <td data-label="Reliability">{m.reliability_score === null ? 'Unrated' : `${m.reliability_score}%`}</td>
+                <td data-label="Shifts">{m.completed_shifts_90d}</td>
+                <td data-label="Hours">{m.hours_90d}</td>
+                {pay ? (
+                  <td data-label="Paid" class="nowrap">
+                    {m.total_paid_90d === null ? '—' : formatMoney(m.total_paid_90d, a.currency)}
+                  </td>
+                ) : null}
+                <td data-label="No-shows">{m.no_shows_90d}</td>
+                <td data-label="Cancelled">{m.cancellations_90d}</td>
+                <td data-label="Last worked" class="nowrap">
+                  {dayOf(m.last_worked_at, tz)}
+                </td>
+                <td class="crew-actions">
                   {conn ? (
                     <a href={dashboardHref(base, connectionPath(conn.id, 'remove'))}>
                       Remove<span class="visually-hidden">{` ${m.shifter_name} from the crew`}</span>

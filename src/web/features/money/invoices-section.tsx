@@ -46,7 +46,8 @@ function InvoiceTable({ base, list }: { base: DashboardBase; list: InvoiceList }
   if (!list.data.length) return <p class="empty">No invoices here.</p>;
   return (
     <section class="table-wrap" tabindex={0} aria-labelledby="invoices-caption">
-      <table>
+      {/* On a phone each invoice stacks (.stack-table): its shift on a line, then who, the amount and its state. */}
+      <table class="stack-table invoice-table">
         <caption class="visually-hidden" id="invoices-caption">
           Invoices, newest first
         </caption>
@@ -69,17 +70,23 @@ function InvoiceTable({ base, list }: { base: DashboardBase; list: InvoiceList }
             const charged = chargedOf(inv);
             return (
               <tr>
-                <td>
+                <th scope="row">
                   <a
                     href={invoiceHref(base, inv.invoice_id)}
                   >{`${formatDate(inv.shift_date)}, ${shiftHours(inv.shift_in, inv.shift_out)}`}</a>
-                </td>
-                <td>{inv.shifter_name ?? '—'}</td>
+                </th>
+                <td class="stack-name">{inv.shifter_name ?? '—'}</td>
                 <td class="num nowrap">{formatMoney(inv.amount, inv.currency)}</td>
                 <td>
                   <span class={`badge${st.tone ? ` badge-${st.tone}` : ''}`}>{st.label}</span>
                 </td>
-                <td class="num nowrap">{inv.refunded_amount > 0 ? formatMoney(inv.refunded_amount, charged.currency) : '—'}</td>
+                {inv.refunded_amount > 0 ? (
+                  <td class="num nowrap" data-label="Refunded">
+                    {formatMoney(inv.refunded_amount, charged.currency)}
+                  </td>
+                ) : (
+                  <td class="num stack-skip">—</td>
+                )}
               </tr>
             );
           })}

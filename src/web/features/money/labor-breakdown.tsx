@@ -1,6 +1,7 @@
 /** The week's labor cost of /dashboard/money split by shifter and by role (two small tables). */
 
 import type { LaborCosts } from '@/services/insights';
+import { SmallTable } from '@/web/table';
 
 interface BreakdownRow {
   label: string;
@@ -9,55 +10,24 @@ interface BreakdownRow {
   total: number;
 }
 
-/** One of the two tables: a row per shifter or per role, with its shifts, hours and cost. */
-function BreakdownTable({
-  id,
-  title,
-  first,
-  rows,
-  fmt,
-}: {
-  id: string;
-  title: string;
-  first: string;
-  rows: BreakdownRow[];
-  fmt: (n: number) => string;
-}) {
+/** One of the two: a row per shifter or per role, with its shifts, hours and cost (the shared SmallTable). */
+function BreakdownTable({ title, first, rows, fmt }: { title: string; first: string; rows: BreakdownRow[]; fmt: (n: number) => string }) {
   return (
     <div>
       <h3>{title}</h3>
       {rows.length ? (
-        <section class="table-wrap" tabindex={0} aria-labelledby={`${id}-caption`}>
-          <table class="compact">
-            <caption class="visually-hidden" id={`${id}-caption`}>
-              {`This week's labor cost ${title.toLowerCase()}`}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">{first}</th>
-                <th scope="col" class="num">
-                  Shifts
-                </th>
-                <th scope="col" class="num">
-                  Hours
-                </th>
-                <th scope="col" class="num">
-                  Cost
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr>
-                  <th scope="row">{r.label}</th>
-                  <td class="num">{r.shifts}</td>
-                  <td class="num">{r.hours}</td>
-                  <td class="num nowrap">{fmt(r.total)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </section>
+        <SmallTable
+          class="compact"
+          caption={`This week's labor cost ${title.toLowerCase()}`}
+          rows={rows}
+          columns={[
+            { head: first, cell: (r) => r.label, class: 'stack-name' },
+            // With their units, as on the earnings pages: on a phone the row stacks without its headings.
+            { head: 'Shifts', cell: (r) => `${r.shifts} shift${r.shifts === 1 ? '' : 's'}`, num: true },
+            { head: 'Hours', cell: (r) => `${r.hours} h`, num: true },
+            { head: 'Cost', cell: (r) => fmt(r.total), num: true, class: 'nowrap stack-end' },
+          ]}
+        />
       ) : (
         <p class="empty">No worked shifts this week.</p>
       )}
@@ -69,19 +39,12 @@ export function LaborBreakdown({ labor, fmt }: { labor: LaborCosts; fmt: (n: num
   return (
     <div class="grid">
       <BreakdownTable
-        id="by-shifter"
         title="By shifter"
         first="Shifter"
         rows={labor.by_shifter.map((r) => ({ ...r, label: r.shifter_name ?? 'Former shifter' }))}
         fmt={fmt}
       />
-      <BreakdownTable
-        id="by-role"
-        title="By role"
-        first="Role"
-        rows={labor.by_role.map((r) => ({ ...r, label: r.role ?? 'Other' }))}
-        fmt={fmt}
-      />
+      <BreakdownTable title="By role" first="Role" rows={labor.by_role.map((r) => ({ ...r, label: r.role ?? 'Other' }))} fmt={fmt} />
     </div>
   );
 }

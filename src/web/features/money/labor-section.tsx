@@ -105,7 +105,8 @@ export function LaborSection(props: {
           </ul>
         </figure>
         <section class="table-wrap" tabindex={0} aria-labelledby="labor-table-caption">
-          <table id="labor-table">
+          {/* On a phone its rows stack like the small tables' (.stack-table): the week, then its figures. */}
+          <table id="labor-table" class="stack-table">
             <caption id="labor-table-caption">
               Labor cost per week{' '}
               <span class="muted" id="labor-table-note" data-budget-caption>
@@ -128,9 +129,13 @@ export function LaborSection(props: {
               {labor.last_8_weeks.map((w) => (
                 <tr aria-current={w.week_start === labor.week_start ? 'true' : undefined}>
                   <th scope="row">{weekLabel(w.week_start)}</th>
-                  <td class="num nowrap">{fmt(w.total)}</td>
-                  <td class="num">{w.hours}</td>
-                  <td data-against-total={String(w.total)}>{againstBudget(w.total, budget, fmt)}</td>
+                  <td class="num nowrap" data-label="Cost">
+                    {fmt(w.total)}
+                  </td>
+                  <td class="num">{`${w.hours} h`}</td>
+                  <td class="stack-end" data-against-total={String(w.total)}>
+                    {againstBudget(w.total, budget, fmt)}
+                  </td>
                 </tr>
               ))}
             </tbody>

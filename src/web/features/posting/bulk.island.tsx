@@ -283,13 +283,15 @@ function BulkPoster({ props }: { props: Props }) {
       : '';
   const status = [readNote ?? notice, checkNote].filter(Boolean).join(' ');
   const done = rows.filter((r) => r.state === 'posted' || r.state === 'failed').length;
+  /** A field of a row; its label is the column's words, shown above it where the rows stack (narrow widths). */
   const cell = (r: Row, field: keyof RowInput, label: string) => {
     const problem = r.problems.find((p) => p.field === field);
     const id = `row-${r.n}-${field}`;
     return (
-      <td>
-        <label class="visually-hidden" for={id}>
-          {`Row ${r.n} ${label}`}
+      <td class={`bulk-${field}`}>
+        <label class="bulk-label" for={id}>
+          <span class="visually-hidden">{`Row ${r.n} `}</span>
+          {label}
         </label>
         <input
           id={id}
@@ -348,7 +350,8 @@ function BulkPoster({ props }: { props: Props }) {
         <>
           <label for="bulk-progress">Progress</label>
           <progress id="bulk-progress" class="progress" max={rows.length} value={done} aria-valuetext={`${done} of ${rows.length} sent`} />
-          <div class="table-wrap">
+          {/* Narrower than the table (a phone), each row stacks: its fields labelled, its state a line under them (components.css). */}
+          <div class="table-wrap bulk-wrap">
             <table class="bulk-table">
               <caption class="visually-hidden">The rows to post</caption>
               <thead>
@@ -367,15 +370,18 @@ function BulkPoster({ props }: { props: Props }) {
               <tbody>
                 {rows.map((r) => (
                   <tr data-row={r.n} data-state={r.state}>
-                    <td>{r.n}</td>
-                    {cell(r, 'date', 'date')}
-                    {cell(r, 'in', 'start')}
-                    {cell(r, 'out', 'end')}
-                    {cell(r, 'role', 'role')}
-                    {cell(r, 'rate', 'rate')}
-                    {cell(r, 'shifter', 'shifter')}
-                    {cell(r, 'note', 'note')}
-                    <td>
+                    <td class="bulk-n">
+                      <span class="bulk-label">Row </span>
+                      {r.n}
+                    </td>
+                    {cell(r, 'date', 'Date')}
+                    {cell(r, 'in', 'In')}
+                    {cell(r, 'out', 'Out')}
+                    {cell(r, 'role', 'Role')}
+                    {cell(r, 'rate', `Rate (${props.currency})`)}
+                    {cell(r, 'shifter', 'Shifter')}
+                    {cell(r, 'note', 'Note')}
+                    <td class="bulk-state">
                       <span
                         class={`badge ${r.state === 'posted' ? 'badge-ok' : r.state === 'failed' || r.state === 'invalid' || held(r) ? 'badge-warn' : ''}`}
                       >

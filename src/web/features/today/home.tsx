@@ -13,6 +13,7 @@ import { seesPay } from '@/services/access';
 import { type SetupChecklist, type SetupStep, setupChecklist } from '@/services/businesses';
 import { type DashboardBase, dashboardBase, dashboardHref, landingOf, rememberSide } from '../dashboard/context';
 import { noticeOf } from '../dashboard/refusals';
+import { LiveRegion } from '../dashboard/live-region';
 import { AppShell } from '../dashboard/shell';
 import { renderWelcome } from './welcome';
 
@@ -145,7 +146,8 @@ function TodayTable({ base, data, nowMs }: { base: DashboardBase; data: HomeData
   if (!data.todays.length) return <p class="empty">No shifts today.</p>;
   return (
     <TableWrap label="Shifts of today">
-      <table>
+      {/* On a phone each shift stacks (.stack-table): its time on a line, then the role, who and where it stands. */}
+      <table class="stack-table">
         <caption class="visually-hidden">Shifts of today</caption>
         <thead>
           <tr>
@@ -160,11 +162,11 @@ function TodayTable({ base, data, nowMs }: { base: DashboardBase; data: HomeData
             const st = todayStanding(s, nowMs);
             return (
               <tr>
-                <td class="nowrap">
+                <th scope="row" class="nowrap">
                   <a href={shiftHref(base, s)}>{shiftHours(s.shift_in, s.shift_out)}</a>
-                </td>
+                </th>
                 <td>{s.role ?? '—'}</td>
-                <td>{s.shifter_name ?? (s.is_broadcast ? 'Open to the crew' : '—')}</td>
+                <td class="stack-name">{s.shifter_name ?? (s.is_broadcast ? 'Open to the crew' : '—')}</td>
                 <td>
                   <span class={`badge${st.tone ? ` badge-${st.tone}` : ''}`}>{st.label}</span>
                   {st.at ? <span class="muted">{` ${st.at}`}</span> : null}
@@ -234,71 +236,74 @@ export function HomeView({
       <p class="aside">
         {b.name} · {formatDate(data.today)} · times in {b.timezone}
       </p>
-      {data.setup.complete ? null : <SetupCard base={base} setup={data.setup} />}
-      {data.stuck.length ? (
-        <section class="notice notice-error" aria-labelledby="stuck-head">
-          <h2 id="stuck-head">Payments waiting for you</h2>
-          <p>Your bank asked to confirm these card payments (3-D Secure):</p>
-          <ul>
-            {data.stuck.map((s) => (
-              <li>
-                <a href={s.authenticate_path}>{`Confirm ${formatMoney(s.amount, s.currency)}`}</a>
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
-      <Card title="Shifts of today">
-        <TodayTable base={base} data={data} nowMs={nowMs} />
-        <p>
-          <a href={dashboardHref(base, '/dashboard/board')}>Clock board</a> ·{' '}
-          <a href={dashboardHref(base, '/dashboard/schedule')}>Schedule</a>
-        </p>
-      </Card>
-      <div class="grid">
-        <Card title="Open broadcasts">
-          <p class="stat">{data.broadcasts.length}</p>
-          {data.broadcasts.length ? (
-            <ul class="list-plain">
-              {data.broadcasts.slice(0, 5).map((s) => (
-                <ShiftLine base={base} s={s} />
+      {/* Brought up to date without a reload when a shift, a connection or an unread count changes (the `live` island). */}
+      <LiveRegion id="today" on={['shifts', 'connections', 'counts']} src={dashboardHref(base, '/dashboard')} label="Today">
+        {data.setup.complete ? null : <SetupCard base={base} setup={data.setup} />}
+        {data.stuck.length ? (
+          <section class="notice notice-error" aria-labelledby="stuck-head">
+            <h2 id="stuck-head">Payments waiting for you</h2>
+            <p>Your bank asked to confirm these card payments (3-D Secure):</p>
+            <ul>
+              {data.stuck.map((s) => (
+                <li>
+                  <a href={s.authenticate_path}>{`Confirm ${formatMoney(s.amount, s.currency)}`}</a>
+                </li>
               ))}
             </ul>
-          ) : (
-            <p class="empty">No open broadcasts.</p>
-          )}
+          </section>
+        ) : null}
+        <Card title="Shifts of today">
+          <TodayTable base={base} data={data} nowMs={nowMs} />
+          <p>
+            <a href={dashboardHref(base, '/dashboard/board')}>Clock board</a> ·{' '}
+            <a href={dashboardHref(base, '/dashboard/schedule')}>Schedule</a>
+          </p>
         </Card>
-        <Card title="Claimed broadcasts">
-          {data.claimed.length ? (
-            <ul class="list-plain">
-              {data.claimed.slice(0, 5).map((s) => (
-                <ShiftLine base={base} s={s} extra="claimed" />
-              ))}
-            </ul>
-          ) : (
-            <p class="empty">No broadcast claimed for the next two weeks yet.</p>
-          )}
-        </Card>
-        <Card title="Waiting for an answer">
-          <p class="stat">{data.pending.length}</p>
-          {data.pending.length ? (
-            <ul class="list-plain">
-              {data.pending.slice(0, 5).map((s) => (
-                <ShiftLine base={base} s={s} />
-              ))}
-            </ul>
-          ) : (
-            <p class="empty">No request waiting for a shifter.</p>
-          )}
-        </Card>
-        <Card title="This week's labor cost">
-          <LaborCard base={base} data={data} />
-        </Card>
-        <Card title="Messages">
-          <p class="stat">{data.unread}</p>
-          <p class="stat-label">{data.unread === 1 ? 'unread message' : 'unread messages'}</p>
-        </Card>
-      </div>
+        <div class="grid">
+          <Card title="Open broadcasts">
+            <p class="stat">{data.broadcasts.length}</p>
+            {data.broadcasts.length ? (
+              <ul class="list-plain">
+                {data.broadcasts.slice(0, 5).map((s) => (
+                  <ShiftLine base={base} s={s} />
+                ))}
+              </ul>
+            ) : (
+              <p class="empty">No open broadcasts.</p>
+            )}
+          </Card>
+          <Card title="Claimed broadcasts">
+            {data.claimed.length ? (
+              <ul class="list-plain">
+                {data.claimed.slice(0, 5).map((s) => (
+                  <ShiftLine base={base} s={s} extra="claimed" />
+                ))}
+              </ul>
+            ) : (
+              <p class="empty">No broadcast claimed for the next two weeks yet.</p>
+            )}
+          </Card>
+          <Card title="Waiting for an answer">
+            <p class="stat">{data.pending.length}</p>
+            {data.pending.length ? (
+              <ul class="list-plain">
+                {data.pending.slice(0, 5).map((s) => (
+                  <ShiftLine base={base} s={s} />
+                ))}
+              </ul>
+            ) : (
+              <p class="empty">No request waiting for a shifter.</p>
+            )}
+          </Card>
+          <Card title="This week's labor cost">
+            <LaborCard base={base} data={data} />
+          </Card>
+          <Card title="Messages">
+            <p class="stat">{data.unread}</p>
+            <p class="stat-label">{data.unread === 1 ? 'unread message' : 'unread messages'}</p>
+          </Card>
+        </div>
+      </LiveRegion>
     </AppShell>
   );
 }
