@@ -33,6 +33,8 @@ async function testPasswordHash(): Promise<string> {
 export interface TestUser {
   userId: string;
   email: string;
+  /** The name given to the person, their shifter profile and (with ` Co`) their business. */
+  name: string;
   key: string;
   keyId: string;
   shifterId: string | null;
@@ -105,7 +107,7 @@ export async function makeUser(opts: MakeUserOptions = {}): Promise<TestUser> {
       ...(typeof opts.business === 'object' ? opts.business : {}),
     });
   }
-  return { userId, email, key, keyId: row.id, shifterId, businessId };
+  return { userId, email, name, key, keyId: row.id, shifterId, businessId };
 }
 
 export async function addTeammate(businessId: string, userId: string, status = 1) {

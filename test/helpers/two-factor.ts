@@ -108,11 +108,4 @@ export function holdBatchesTogether(first: RegExp, count: number, maxWaitMs = 30
   return held;
 }
 
-/** Waits (polling) until `ready()` holds; fails after `timeoutMs`. */
-export async function until(ready: () => boolean, timeoutMs = 5000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!ready()) {
-    if (Date.now() > end) throw new Error('until: timed out');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
+export { until } from './sockets';

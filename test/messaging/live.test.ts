@@ -1,14 +1,14 @@
 import { runInDurableObject } from 'cloudflare:test';
-import { env, exports } from 'cloudflare:workers';
+import { env } from 'cloudflare:workers';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { sessions, teammates, threadLiveViews } from '../../src/db/schema';
 import { LIVE_LIMITS } from '../../src/services/messaging';
-import { BASE, call } from '../helpers/api';
-import { randomIp } from '../helpers/auth';
+import { call } from '../helpers/api';
 import { addTeammate, connect, db, makeUser } from '../helpers/factory';
 import type { WebClient } from '../helpers/web';
 import { signedIn } from '../helpers/signed-in';
+import { openSocket, pause, until } from '../helpers/sockets';
 
 /*
  * The live view of a thread (GET /inbox/{id}/live, a WebSocket to the thread's Durable Object) lasts
@@ -39,33 +39,8 @@ interface Heard {
   messages?: Array<{ body: string; seq: number }>;
 }
 
-/** Opens the live view as the browser `b`; the open socket, what it hears, and how it closed. */
-async function openLive(b: WebClient, threadId: string) {
-  const res = await exports.default.fetch(
-    new Request(`${BASE}/inbox/${threadId}/live`, {
-      headers: { Upgrade: 'websocket', Origin: BASE, Cookie: b.cookieHeader(), 'CF-Connecting-IP': randomIp() },
-    }),
-  );
-  const ws = res.webSocket;
-  const heard: Heard[] = [];
-  const closed: { code?: number; reason?: string } = {};
-  ws?.accept();
-  ws?.addEventListener('message', (e) => heard.push(JSON.parse(e.data as string)));
-  ws?.addEventListener('close', (e) => {
-    closed.code = e.code;
-    closed.reason = e.reason;
-  });
-  return { res, ws, heard, closed };
-}
-
-const until = async (ok: () => boolean, ms = 5000) => {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Opens the live view of a thread as the browser `b`. */
+const openLive = (b: WebClient, threadId: string) => openSocket<Heard>(`/inbox/${threadId}/live`, b);
 
 /** Asks for everything after `since` and waits for the answer (or the close). */
 async function catchUp(live: Awaited<ReturnType<typeof openLive>>, since = 0) {

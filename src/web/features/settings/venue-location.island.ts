@@ -1,3 +1,4 @@
+import { offerDevicePosition } from '@/web/client/device-position';
 import { eachIsland } from '@/web/client/island';
 import { locationSentence } from './venue-location.model';
 
@@ -23,35 +24,17 @@ eachIsland<Record<string, never>>('venue-location', (section) => {
   };
   for (const el of [latitude, longitude, radius]) el.addEventListener('change', say);
 
-  if (!button || !status || !('geolocation' in navigator)) return;
-  button.hidden = false;
-  // Busy, not disabled: a disabled button would drop the keyboard's focus.
-  let busy = false;
-  button.addEventListener('click', () => {
-    if (busy) return;
-    busy = true;
-    status.textContent = "Finding this device's position…";
-    navigator.geolocation.getCurrentPosition(
-      (p) => {
-        busy = false;
-        latitude.value = p.coords.latitude.toFixed(6);
-        longitude.value = p.coords.longitude.toFixed(6);
-        // The device's position replaces a pasted link, which would otherwise be read on save instead.
-        const cleared = mapLink !== null && mapLink.value.trim() !== '';
-        if (mapLink) mapLink.value = '';
-        say();
-        status.textContent =
-          `Filled in from this device's position (to about ${Math.max(1, Math.round(p.coords.accuracy))} m)` +
-          `${cleared ? ', in place of the map link' : ''}. Save the settings to keep it.`;
-      },
-      (e) => {
-        busy = false;
-        status.textContent =
-          e.code === e.PERMISSION_DENIED
-            ? 'This browser may not tell the position: allow it in the browser, or paste a map link.'
-            : "This device's position could not be found: try again, or paste a map link.";
-      },
-      { enableHighAccuracy: true, timeout: 15_000, maximumAge: 0 },
-    );
+  offerDevicePosition({
+    button,
+    status,
+    latitude,
+    longitude,
+    mapLink,
+    decimals: 6,
+    options: { enableHighAccuracy: true, timeout: 15_000, maximumAge: 0 },
+    filled: (p, cleared) =>
+      `Filled in from this device's position (to about ${Math.max(1, Math.round(p.coords.accuracy))} m)` +
+      `${cleared ? ', in place of the map link' : ''}. Save the settings to keep it.`,
+    onFilled: say,
   });
 });
