@@ -40,7 +40,7 @@ export default defineConfig(async () => {
       // module when its file's isolate closes; vitest then reports "Closing rpc while … was pending"
       // with every test passed. Only that teardown error is set aside; any other unhandled error
       // fails the run (docs/decisions/testing.md).
-      onUnhandledError: (error: Error) => error.name !== 'EnvironmentTeardownError',
+      onUnhandledError: (error: { name?: string }) => error.name !== 'EnvironmentTeardownError',
     },
   };
 });
