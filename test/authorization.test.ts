@@ -192,6 +192,17 @@ const onRecord = (
   ];
 };
 
+/** The submitted timesheet as the owner reads it. */
+const timesheetRead = (w: VictimWorld): Reread => ({ as: (x) => x.owner, method: 'GET', path: `/v1/timesheets/${w.timesheet}` });
+
+/** A case on the crew member's submitted timesheet, `{id}` = the timesheet. */
+const onTimesheet = (side: Case['side'], body: unknown): Case => ({
+  target: "the crew member's submitted timesheet",
+  side,
+  req: (w) => ({ params: { id: w.timesheet }, ...(body === undefined ? {} : { body }) }),
+  reread: timesheetRead,
+});
+
 const onShifter = (extra: (w: VictimWorld, c: TestUser) => Omit<Req, 'params'> = () => ({}), more: Partial<Case> = {}): Case => ({
   target: "the crew member's records",
   side: 'shifter',
@@ -302,6 +313,7 @@ const TARGETS: Record<string, Target> = {
   push_subscriptions: { what: "the owner's browser", pick: (w) => w.ownerPushSubscription },
   ai_passports: { what: "the owner's AI passport", pick: (w) => w.agentRecords.passport },
   endpoints: { what: "the linked client's webhook endpoint", pick: (w) => w.webhooks.endpoint },
+  timesheets: { what: "the crew member's submitted timesheet", pick: (w) => w.timesheet },
 };
 
 /**
@@ -496,6 +508,11 @@ const CASES: Record<string, Entry> = {
     // The shifter clocks in, or the business as a kiosk passing the shifter's id.
     cases: [onShift('started', 'shifter', { allow: ['otherParty'], extra: (w) => ({ body: { actor_id: w.crewShifter } }) })],
   },
+  // ── Timesheets ── (the business approves, edits and answers; only the worker disputes)
+  approveTimesheet: { cases: [onTimesheet('business', undefined)] },
+  editTimesheet: { cases: [onTimesheet('business', { out_at: '2026-01-01T17:00:00Z', reason: 'early_release' })] },
+  disputeTimesheet: { cases: [onTimesheet('shifter', { in_at: '2026-01-01T08:00:00Z', out_at: '2026-01-01T18:00:00Z', reason: 'hijack' })] },
+  resolveTimesheetDispute: { cases: [onTimesheet('business', { decision: 'accept' })] },
   clockOut: {
     cases: [onShift('inProgress', 'shifter', { allow: ['otherParty'], extra: (w) => ({ body: { actor_id: w.crewShifter } }) })],
   },

@@ -38,11 +38,11 @@ type Extra = { operationId: string; errors?: ErrorCode[] };
 
 /**
  * Codes the app's middleware answers before any handler: 413 for a body over its limit (any method
- * that carries one), and the Idempotency-Key conflicts on a POST from a signed-in caller.
+ * that carries one), and the Idempotency-Key conflicts on a write (POST, PUT, PATCH) from a signed-in caller.
  */
 function middlewareErrors(method: string): ErrorCode[] {
-  if (method === 'post') return ['PAYLOAD-TOO-LARGE-ERR', 'IDEMPOTENCY-MISMATCH-ERR', 'IDEMPOTENCY-IN-PROGRESS-ERR'];
-  return method === 'put' || method === 'patch' ? ['PAYLOAD-TOO-LARGE-ERR'] : [];
+  const writes = method === 'post' || method === 'put' || method === 'patch';
+  return writes ? ['PAYLOAD-TOO-LARGE-ERR', 'IDEMPOTENCY-MISMATCH-ERR', 'IDEMPOTENCY-IN-PROGRESS-ERR'] : [];
 }
 
 /**

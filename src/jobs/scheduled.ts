@@ -11,6 +11,7 @@ import { sweepNotificationDeliveries, sweepTextOutbox } from '../services/notifi
 import { sweepSimulatorEvents } from '../local/payment-simulator';
 import { sweepAutomaticCharges, sweepMissingTransfers, sweepUnworkedShiftRefunds } from '../services/payments';
 import { expirePendingShifts, sweepUnusedClockPhotos } from '../services/shifts';
+import { sweepTimesheets } from '../services/timesheets';
 import { sweepWebhookDeliveries } from '../services/webhooks';
 
 export const CRON = { frequent: '*/5 * * * *', nightly: '0 3 * * *' } as const;
@@ -26,6 +27,8 @@ const JOBS: Record<string, Record<string, Job>> = {
     sweep_event_outbox: sweepOutbox,
     sweep_notification_deliveries: sweepNotificationDeliveries,
     expire_pending_shifts: expirePendingShifts,
+    // Disputes unanswered in time resolve for the worker; unanswered timesheets approve at their deadline.
+    settle_timesheets: sweepTimesheets,
     remove_unused_clock_photos: sweepUnusedClockPhotos,
     sweep_webhook_deliveries: sweepWebhookDeliveries,
     deliver_payment_simulator_events: sweepSimulatorEvents,

@@ -101,6 +101,21 @@ export const ERROR_CODES = {
   'SHIFTER-PAUSED-ERR': { status: 422, description: 'The shifter is not accepting shift requests (Paused).' },
   'SHFT-PHOTO-REQ-ERR': { status: 422, description: 'The business requires a clock photo and none was sent.' },
   'GEOFENCE-ERR': { status: 422, description: "Out of the business's geofence; send the I'm-here override to clock in anyway." },
+  'TIMESHEET-NOT-FND-ERR': { status: 404, description: 'No such timesheet (or not one you may see).' },
+  'TIMESHEET-STATE-ERR': {
+    status: 409,
+    description: 'The timesheet is not in a state that allows this (open, submitted, approved, locked; or a dispute is open).',
+  },
+  'TIMESHEET-LOCKED-ERR': { status: 409, description: 'The timesheet is approved or its pay period is locked; it is never rewritten.' },
+  'TIMESHEET-WINDOW-ERR': {
+    status: 409,
+    description:
+      "Outside the timesheet's window: the dispute window has closed, or it is still open for the worker and approval waits for it.",
+  },
+  'TIMESHEET-CONSENT-ERR': {
+    status: 409,
+    description: 'An edit moving either end by more than 2 hours needs the worker’s consent; ask them to dispute with those times instead.',
+  },
   'SHFT-CLOCK-WINDOW-ERR': {
     status: 422,
     description: 'Outside the clock window: too early or too late to clock in, or too soon to clock out.',

@@ -54,6 +54,8 @@ export const ID_PREFIX = {
   crewJoinLink: 'cjl',
   textMessage: 'txt',
   codeStep: 'cst',
+  timesheet: 'ts',
+  timesheetDispute: 'tsd',
 } as const;
 
 /** The longest id the API accepts anywhere (path, query or body); real ids are a prefix + 20 characters. */

@@ -20,6 +20,7 @@ import { prepayRouter, shiftRequestsRouter } from './shift-requests/shift-reques
 import { shifterRecordsRouter } from './shifter/records.index';
 import { shifterRouter } from './shifter/shifter.index';
 import { scheduleRouter } from './schedule/schedule.index';
+import { timesheetsRouter } from './timesheets/timesheets.index';
 import { templatesRouter } from './templates/templates.index';
 import { userRouter } from './user/user.index';
 import { embedRouter } from '../web/embed';
@@ -42,6 +43,7 @@ export const apiRouter = createRouter()
   .route('/', messagingRouter)
   .route('/', templatesRouter)
   .route('/', scheduleRouter)
+  .route('/', timesheetsRouter)
   .route('/', notificationsRouter)
   .route('/', goingRateRouter)
   .route('/', partnerRouter)

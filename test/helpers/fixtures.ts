@@ -2,7 +2,6 @@ import { env } from 'cloudflare:workers';
 import { expect } from 'vitest';
 import { PARTNER_SCOPES } from '../../src/db/schema/partners';
 import { newId } from '../../src/lib/ids';
-import { ensureInvoiceForShift } from '../../src/services/invoices';
 import { escalateSupportThread, openSupportThread } from '../../src/services/messaging';
 import { SimulatorGateway } from '../../src/local/payment-simulator';
 import { call } from './api';
@@ -11,6 +10,7 @@ import { addTeammate, connect, makeUser, TEST_PASSWORD, type TestUser } from './
 import { oauthTokens } from './mcp';
 import { daysFromToday, insertShift as insertHistoryRow } from './rows';
 import { dateAhead, HOUR, insertShift, MINUTE, NY, pngBytes } from './shifts';
+import { approveShiftTime, submittedTimesheet } from './timesheets';
 
 /** A small but real PDF, for a credential document. */
 export const PDF_BYTES = new TextEncoder().encode('%PDF-1.7\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
@@ -72,6 +72,8 @@ export interface VictimWorld {
   };
   /** The worked shift's invoice (pending; the business has no card). */
   invoice: string;
+  /** A timesheet submitted by the crew member two days ago, awaiting approval (no invoice). */
+  timesheet: string;
   /** A window on the accepted shift's day that covers it and the crew member's shift elsewhere. */
   conflictWindow: { date: string; shift_in: string; shift_out: string };
   template: string;
@@ -181,7 +183,17 @@ export async function buildVictimWorld(): Promise<VictimWorld> {
     rate: 2000,
     tz: NY,
   });
-  const invoice = (await ensureInvoiceForShift(contextAt(Date.now(), owner), worked)).id;
+  const invoice = (await approveShiftTime(owner, worked)).id;
+  const submitted = await insertHistoryRow({
+    businessId: business,
+    shifterId: crewShifter,
+    date: daysFromToday(-2, NY),
+    in: '09:00',
+    out: '17:00',
+    rate: 2000,
+    tz: NY,
+  });
+  const timesheet = await submittedTimesheet(submitted);
 
   // The clock photo of the shift in progress, as clock_photo would have stored it.
   const photoFile = `${newId('upload')}.png`;
@@ -432,6 +444,7 @@ export async function buildVictimWorld(): Promise<VictimWorld> {
     ownerPushSubscription,
     shifts: { pending: pending.id, broadcast: broadcast.id, accepted: accepted.id, started: started.id, inProgress: inProgress.id, worked },
     invoice,
+    timesheet,
     conflictWindow: { date: day4, shift_in: '08:00', shift_out: '22:00' },
     template: template.id,
     mileage: mileage.id,

@@ -1,9 +1,8 @@
-import { ensureInvoiceForShift } from '../../src/services/invoices';
-import { contextAt } from './clock';
 import type { TestUser } from './factory';
 import { HOUR, insertShift, makePair } from './shifts';
+import { approveShiftTime } from './timesheets';
 
-/** A worked (accepted, clocked out) shift of the pair, 4 h at `rateMinor`/h (default $20), and its pending invoice. */
+/** A worked (accepted, clocked out) shift of the pair, 4 h at `rateMinor`/h (default $20), its time approved, and its pending invoice. */
 export async function workedShiftInvoice(biz: TestUser, sh: TestUser, opts: { rateMinor?: number; hoursAgo?: number } = {}) {
   const start = Date.now() - (opts.hoursAgo ?? 6) * HOUR;
   const shift = await insertShift({
@@ -14,7 +13,7 @@ export async function workedShiftInvoice(biz: TestUser, sh: TestUser, opts: { ra
     ...(opts.rateMinor ? { rateMinor: opts.rateMinor } : {}),
     set: { shift_start_at: start, shift_end_at: start + 4 * HOUR },
   });
-  const invoice = await ensureInvoiceForShift(contextAt(Date.now(), biz), shift.id);
+  const invoice = await approveShiftTime(biz, shift.id);
   return { shift, invoice };
 }
 

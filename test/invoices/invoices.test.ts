@@ -3,12 +3,12 @@ import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { invoices, shiftRequests } from '../../src/db/schema';
+import { invoices, shiftRequests, timesheets } from '../../src/db/schema';
 import { addDays } from '../../src/lib/shift-time';
 import { ensureInvoiceForShift } from '../../src/services/invoices';
 import { INVOICE_COLUMNS } from '../../src/services/invoices/schemas';
 import { clockOut as clockOutAt } from '../../src/services/shifts';
-import { shiftPayMinor, workedShiftSql } from '../../src/services/kernel';
+import { workedShiftSql } from '../../src/services/kernel';
 import { call, expectError } from '../helpers/api';
 import { CARD, chargeCall, workedInvoice as chargeableInvoice, saveCard } from '../helpers/charges';
 import { contextAt, nextDstChangeFromNow } from '../helpers/clock';
@@ -16,34 +16,38 @@ import { addTeammate, db, makeUser } from '../helpers/factory';
 import { workedInvoice, workedShiftInvoice } from '../helpers/invoices';
 import { payInvoice, testCtx } from '../helpers/refund-world';
 import { HOUR, insertShift, MINUTE, makePair, NY } from '../helpers/shifts';
+import { approveShiftTime, approveShiftTimeAt, submittedTimesheet, timesheetIdOf } from '../helpers/timesheets';
 
 const invoicesOf = (shiftId: string) => db().select().from(invoices).where(eq(invoices.shift_request_id, shiftId));
 
-/** An accepted shift of a connected pair, clocked in `minutes` long ago and ending now. */
-async function clockedIn(opts: { minutes?: number; rateMinor?: number } = {}) {
+/** An accepted shift of a connected pair that ended an hour ago, clocked in at its start and out at its end. */
+async function workedThrough(opts: { minutes?: number; rateMinor?: number } = {}) {
   const { biz, sh } = await makePair();
   const minutes = opts.minutes ?? 4 * 60;
   const shift = await insertShift({
     businessId: biz.businessId!,
     shifterId: sh.shifterId,
-    startsAt: Date.now() - minutes * MINUTE + 5 * MINUTE,
+    startsAt: Date.now() - minutes * MINUTE - HOUR,
     minutes,
     rateMinor: opts.rateMinor,
-    set: { shift_start_at: Date.now() - minutes * MINUTE + 5 * MINUTE },
+    set: { shift_start_at: Date.now() - minutes * MINUTE - HOUR },
   });
-  return { biz, sh, shift };
+  await db().update(shiftRequests).set({ shift_start_at: shift.starts_at }).where(eq(shiftRequests.id, shift.id));
+  await clockOutAt(contextAt(shift.ends_at, sh), shift.id, {});
+  return { biz, sh, shift, timesheet: (await timesheetIdOf(shift.id))! };
 }
 
 describe('invoice creation', () => {
-  it('a clock-out writes exactly one pending invoice of hours × rate; a retried clock-out with the same Idempotency-Key adds none', async () => {
-    const { biz, sh, shift } = await clockedIn({ rateMinor: 2050 });
+  it('the clock-out writes none; the approval writes exactly one pending invoice of the approved hours × rate; a retried approval with the same Idempotency-Key adds none', async () => {
+    const { biz, sh, shift, timesheet } = await workedThrough({ rateMinor: 2050 });
+    expect(await invoicesOf(shift.id)).toHaveLength(0);
     const headers = { 'Idempotency-Key': `idem-${shift.id}` };
-    const first = await call('POST', `/v1/shift_request/${shift.id}/clock_out`, { key: sh.key, body: {}, headers });
+    const first = await call('PUT', `/v1/timesheets/${timesheet}/approve`, { key: biz.key, headers });
     expect(first.status, JSON.stringify(first.body)).toBe(200);
-    const again = await call('POST', `/v1/shift_request/${shift.id}/clock_out`, { key: sh.key, body: {}, headers });
+    const again = await call('PUT', `/v1/timesheets/${timesheet}/approve`, { key: biz.key, headers });
     expect(again.status).toBe(200);
-    // A second clock-out without the key finds the shift already worked and writes nothing either.
-    expect((await call('POST', `/v1/shift_request/${shift.id}/clock_out`, { key: sh.key, body: {} })).status).toBe(200);
+    // A second approval without the key finds it approved and writes nothing either.
+    expect((await call('PUT', `/v1/timesheets/${timesheet}/approve`, { key: biz.key })).status).toBe(200);
     const rows = await invoicesOf(shift.id);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
@@ -58,18 +62,23 @@ describe('invoice creation', () => {
     expect(rows[0]!.id).toMatch(/^in_[0-9A-Za-z]{20}$/);
   });
 
-  it('concurrent clock-outs of one shift make one invoice', async () => {
-    const { sh, shift } = await clockedIn();
+  it('concurrent approvals of one timesheet make one invoice', async () => {
+    const { biz, timesheet, shift } = await workedThrough();
     const results = await Promise.all(
-      Array.from({ length: 8 }, () => call('POST', `/v1/shift_request/${shift.id}/clock_out`, { key: sh.key, body: {} })),
+      Array.from({ length: 8 }, () => call('PUT', `/v1/timesheets/${timesheet}/approve`, { key: biz.key })),
     );
     for (const r of results) expect(r.status).toBe(200);
     expect(await invoicesOf(shift.id)).toHaveLength(1);
   });
 
   it('a no-show has no invoice: its clock-out is refused and ensureInvoiceForShift refuses it too', async () => {
-    const { biz, sh, shift } = await clockedIn();
-    await db().update(shiftRequests).set({ is_noshow: true }).where(eq(shiftRequests.id, shift.id));
+    const { biz, sh } = await makePair();
+    const shift = await insertShift({
+      businessId: biz.businessId!,
+      shifterId: sh.shifterId,
+      startsAt: Date.now() - HOUR,
+      set: { shift_start_at: Date.now() - HOUR, is_noshow: true },
+    });
     expect((await call('POST', `/v1/shift_request/${shift.id}/clock_out`, { key: sh.key, body: {} })).status).not.toBe(200);
     await expect(ensureInvoiceForShift(contextAt(Date.now(), biz), shift.id)).rejects.toMatchObject({ code: 'SHFT-STATE-ERR' });
     expect(await invoicesOf(shift.id)).toHaveLength(0);
@@ -93,12 +102,12 @@ describe('invoice creation', () => {
       expect(shift.ends_at - shift.starts_at).toBe(hours * HOUR);
       await db().update(shiftRequests).set({ shift_start_at: shift.starts_at }).where(eq(shiftRequests.id, shift.id));
       await clockOutAt(contextAt(shift.ends_at, sh), shift.id, {});
-      const [inv] = await invoicesOf(shift.id);
-      expect(inv!.amount_minor).toBe(hours * 1999);
+      const inv = await approveShiftTimeAt(biz, shift.id, shift.ends_at + HOUR);
+      expect(inv.amount_minor).toBe(hours * 1999);
     }
   });
 
-  it('ensureInvoiceForShift invoices a shift worked before invoices existed, once, also under concurrent callers', async () => {
+  it('ensureInvoiceForShift invoices a shift whose time is approved, once, also under concurrent callers; an unapproved one has none', async () => {
     const { biz, sh } = await makePair();
     const shift = await insertShift({
       businessId: biz.businessId!,
@@ -106,9 +115,15 @@ describe('invoice creation', () => {
       startsAt: Date.now() - 10 * HOUR,
       minutes: 90,
       rateMinor: 1333,
-      set: { shift_start_at: Date.now() - 10 * HOUR, shift_end_at: Date.now() - 8 * HOUR },
+      set: { shift_start_at: Date.now() - 10 * HOUR, shift_end_at: Date.now() - 10 * HOUR + 90 * MINUTE },
     });
     const ctx = contextAt(Date.now(), biz);
+    // Worked, not yet approved: no invoice.
+    await submittedTimesheet(shift.id);
+    await expect(ensureInvoiceForShift(ctx, shift.id)).rejects.toMatchObject({ code: 'SHFT-STATE-ERR' });
+    // Approved, its invoice lost (an approval made before invoices followed it): made once from the approved pay.
+    await approveShiftTime(biz, shift.id);
+    await db().delete(invoices).where(eq(invoices.shift_request_id, shift.id));
     const all = await Promise.all(Array.from({ length: 6 }, () => ensureInvoiceForShift(ctx, shift.id)));
     expect(new Set(all.map((i) => i.id)).size).toBe(1);
     expect(all[0]!.amount_minor).toBe(2000); // 1.5 h × 13.33 = 19.995 → 20.00 (half-up)
@@ -320,24 +335,34 @@ describe('the invoice list: refunds and failed charges', () => {
 });
 
 describe('demo invoices', () => {
-  it('the demo seed invoices every worked shift once: settled ones paid (shift status 5), most pending', async () => {
+  it('the demo seed gives every worked shift a timesheet and invoices the approved ones once, at their approved pay: settled ones paid (shift status 5), most pending', async () => {
     const res = await call('POST', '/internal/demo/seed', { headers: { 'X-Demo-Seed-Token': 'test-seed-token' }, query: { force: 1 } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.seeded).toBe(true);
     // Rows seeded straight into D1 by the tests above (ids without the sr_ prefix) are left out.
     const worked = (await db().select().from(shiftRequests).where(workedShiftSql())).filter((s) => s.id.startsWith('sr_'));
     const rows = await db().select().from(invoices);
+    const sheets = new Map((await db().select().from(timesheets)).map((t) => [t.shift_request_id, t]));
     const byShift = new Map(rows.map((r) => [r.shift_request_id, r]));
     expect(rows.length).toBe(byShift.size);
     expect(worked.length).toBeGreaterThan(5);
+    let awaiting = 0;
     for (const s of worked) {
+      const ts = sheets.get(s.id);
+      expect(ts, s.id).toBeDefined();
       const inv = byShift.get(s.id);
+      if (ts!.status === 'submitted') {
+        awaiting++;
+        expect(inv, s.id).toBeUndefined();
+        continue;
+      }
       expect(inv, s.id).toBeDefined();
-      expect(inv!.amount_minor).toBe(shiftPayMinor(s));
+      expect(inv!.amount_minor).toBe(ts!.pay_minor);
       // Paid if and only if the shift is settled (status 5).
       expect(inv!.status === 'paid', s.id).toBe(s.request_status === 5);
       if (inv!.status === 'paid') expect(inv!.paid_at).not.toBeNull();
     }
+    expect(awaiting).toBeGreaterThan(0);
     const paid = rows.filter((r) => r.status === 'paid').length;
     expect(paid).toBeGreaterThan(0);
     expect(rows.filter((r) => r.status === 'pending').length).toBeGreaterThan(0);

@@ -25,6 +25,7 @@ import {
   workedInvoice,
 } from '../helpers/charges';
 import { addTeammate, db, makeUser } from '../helpers/factory';
+import { approveShiftTime } from '../helpers/timesheets';
 import { auditFor, HOUR, insertShift, MINUTE, makePair, outboxFor } from '../helpers/shifts';
 
 const paidNotices = (invoiceId: string) => outboxFor(invoiceId, { topic: 'notifications', kind: 'invoice_paid' });
@@ -281,11 +282,13 @@ async function shiftToClockOut(opts: { broadcastClaimed?: boolean } = {}) {
 const clockOut = (id: string, key: string) => call('POST', `/v1/shift_request/${id}/clock_out`, { key, body: {}, worker: heldWorker });
 
 describe('the automatic charge', () => {
-  it('an invoice created at clock-out is charged by the sweep without anyone asking, once; without a card it waits until one is saved', async () => {
+  it('an invoice created at the approval of the time is charged by the sweep without anyone asking, once; without a card it waits until one is saved', async () => {
     const { biz, sh, shift } = await shiftToClockOut();
     await saveCard(biz, biz.businessId!);
     expect((await clockOut(shift.id, sh.key)).status).toBe(200);
-    const [inv] = await db().select().from(invoices).where(eq(invoices.shift_request_id, shift.id));
+    // Nothing is invoiced before the time is approved.
+    expect(await db().select().from(invoices).where(eq(invoices.shift_request_id, shift.id))).toEqual([]);
+    const inv = await approveShiftTime(biz, shift.id);
     expect(inv).toMatchObject({ status: 'pending', charge_attempted_at: null });
 
     const first = await sweepAutomaticCharges(heldCtx(null));
@@ -298,7 +301,7 @@ describe('the automatic charge', () => {
     // No card: the invoice waits, untouched, until the business saves one.
     const waiting = await shiftToClockOut();
     await clockOut(waiting.shift.id, waiting.sh.key);
-    const [w] = await db().select().from(invoices).where(eq(invoices.shift_request_id, waiting.shift.id));
+    const w = await approveShiftTime(waiting.biz, waiting.shift.id);
     await sweepAutomaticCharges(heldCtx(null));
     expect(await invoiceRow(w!.id)).toMatchObject({ status: 'pending', charge_attempted_at: null, charge_attempts: 0 });
     await saveCard(waiting.biz, waiting.biz.businessId!);
@@ -361,7 +364,7 @@ describe('the automatic charge', () => {
 });
 
 describe('pre-paying a claimed shift', () => {
-  it('a claimed broadcast is pre-paid (invoice paid, shift still 2); its clock-out keeps that invoice and completes the shift (5)', async () => {
+  it('a claimed broadcast is pre-paid (invoice paid, shift still 2); its approved time keeps that invoice and completes the shift (5)', async () => {
     const { biz, sh, shift } = await shiftToClockOut({ broadcastClaimed: true });
     await saveCard(biz, biz.businessId!);
     const res = await call('POST', `/v1/shift_request/${shift.id}/prepay`, { key: biz.key, worker: heldWorker });
@@ -378,6 +381,9 @@ describe('pre-paying a claimed shift', () => {
 
     const out = await clockOut(shift.id, sh.key);
     expect(out.status, JSON.stringify(out.body)).toBe(200);
+    // Worked, its time not yet approved: still 2; the approval completes it.
+    expect(await shiftStatus(shift.id)).toBe(2);
+    await approveShiftTime(biz, shift.id);
     expect(await shiftStatus(shift.id)).toBe(5);
     const all = await db().select().from(invoices).where(eq(invoices.shift_request_id, shift.id));
     expect(all.map((i) => i.id)).toEqual([inv.id]);

@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isWorked, type ServiceContext, shiftPayMinor } from '../../src/services/kernel';
-import {
-  CLOCK_IN_EARLY_MINUTES,
-  CLOCK_OUT_GRACE_MINUTES,
-  clockIn,
-  clockOut,
-  markNoShow,
-  MIN_CLOCKED_MINUTES,
-} from '../../src/services/shifts';
+import { isWorked, type ServiceContext } from '../../src/services/kernel';
+import { CLOCK_IN_EARLY_MINUTES, clockIn, clockOut, markNoShow, MIN_CLOCKED_MINUTES } from '../../src/services/shifts';
 import { type ApiResult, call, expectError } from '../helpers/api';
 import { contextAt } from '../helpers/clock';
 import { addTeammate, makeUser, type TestUser } from '../helpers/factory';
@@ -63,26 +56,24 @@ describe('clock-in window', () => {
 });
 
 describe('clock-out rules', () => {
-  it('an early clock-in and a clock-out a second later is refused: no fully paid shift for a second of work', async () => {
+  it('an early clock-in and a clock-out a second later is refused: clock-out opens a minute after the clock-in', async () => {
     const { sh, shift } = await dayShift();
     const inAt = shift.starts_at - 55 * MINUTE;
     await clockIn(at(inAt, sh), shift.id, {});
     const err = await expectAppError(clockOut(at(inAt + SECOND, sh), shift.id, {}), 'SHFT-CLOCK-WINDOW-ERR');
-    expect(err.details).toEqual({ opens_at: new Date(shift.ends_at - CLOCK_OUT_GRACE_MINUTES * MINUTE).toISOString() });
-    await expectAppError(clockOut(at(shift.starts_at + HOUR, sh), shift.id, {}), 'SHFT-CLOCK-WINDOW-ERR');
+    expect(err.details).toEqual({ opens_at: new Date(inAt + MIN_CLOCKED_MINUTES * MINUTE).toISOString() });
     const row = (await readShift(shift.id))!;
     expect(row.shift_end_at).toBeNull();
     expect(isWorked(row)).toBe(false);
     expect(await auditFor(shift.id, 'shift.clock_out')).toHaveLength(0);
   });
 
-  it(`the shifter may clock out from ${CLOCK_OUT_GRACE_MINUTES} minutes before the scheduled end, and any time after it`, async () => {
+  it('the worker clocks out whenever they stop working: before the scheduled end too (marked ended early), and after it', async () => {
     const { sh, shift } = await dayShift();
     await clockIn(at(shift.starts_at - 5 * MINUTE, sh), shift.id, {});
-    const opens = shift.ends_at - CLOCK_OUT_GRACE_MINUTES * MINUTE;
-    await expectAppError(clockOut(at(opens - SECOND, sh), shift.id, {}), 'SHFT-CLOCK-WINDOW-ERR');
-    const out = await clockOut(at(opens, sh), shift.id, {});
-    expect(out).toMatchObject({ shift_end_at: iso(opens), shift_end_by_id: sh.userId });
+    const early = shift.starts_at + 3 * HOUR;
+    const out = await clockOut(at(early, sh), shift.id, {});
+    expect(out).toMatchObject({ shift_end_at: iso(early), shift_end_by_id: sh.userId });
     expect(isWorked((await readShift(shift.id))!)).toBe(true);
     expect((await auditFor(shift.id, 'shift.clock_out'))[0]!.data).toContain('"ended_early":true');
 
@@ -90,15 +81,13 @@ describe('clock-out rules', () => {
     await clockIn(at(late.shift.starts_at, late.sh), late.shift.id, {});
     const after = await clockOut(at(late.shift.ends_at + 3 * HOUR, late.sh), late.shift.id, {});
     expect(after.shift_end_at).toBe(iso(late.shift.ends_at + 3 * HOUR));
-    // Pay stays the scheduled hours × rate (DECISIONS.md "Money").
-    expect(shiftPayMinor((await readShift(late.shift.id))!)).toBe(8 * 2000);
   });
 
   it('a kiosk punching for the shifter follows the shifter’s rules', async () => {
     const { biz, sh, shift } = await dayShift();
     await clockIn(at(shift.starts_at, biz), shift.id, { actor_id: sh.shifterId! });
-    await expectAppError(clockOut(at(shift.ends_at - 20 * MINUTE, biz), shift.id, { actor_id: sh.shifterId! }), 'SHFT-CLOCK-WINDOW-ERR');
-    const out = await clockOut(at(shift.ends_at - 10 * MINUTE, biz), shift.id, { actor_id: sh.shifterId! });
+    await expectAppError(clockOut(at(shift.starts_at + 30 * SECOND, biz), shift.id, { actor_id: sh.shifterId! }), 'SHFT-CLOCK-WINDOW-ERR');
+    const out = await clockOut(at(shift.ends_at - 20 * MINUTE, biz), shift.id, { actor_id: sh.shifterId! });
     expect(out.shift_end_by_id).toBe(sh.userId);
   });
 
@@ -129,6 +118,7 @@ describe('clock-out rules', () => {
     const { biz, sh } = await makePair();
     const shift = await insertShift({ businessId: biz.businessId!, shifterId: sh.shifterId, startsAt: Date.now() + 20 * MINUTE });
     ok(await apiClockIn(shift.id, sh.key));
+    // Clock-out opens a minute after the clock-in.
     expectError(await apiClockOut(shift.id, sh.key), 422, 'SHFT-CLOCK-WINDOW-ERR');
     expect((await readShift(shift.id))!.shift_end_at).toBeNull();
   });

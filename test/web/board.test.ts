@@ -163,7 +163,7 @@ describe('kiosk mode', () => {
     expect(JSON.parse(audit!.data!)).toMatchObject({ punched_as: 'kiosk', attributed_to: crew.userId });
     expect((await b.get(done.location!)).html).toContain('Kiosk Kim, you are clocked in');
 
-    // Clocking out opens 15 minutes before the end, as for the shifter: refused now, with the reason.
+    // Clocking out opens a minute after the clock-in, as for the shifter: refused now, with the reason.
     const early = await punch(b, due.id, 'out');
     expect(early.status).toBe(422);
     expect(early.html).toContain('Not yet:');

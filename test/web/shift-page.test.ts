@@ -24,6 +24,7 @@ import {
   windowFromNow,
 } from '../helpers/shifts';
 import { signedIn } from '../helpers/signed-in';
+import { timesheetIdOf } from '../helpers/timesheets';
 
 // The business's shift page (/dashboard/shifts/:id, src/web/features/shift/): the shift, its story
 // in time order (services/shifts shiftStory), and cancel and unassign after a confirmation, offered
@@ -86,6 +87,9 @@ describe('/dashboard/shifts/:id, the story', () => {
       body: { lat: 40.7128, lon: -74.006, photo_url: photo.body.url },
     });
     expect(clockOut.status, JSON.stringify(clockOut.body)).toBe(200);
+    // The invoice follows the approval of the time.
+    const timesheet = await timesheetIdOf(posted.id);
+    expect((await call('PUT', `/v1/timesheets/${timesheet}/approve`, { key: owner.key })).status).toBe(200);
     const [invoice] = await db().select().from(invoices).where(eq(invoices.shift_request_id, posted.id));
     expect(invoice).toBeDefined();
     const review = await call('POST', '/v1/review', {

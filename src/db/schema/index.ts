@@ -23,3 +23,4 @@ export * from './kiosk';
 export * from './calendar-feeds';
 export * from './crew-invites';
 export * from './sms-outbox';
+export * from './timesheets';

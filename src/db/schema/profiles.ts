@@ -73,6 +73,14 @@ export const businesses = sqliteTable(
       .default('USD')
       .references(() => currencies.code),
     auto_fill_on_cancel: bool('auto_fill_on_cancel').notNull().default(false),
+    /** Timesheets (services/timesheets/policy.ts): rounding to the nearest N minutes (0 = none, 5, 6 or 15). */
+    timesheet_rounding_minutes: integer('timesheet_rounding_minutes').notNull().default(0),
+    /** Hours the worker has to dispute a submission or an edit. */
+    timesheet_dispute_hours: integer('timesheet_dispute_hours').notNull().default(12),
+    /** Hours the business has to answer a dispute before it resolves for the worker. */
+    timesheet_answer_hours: integer('timesheet_answer_hours').notNull().default(72),
+    /** Hours after submission an unanswered timesheet approves itself; null = at its pay period's lock. */
+    timesheet_auto_approve_hours: integer('timesheet_auto_approve_hours'),
     ...timestamps,
   },
   (t) => [

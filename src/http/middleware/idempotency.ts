@@ -50,8 +50,8 @@ async function fingerprint(c: Context<AppEnv>): Promise<string> {
 }
 
 /**
- * Honours `Idempotency-Key` on POSTs of authenticated callers (anonymous POSTs run as if it were not
- * sent: nothing is stored or read for them). The body is already bounded by the body limit.
+ * Honours `Idempotency-Key` on the writes (POST, PUT, PATCH) of authenticated callers (anonymous
+ * ones run as if it were not sent: nothing is stored or read for them). The body is already bounded by the body limit.
  *
  * - The first request claims the key (a unique row, `processing`) and runs with
  *   `idempotency = { recordId, committed: null }`. The guarded-write primitive marks the row
@@ -94,8 +94,11 @@ export const formIdempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
 /** Content type under which a stored redirect keeps its Location (a page form's answer). */
 const REDIRECT_TYPE = 'application/x-redirect';
 
+/** The methods a key is honoured on: every write the API has (DELETE is idempotent by itself). */
+const KEYED_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
 async function withIdempotency(c: Context<AppEnv>, next: () => Promise<void>, key: string | undefined, hash: () => Promise<string>) {
-  if (c.req.method !== 'POST' || key === undefined) return next();
+  if (!KEYED_METHODS.has(c.req.method) || key === undefined) return next();
   const scope = scopeOf(c.get('actor'));
   if (scope === null) return next();
   if (!KEY_PATTERN.test(key)) {

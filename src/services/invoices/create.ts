@@ -1,10 +1,10 @@
-import { and, eq, type SQL, sql } from 'drizzle-orm';
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { insertWhere } from '../../db/conditional';
-import { invoices, shiftRequests } from '../../db/schema';
+import { invoices, shiftRequests, timesheets } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import { isWorked, type ServiceContext, shiftPayMinor, workedShiftSql } from '../kernel';
+import { isWorked, type ServiceContext, shiftPayMinor, timeApprovedSql, workedShiftSql } from '../kernel';
 import type { InvoiceRow } from './row';
 
 /** The fields of a shift an invoice is priced from. */
@@ -19,16 +19,17 @@ export interface InvoicedShift {
 }
 
 /**
- * The pending invoice of a worked shift: hours × rate in the shift's currency, on the same scheduled
- * duration (real instants, so a DST night is 7 or 9 hours) and rounding as labor costs and earnings.
+ * The pending invoice of a shift in its currency: the approved pay of its timesheet (`amountMinor`,
+ * services/timesheets), or for a pre-payment made before the work, the scheduled hours × rate (real
+ * instants, so a DST night is 7 or 9 hours), rounded once.
  */
-export function invoiceFor(shift: InvoicedShift, now: number): InvoiceRow {
+export function invoiceFor(shift: InvoicedShift, now: number, amountMinor: number = shiftPayMinor(shift)): InvoiceRow {
   return {
     id: newId('invoice'),
     business_id: shift.business_id,
     shift_request_id: shift.id,
     shifter_id: shift.shifter_id,
-    amount_minor: shiftPayMinor(shift),
+    amount_minor: amountMinor,
     currency: shift.currency,
     conversion_amount_minor: null,
     conversion_currency: null,
@@ -53,18 +54,20 @@ export function invoiceFor(shift: InvoicedShift, now: number): InvoiceRow {
 }
 
 /**
- * The invoice insert of a write that makes a shift worked, conditional on that write's `applied`
- * (it happens in the same batch or not at all). The unique shift_request_id keeps it to one: a
- * shift that already has one (an earlier pre-payment) keeps it.
+ * The invoice insert of the write that approves a shift's time (services/timesheets), for the approved
+ * pay (`amountMinor`), conditional on that write's `applied` (it happens in the same batch or not at
+ * all). The unique shift_request_id keeps it to one: a shift that already has one (an earlier
+ * pre-payment) keeps it.
  */
-export function invoiceInsertWhere(db: Db, shift: InvoicedShift, now: number, applied: SQL) {
-  return insertWhere(db, invoices, invoiceFor(shift, now), applied).onConflictDoNothing({ target: invoices.shift_request_id });
+export function invoiceInsertWhere(db: Db, shift: InvoicedShift, now: number, applied: SQL, amountMinor?: number) {
+  return insertWhere(db, invoices, invoiceFor(shift, now, amountMinor), applied).onConflictDoNothing({ target: invoices.shift_request_id });
 }
 
 /**
- * The invoice of a shift worked before invoices existed (or any worked shift): created once, returned
- * as stored afterwards. Idempotent and safe under concurrent callers (the insert re-checks the worked
- * predicate and the unique shift_request_id). A shift that is not worked is SHFT-STATE-ERR.
+ * The invoice of a shift whose time is approved (its timesheet approved or locked), for the approved
+ * pay: the one its approval wrote, or, for one approved without it (written before invoices followed
+ * approval), created once. Idempotent and safe under concurrent callers (the insert re-checks the
+ * approval in SQL and the unique shift_request_id). Any other shift is SHFT-STATE-ERR.
  * No access check: callers make it.
  */
 export async function ensureInvoiceForShift(ctx: ServiceContext, shiftRequestId: string): Promise<InvoiceRow> {
@@ -72,13 +75,20 @@ export async function ensureInvoiceForShift(ctx: ServiceContext, shiftRequestId:
   if (existing) return existing;
   const [shift] = await ctx.db.select().from(shiftRequests).where(eq(shiftRequests.id, shiftRequestId)).limit(1);
   if (!shift) throw new AppError('SHFT-NOT-FND-ERR');
-  if (!isWorked(shift)) throw new AppError('SHFT-STATE-ERR', 'Only a worked shift has an invoice.');
-  const stillWorked = sql`EXISTS (SELECT 1 FROM ${shiftRequests} WHERE ${and(eq(shiftRequests.id, shiftRequestId), workedShiftSql())})`;
-  await invoiceInsertWhere(ctx.db, shift, ctx.now(), stillWorked);
+  const [ts] = await ctx.db
+    .select({ pay: timesheets.pay_minor })
+    .from(timesheets)
+    .where(and(eq(timesheets.shift_request_id, shiftRequestId), inArray(timesheets.status, ['approved', 'locked'])))
+    .limit(1);
+  if (!isWorked(shift) || ts?.pay == null) throw notApproved();
+  const stillApproved = sql`EXISTS (SELECT 1 FROM ${shiftRequests} WHERE ${and(eq(shiftRequests.id, shiftRequestId), workedShiftSql())}) AND ${timeApprovedSql(shiftRequestId)}`;
+  await invoiceInsertWhere(ctx.db, shift, ctx.now(), stillApproved, ts.pay);
   const created = await invoiceOfShift(ctx, shiftRequestId);
-  if (!created) throw new AppError('SHFT-STATE-ERR', 'Only a worked shift has an invoice.');
+  if (!created) throw notApproved();
   return created;
 }
+
+const notApproved = () => new AppError('SHFT-STATE-ERR', 'Only a worked shift whose time is approved has an invoice.');
 
 async function invoiceOfShift(ctx: ServiceContext, shiftRequestId: string): Promise<InvoiceRow | null> {
   const [row] = await ctx.db.select().from(invoices).where(eq(invoices.shift_request_id, shiftRequestId)).limit(1);

@@ -77,6 +77,7 @@ export {
   SHIFT_STATUS_NAMES,
   type ShiftStatus,
   type ShiftStatusName,
+  timeApprovedSql,
   workedShiftSql,
 } from './shift/status';
 export { systemContext } from './system-context';

@@ -11,6 +11,7 @@ import {
   requirePerson,
   type ServiceContext,
   SHIFT_STATUS,
+  timeApprovedSql,
   type TransferResult,
   workedShiftSql,
 } from '../kernel';
@@ -34,15 +35,19 @@ export function shifterShare(chargedMinor: number, feeBps: number): number {
   return chargedMinor - roundRatio(chargedMinor * feeBps, 10_000);
 }
 
-/** True (in SQL) when the invoice's shift is worked (the one predicate): only then is the shifter's share earned. */
+/**
+ * True (in SQL) when the invoice's shift is worked (the one predicate) and its time approved (its
+ * timesheet approved or locked): only then is the shifter's share earned. A shift paid beforehand is
+ * paid out only once its time is approved.
+ */
 const invoiceShiftWorked = (shiftRequestId: Column | string): SQL =>
-  sql`EXISTS (SELECT 1 FROM ${shiftRequests} WHERE ${shiftRequests.id} = ${shiftRequestId} AND ${workedShiftSql()})`;
+  sql`EXISTS (SELECT 1 FROM ${shiftRequests} WHERE ${shiftRequests.id} = ${shiftRequestId} AND ${workedShiftSql()}) AND ${timeApprovedSql(shiftRequestId)}`;
 
 async function shiftWorked(ctx: ServiceContext, shiftRequestId: string): Promise<boolean> {
   const [row] = await ctx.db
     .select({ ok: sql<number>`1` })
     .from(shiftRequests)
-    .where(and(eq(shiftRequests.id, shiftRequestId), workedShiftSql()))
+    .where(and(eq(shiftRequests.id, shiftRequestId), workedShiftSql(), timeApprovedSql(shiftRequests.id)))
     .limit(1);
   return row !== undefined;
 }

@@ -11,9 +11,11 @@ import type { ClockSide, ShiftRequestView } from './schemas';
 
 /** Clock-in opens this long before the scheduled start and closes at the scheduled end. */
 export const CLOCK_IN_EARLY_MINUTES = 60;
-/** The shifter (or a kiosk for them) may clock out from this long before the scheduled end. */
-export const CLOCK_OUT_GRACE_MINUTES = 15;
-/** A clock-out comes at least this long after the clock-in, whoever punches. */
+/**
+ * A clock-out comes at least this long after the clock-in, whoever punches: the worker clocks out when
+ * they stop working, before the scheduled end too (recorded as left early on the timesheet, never
+ * refused; docs/decisions/timesheets.md).
+ */
 export const MIN_CLOCKED_MINUTES = 1;
 
 const MINUTE = 60_000;
@@ -55,30 +57,20 @@ export interface ClockWindow {
 /** The first instant a clock-in is accepted. */
 export const clockInOpensAt = (startsAt: number) => startsAt - CLOCK_IN_EARLY_MINUTES * MINUTE;
 
-/** The first instant a clock-out by `as` is accepted, once clocked in. */
-export function clockOutOpensAt(t: Pick<ClockTimes, 'clockedInAt' | 'startsAt' | 'endsAt'>, as: PunchAs): number {
-  const afterIn = (t.clockedInAt ?? t.startsAt) + MIN_CLOCKED_MINUTES * MINUTE;
-  return as === 'manager' ? afterIn : Math.max(afterIn, t.endsAt - CLOCK_OUT_GRACE_MINUTES * MINUTE);
+/** The first instant a clock-out is accepted, once clocked in (the same for every side). */
+export function clockOutOpensAt(t: Pick<ClockTimes, 'clockedInAt' | 'startsAt'>): number {
+  return (t.clockedInAt ?? t.startsAt) + MIN_CLOCKED_MINUTES * MINUTE;
 }
 
-export function clockWindow(t: ClockTimes, now: number, as: PunchAs): ClockWindow {
+export function clockWindow(t: ClockTimes, now: number, _as: PunchAs): ClockWindow {
   const none = (state: ClockState, reason: string): ClockWindow => ({ state, can: null, opensAt: null, closesAt: null, reason });
   if (t.clockedOutAt !== null) return none('done', 'Clocked out.');
   if (!t.accepted) return none('not_accepted', 'Only an accepted shift is clocked in and out.');
   if (t.noShow) return none('no_show', 'The business marked this shift as a no-show.');
   if (t.clockedInAt !== null) {
-    const opens = clockOutOpensAt(t, as);
+    const opens = clockOutOpensAt(t);
     if (now >= opens) return { state: 'in', can: 'out', opensAt: null, closesAt: null, reason: null };
-    const grace = opens > t.clockedInAt + MIN_CLOCKED_MINUTES * MINUTE;
-    return {
-      state: 'in',
-      can: null,
-      opensAt: opens,
-      closesAt: null,
-      reason: grace
-        ? `Clock-out opens ${CLOCK_OUT_GRACE_MINUTES} minutes before the scheduled end; if the business sends you home earlier, they end the shift.`
-        : 'Clock-out opens a minute after clocking in.',
-    };
+    return { state: 'in', can: null, opensAt: opens, closesAt: null, reason: 'Clock-out opens a minute after clocking in.' };
   }
   if (now > t.endsAt) return none('missed', 'The clock window has closed: ask the business to record the shift.');
   const opens = clockInOpensAt(t.startsAt);

@@ -8,13 +8,11 @@ import { errorFields } from '../../lib/log';
 import { toIso } from '../../lib/time';
 import { inspectFile } from '../../lib/uploads';
 import { shiftParty } from '../access';
-import { invoiceInsertWhere } from '../invoices';
-import { completeIfPrepaid } from '../payments';
+import { checkBreaks, policyOf, timesheetOnClockIn, timesheetOnClockOut } from '../timesheets';
 import { committedSubject, prepareWrite, type ServiceContext, SHIFT_STATUS, shiftWhen, stateError } from '../kernel';
 import { shiftEvent } from '../webhooks';
 import {
   CLOCK_IN_EARLY_MINUTES,
-  CLOCK_OUT_GRACE_MINUTES,
   type ClockTimes,
   clockInOpensAt,
   clockOutOpensAt,
@@ -301,7 +299,8 @@ export async function clockIn(ctx: ServiceContext, id: string, input: ClockInput
           ...held.live,
         ),
       ),
-    follow: held.claim,
+    // The shift's timesheet opens with the punch, in the same batch.
+    follow: [timesheetOnClockIn(ctx.db, s.row, at, now, w.applied!), ...held.claim],
     audit: {
       action: 'shift.clock_in',
       data: { distance_m: distance, override, punched_as: who.as, attributed_to: who.attributedTo, offline: receivedAt !== null },
@@ -327,11 +326,11 @@ export async function clockIn(ctx: ServiceContext, id: string, input: ClockInput
 }
 
 /**
- * Clock-out: sets shift_end_at (the shift is then worked). At least MIN_CLOCKED_MINUTES after the
- * clock-in, whoever punches. The shifter (or a kiosk for them) may clock out from
- * CLOCK_OUT_GRACE_MINUTES before the scheduled end; the business acting as itself may end the shift
- * early at any time, and the audit row says so. The time conditions are in the guarded update.
- * Repeating it returns the stored result.
+ * Clock-out: sets shift_end_at (the shift is then worked) and submits its timesheet in the same batch,
+ * with the breaks the worker attests and their note. At least MIN_CLOCKED_MINUTES after the clock-in,
+ * whoever punches: a worker who stops before the scheduled end clocks out all the same, and the
+ * timesheet records it as left early. Nothing is invoiced here: the invoice follows the timesheet's
+ * approval (services/timesheets). Repeating it returns the stored result.
  */
 export async function clockOut(ctx: ServiceContext, id: string, input: ClockInput): Promise<ShiftRequestView> {
   const done = committedSubject(ctx, 'shift_request');
@@ -343,10 +342,12 @@ export async function clockOut(ctx: ServiceContext, id: string, input: ClockInpu
   if (s.row.shift_start_at === null) throw new AppError('SHFT-STATE-ERR', 'Clock in before clocking out.');
   const now = ctx.now();
   const { at, receivedAt } = punchTime(ctx, input);
-  if (clockWindow(clockTimesOfRow(s.row), at, who.as).can !== 'out') throw clockOutWindowError(s.row, who);
+  if (clockWindow(clockTimesOfRow(s.row), at, who.as).can !== 'out') throw clockOutWindowError(s.row);
   const photo = await checkPhoto(ctx, s, 'out', input.photo_url);
   const distance = geofence(ctx, s, input, false);
   const endedEarly = at < s.row.ends_at;
+  const inAt = s.row.shift_start_at;
+  const breaks = checkBreaks(input.breaks, inAt, at);
   const w = shiftWrite(ctx, id);
   const held = photoClaim(ctx, photo, now, w.applied!);
   const r = await w.commit({
@@ -372,13 +373,28 @@ export async function clockOut(ctx: ServiceContext, id: string, input: ClockInpu
           eq(shiftRequests.is_noshow, false),
           // The clock window (clock-window.ts) again, in the guard.
           lte(shiftRequests.shift_start_at, at - MIN_CLOCKED_MINUTES * MINUTE),
-          ...(who.as === 'manager' ? [] : [lte(shiftRequests.ends_at, at + CLOCK_OUT_GRACE_MINUTES * MINUTE)]),
           ...held.live,
         ),
       ),
-    // The shift is worked from here: its invoice is written in the same batch, only if the guard held;
-    // a shift pre-paid already (its invoice paid) completes (2 → 5) in the same batch.
-    follow: [invoiceInsertWhere(ctx.db, s.row, now, w.applied!), completeIfPrepaid(ctx.db, id, now, w.applied!), ...held.claim],
+    // The shift is worked from here: its timesheet is submitted in the same batch, only if the guard
+    // held; its approval writes the invoice.
+    follow: [
+      ...timesheetOnClockOut(
+        ctx.db,
+        {
+          shift: s.row,
+          inAt,
+          outAt: at,
+          breaks,
+          attestation: input.break_attestation,
+          note: input.note,
+          policy: policyOf(s.business),
+          now,
+        },
+        w.applied!,
+      ),
+      ...held.claim,
+    ],
     audit: {
       action: 'shift.clock_out',
       data: {
@@ -389,6 +405,14 @@ export async function clockOut(ctx: ServiceContext, id: string, input: ClockInpu
         offline: receivedAt !== null,
       },
     },
+    notify: [
+      {
+        kind: 'timesheet_submitted',
+        userIds: await businessRecipients(ctx, s.business.id, 'timesheet_submitted'),
+        title: `${s.shifter?.display_name ?? 'Your shifter'} clocked out${endedEarly ? ' early' : ''}: their timesheet awaits you`,
+        body: shiftWhen(s.row),
+      },
+    ],
     events: [shiftEvent('shift_request.clocked_out', { ...s.row, shift_end_at: at }, now)],
   });
   const fresh = await loadShift(ctx, r.subject.id);
@@ -397,15 +421,13 @@ export async function clockOut(ctx: ServiceContext, id: string, input: ClockInpu
   if (fresh.row.request_status !== SHIFT_STATUS.accepted) throw stateError(fresh.row, 'accepted');
   if (fresh.row.shift_start_at === null) throw new AppError('SHFT-STATE-ERR', 'Clock in before clocking out.');
   if (await photoGone(ctx, photo)) throw unknownPhoto('out');
-  throw clockOutWindowError(fresh.row, who);
+  throw clockOutWindowError(fresh.row);
 }
 
-function clockOutWindowError(row: LoadedShift['row'], who: Puncher) {
-  const message =
-    who.as === 'manager'
-      ? `A clock-out comes at least ${MIN_CLOCKED_MINUTES} minute after the clock-in.`
-      : `The shifter may clock out from ${CLOCK_OUT_GRACE_MINUTES} minutes before the scheduled end (and at least ${MIN_CLOCKED_MINUTES} minute after clocking in); the business may end the shift earlier.`;
-  return new AppError('SHFT-CLOCK-WINDOW-ERR', message, { opens_at: toIso(clockOutOpensAt(clockTimesOfRow(row), who.as)) });
+function clockOutWindowError(row: LoadedShift['row']) {
+  return new AppError('SHFT-CLOCK-WINDOW-ERR', `A clock-out comes at least ${MIN_CLOCKED_MINUTES} minute after the clock-in.`, {
+    opens_at: toIso(clockOutOpensAt(clockTimesOfRow(row))),
+  });
 }
 
 /**

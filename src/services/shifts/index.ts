@@ -19,7 +19,6 @@ export {
 } from './clock';
 export {
   CLOCK_IN_EARLY_MINUTES,
-  CLOCK_OUT_GRACE_MINUTES,
   type ClockState,
   type ClockTimes,
   clockTimesOfView,

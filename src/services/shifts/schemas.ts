@@ -6,6 +6,7 @@ import { paginationInput } from '../../lib/pagination';
 import { isValidDate, TIME_RE } from '../../lib/shift-time';
 import { fileField } from '../../lib/uploads';
 import { SHIFT_STATUS, SHIFT_STATUS_NAMES } from '../kernel';
+import { clockOutTimesheetFields } from '../timesheets';
 import { SHIFT_INPUT_BOUNDS } from './input-bounds';
 import { SHIFT_STATE_KEYS, SHIFT_TONES } from './state-words';
 
@@ -156,6 +157,7 @@ export const clockBody = z
       description:
         "An offline punch: when it was made on the device (ISO 8601), for a punch queued without network and sent later. It is recorded as shift_start_at/shift_end_at when it is at most 120 seconds ahead of the service's clock (a time ahead is recorded as the arrival), at most 12 hours old, and inside the clock window as if sent then (400 VALIDATION-ERR on device_time, 422 SHFT-CLOCK-WINDOW-ERR); the arrival time is kept in clock_in_received_at/clock_out_received_at and the punch is marked clock_in_offline/clock_out_offline. Send it with the Idempotency-Key made with the punch, so a resend never punches twice.",
     }),
+    ...clockOutTimesheetFields,
   })
   .refine((b) => (b.lat === undefined) === (b.lon === undefined), { message: 'send lat and lon together', path: ['lat'] })
   .openapi('ClockRequest');

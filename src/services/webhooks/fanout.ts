@@ -25,6 +25,10 @@ const READ_SCOPE: Record<Exclude<WebhookEventType, 'webhook.test'>, PartnerScope
   'invoice.paid': 'shifts:read',
   'invoice.refunded': 'shifts:read',
   'review.disputed': 'shifts:read',
+  'timesheet.submitted': 'shifts:read',
+  'timesheet.approved': 'shifts:read',
+  'timesheet.disputed': 'shifts:read',
+  'timesheet.resolved': 'shifts:read',
 };
 
 export function parseEventTypes(stored: string): string[] {

@@ -55,6 +55,28 @@ export const invoicePaidDataSchema = z
   })
   .openapi('WebhookInvoicePaidData');
 
+export const timesheetEventDataSchema = z
+  .object({
+    timesheet: z.object({
+      id: z.string(),
+      shift_request_id: z.string(),
+      shifter_id: z.string(),
+      status: z.enum(['open', 'submitted', 'approved', 'locked']),
+      in_at: iso,
+      out_at: iso.nullable(),
+      unpaid_break_minutes: z.number().int(),
+      worked_minutes: z.number().int().nullable().openapi({ description: 'Minutes paid (rounded, unpaid breaks out).' }),
+      pay: z.number().nullable().openapi({ description: 'worked_minutes × rate, a decimal in `currency`, rounded once.' }),
+      currency: z.string(),
+      approved_how: z.enum(['business', 'auto', 'dispute_overdue']).nullable(),
+    }),
+    dispute: z
+      .object({ id: z.string(), status: z.enum(['open', 'accepted', 'rejected', 'resolved_for_worker']) })
+      .nullable()
+      .openapi({ description: 'The dispute this event is about (timesheet.disputed, timesheet.resolved), else null.' }),
+  })
+  .openapi('WebhookTimesheetData');
+
 export const invoiceRefundedDataSchema = z
   .object({
     invoice: z.object({
@@ -126,6 +148,22 @@ export const WEBHOOK_EVENTS = {
     data: invoiceRefundedDataSchema,
     summary:
       "All or part of a business's paid invoice was refunded (POST /v1/finance/refund); the shifter's transfer is reversed in proportion.",
+  },
+  'timesheet.submitted': {
+    data: timesheetEventDataSchema,
+    summary: 'A timesheet was submitted by its clock-out, with the breaks the worker attested; it awaits approval.',
+  },
+  'timesheet.approved': {
+    data: timesheetEventDataSchema,
+    summary: 'A timesheet was approved (by the business, automatically at its deadline, or by an unanswered dispute); its invoice is made.',
+  },
+  'timesheet.disputed': {
+    data: timesheetEventDataSchema,
+    summary: 'The worker disputed a timesheet’s times; the business has until answer_due_at.',
+  },
+  'timesheet.resolved': {
+    data: timesheetEventDataSchema,
+    summary: 'A dispute was answered (accepted or rejected) or resolved for the worker when unanswered in time.',
   },
   'review.disputed': {
     data: reviewDisputedDataSchema,

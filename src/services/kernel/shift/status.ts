@@ -1,5 +1,5 @@
-import { and, eq, inArray, isNotNull, type SQL } from 'drizzle-orm';
-import { shiftRequests } from '../../../db/schema';
+import { and, type Column, eq, inArray, isNotNull, type SQL, sql } from 'drizzle-orm';
+import { shiftRequests, timesheets } from '../../../db/schema';
 
 /** request_status values (DECISIONS.md "Shift request status values"). */
 export const SHIFT_STATUS = {
@@ -42,4 +42,12 @@ export function isWorked(row: { request_status: number; shift_end_at: number | n
     row.shift_end_at !== null &&
     !row.is_noshow
   );
+}
+
+/**
+ * True (in SQL) when the shift's time is approved: its timesheet is approved or locked
+ * (services/timesheets). Only approved time is paid out (payments/payouts.ts).
+ */
+export function timeApprovedSql(shiftRequestId: Column | string): SQL {
+  return sql`EXISTS (SELECT 1 FROM ${timesheets} WHERE ${timesheets.shift_request_id} = ${shiftRequestId} AND ${timesheets.status} IN ('approved', 'locked'))`;
 }
