@@ -511,7 +511,9 @@ const CASES: Record<string, Entry> = {
   // ── Timesheets ── (the business approves, edits and answers; only the worker disputes)
   approveTimesheet: { cases: [onTimesheet('business', undefined)] },
   editTimesheet: { cases: [onTimesheet('business', { out_at: '2026-01-01T17:00:00Z', reason: 'early_release' })] },
-  disputeTimesheet: { cases: [onTimesheet('shifter', { in_at: '2026-01-01T08:00:00Z', out_at: '2026-01-01T18:00:00Z', reason: 'hijack' })] },
+  disputeTimesheet: {
+    cases: [onTimesheet('shifter', { in_at: '2026-01-01T08:00:00Z', out_at: '2026-01-01T18:00:00Z', reason: 'hijack' })],
+  },
   resolveTimesheetDispute: { cases: [onTimesheet('business', { decision: 'accept' })] },
   clockOut: {
     cases: [onShift('inProgress', 'shifter', { allow: ['otherParty'], extra: (w) => ({ body: { actor_id: w.crewShifter } }) })],

@@ -4,7 +4,6 @@ import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers';
 import { describe, expect, it, vi } from 'vitest';
 import { invoices, paymentSimObjects, shiftRequests } from '../../src/db/schema';
-import { ensureInvoiceForShift } from '../../src/services/invoices';
 import { chargeInvoice, sweepAutomaticCharges } from '../../src/services/payments';
 import { CHARGE_LEASE_MS } from '../../src/services/payments/charge';
 import { SimulatorGateway } from '../../src/local/payment-simulator';
@@ -345,7 +344,7 @@ describe('the automatic charge', () => {
         minutes: 120,
         set: { shift_start_at: start, shift_end_at: start + 2 * HOUR },
       });
-      ids.push((await ensureInvoiceForShift(heldCtx(owner), shift.id)).id);
+      ids.push((await approveShiftTime(owner, shift.id)).id);
     }
     await Promise.all([sweepAutomaticCharges(heldCtx(null)), sweepAutomaticCharges(heldCtx(null))]);
     for (const id of ids) {

@@ -11,6 +11,7 @@ import { heldCtx, heldWorker, saveCard, shiftStatus } from '../helpers/charges';
 import { enabledPayoutAccount, invoiceRow, noticesFor, simObjectsOf, testCtx } from '../helpers/refund-world';
 import { db } from '../helpers/factory';
 import { DAY, HOUR, insertShift, MINUTE, makePair } from '../helpers/shifts';
+import { approveShiftTime } from '../helpers/timesheets';
 
 /*
  * A pre-paid shift (POST /v1/shift_request/{id}/prepay on an accepted shift not worked yet): the
@@ -45,8 +46,8 @@ async function prepaidShift(opts: { clockedIn?: boolean; payouts?: boolean } = {
 const refundsOf = (invoiceId: string) => db().select().from(refunds).where(eq(refunds.invoice_id, invoiceId));
 
 describe("the shifter's share of a pre-paid shift", () => {
-  it('is not transferred before the shift is worked (payment, explicit call, sweep); after the clock-out (→ 5) the sweep transfers it once', async () => {
-    const { sh, shift, invoiceId } = await prepaidShift({ clockedIn: true, payouts: true });
+  it('is not transferred before the shift is worked and its time approved (payment, explicit call, sweep); after the approval (→ 5) the sweep transfers it once', async () => {
+    const { biz, sh, shift, invoiceId } = await prepaidShift({ clockedIn: true, payouts: true });
     const { ctx, settle } = testCtx(sh, { settings: { PAYMENT_SIMULATOR_DELIVERY: 'held' } });
     // The payment's own attempt (afterInvoicePaid) has run: nothing went out.
     expect((await invoiceRow(invoiceId)).transfer_id).toBeNull();
@@ -57,6 +58,11 @@ describe("the shifter's share of a pre-paid shift", () => {
 
     const out = await call('POST', `/v1/shift_request/${shift.id}/clock_out`, { key: sh.key, body: {}, worker: heldWorker });
     expect(out.status, JSON.stringify(out.body)).toBe(200);
+    // Worked, its time not yet approved: nothing goes out.
+    expect(await shiftStatus(shift.id)).toBe(2);
+    expect(await transferShifterShare(ctx, invoiceId)).toEqual({ status: 'skipped', reason: 'not_worked' });
+    // The approval keeps the invoice paid beforehand and completes the shift.
+    expect((await approveShiftTime(biz, shift.id)).id).toBe(invoiceId);
     expect(await shiftStatus(shift.id)).toBe(5);
 
     const swept = await Promise.all([
@@ -154,6 +160,7 @@ describe('a pre-paid shift that ends without being worked', () => {
     const worked = await prepaidShift({ clockedIn: true });
     const out = await call('POST', `/v1/shift_request/${worked.shift.id}/clock_out`, { key: worked.sh.key, body: {}, worker: heldWorker });
     expect(out.status, JSON.stringify(out.body)).toBe(200);
+    await approveShiftTime(worked.biz, worked.shift.id);
     expect(await shiftStatus(worked.shift.id)).toBe(5);
     const waiting = await prepaidShift();
     await Promise.all([sweepUnworkedShiftRefunds(heldCtx(null)), sweepUnworkedShiftRefunds(heldCtx(null))]);

@@ -197,7 +197,11 @@ describe('deadlines and rules', () => {
       editTimesheet(at(ny(date, '18:00'), biz), id, { out_at: iso(ny(date, '14:59')), reason: 'sent_home' }),
       'TIMESHEET-CONSENT-ERR',
     );
-    await disputeTimesheet(at(ny(date, '18:00'), sh), id, { in_at: iso(ny(date, '08:30')), out_at: iso(ny(date, '17:00')), reason: 'came early' });
+    await disputeTimesheet(at(ny(date, '18:00'), sh), id, {
+      in_at: iso(ny(date, '08:30')),
+      out_at: iso(ny(date, '17:00')),
+      reason: 'came early',
+    });
     // The worker cannot approve nor answer; the business cannot dispute.
     await expectAppError(approveTimesheet(at(ny(date, '18:01'), sh), id), 'FORBIDDEN-ERR');
     await expectAppError(resolveDispute(at(ny(date, '18:01'), sh), id, { decision: 'accept' }), 'FORBIDDEN-ERR');
@@ -213,7 +217,11 @@ describe('deadlines and rules', () => {
     await clockIn(at(ny(date, '09:00'), sh), shift.id, {});
     await clockOut(at(ny(date, '16:00'), sh), shift.id, {});
     const id = (await timesheetIdOf(shift.id))!;
-    await disputeTimesheet(at(ny(date, '17:00'), sh), id, { in_at: iso(ny(date, '09:00')), out_at: iso(ny(date, '17:00')), reason: 'forgot' });
+    await disputeTimesheet(at(ny(date, '17:00'), sh), id, {
+      in_at: iso(ny(date, '09:00')),
+      out_at: iso(ny(date, '17:00')),
+      reason: 'forgot',
+    });
     const accepted = await resolveDispute(at(ny(date, '18:00'), biz), id, { decision: 'accept' });
     expect(accepted).toMatchObject({ status: 'approved', worked_minutes: 480, dispute: { status: 'accepted' } });
     expect((await invoiceOf(shift.id))!.amount_minor).toBe(16000);
@@ -272,11 +280,7 @@ describe('over HTTP', () => {
     expectError(await call('GET', `/v1/timesheets/${id}`, { key: stranger.key }), 404, 'TIMESHEET-NOT-FND-ERR');
     expectError(await call('PUT', `/v1/timesheets/${id}/approve`, { key: stranger.key }), 404, 'TIMESHEET-NOT-FND-ERR');
     expectError(await call('PUT', `/v1/timesheets/${id}/approve`, { key: sh.key }), 403, 'FORBIDDEN-ERR');
-    expectError(
-      await call('PUT', `/v1/timesheets/${id}/edit`, { key: biz.key, body: { reason: 'other' } }),
-      400,
-      'VALIDATION-ERR',
-    );
+    expectError(await call('PUT', `/v1/timesheets/${id}/edit`, { key: biz.key, body: { reason: 'other' } }), 400, 'VALIDATION-ERR');
 
     const headers = { 'Idempotency-Key': crypto.randomUUID() };
     const first = await call('PUT', `/v1/timesheets/${id}/approve`, { key: biz.key, headers });
@@ -296,6 +300,11 @@ describe('over HTTP', () => {
     const mine = await call('GET', `/v1/shifter/${sh.shifterId}/timesheets`, { key: sh.key });
     expect(mine.body.data[0]).toMatchObject({ id, status: 'approved' });
     expect((await listBusinessTimesheets(at(Date.now(), biz), biz.businessId!, { limit: 10 })).data).toHaveLength(1);
-    expect(await db().select().from(invoices).where(and(eq(invoices.shift_request_id, shift.id)))).toHaveLength(1);
+    expect(
+      await db()
+        .select()
+        .from(invoices)
+        .where(and(eq(invoices.shift_request_id, shift.id))),
+    ).toHaveLength(1);
   });
 });

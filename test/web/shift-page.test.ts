@@ -103,8 +103,8 @@ describe('/dashboard/shifts/:id, the story', () => {
       },
     });
     expect(review.status, JSON.stringify(review.body)).toBe(201);
-    const pay = (await call('GET', `/v1/shift_request/${posted.id}`, { key: owner.key })).body.scheduled_pay as number;
-    const payText = `$${pay.toFixed(2)}`;
+    // The invoice is the approved time's pay (the clock's minutes), not the scheduled hours'.
+    const payText = `$${(invoice!.amount_minor / 100).toFixed(2)}`;
 
     const b = await signedIn(owner);
     const res = await b.get(page(posted.id));

@@ -128,6 +128,17 @@ export async function approveTimesheet(ctx: ServiceContext, id: string): Promise
   return timesheetView(fresh, side, ctx.now());
 }
 
+/**
+ * Why approving the timesheet would be refused now (the one rule, rules.ts), or null when it would
+ * go through (or is approved already, which answers as it stands): for a preview that never asks a
+ * person to confirm what the service refuses.
+ */
+export async function approvalRefusal(ctx: ServiceContext, id: string): Promise<AppError | null> {
+  const { l, side } = await loadTimesheet(ctx, id);
+  if (side.side === 'business' && (l.ts.status === 'approved' || l.ts.status === 'locked')) return null;
+  return refusal(l, 'approve', side, ctx.now());
+}
+
 /** Who of the business hears of a timesheet's event (the audience of its kind). */
 export const businessNotice = async (
   ctx: ServiceContext,

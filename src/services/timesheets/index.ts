@@ -3,7 +3,7 @@
  * clock-in and submitted by the clock-out (in their own batches), approved by the business or
  * automatically, edited with a reason, disputed by the worker; only approved time is invoiced and paid.
  */
-export { approveTimesheet, hoursWords } from './approve';
+export { approvalRefusal, approveTimesheet, hoursWords } from './approve';
 export { disputeTimesheet, editTimesheet, resolveDispute } from './changes';
 export { getTimesheet, listBusinessTimesheets, listShifterTimesheets, sweepTimesheets } from './list';
 export { type LoadedTimesheet, timesheetOfShift } from './load';

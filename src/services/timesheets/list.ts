@@ -27,12 +27,33 @@ async function loadMany(ctx: ServiceContext, where: SQL, order: 'recent' | 'due'
   ];
   const [bs, ss, roles] = rows.length
     ? await Promise.all([
-        ctx.db.select().from(businesses).where(inArray(businesses.id, ids((r) => r.ts.business_id))),
-        ctx.db.select().from(shifters).where(inArray(shifters.id, ids((r) => r.ts.shifter_id))),
+        ctx.db
+          .select()
+          .from(businesses)
+          .where(
+            inArray(
+              businesses.id,
+              ids((r) => r.ts.business_id),
+            ),
+          ),
+        ctx.db
+          .select()
+          .from(shifters)
+          .where(
+            inArray(
+              shifters.id,
+              ids((r) => r.ts.shifter_id),
+            ),
+          ),
         ctx.db
           .select({ id: shiftRoles.id, label: shiftRoles.label })
           .from(shiftRoles)
-          .where(inArray(shiftRoles.id, ids((r) => r.row.shiftrole_id))),
+          .where(
+            inArray(
+              shiftRoles.id,
+              ids((r) => r.row.shiftrole_id),
+            ),
+          ),
       ])
     : [[], [], []];
   const businessOf = new Map(bs.map((b) => [b.id, b]));

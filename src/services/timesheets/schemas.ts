@@ -53,6 +53,7 @@ export const timesheetIdParams = z.object({
 
 const periodQuery = z
   .string()
+  .max(10)
   .refine(isValidDate, { message: 'a date, YYYY-MM-DD' })
   .optional()
   .openapi({ description: "A date of the pay period wanted (its Monday–Sunday week in the business's zone)." });
