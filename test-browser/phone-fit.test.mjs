@@ -25,6 +25,7 @@ const PAGES = [
   ['bulk', '/dashboard/bulk'],
   ['assistant', '/dashboard/assistant'],
   ['templates', '/dashboard/templates'],
+  ['timesheets', '/dashboard/timesheets'],
   ['money', '/dashboard/money'],
   ['new-card', '/dashboard/money/cards/new'],
   ['settings', '/dashboard/settings'],

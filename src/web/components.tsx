@@ -251,7 +251,7 @@ function FieldNotes({
 export interface InputFieldProps {
   label: string;
   name: string;
-  type: 'date' | 'time' | 'number' | 'text' | 'email' | 'search';
+  type: 'date' | 'time' | 'datetime-local' | 'number' | 'text' | 'email' | 'search';
   value?: string | undefined;
   required?: boolean | undefined;
   /** For time and number inputs: e.g. 900 (seconds) for a 15-minute step. */
@@ -340,8 +340,10 @@ export function TextareaField(p: {
   hint?: Child;
   error?: string | undefined;
   rows?: number;
+  /** When a page has more than one such field (one form per row). */
+  id?: string | undefined;
 }) {
-  const id = `field-${p.name}`;
+  const id = p.id ?? `field-${p.name}`;
   const d = describedBy(id, p.hint ? 'y' : undefined, p.error);
   return (
     <div class="field field-wide">

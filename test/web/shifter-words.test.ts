@@ -63,6 +63,7 @@ describe("the demo shifter's pages", () => {
     '/dashboard/shifter/find',
     '/dashboard/shifter/schedule',
     '/dashboard/shifter/clock',
+    '/dashboard/shifter/timesheets',
     '/dashboard/shifter/earnings',
     '/dashboard/shifter/records',
     '/dashboard/shifter/profile',

@@ -4,6 +4,7 @@ import type { AppEnv } from '@/http/app-types';
 import { serviceCtx } from '@/http/create-app';
 import { AppError } from '@/lib/errors';
 import { outsideRadius } from '@/lib/geo';
+import { addDays, TIME_RE, wallClockToInstant } from '@/lib/shift-time';
 import {
   CLOCK_IN_EARLY_MINUTES,
   type ClockPlace,
@@ -150,6 +151,7 @@ function PunchForm({
           <p class="hint">{noScriptPhotoWords(business)}</p>
         </noscript>
       ) : null}
+      {side === 'out' ? <ClockOutFields id={id} /> : null}
       <div class="choice punch-override" hidden={!place?.hard_geofence || !place.geofence_radius_m || side === 'out'} data-override>
         <input type="checkbox" id={`${id}-here`} name="im_here" value="1" />
         <label for={`${id}-here`}>I'm here: I am at {business}, even if my phone puts me farther away</label>
@@ -160,6 +162,82 @@ function PunchForm({
       <p class="punch-status" data-status role="status" aria-live="polite" />
     </form>
   );
+}
+
+/**
+ * What the plain clock-out adds for the timesheet: one break (start and end on the business's clock,
+ * unpaid), whether the breaks were taken, and a note for the business. Inside `noscript`: the island
+ * sends the punch through the API and, offline, keeps it in the phone's queue with the punch's own
+ * fields only, so these are the plain form's.
+ */
+function ClockOutFields({ id }: { id: string }) {
+  return (
+    <noscript>
+      <fieldset class="punch-breaks">
+        <legend>Breaks and a note (optional)</legend>
+        <div class="form-grid">
+          <div class="field">
+            <label for={`${id}-break-start`}>Unpaid break from</label>
+            <input id={`${id}-break-start`} name="break_start" type="time" step={60} />
+          </div>
+          <div class="field">
+            <label for={`${id}-break-end`}>Unpaid break until</label>
+            <input id={`${id}-break-end`} name="break_end" type="time" step={60} />
+          </div>
+        </div>
+        <div class="field">
+          <label for={`${id}-attest`}>My breaks</label>
+          <select id={`${id}-attest`} name="break_attestation">
+            <option value="">Say nothing</option>
+            <option value="taken">I took my breaks in full</option>
+            <option value="short">My breaks were cut short</option>
+            <option value="waived">I chose to skip my breaks</option>
+          </select>
+        </div>
+        <div class="field">
+          <label for={`${id}-note`}>Note for the business</label>
+          <textarea id={`${id}-note`} name="note" rows={2} maxlength={500} />
+        </div>
+      </fieldset>
+    </noscript>
+  );
+}
+
+type ClockOutExtras = {
+  breaks?: { start: string; end: string; paid: boolean }[];
+  break_attestation?: 'taken' | 'short' | 'waived';
+  note?: string;
+};
+
+/** The plain clock-out's break and note fields as the clock-out service takes them; a string is a refusal in words. */
+export function clockOutExtras(
+  body: Record<string, unknown>,
+  s: Pick<ShiftRequestView, 'shift_date' | 'starts_at' | 'shift_start_at' | 'timezone'> | null,
+): ClockOutExtras | string {
+  const text = (k: string, max: number) => (typeof body[k] === 'string' ? (body[k] as string).slice(0, max).trim() : '');
+  const out: ClockOutExtras = {};
+  const start = text('break_start', 8);
+  const end = text('break_end', 8);
+  if (start || end) {
+    if (!TIME_RE.test(start) || !TIME_RE.test(end)) return 'Give both the start and the end of the break, or neither.';
+    if (!s) return 'The break could not be read for this shift.';
+    const tz = s.timezone ?? 'UTC';
+    const from = Date.parse(s.shift_start_at ?? s.starts_at);
+    // A time before the clock-in is on the next day (a shift past midnight).
+    const at = (hhmm: string) => {
+      const same = wallClockToInstant(s.shift_date, hhmm, tz);
+      return same < from ? wallClockToInstant(addDays(s.shift_date, 1), hhmm, tz) : same;
+    };
+    const a = at(start);
+    const b = at(end);
+    if (b <= a) return 'The break ends after it starts.';
+    out.breaks = [{ start: new Date(a).toISOString(), end: new Date(b).toISOString(), paid: false }];
+  }
+  const attestation = text('break_attestation', 10);
+  if (attestation === 'taken' || attestation === 'short' || attestation === 'waived') out.break_attestation = attestation;
+  const note = text('note', 500);
+  if (note) out.note = note;
+  return out;
 }
 
 /**
@@ -382,8 +460,14 @@ export async function postPunch(c: Context<AppEnv>): Promise<Response> {
   if (side !== 'in' && side !== 'out') return c.notFound();
   const body = await c.req.parseBody();
   const input = body.im_here === '1' ? { im_here: true } : {};
+  let extras: ClockOutExtras = {};
+  if (side === 'out') {
+    const read = clockOutExtras(body, await getShiftRequest(serviceCtx(c), id).catch(() => null));
+    if (typeof read === 'string') return renderClock(c, read);
+    extras = read;
+  }
   try {
-    const s = side === 'in' ? await clockIn(serviceCtx(c), id, input) : await clockOut(serviceCtx(c), id, input);
+    const s = side === 'in' ? await clockIn(serviceCtx(c), id, input) : await clockOut(serviceCtx(c), id, { ...input, ...extras });
     return c.redirect(punchNoticeUrl(side === 'in' ? 'clocked_in' : 'clocked_out', s.id), 303);
   } catch (err) {
     if (!(err instanceof AppError)) throw err;

@@ -5,6 +5,7 @@ import { shifterConnectionPages } from '../shifter-connections';
 import { oneShiftPages } from '../shifter-shift';
 import { renderShifter } from './home';
 import { shifterShiftPages } from '../shifter-shifts';
+import { postDispute, renderShifterTimesheets } from '../timesheets/shifter-timesheets';
 
 /**
  * The shifter side of the web application ({app_url}/dashboard/shifter), mounted inside /dashboard
@@ -17,3 +18,5 @@ shifterPages.route('/', shifterShiftPages);
 shifterPages.route('/', shifterClockPages);
 shifterPages.route('/', shifterConnectionPages);
 shifterPages.route('/', oneShiftPages);
+shifterPages.get('/timesheets', renderShifterTimesheets);
+shifterPages.post('/timesheets/:id/dispute', postDispute);
