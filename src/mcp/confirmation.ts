@@ -11,9 +11,15 @@ import { toolErrorResult } from '@shiftmarket/tool-specs';
  * - any other client (2025-11-25 clients included: the stateless endpoint cannot send them a
  *   server-to-client request) gets a tool error `MCP-CONFIRM-REQ-ERR` carrying the summary, and the
  *   agent calls again with `confirm: true` once the user agreed.
- * The user can switch this off (`mcp_user_settings.confirm_writes`); the payment tool is never
- * affected by that switch: its confirmation is the step-up page.
+ * The user can switch this off (`mcp_user_settings.confirm_writes`); the payment tools are never
+ * affected by that switch: confirm_payment_for_shift's confirmation is the step-up page, and
+ * approve_timesheet asks on every call (its spec's `confirmation: 'always'`).
+ * A tool may answer its summary with a preview (the data behind it: a payment's amount): it travels
+ * in the request's `details.preview` beside `details.summary`.
  */
+
+/** What a tool shows before it runs: a sentence, or a sentence and the data behind it. */
+export type ActionSummary = string | { summary: string; preview: Record<string, unknown> };
 
 /** The input field write tools gain; removed before the tool's own `run` sees the arguments. */
 export const CONFIRM_FIELD = 'confirm';
@@ -41,7 +47,7 @@ export interface ConfirmInput {
   canElicitForm: boolean;
   /** `ctx.mcpReq.inputResponses` of a retried 2026-07-28 request. */
   inputResponses: Record<string, unknown> | undefined;
-  summary: () => Promise<string>;
+  summary: () => Promise<ActionSummary>;
 }
 
 /**
@@ -61,7 +67,7 @@ export async function decideConfirmation(input: ConfirmInput): Promise<ConfirmOu
       if (answered.action === 'accept' && content?.confirm === true) return { kind: 'proceed' };
       return { kind: 'declined', error: new AppError('MCP-CONFIRM-DECLINED-ERR', 'The user declined; nothing was done.') };
     }
-    const summary = await input.summary();
+    const { summary } = summaryOf(await input.summary());
     return {
       kind: 'ask',
       result: inputRequired({
@@ -69,13 +75,16 @@ export async function decideConfirmation(input: ConfirmInput): Promise<ConfirmOu
       }),
     };
   }
-  const summary = await input.summary();
+  const { summary, preview } = summaryOf(await input.summary());
   return {
     kind: 'ask',
     result: toolError(
       'MCP-CONFIRM-REQ-ERR',
       `${summary} Show this to the user; if they agree, call the tool again with the same arguments and confirm: true.`,
-      { summary },
+      preview ? { summary, preview } : { summary },
     ),
   };
 }
+
+const summaryOf = (s: ActionSummary): { summary: string; preview?: Record<string, unknown> } =>
+  typeof s === 'string' ? { summary: s } : s;

@@ -126,12 +126,15 @@ async function takePendingOutput(rs: McpRequestScope, state: unknown, tool: stri
   return saved;
 }
 
-/** A definition's input as the wrapper checks it: write tools gain `confirm` (built once per definition). */
+/** Write tools, and tools whose spec asks on every call, confirm before they run. */
+export const asksFirst = (def: Pick<ToolDefinition, 'scope' | 'confirmation'>) => def.scope === 'write' || def.confirmation === 'always';
+
+/** A definition's input as the wrapper checks it: tools that confirm gain `confirm` (built once per definition). */
 const inputs = new WeakMap<ToolDefinition, z.ZodObject>();
 function inputOf(def: ToolDefinition): z.ZodObject {
   let schema = inputs.get(def);
   if (!schema) {
-    schema = def.scope === 'write' ? def.input.extend({ [CONFIRM_FIELD]: confirmField }) : def.input;
+    schema = asksFirst(def) ? def.input.extend({ [CONFIRM_FIELD]: confirmField }) : def.input;
     inputs.set(def, schema);
   }
   return schema;
@@ -144,7 +147,7 @@ function inputOf(def: ToolDefinition): z.ZodObject {
  */
 export function registerTool(mcp: McpServer, def: ToolDefinition, rs: McpRequestScope): void {
   const name = toolName(def);
-  const confirms = def.scope === 'write';
+  const confirms = asksFirst(def);
   const inputSchema = inputOf(def);
   mcp.registerTool(
     name,
@@ -167,7 +170,7 @@ export function registerTool(mcp: McpServer, def: ToolDefinition, rs: McpRequest
         if (confirms) {
           const outcome = await decideConfirmation({
             confirm: confirm === true ? true : undefined,
-            required: await confirmWritesFor(rs.db, rs.caller.actor.userId),
+            required: def.confirmation === 'always' || (await confirmWritesFor(rs.db, rs.caller.actor.userId)),
             canElicitForm: canElicitForm(mcp, rs.era),
             inputResponses: sctx.mcpReq.inputResponses,
             summary: async () => (def.describeAction ? def.describeAction(ctx, args) : `Run ${name}.`),

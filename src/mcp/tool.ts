@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ServiceContext } from '../services/kernel';
+import type { ActionSummary } from './confirmation';
 import type { ToolSpec } from '@shiftmarket/tool-specs';
 
 /** What the wrapper offers a running tool beyond the service context. */
@@ -23,9 +24,10 @@ export interface ToolRunExtras {
 export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> extends ToolSpec<I, O> {
   /**
    * Write tools: a one-line description of what the call will do, shown to the user before it runs
-   * (form elicitation, or the first call's answer asking for `confirm: true`). May read but never write.
+   * (form elicitation, or the first call's answer asking for `confirm: true`), with a preview of the
+   * data behind it when there is one (a payment's amount). May read but never write.
    */
-  describeAction?(ctx: ServiceContext, args: z.infer<I>): Promise<string>;
+  describeAction?(ctx: ServiceContext, args: z.infer<I>): Promise<ActionSummary>;
   run(ctx: ServiceContext, args: z.infer<I>, extras: ToolRunExtras): Promise<z.infer<O>>;
   /** The short text that goes beside `structuredContent`. */
   summarize(result: z.infer<O>): string;

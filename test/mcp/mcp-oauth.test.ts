@@ -386,9 +386,10 @@ describe('SDK clients doing OAuth themselves', () => {
     const { tools } = await ready.listTools();
     expect(tools.length).toBeGreaterThan(0);
     expect(tools.every((t) => t.name.startsWith('shiftmarket.'))).toBe(true);
-    // read and write were ticked: the 16 tools of those scopes, not the payment one.
-    expect(tools).toHaveLength(16);
+    // read and write were ticked: the 19 tools of those scopes, not the payment ones.
+    expect(tools).toHaveLength(19);
     expect(tools.map((t) => t.name)).not.toContain('shiftmarket.confirm_payment_for_shift');
+    expect(tools.map((t) => t.name)).not.toContain('shiftmarket.approve_timesheet');
     await ready.close();
   });
 
@@ -402,8 +403,8 @@ describe('SDK clients doing OAuth themselves', () => {
     const ready = new LegacyClient({ name: 'sdk-oauth-1', version: '1.0.0' });
     await ready.connect(transport());
     const { tools } = await ready.listTools();
-    // read only: the 9 read tools.
-    expect(tools).toHaveLength(9);
+    // read only: the 10 read tools.
+    expect(tools).toHaveLength(10);
     expect(tools.map((t) => t.name)).toContain('shiftmarket.me');
     await ready.close();
   });

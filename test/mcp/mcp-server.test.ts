@@ -30,7 +30,7 @@ import {
 /*
  * The server around the tools: registration through the one wrapper, scopes, confirmation, error
  * mapping and audit. A small set of tools defined here stands in for the real ones, so each wrapper
- * behavior is seen on its own; the real registry is checked for its 17 names.
+ * behavior is seen on its own; the real registry is checked for its 21 names.
  */
 
 const whoami = defineTool({
@@ -103,19 +103,19 @@ async function auditRows(userId: string) {
 type ToolResult = { isError?: boolean; structuredContent?: Record<string, any>; content?: Array<{ type: string; text?: string }> };
 
 describe('the registry', () => {
-  it('is the 17 tools of spec 4.9, each with the prefix, a scope, schemas and annotations', () => {
+  it('is the 21 tools, each with the prefix, a scope, schemas and annotations', () => {
     restore();
     try {
       const names = toolRegistry().map((t) => t.name);
       expect(names).toEqual(ALL_TOOLS.map((t) => t.name));
-      expect(names).toHaveLength(17);
-      expect(toolRegistry().filter((t) => t.scope === 'read')).toHaveLength(9);
-      expect(toolRegistry().filter((t) => t.scope === 'write')).toHaveLength(7);
+      expect(names).toHaveLength(21);
+      expect(toolRegistry().filter((t) => t.scope === 'read')).toHaveLength(10);
+      expect(toolRegistry().filter((t) => t.scope === 'write')).toHaveLength(9);
       expect(
         toolRegistry()
           .filter((t) => t.scope === 'payment')
           .map((t) => t.name),
-      ).toEqual(['confirm_payment_for_shift']);
+      ).toEqual(['confirm_payment_for_shift', 'approve_timesheet']);
     } finally {
       restore = replaceToolRegistry([whoami, saveNote, pay]);
     }

@@ -16,7 +16,7 @@ describe('listed tool schemas', () => {
     const legacy = await connectLegacy(u.key);
     for (const client of [modern, legacy]) {
       const { tools } = await client.listTools();
-      expect(tools).toHaveLength(17);
+      expect(tools).toHaveLength(21);
       expect(lintListedTools(tools)).toEqual([]);
       const post = tools.find((t) => t.name === 'shiftmarket.post_shift')!;
       const role = (post.inputSchema.properties as Record<string, { description?: string }>).shiftrole_id;

@@ -10,6 +10,7 @@ import { contextAt } from '../helpers/clock';
 import { connectLegacy, connectModern, oauthTokens, toolErrorOf } from '../helpers/mcp';
 import { addTeammate, connect, db, makeUser, type TestUser } from '../helpers/factory';
 import { DAY, dateAhead, HOUR, insertShift, MINUTE, makeCrewMember, makePair, outboxFor, readShift, shiftBody } from '../helpers/shifts';
+import { submittedTimesheet } from '../helpers/timesheets';
 import type { ServiceContext } from '../../src/services/kernel';
 
 // Every tool's run, called as the MCP server's wrapper calls it: the arguments parsed by the tool's
@@ -66,7 +67,7 @@ async function cast() {
 }
 
 describe('the tool list', () => {
-  it('has the 17 tools of spec 4.9 (9 read, 7 write, 1 payment), each with its spec, and write tools describe themselves', () => {
+  it('has the 21 tools (10 read, 9 write, 2 payment), each with its spec, and the tools that ask first describe themselves', () => {
     expect(ALL_TOOLS.map((t) => t.name)).toEqual([
       'me',
       'list_my_shifts',
@@ -77,6 +78,7 @@ describe('the tool list', () => {
       'list_connections',
       'my_earnings',
       'my_spend',
+      'list_timesheets',
       'post_shift',
       'claim_shift',
       'clock_in',
@@ -84,18 +86,21 @@ describe('the tool list', () => {
       'cancel_shift',
       'update_my_profile',
       'create_counter_offer',
+      'edit_timesheet',
+      'dispute_timesheet',
       'confirm_payment_for_shift',
+      'approve_timesheet',
     ]);
     expect(TOOL_PREFIX).toBe('shiftmarket.');
     const count = (scope: string) => ALL_TOOLS.filter((t) => t.scope === scope).length;
-    expect([count('read'), count('write'), count('payment')]).toEqual([9, 7, 1]);
+    expect([count('read'), count('write'), count('payment')]).toEqual([10, 9, 2]);
     for (const t of ALL_TOOLS) {
       const spec = TOOL_SPECS.find((s) => s.name === t.name)!;
       expect(t.input).toBe(spec.input);
       expect(t.output).toBe(spec.output);
       expect(t.description.length, t.name).toBeGreaterThan(60);
       expect(t.annotations.readOnlyHint).toBe(t.scope === 'read');
-      if (t.scope === 'write') expect(t.describeAction, t.name).toBeTypeOf('function');
+      if (t.scope === 'write' || t.confirmation === 'always') expect(t.describeAction, t.name).toBeTypeOf('function');
     }
     expect(tool('cancel_shift').annotations.destructiveHint).toBe(true);
     expect(tool('clock_out').annotations.idempotentHint).toBe(true);
@@ -326,7 +331,8 @@ describe('write tools', () => {
     expect((await run('clock_in', sh, { shift_request_id: s.id }, inAt + MINUTE)).shift_request.shift_start_at).toBe(
       first.shift_request.shift_start_at,
     );
-    await refused('clock_out', sh, { shift_request_id: s.id }, 'SHFT-CLOCK-WINDOW-ERR', inAt + HOUR);
+    // Clock-out opens a minute after the clock-in.
+    await refused('clock_out', sh, { shift_request_id: s.id }, 'SHFT-CLOCK-WINDOW-ERR', inAt + 30 * 1000);
     const outAt = start + 4 * HOUR - 5 * MINUTE;
     const out = await run('clock_out', sh, { shift_request_id: s.id }, outAt);
     expect(out.shift_request.shift_end_at).toBe(new Date(outAt).toISOString());
@@ -442,7 +448,7 @@ describe('every tool through a real MCP SDK client', () => {
     content?: Array<{ type: string; text?: string }>;
   }
 
-  it('lists the 17 tools and runs each happy path, and a refusal comes back as a tool error with the service code', async () => {
+  it('lists the 21 tools and runs each happy path, and a refusal comes back as a tool error with the service code', async () => {
     const { biz, sh, stranger } = await cast();
     const [b] = await db().select().from(businesses).where(eq(businesses.id, biz.businessId!));
     const [s] = await db().select().from(shifters).where(eq(shifters.id, sh.shifterId!));
@@ -497,6 +503,34 @@ describe('every tool through a real MCP SDK client', () => {
     const out = await track(worker, 'clock_out', { shift_request_id: ending.id, confirm: true });
     const again = await call(worker, 'clock_out', { shift_request_id: ending.id, confirm: true });
     expect(again.shift_request.shift_end_at).toBe(out.shift_request.shift_end_at);
+    const sheets = await track(owner, 'list_timesheets', { business_id: biz.businessId, status: 'submitted' });
+    const endingSheet = sheets.data.find((t: { shift_request_id: string }) => t.shift_request_id === ending.id);
+    expect(endingSheet?.allowed_actions).toContain('approve');
+    const approved = await track(owner, 'approve_timesheet', { timesheet_id: endingSheet.id, confirm: true });
+    expect(approved.timesheet.status).toBe('approved');
+    const worked = await insertShift({
+      businessId: biz.businessId!,
+      shifterId: sh.shifterId!,
+      startsAt: now - 5 * HOUR,
+      minutes: 120,
+      set: { shift_start_at: now - 5 * HOUR, shift_end_at: now - 3 * HOUR },
+    });
+    const workedSheet = await submittedTimesheet(worked.id);
+    const edited = await track(owner, 'edit_timesheet', {
+      timesheet_id: workedSheet,
+      out_at: new Date(now - 3 * HOUR - 15 * MINUTE).toISOString(),
+      reason: 'early_release',
+      confirm: true,
+    });
+    expect(edited.timesheet.edit.reason).toBe('early_release');
+    const disputed = await track(worker, 'dispute_timesheet', {
+      timesheet_id: workedSheet,
+      in_at: new Date(now - 5 * HOUR).toISOString(),
+      out_at: new Date(now - 3 * HOUR).toISOString(),
+      reason: 'I stayed until the end.',
+      confirm: true,
+    });
+    expect(disputed.timesheet.dispute.status).toBe('open');
     expect((await track(worker, 'my_earnings')).shifter_id).toBe(sh.shifterId);
     const profile = await track(worker, 'update_my_profile', { display_name: 'Via SDK', favourite_colour: 'blue', confirm: true });
     expect(profile).toMatchObject({ updated_fields: ['display_name'], ignored_fields: ['favourite_colour'] });
@@ -538,7 +572,7 @@ describe('every tool through a real MCP SDK client', () => {
     for (const [era, connectEra] of eras) {
       const owner = await connectEra(ownerToken);
       // Listed first, so each SDK checks every answer against the tool's listed output schema.
-      expect((await owner.listTools()).tools, era).toHaveLength(17);
+      expect((await owner.listTools()).tools, era).toHaveLength(21);
       const ask = (await owner.callTool({ name: `${TOOL_PREFIX}cancel_shift`, arguments: { shift_request_id: theirs.id } })) as ToolResult;
       expect(ask.isError, era).toBe(true);
       expect(ask.structuredContent, era).toBeUndefined();
@@ -565,10 +599,10 @@ describe('every tool through a real MCP SDK client', () => {
     expect((await readShift(theirs.id))!.request_status).toBe(1);
   });
 
-  it('a 2025-11-25 client runs them too, and an OAuth token granted read only lists and reaches the 9 read tools only', async () => {
+  it('a 2025-11-25 client runs them too, and an OAuth token granted read only lists and reaches the 10 read tools only', async () => {
     const { biz } = await cast();
     const legacy = await connectLegacy(biz.key);
-    expect((await legacy.listTools()).tools).toHaveLength(17);
+    expect((await legacy.listTools()).tools).toHaveLength(21);
     const me = (await legacy.callTool({ name: `${TOOL_PREFIX}me`, arguments: {} })) as ToolResult;
     expect(me.structuredContent?.user?.id).toBe(biz.userId);
     const posted = (await legacy.callTool({

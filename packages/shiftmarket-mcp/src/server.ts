@@ -37,7 +37,7 @@ function asToolError(result: ToolAnswer | RemoteResult): ToolAnswer | RemoteResu
   return rest;
 }
 
-/** One MCP server instance with all 32 tools, acting through `ctx` (shared by every connection of the process). */
+/** One MCP server instance with all 36 tools, acting through `ctx` (shared by every connection of the process). */
 export function createServer(ctx: ToolContext): McpServer {
   const server = new McpServer(SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   for (const tool of ALL_LOCAL_TOOLS) {

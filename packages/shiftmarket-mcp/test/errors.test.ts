@@ -75,7 +75,7 @@ describe.each(['legacy', 'modern'] as const)('tool errors to an SDK %s client th
   it('a refusal of the API, the service tool server’s confirmation request, an older service’s error and a missing account each arrive as code, message and details', async () => {
     const { server, client, call } = await connected(era);
     try {
-      expect((await client.listTools()).tools).toHaveLength(32);
+      expect((await client.listTools()).tools).toHaveLength(36);
 
       const refused = (await call('shift_details', { shift_request_id: 'sr_theirs' })) as Loose;
       expect(refused.isError).toBe(true);

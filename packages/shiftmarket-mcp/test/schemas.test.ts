@@ -9,11 +9,11 @@ import type { ToolContext } from '../src/tools/kit';
 /*
  * The stdio tool server's list as a client reads it: every input property described and every schema
  * passing the MCP Inspector's strict portability checks with no finding (the same rules as the remote
- * server's list, test/mcp/mcp-tool-schemas.test.ts), every tool with an output schema, the 17 agent
+ * server's list, test/mcp/mcp-tool-schemas.test.ts), every tool with an output schema, the 21 agent
  * tools with the remote server's own. No service is needed to list the tools.
  */
 describe('listed tool schemas', () => {
-  it('pass the strict checks, with every input property described and an output schema on all 32 tools, the agent tools the remote ones', async () => {
+  it('pass the strict checks, with every input property described and an output schema on all 36 tools, the agent tools the remote ones', async () => {
     const ctx: ToolContext = {
       api: { baseUrl: 'http://stand-in', call: async () => ({}) as never },
       store: new SessionStore('/nonexistent', { kind: 'none' }),
@@ -26,7 +26,7 @@ describe('listed tool schemas', () => {
     const client = new Client({ name: 'schema-check', version: '1.0.0' });
     await client.connect(clientSide);
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(32);
+    expect(tools).toHaveLength(36);
     expect(lintListedTools(tools)).toEqual([]);
     expect(tools.filter((t) => !t.outputSchema).map((t) => t.name)).toEqual([]);
     for (const t of tools) expect(t.outputSchema?.type, t.name).toBe('object');

@@ -70,7 +70,7 @@ describe('starting the stdio server', () => {
     });
     try {
       const { tools } = await client.listTools();
-      expect(tools).toHaveLength(32);
+      expect(tools).toHaveLength(36);
       if (process.platform !== 'darwin') {
         // Both answers came while the lookup was still held.
         expect(existsSync(started)).toBe(true);
@@ -153,7 +153,7 @@ describe('starting the stdio server', () => {
     const { client, call } = await start('npx', args(), { SHIFTMARKET_MCP_KEYCHAIN: 'off', npm_config_cache: cache });
     try {
       expect(client.getServerVersion()?.name).toBe('shiftmarket-mcp');
-      expect((await client.listTools()).tools).toHaveLength(32);
+      expect((await client.listTools()).tools).toHaveLength(36);
       expect((await call('whoami')).structuredContent.key_from).toBe('memory only');
     } finally {
       await client.close();

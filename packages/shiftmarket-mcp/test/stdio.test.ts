@@ -19,7 +19,7 @@ const BUNDLE = join(PKG, 'dist', 'shiftmarket-mcp.mjs');
 const PASSPHRASE = 'correct horse battery staple for the stdio tests';
 
 const EXPECTED_TOOLS = [
-  // the 17 remote equivalents
+  // the 21 remote equivalents
   'me',
   'list_my_shifts',
   'shift_details',
@@ -29,6 +29,7 @@ const EXPECTED_TOOLS = [
   'list_connections',
   'my_earnings',
   'my_spend',
+  'list_timesheets',
   'post_shift',
   'claim_shift',
   'clock_in',
@@ -36,7 +37,10 @@ const EXPECTED_TOOLS = [
   'cancel_shift',
   'update_my_profile',
   'create_counter_offer',
+  'edit_timesheet',
+  'dispute_timesheet',
   'confirm_payment_for_shift',
+  'approve_timesheet',
   // the 15 local ones
   'register_business',
   'register_shifter',
@@ -133,14 +137,14 @@ function dateAhead(days: number): string {
 }
 
 describe('shiftmarket-mcp over stdio', () => {
-  it('starts without a key, lists 32 tools, registers and verifies two accounts, switches, posts and claims, records a passport and a deliverable with a local file, bulk-posts with one failing row and its progress; every answer matches its listed output schema; the session file holds no readable key', async () => {
+  it('starts without a key, lists 36 tools, registers and verifies two accounts, switches, posts and claims, records a passport and a deliverable with a local file, bulk-posts with one failing row and its progress; every answer matches its listed output schema; the session file holds no readable key', async () => {
     const { client, call, must } = await connect();
 
-    // 32 tools, each with a description and an input schema. Listing them first makes the client check
+    // 36 tools, each with a description and an input schema. Listing them first makes the client check
     // every later answer against its tool's listed output schema (a mismatch throws).
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([...EXPECTED_TOOLS].sort());
-    expect(tools).toHaveLength(32);
+    expect(tools).toHaveLength(36);
     for (const t of tools) {
       expect(t.description?.length, t.name).toBeGreaterThan(20);
       expect(t.inputSchema.type).toBe('object');
@@ -379,7 +383,7 @@ describe('shiftmarket-mcp over stdio', () => {
       const { client, call } = await open(sessions);
       // Listed first: each SDK then checks every answer against the tool's listed output schema, and
       // the 1.x SDK does so for an error's structuredContent too (a mismatch throws).
-      expect((await client.listTools()).tools, era).toHaveLength(32);
+      expect((await client.listTools()).tools, era).toHaveLength(36);
       expect((await call('whoami')).structuredContent!.account.email, era).toBe(shEmail);
 
       // Refused by the service's REST API (the shifter is no party of the business's broadcast).

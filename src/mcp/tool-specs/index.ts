@@ -8,6 +8,7 @@
 export { forToolClients, listedInputOnly, toolJsonSchema } from './json-schema';
 export { readToolError, type ToolErrorBody, type ToolErrorResult, toolErrorResult } from './tool-errors';
 export {
+  approveTimesheetSpec,
   businessProfileSpec,
   cancelShiftSpec,
   claimShiftSpec,
@@ -17,8 +18,11 @@ export {
   counterOfferSchema,
   counterpartySchema,
   createCounterOfferSpec,
+  disputeTimesheetSpec,
+  editTimesheetSpec,
   listConnectionsSpec,
   listMyShiftsSpec,
+  listTimesheetsSpec,
   meSpec,
   myEarningsSpec,
   mySpendSpec,

@@ -13,6 +13,14 @@ import {
   shiftRequestSchema,
   timeSchema,
 } from '../../services/shifts';
+import {
+  BREAK_ATTESTATIONS,
+  EDIT_REASONS,
+  MAX_BREAKS,
+  TIMESHEET_STATUSES,
+  timesheetListSchema,
+  timesheetSchema,
+} from '../../services/timesheets';
 
 /** The scope a tool needs: a grant's scopes name which tools its tokens may call. */
 export type ToolScope = 'read' | 'write' | 'payment';
@@ -42,6 +50,12 @@ export interface ToolSpec<I extends z.ZodObject = z.ZodObject, O extends z.ZodOb
   input: I;
   output: O;
   annotations: ToolAnnotations;
+  /**
+   * `always`: the tool asks the person before it runs on every call, whatever their setting for write
+   * tools (a payment tool that acts at once, such as approve_timesheet). Write tools ask unless the
+   * person switched that off; other payment tools confirm through their own link.
+   */
+  confirmation?: 'always';
 }
 
 const spec = <I extends z.ZodObject, O extends z.ZodObject>(s: ToolSpec<I, O>) => s;
@@ -244,6 +258,30 @@ export const mySpendSpec = spec({
   annotations: READ,
 });
 
+const timesheetId = id('The timesheet id (ts_…), as list_timesheets returns it.');
+
+export const listTimesheetsSpec = spec({
+  name: 'list_timesheets',
+  title: 'List timesheets',
+  description:
+    "Timesheets, newest first: with business_id, those of a business the user owns; without it, the user's own as a shifter. A timesheet is opened by the clock-in and submitted by the clock-out; the business approves it (the invoice is written then for worked_minutes × rate), edits it with a reason, or answers the worker's dispute. Each carries worked_minutes, pay, currency, issues (what to look at before approving: open_dispute, left_early, far_punch, offline_punch, edited, breaks_short), allowed_actions (what the user may do now) and refusals (why each other action is refused now). Filter by status and by a date of the pay period (its Monday–Sunday week in the business's zone). Returns one page and next_cursor for the next one.",
+  scope: 'read',
+  input: z.object({
+    business_id: id("A business the user owns (biz_…); leave out for the user's own timesheets as a shifter.").optional(),
+    status: z
+      .enum(TIMESHEET_STATUSES)
+      .optional()
+      .describe('Only this status: open (clocked in), submitted (awaiting approval), approved (invoiced), locked (its pay period closed).'),
+    period: dateSchema
+      .optional()
+      .describe("Any date of the pay period wanted, YYYY-MM-DD (its Monday–Sunday week in the business's zone)."),
+    limit: pageLimit(50, 50),
+    cursor: cursorField,
+  }),
+  output: timesheetListSchema,
+  annotations: READ,
+});
+
 // ── write ───────────────────────────────────────────────────────────────────────────────────────
 
 const WRITE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
@@ -305,13 +343,35 @@ export const clockInSpec = spec({
   annotations: { ...WRITE, idempotentHint: true },
 });
 
+const instant = (what: string) => z.iso.datetime({ offset: true }).describe(what);
+
+const breaksField = (what: string) =>
+  z
+    .array(
+      z.object({
+        start: instant('When the break began, ISO 8601 with its offset.'),
+        end: instant('When it ended, after start.'),
+        paid: z.boolean().default(false).describe('true: a paid break, counted as worked time (default false: unpaid).'),
+      }),
+    )
+    .max(MAX_BREAKS)
+    .describe(what);
+
 export const clockOutSpec = spec({
   name: 'clock_out',
   title: 'Clock out',
-  description:
-    "Clocks the user out, as the shift's shifter, from 15 minutes before the scheduled end; the shift is then worked and invoiced. Repeating it returns the same result.",
+  description: `Clocks the user out, as the shift's shifter, whenever they stop working (a minute after the clock-in at the earliest; leaving before the scheduled end is recorded as left_early). The clock-out submits the shift's timesheet with the breaks taken (at most ${MAX_BREAKS}, inside the clocked time, not overlapping; unpaid ones come off the paid minutes) and the user's attestation of them; the business then approves it and the invoice is written for the approved time (list_timesheets shows it). Repeating it returns the same result.`,
   scope: 'write',
-  input: z.object({ shift_request_id: shiftId, ...position }),
+  input: z.object({
+    shift_request_id: shiftId,
+    ...position,
+    breaks: breaksField('The breaks taken during the shift; leave out when none.').optional(),
+    break_attestation: z
+      .enum(BREAK_ATTESTATIONS)
+      .optional()
+      .describe('The user attests their breaks: taken (in full), short (cut short) or waived.'),
+    note: z.string().max(500).optional().describe('A note for the business with the timesheet.'),
+  }),
   output: shiftOutput,
   annotations: { ...WRITE, idempotentHint: true },
 });
@@ -378,6 +438,50 @@ export const createCounterOfferSpec = spec({
   annotations: { ...WRITE, idempotentHint: true },
 });
 
+/** A tool acting on one timesheet: the timesheet as the REST API answers it. */
+const timesheetOutput = z.object({ timesheet: timesheetSchema });
+
+export const editTimesheetSpec = spec({
+  name: 'edit_timesheet',
+  title: 'Edit a timesheet',
+  description:
+    "Corrects a submitted timesheet of a business the user owns, with a reason code (other needs a note): its start (in_at), end (out_at) and/or breaks (replacing the attested ones). The worker is told and may dispute the edit for the business's dispute window; it can be approved once that window has closed. Moving either end by more than 2 hours needs the worker's consent (TIMESHEET-CONSENT-ERR: the worker disputes with those times instead); an approved or locked timesheet is never rewritten (TIMESHEET-LOCKED-ERR); with a dispute open, answer it first (TIMESHEET-STATE-ERR). Returns the timesheet as it stands.",
+  scope: 'write',
+  input: z.object({
+    timesheet_id: timesheetId,
+    in_at: instant('The corrected start, ISO 8601 with its offset.').optional(),
+    out_at: instant('The corrected end, ISO 8601 with its offset; not in the future.').optional(),
+    breaks: breaksField(`The corrected breaks (at most ${MAX_BREAKS}), replacing the attested ones.`).optional(),
+    reason: z.enum(EDIT_REASONS).describe('Why the time changes; other needs a note.'),
+    note: z.string().max(500).optional().describe('What changed, for the worker; required with reason other.'),
+  }),
+  output: timesheetOutput,
+  annotations: WRITE,
+});
+
+export const disputeTimesheetSpec = spec({
+  name: 'dispute_timesheet',
+  title: 'Dispute my timesheet',
+  description:
+    "The user, as the shift's worker, disputes a submitted timesheet within its dispute window (dispute_until), giving the times they say are right and why. The business answers within its answer window (accepting puts these times on it and approves it); unanswered by then, the dispute resolves for the worker and their times are approved. After the window: TIMESHEET-WINDOW-ERR; a dispute already open: TIMESHEET-STATE-ERR; approved: TIMESHEET-LOCKED-ERR. Returns the timesheet with its dispute.",
+  scope: 'write',
+  input: z.object({
+    timesheet_id: timesheetId,
+    in_at: instant('The start the user says is right, ISO 8601 with its offset.'),
+    out_at: instant('The end the user says is right, after in_at and not in the future.'),
+    unpaid_break_minutes: z
+      .number()
+      .int()
+      .min(0)
+      .max(720)
+      .optional()
+      .describe("The unpaid break minutes the user says are right; default the timesheet's."),
+    reason: z.string().min(1).max(1000).describe('Why, in the user’s words; the business reads it.'),
+  }),
+  output: timesheetOutput,
+  annotations: WRITE,
+});
+
 // ── payment ─────────────────────────────────────────────────────────────────────────────────────
 
 export const confirmPaymentForShiftSpec = spec({
@@ -398,7 +502,23 @@ export const confirmPaymentForShiftSpec = spec({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
 });
 
-/** Every tool spec, in the spec's order (9 read, 7 write, 1 payment). */
+export const approveTimesheetSpec = spec({
+  name: 'approve_timesheet',
+  title: 'Approve a timesheet (writes its invoice)',
+  description:
+    "Approves a submitted timesheet of a business the user owns: its worked minutes are fixed and the shift's invoice is written for worked_minutes × rate. The first call answers MCP-CONFIRM-REQ-ERR with a preview in details (the timesheet, worked_minutes and the invoice_amount it would create); show it to the user and call again with confirm: true once they agree. Refused: an amount over the cap on payments an agent may ask for (PAYMENT-CAP-ERR: the user approves it in the app), a dispute open or a shift still clocked in (TIMESHEET-STATE-ERR), an edit the worker may still dispute (TIMESHEET-WINDOW-ERR with opens_at), the worker approving (FORBIDDEN-ERR). Approving an approved timesheet answers it as it stands.",
+  scope: 'payment',
+  confirmation: 'always',
+  input: z.object({ timesheet_id: timesheetId }),
+  output: z.object({
+    timesheet: timesheetSchema,
+    invoice_amount: z.number().describe("The invoice's amount: the approved worked_minutes × rate, rounded once."),
+    currency: z.string(),
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+});
+
+/** Every tool spec, in the spec's order (10 read, 9 write, 2 payment). */
 export const TOOL_SPECS = [
   meSpec,
   listMyShiftsSpec,
@@ -409,6 +529,7 @@ export const TOOL_SPECS = [
   listConnectionsSpec,
   myEarningsSpec,
   mySpendSpec,
+  listTimesheetsSpec,
   postShiftSpec,
   claimShiftSpec,
   clockInSpec,
@@ -416,5 +537,8 @@ export const TOOL_SPECS = [
   cancelShiftSpec,
   updateMyProfileSpec,
   createCounterOfferSpec,
+  editTimesheetSpec,
+  disputeTimesheetSpec,
   confirmPaymentForShiftSpec,
+  approveTimesheetSpec,
 ] as const;

@@ -4,9 +4,10 @@ import { createCounterOffer } from './counter-offer';
 import { confirmPaymentForShift, myEarnings, mySpend } from './money';
 import { businessProfile, listConnections, shifterProfile } from './people';
 import { cancelShift, claimShift, clockIn, clockOut, listMyShifts, postShift, searchShifts, shiftDetails } from './shifts';
+import { approveTimesheet, disputeTimesheet, editTimesheet, listTimesheets } from './timesheets';
 
 /**
- * Every agent tool (spec 4.9): 9 read, 7 write, 1 payment, in the spec's order. The server registers
+ * Every agent tool (spec 4.9, and the timesheet tools): 10 read, 9 write, 2 payment, in the specs' order. The server registers
  * each through its one wrapper (src/mcp/register.ts); the specs alone are in ../tool-specs/ (`@shiftmarket/tool-specs`).
  */
 export const ALL_TOOLS: ToolDefinition[] = [
@@ -19,6 +20,7 @@ export const ALL_TOOLS: ToolDefinition[] = [
   listConnections,
   myEarnings,
   mySpend,
+  listTimesheets,
   postShift,
   claimShift,
   clockIn,
@@ -26,5 +28,8 @@ export const ALL_TOOLS: ToolDefinition[] = [
   cancelShift,
   updateMyProfile,
   createCounterOffer,
+  editTimesheet,
+  disputeTimesheet,
   confirmPaymentForShift,
+  approveTimesheet,
 ] as ToolDefinition[];

@@ -144,11 +144,20 @@ export const clockIn = defineTool({
 export const clockOut = defineTool({
   ...clockOutSpec,
   async describeAction(ctx, args) {
-    return `Clock out of the shift ${await describeShift(ctx, args.shift_request_id)}.`;
+    const breaks = args.breaks?.length ? `, with ${args.breaks.length} break(s)` : '';
+    return `Clock out of the shift ${await describeShift(ctx, args.shift_request_id)}${breaks}; its timesheet goes to the business for approval.`;
   },
   async run(ctx, args) {
     await shiftAsShifter(ctx, args.shift_request_id, 'clock out through an agent');
-    return { shift_request: await clockOutService(ctx, args.shift_request_id, { lat: args.lat, lon: args.lon }) };
+    return {
+      shift_request: await clockOutService(ctx, args.shift_request_id, {
+        lat: args.lat,
+        lon: args.lon,
+        breaks: args.breaks,
+        break_attestation: args.break_attestation,
+        note: args.note,
+      }),
+    };
   },
   summarize: (r) => `Clocked out at ${r.shift_request.shift_end_at}.`,
 });

@@ -11,12 +11,12 @@ import {
 import { activeAccount, defineLocalTool, type LocalTool, ok, type ToolContext } from './kit';
 
 /**
- * The 17 tools of the service's agent tool server (spec 4.9), from the same specs (names, titles,
+ * The 21 tools of the service's agent tool server (spec 4.9 and the timesheet tools), from the same specs (names, titles,
  * descriptions, input and output schemas, annotations: `@shiftmarket/tool-specs`, src/mcp/tool-specs/).
  * - Six have a REST operation that does the same job one-to-one and answer the same shape; they call
  *   it with the active account's personal key: shift_details, post_shift, claim_shift, clock_in,
  *   clock_out, cancel_shift.
- * - The other eleven run on the service's tool server (`/v1/mcp/`) with the personal key, and their
+ * - The other fifteen run on the service's tool server (`/v1/mcp/`) with the personal key, and their
  *   answer is passed back as it came (a write tool's request for `confirm: true` is a tool error, so
  *   every success has the spec's output shape on both sides).
  */
@@ -60,9 +60,11 @@ function summary(name: string, data: Json): string {
 
 export const REMOTE_EQUIVALENTS: LocalTool[] = TOOL_SPECS.map((spec) => {
   const rest = REST[spec.name];
-  // Write tools that run on the service's tool server take its confirmation field; the payment tool's
-  // confirmation is its one-time link instead.
-  const input = (spec.scope === 'write' && !rest ? spec.input.extend({ confirm: confirmField }) : spec.input) as z.ZodObject;
+  // Write tools that run on the service's tool server take its confirmation field, and so does a tool
+  // that asks on every call (approve_timesheet); confirm_payment_for_shift's confirmation is its
+  // one-time link instead.
+  const asks = spec.scope === 'write' || ('confirmation' in spec && spec.confirmation === 'always');
+  const input = (asks && !rest ? spec.input.extend({ confirm: confirmField }) : spec.input) as z.ZodObject;
   return defineLocalTool({
     name: spec.name,
     title: spec.title,

@@ -28,15 +28,15 @@ export { agentSettingsPage } from './agent-settings';
 const SCOPE_TEXT: Record<ToolScope, { title: string; text: string }> = {
   read: {
     title: 'Read',
-    text: 'See your account and profiles, your shifts and open broadcasts, your connections, earnings and spend.',
+    text: 'See your account and profiles, your shifts and open broadcasts, your timesheets, your connections, earnings and spend.',
   },
   write: {
     title: 'Write',
-    text: 'Post, claim, cancel and clock in or out of shifts, change your profile and make counter-offers. Each change asks you first, unless you turn that off in your account.',
+    text: 'Post, claim, cancel and clock in or out of shifts, correct or dispute timesheets, change your profile and make counter-offers. Each change asks you first, unless you turn that off in your account.',
   },
   payment: {
     title: 'Payment',
-    text: 'Start a pre-payment for a claimed shift. No money moves until you confirm it yourself on a Shiftmarket page.',
+    text: 'Start a pre-payment for a claimed shift: no money moves until you confirm it yourself on a Shiftmarket page. Approve timesheets, which writes their invoices: each approval asks you first, always.',
   },
 };
 
