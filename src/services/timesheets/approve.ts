@@ -57,27 +57,22 @@ export async function commitApproval(ctx: ServiceContext, l: LoadedTimesheet, a:
   const now = ctx.now();
   const w = prepareWrite(ctx, { type: 'timesheet', id: ts.id }, (op) => timesheetOpApplied(ts.id, op));
   const applied = w.applied!;
-  const after: TimesheetRow = {
-    ...ts,
+  // What the approval writes on the timesheet; the event shows the row as it stands after it.
+  const approved = {
     ...times,
-    status: 'approved',
+    status: 'approved' as const,
     approved_at: now,
     approved_how: a.how,
     approved_by_user_id: a.byUserId,
     paid_minutes: minutes,
     pay_minor: payMinor,
   };
+  const after: TimesheetRow = { ...ts, ...approved };
   const r = await w.commit({
     guard: ctx.db
       .update(timesheets)
       .set({
-        ...times,
-        status: 'approved',
-        approved_at: now,
-        approved_how: a.how,
-        approved_by_user_id: a.byUserId,
-        paid_minutes: minutes,
-        pay_minor: payMinor,
+        ...approved,
         last_op_id: w.op,
         updated_at: now,
       })
