@@ -226,7 +226,7 @@ describe('templates, crew, clock board and kiosk', { skip }, () => {
         await page.getByRole('heading', { name: 'Clock in or out' }).waitFor();
         await checkEverywhere(page, screenshot, 'kiosk');
 
-        await page.getByRole('link', { name: new RegExp(`^${setup.kiosk.name}`) }).click();
+        await page.locator(`a[href="/kiosk/shifts/${setup.kiosk.id}"]`).click();
         await page.getByRole('heading', { name: `Clock in: ${setup.kiosk.name}` }).waitFor();
         await checkEverywhere(page, screenshot, 'kiosk-punch');
         await Promise.all([
