@@ -51,8 +51,14 @@ type Closing = { readonly code: number; readonly reason: string };
  */
 export class BusinessLive extends DurableObject<AppBindings> {
   private readonly sql: SqlStorage;
-  /** Sign-outs told while in memory: person → their sessions still live, so an upgrade under way of another one is refused. */
-  private readonly signedOut = new Map<string, Set<string>>();
+  /**
+   * Sign-outs told while in memory: person → their sessions still live then, and the sign-out's number.
+   * An upgrade that read its session before a sign-out told during its read is refused unless the
+   * session stayed live; an upgrade begun after the sign-out trusts its own read (a new sign-in's
+   * session is not in the list, and must not be refused).
+   */
+  private readonly signedOut = new Map<string, { live: Set<string>; seq: number }>();
+  private signOuts = 0;
 
   constructor(state: DurableObjectState, env: AppBindings) {
     super(state, env);
@@ -68,9 +74,11 @@ export class BusinessLive extends DurableObject<AppBindings> {
     if (!sessionId || !userId || !businessId) return new Response('The live updates open through the Worker.', { status: 400 });
     const early = this.capRefusal(sessionId);
     if (early) return early;
+    const signOutsBefore = this.signOuts;
     const session = await resolveSessionById(this.liveContext().db, sessionId, Date.now());
-    const live = this.signedOut.get(userId);
-    if (!session || session.userId !== userId || (live && !live.has(sessionId))) {
+    const told = this.signedOut.get(userId);
+    const endedMeanwhile = told !== undefined && told.seq > signOutsBefore && !told.live.has(sessionId);
+    if (!session || session.userId !== userId || endedMeanwhile) {
       return new Response(BUSINESS_LIVE_CLOSE.sessionEnded.reason, { status: 401 });
     }
     // Checked again after the await, in the same synchronous step as the accept: concurrent opens cannot pass it together.
@@ -148,7 +156,7 @@ export class BusinessLive extends DurableObject<AppBindings> {
   closeEndedSessions(userId: string, liveSessionIds: string[]): number {
     if (this.signedOut.size > 1000) this.signedOut.clear();
     const live = new Set(liveSessionIds);
-    this.signedOut.set(userId, live);
+    this.signedOut.set(userId, { live, seq: ++this.signOuts });
     let closed = 0;
     for (const ws of openSockets(this.ctx.getWebSockets(userTag(userId)))) {
       const following = followingOf(ws);

@@ -83,6 +83,10 @@ describe('who may follow a business', () => {
     expect((await b.post('/logout')).status).toBe(303);
     await until(() => mine.closed.code !== undefined);
     expect(mine.closed).toEqual({ code: 4401, reason: expect.stringMatching(/session ended/i) });
+    // Signing in again afterwards is a new session the sign-out never knew: its page follows again.
+    const again = await live(owner, businessId);
+    expect(again.res.status).toBe(101);
+    again.ws!.close(1000);
 
     const suspended = await call('PUT', `/v1/business/${businessId}/teammates/${mate.userId}`, { key: owner.key, body: { status: 0 } });
     expect(suspended.status).toBe(200);
